@@ -1,0 +1,26 @@
+# The two commands of the README's quick start. Each creates .venv when needed and installs
+# gridsat into it, so a fresh machine needs only python3, pip and make.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[all]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/gridsat crosscheck tatami 4x7 --show
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check models solvers benchmarks tests
+
+clean:
+	rm -rf $(VENV) build *.egg-info

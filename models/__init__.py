@@ -1,0 +1,23 @@
+"""Puzzle formulations: one module per puzzle family, plus the shared formulation types.
+
+``PUZZLES`` is the registry: an explicit, ordered mapping from a puzzle's command-line name to the
+module that defines its ``PUZZLE``. Modules are imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from models.errors import UnknownName
+from models.puzzle import Puzzle
+
+PUZZLES: dict[str, str] = {
+    "tatami": "models.tatami",
+}
+
+
+def get_puzzle(name: str) -> Puzzle:
+    """The registered puzzle called ``name``."""
+    if name not in PUZZLES:
+        raise UnknownName("puzzle", name, list(PUZZLES))
+    return importlib.import_module(PUZZLES[name]).PUZZLE

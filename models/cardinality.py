@@ -1,0 +1,72 @@
+"""Named cardinality encodings over ``pysat.card``, so CNF formulations never pass magic integers."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+from models.encoding import Axis
+
+# Order matters: the first is the default, chosen by the tatami benchmark (benchmarks/encodings.py).
+ENCODINGS: dict[str, int] = {
+    "pairwise": EncType.pairwise,
+    "seqcounter": EncType.seqcounter,
+    "ladder": EncType.ladder,
+    "totalizer": EncType.totalizer,
+    "bitwise": EncType.bitwise,
+    "cardnetwrk": EncType.cardnetwrk,
+    "sortnetwrk": EncType.sortnetwrk,
+    "mtotalizer": EncType.mtotalizer,
+    "kmtotalizer": EncType.kmtotalizer,
+}
+
+# pysat implements these only for a bound of one.
+AT_MOST_ONE_ONLY = frozenset({"pairwise", "ladder", "bitwise"})
+
+
+def axis(names: Sequence[str] | None = None, default: str = "pairwise") -> Axis:
+    """The ``card`` axis of an encoding space, default first."""
+    names = list(names or ENCODINGS)
+    names.remove(default)
+    return Axis("card", (default, *names))
+
+
+def at_most(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
+    """Add ``sum(lits) <= bound`` to ``cnf``, auxiliaries drawn from ``pool``."""
+    if bound >= len(lits):
+        return
+    if bound < 0:
+        cnf.append([])
+        return
+    if bound == 0:
+        cnf.extend([[-lit] for lit in lits])
+        return
+    encoding = name if bound == 1 or name not in AT_MOST_ONE_ONLY else "seqcounter"
+    cnf.extend(CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]).clauses)
+
+
+def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
+    """Add ``sum(lits) >= bound``; a bound of one is a plain clause."""
+    if bound <= 0:
+        return
+    if bound == 1:
+        cnf.append(list(lits))
+        return
+    if bound > len(lits):
+        cnf.append([])
+        return
+    encoding = name if name not in AT_MOST_ONE_ONLY else "seqcounter"
+    cnf.extend(CardEnc.atleast(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]).clauses)
+
+
+def exactly(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
+    """Add ``sum(lits) == bound`` as an at-least and an at-most."""
+    at_least(cnf, lits, bound, pool, name)
+    at_most(cnf, lits, bound, pool, name)
+
+
+def exactly_one(cnf: CNF, lits: Sequence[int], pool: IDPool, name: str) -> None:
+    """Add ``sum(lits) == 1``: one clause plus the named at-most-one."""
+    exactly(cnf, lits, 1, pool, name)

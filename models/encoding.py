@@ -1,0 +1,89 @@
+"""Encodings as names: a puzzle's formulation choices, validated at the door.
+
+A formulation has independent axes (for example the cardinality encoding, or how an adjacency
+rule is written). A user names any of the axes' choices joined by ``+`` (``support+ladder``);
+every axis not named takes its default. ``EncodingSpace.resolve`` turns that into an
+``Encoding``: one choice per axis, with a canonical name listing them all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Iterator
+
+from models.errors import UnknownEncoding
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One independent formulation choice; the first choice is the default."""
+
+    name: str
+    choices: tuple[str, ...]
+
+    @property
+    def default(self) -> str:
+        return self.choices[0]
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One choice on every axis of a space."""
+
+    choices: tuple[tuple[str, str], ...]
+
+    def __getitem__(self, axis: str) -> str:
+        return dict(self.choices)[axis]
+
+    @property
+    def name(self) -> str:
+        return "+".join(choice for _, choice in self.choices) or "default"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class EncodingSpace:
+    """The axes a formulation offers; an empty space has one encoding, ``default``."""
+
+    axes: tuple[Axis, ...] = ()
+
+    def __post_init__(self) -> None:
+        tokens = [c for axis in self.axes for c in axis.choices]
+        if len(tokens) != len(set(tokens)):
+            raise ValueError(f"choice names must be unique across axes: {tokens}")
+
+    def tokens(self) -> list[str]:
+        """Every name a user may give, in declaration order."""
+        return [c for axis in self.axes for c in axis.choices]
+
+    def resolve(self, text: str | None) -> Encoding:
+        """Parse ``a+b`` into one choice per axis; unknown or clashing names fail."""
+        picked: dict[str, str] = {}
+        words = [w for w in (text or "").split("+") if w and w != "default"]
+        owner = {c: axis.name for axis in self.axes for c in axis.choices}
+        for word in words:
+            if word not in owner:
+                raise UnknownEncoding(text or "", self.tokens() or ["default"])
+            axis = owner[word]
+            if axis in picked and picked[axis] != word:
+                raise UnknownEncoding(f"{text} ({picked[axis]} and {word} are both {axis})", self.tokens())
+            picked[axis] = word
+        return Encoding(tuple((a.name, picked.get(a.name, a.default)) for a in self.axes))
+
+    def all(self) -> Iterator[Encoding]:
+        """Every combination of choices (the cross-check's product)."""
+        for combo in itertools.product(*(a.choices for a in self.axes)):
+            yield Encoding(tuple(zip((a.name for a in self.axes), combo)))
+
+    def variants(self) -> Iterator[Encoding]:
+        """Each choice once, the other axes at their defaults: linear, not a product."""
+        seen: set[Encoding] = set()
+        for axis in self.axes or (Axis("", ("",)),):
+            for choice in axis.choices:
+                enc = self.resolve(choice)
+                if enc not in seen:
+                    seen.add(enc)
+                    yield enc

@@ -1,0 +1,28 @@
+"""The errors gridsat raises; the CLI turns each into one line on stderr and exit status 2."""
+
+
+class GridsatError(Exception):
+    """Root of every error that is the user's input, not a bug."""
+
+
+class InvalidInstance(GridsatError, ValueError):
+    """An instance or parameter that does not describe a puzzle."""
+
+
+class UnknownName(GridsatError, LookupError):
+    """A name (puzzle, backend, encoding, solver, algorithm) that is not registered."""
+
+    def __init__(self, kind: str, name: str, valid: list[str] | tuple[str, ...]) -> None:
+        super().__init__(f"unknown {kind} {name!r}; valid: {', '.join(valid)}")
+        self.kind, self.name, self.valid = kind, name, tuple(valid)
+
+
+class UnknownEncoding(UnknownName):
+    """An encoding name that the puzzle's formulation does not offer."""
+
+    def __init__(self, name: str, valid: list[str] | tuple[str, ...]) -> None:
+        super().__init__("encoding", name, valid)
+
+
+class BackendUnavailable(GridsatError, RuntimeError):
+    """A backend whose optional package is not installed, or that cannot run this puzzle."""

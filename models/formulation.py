@@ -1,0 +1,61 @@
+"""What a puzzle hands a backend: a model plus the variables a solution is projected on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Mapping
+
+from ortools.sat.python import cp_model
+from pysat.formula import CNF, IDPool
+
+Key = Hashable
+Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
+Decoder = Callable[[Mapping[Key, int]], Solution]
+Images = Callable[[Solution], list[Solution]]
+
+
+@dataclass(kw_only=True)
+class Formulation:
+    """What both kinds share: decoding the primary variables into canonical solutions."""
+
+    decode: Decoder
+    # When the model keeps one solution per symmetry orbit, ``images`` gives the whole orbit.
+    images: Images | None = None
+
+    def solutions_of(self, values: Mapping[Key, int]) -> list[Solution]:
+        """The canonical solutions one assignment of the primary variables stands for."""
+        solution = self.decode(values)
+        return self.images(solution) if self.images else [solution]
+
+
+@dataclass(kw_only=True)
+class CpsatFormulation(Formulation):
+    """A CP-SAT model and its primary variables; enumeration is projected onto them."""
+
+    model: cp_model.CpModel
+    primary: dict[Key, cp_model.IntVar]
+
+    def size(self) -> dict[str, int]:
+        proto = self.model.Proto()
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+
+
+@dataclass(kw_only=True)
+class CnfFormulation(Formulation):
+    """A CNF, the pool that named its variables, and the projection (the puzzle's own variables)."""
+
+    cnf: CNF
+    pool: IDPool
+    projection: list[int]
+
+    def values(self, model: list[int]) -> dict[Key, int]:
+        """The projection of a SAT model, keyed by the pool's structured keys."""
+        truth = {abs(lit): lit > 0 for lit in model}
+        return {self.pool.obj(v): int(truth.get(v, False)) for v in self.projection}
+
+    def size(self) -> dict[str, int]:
+        return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses)}
+
+    def legend(self) -> list[str]:
+        """One comment line per named variable: ``v <id> <key>``."""
+        return [f"v {v} {self.pool.obj(v)!r}" for v in sorted(self.pool.id2obj) if self.pool.obj(v) is not None]

@@ -1,0 +1,49 @@
+"""The Puzzle protocol: what every puzzle module provides, gathered in one value."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from models.encoding import Encoding, EncodingSpace
+from models.formulation import CnfFormulation, CpsatFormulation, Solution
+
+Instance = Any  # each puzzle's frozen dataclass
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A puzzle family: parse, formulate twice, verify from the rules, render."""
+
+    name: str
+    summary: str
+    instance_help: str
+    params: Mapping[str, str]  # accepted -p keys and what they mean
+    parse: Callable[[str, Mapping[str, str]], Instance]
+    cpsat: Callable[[Instance, Encoding], CpsatFormulation]
+    cnf: Callable[[Instance, Encoding], CnfFormulation]
+    verify: Callable[[Instance, Solution], list[str]]  # the broken rules; empty when valid
+    render: Callable[[Instance, Solution], str]
+    describe: Callable[[Instance], str]  # a short canonical name, e.g. "4x7"
+    cpsat_encodings: EncodingSpace = field(default_factory=EncodingSpace)
+    cnf_encodings: EncodingSpace = field(default_factory=EncodingSpace)
+    count_note: str = ""  # what a count counts, when it needs saying
+
+    def encodings(self, kind: str) -> EncodingSpace:
+        """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""
+        return self.cpsat_encodings if kind == "cpsat" else self.cnf_encodings
+
+
+def freeze(solution: Solution) -> Any:
+    """A hashable, orderable form of a canonical solution (nested lists become tuples)."""
+    if isinstance(solution, (list, tuple)):
+        return tuple(freeze(x) for x in solution)
+    if isinstance(solution, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in solution.items()))
+    return solution
+
+
+def dumps(solution: Solution) -> str:
+    """A solution as one compact JSON line."""
+    return json.dumps(solution, separators=(",", ":"))

@@ -1,0 +1,177 @@
+"""Tatami tilings: cover an H x W room with 1x2 mats so that no four mats meet at one point.
+
+Seed: ../shared/seeds/000 (3x4 has 4 tilings; the question is the 4x7 room, 14 mats).
+Variables: ``("h", r, c)`` is a mat on (r, c)-(r, c+1); ``("v", r, c)`` a mat on (r, c)-(r+1, c).
+Four mats meet at the corner shared by (r, c), (r, c+1), (r+1, c), (r+1, c+1) exactly when no
+mat crosses that corner's four half-edges, so the rule is one clause per interior corner:
+``h(r,c) | h(r+1,c) | v(r,c) | v(r,c+1)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Mapping
+
+from ortools.sat.python import cp_model
+from pysat.formula import CNF, IDPool
+
+from models import cardinality
+from models.encoding import Encoding, EncodingSpace
+from models.formulation import CnfFormulation, CpsatFormulation, Key
+from models.params import check_keys, parse_size
+from models.puzzle import Puzzle
+
+Cell = tuple[int, int]
+Mat = list[list[int]]  # [[r, c], [r2, c2]], the smaller cell first
+Tiling = list[Mat]  # sorted
+
+MAX_CELLS = 100_000  # a 316x316 room: past that the CNF alone needs gigabytes
+
+
+@dataclass(frozen=True)
+class Room:
+    """An H x W room."""
+
+    rows: int
+    cols: int
+
+    def cells(self) -> Iterator[Cell]:
+        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+
+
+def parse(text: str, params: Mapping[str, str]) -> Room:
+    """``RxC``; tatami takes no parameters."""
+    check_keys(params, {})
+    return Room(*parse_size(text, "room", MAX_CELLS))
+
+
+def describe(room: Room) -> str:
+    return f"{room.rows}x{room.cols}"
+
+
+def placements(room: Room) -> Iterator[tuple[str, int, int]]:
+    """Every mat position: ``("h", r, c)`` and ``("v", r, c)``."""
+    for r, c in room.cells():
+        if c + 1 < room.cols:
+            yield ("h", r, c)
+        if r + 1 < room.rows:
+            yield ("v", r, c)
+
+
+def covering(room: Room, r: int, c: int) -> list[tuple[str, int, int]]:
+    """The mat positions inside the room that cover cell (r, c)."""
+    out = []
+    if 0 <= c - 1 and c < room.cols:
+        out.append(("h", r, c - 1))
+    if c + 1 < room.cols:
+        out.append(("h", r, c))
+    if 0 <= r - 1 and r < room.rows:
+        out.append(("v", r - 1, c))
+    if r + 1 < room.rows:
+        out.append(("v", r, c))
+    return out
+
+
+def corners(room: Room) -> Iterator[list[tuple[str, int, int]]]:
+    """For each interior corner, the four positions of which at least one must hold."""
+    for r in range(room.rows - 1):
+        for c in range(room.cols - 1):
+            yield [("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)]
+
+
+def mat_cells(key: tuple[str, int, int]) -> Mat:
+    kind, r, c = key
+    return [[r, c], [r, c + 1]] if kind == "h" else [[r, c], [r + 1, c]]
+
+
+def decode(values: Mapping[Key, int]) -> Tiling:
+    """The mats whose variables are true, sorted."""
+    return sorted(mat_cells(key) for key, value in values.items() if value)
+
+
+def cpsat(room: Room, encoding: Encoding) -> CpsatFormulation:
+    """Booleans per mat position, exactly one mat per cell, one clause per corner."""
+    model = cp_model.CpModel()
+    mats = {key: model.NewBoolVar(f"{key[0]}_{key[1]}_{key[2]}") for key in placements(room)}
+    for r, c in room.cells():
+        model.AddExactlyOne(mats[k] for k in covering(room, r, c))
+    for corner in corners(room):
+        model.AddBoolOr(mats[k] for k in corner)
+    return CpsatFormulation(model=model, primary=mats, decode=decode)
+
+
+def cnf(room: Room, encoding: Encoding) -> CnfFormulation:
+    """The same rules as clauses; exactly-one per cell through the named cardinality encoding."""
+    pool, formula = IDPool(), CNF()
+    projection = [pool.id(key) for key in placements(room)]
+    for r, c in room.cells():
+        cardinality.exactly_one(formula, [pool.id(k) for k in covering(room, r, c)], pool, encoding["card"])
+    for corner in corners(room):
+        formula.append([pool.id(k) for k in corner])
+    formula.nv = max(formula.nv, pool.top)
+    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode)
+
+
+def verify(room: Room, tiling: Tiling) -> list[str]:
+    """The rules a tiling breaks, checked from the definition (not from any encoding)."""
+    owner: dict[Cell, int] = {}
+    problems: list[str] = []
+    for i, mat in enumerate(tiling):
+        try:
+            (r1, c1), (r2, c2) = mat
+        except (TypeError, ValueError):
+            return [f"mat {i} is not a pair of cells: {mat!r}"]
+        if abs(r1 - r2) + abs(c1 - c2) != 1:
+            problems.append(f"mat {mat} does not cover two adjacent cells")
+        for cell in ((r1, c1), (r2, c2)):
+            if not (0 <= cell[0] < room.rows and 0 <= cell[1] < room.cols):
+                problems.append(f"mat {mat} leaves the room")
+            elif cell in owner:
+                problems.append(f"cell {list(cell)} is covered twice")
+            owner[cell] = i
+    missing = [list(cell) for cell in room.cells() if cell not in owner]
+    if missing:
+        problems.append(f"{len(missing)} cells uncovered, first {missing[0]}")
+    if problems:
+        return problems
+    for r in range(room.rows - 1):
+        for c in range(room.cols - 1):
+            quad = {owner[(r, c)], owner[(r, c + 1)], owner[(r + 1, c)], owner[(r + 1, c + 1)]}
+            if len(quad) == 4:
+                problems.append(f"four mats meet at the corner below-right of cell {[r, c]}")
+    return problems
+
+
+def render(room: Room, tiling: Tiling) -> str:
+    """The room drawn with ``+---+`` borders; a mat is two cells with no border between them."""
+    owner = {tuple(cell): i for i, mat in enumerate(tiling) for cell in mat}
+    lines = []
+    for r in range(room.rows + 1):
+        border = "+"
+        for c in range(room.cols):
+            inside = 0 < r < room.rows and owner.get((r - 1, c)) == owner.get((r, c))
+            border += ("   " if inside else "---") + "+"
+        lines.append(border)
+        if r == room.rows:
+            break
+        row = "|"
+        for c in range(room.cols):
+            joined = c + 1 < room.cols and owner.get((r, c)) == owner.get((r, c + 1))
+            row += "   " + (" " if joined else "|")
+        lines.append(row)
+    return "\n".join(lines)
+
+
+PUZZLE = Puzzle(
+    name="tatami",
+    summary="tile an RxC room with 1x2 mats, no four mats meeting at a point",
+    instance_help="RxC room size, e.g. 4x7",
+    params={},
+    parse=parse,
+    cpsat=cpsat,
+    cnf=cnf,
+    verify=verify,
+    render=render,
+    describe=describe,
+    cnf_encodings=EncodingSpace((cardinality.axis(),)),
+)

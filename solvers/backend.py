@@ -1,0 +1,83 @@
+"""The backend protocol and its registry.
+
+A backend turns (puzzle, instance, request) into a ``Job``: a built formulation, ready to stream
+canonical solutions. Solving, enumerating and counting are all that stream, cut short by a limit
+(see ``solvers.run``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol
+
+from models.errors import BackendUnavailable, GridsatError, UnknownName
+from models.puzzle import Instance, Puzzle
+from solvers.stop import Stop
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user chose; each backend reads the fields that apply to it."""
+
+    encoding: str | None = None
+    solver: str | None = None
+    algorithm: str | None = None
+    limit: int | None = None  # a hint: with 1 a backend may search for one solution, not enumerate
+
+
+class Job(Protocol):
+    """A formulation built and ready to stream solutions."""
+
+    label: str  # the full encoding / solver / algorithm name, for reports
+    exhaustive: bool  # False when the method never sees every solution
+
+    def size(self) -> dict[str, int]: ...
+
+    def solutions(self, stop: Stop) -> Iterator[Any]: ...
+
+
+class Backend(Protocol):
+    """A way to find solutions: ``supported`` says whether it can run here at all."""
+
+    name: str
+    summary: str
+    takes: tuple[str, ...]  # the Request fields it reads: "encoding", "solver", "algorithm"
+
+    def supported(self) -> bool: ...
+
+    def choices(self, puzzle: Puzzle) -> dict[str, list[str]]: ...
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Job: ...
+
+
+BACKENDS: dict[str, str] = {
+    "cpsat": "solvers.cpsat:CpsatBackend",
+    "sat": "solvers.sat:SatBackend",
+    "reference": "solvers.reference.backend:ReferenceBackend",
+}
+
+
+def backend_class(name: str) -> Any:
+    """The class behind a registered backend name (imports only gridsat's own module)."""
+    module, _, cls = BACKENDS[name].partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def get_backend(name: str) -> Backend:
+    """The registered backend called ``name``; one whose package is missing says so."""
+    if name not in BACKENDS:
+        raise UnknownName("backend", name, list(BACKENDS))
+    backend = backend_class(name)()
+    if not backend.supported():
+        raise BackendUnavailable(f"backend {name!r} is not available: its package is not installed")
+    return backend
+
+
+def check_request(backend: Backend, request: Request) -> None:
+    """Reject options the backend would silently ignore."""
+    flags = {"encoding": request.encoding, "solver": request.solver, "algorithm": request.algorithm}
+    for field, value in flags.items():
+        if value is not None and field not in backend.takes:
+            takers = [n for n in BACKENDS if field in backend_class(n).takes]
+            raise GridsatError(f"--{field} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")

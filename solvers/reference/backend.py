@@ -1,0 +1,52 @@
+"""The reference backend: the seed documents' algorithms, independent of every encoding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from models.puzzle import Instance, Puzzle
+from solvers.backend import Request
+from solvers.reference import REFERENCES, Algorithm, algorithm, algorithms
+from solvers.stop import Stop
+
+
+@dataclass
+class ReferenceJob:
+    """An algorithm bound to an instance."""
+
+    algorithm: Algorithm
+    instance: Instance
+
+    @property
+    def label(self) -> str:
+        return self.algorithm.name
+
+    @property
+    def exhaustive(self) -> bool:
+        return self.algorithm.exhaustive
+
+    def size(self) -> dict[str, int]:
+        return {}
+
+    def solutions(self, stop: Stop) -> Iterator[Any]:
+        yield from self.algorithm.run(self.instance, stop)
+        if not self.algorithm.exhaustive:
+            stop.request(f"algorithm {self.algorithm.name!r} does not search for every solution")
+
+
+class ReferenceBackend:
+    """Backtracking algorithms ported from the seeds."""
+
+    name = "reference"
+    summary = "the seed's own backtracking algorithm, reimplemented (pure Python)"
+    takes = ("algorithm",)
+
+    def supported(self) -> bool:
+        return True
+
+    def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
+        return {"algorithm": list(algorithms(puzzle.name)) if puzzle.name in REFERENCES else []}
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> ReferenceJob:
+        return ReferenceJob(algorithm(puzzle.name, request.algorithm), instance)

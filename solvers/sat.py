@@ -1,0 +1,111 @@
+"""The PySAT backend: any PySAT solver, enumeration by blocking clauses over the projection only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from models.errors import GridsatError, UnknownName
+from models.formulation import CnfFormulation
+from models.puzzle import Instance, Puzzle
+from solvers.backend import Request
+from solvers.stop import Stop
+
+DEFAULT_SOLVER = "cadical195"
+# Conflicts per call: between calls the loop looks at the clock and lets Ctrl-C through (CaDiCaL
+# holds the GIL and cannot be interrupted from another thread, so budgets are the only way).
+BUDGET = 20_000
+# These cannot solve with a budget; kissat cannot even solve twice, so it can only find one solution.
+UNLIMITED = frozenset({"lingeling", "kissat404"})
+ONE_SHOT = frozenset({"kissat404"})
+
+
+def solver_names() -> list[str]:
+    """The solvers this PySAT build offers, default first."""
+    from pysat.solvers import SolverNames
+
+    names = sorted(n for n in vars(SolverNames) if not n.startswith("_"))
+    names.remove(DEFAULT_SOLVER)
+    return [DEFAULT_SOLVER, *names]
+
+
+@dataclass
+class SatJob:
+    """A CNF and a solver name, ready to enumerate."""
+
+    formulation: CnfFormulation
+    solver: str
+    label: str
+    exhaustive: bool = True
+
+    def size(self) -> dict[str, int]:
+        return self.formulation.size()
+
+    def solutions(self, stop: Stop) -> Iterator[Any]:
+        from pysat.solvers import NoSuchSolverError, Solver
+
+        f = self.formulation
+        try:
+            oracle = Solver(name=self.solver, bootstrap_with=f.cnf.clauses)
+        except NoSuchSolverError:
+            raise GridsatError(f"PySAT solver {self.solver!r} is not built into this python-sat") from None
+        with oracle:
+            if f.projection:
+                # Mention the highest projection variable, so that the solver's model covers every
+                # projection variable, including any that no clause constrains.
+                top = max(f.projection)
+                oracle.add_clause([top, -top])
+            while True:
+                answer = self._solve(oracle, stop)
+                if answer is None:
+                    return
+                if not answer:
+                    return
+                model = oracle.get_model()
+                for solution in f.solutions_of(f.values(model)):
+                    yield solution
+                if self.solver in ONE_SHOT:
+                    stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
+                    return
+                # Block this assignment of the projection, never of the auxiliaries, so that the
+                # auxiliaries of an encoding cannot multiply the count.
+                oracle.add_clause([-model[v - 1] for v in f.projection])
+
+    def _solve(self, oracle: Any, stop: Stop) -> bool | None:
+        """One satisfiability call in budgeted slices; None when the stop came first."""
+        if self.solver in UNLIMITED:
+            return None if stop.expired() else oracle.solve()
+        while not stop.expired():
+            oracle.conf_budget(BUDGET)
+            answer = oracle.solve_limited()
+            if answer is not None:
+                return answer
+        return None
+
+
+class SatBackend:
+    """PySAT with a solver of the user's choice."""
+
+    name = "sat"
+    summary = "PySAT (default cadical195); enumerates with blocking clauses on the projection"
+    takes = ("encoding", "solver")
+
+    def supported(self) -> bool:
+        try:
+            import pysat.solvers  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
+        return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatJob:
+        solver = request.solver or DEFAULT_SOLVER
+        if solver not in solver_names():
+            raise UnknownName("solver", solver, solver_names())
+        if solver in ONE_SHOT and request.limit != 1:
+            raise GridsatError(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
+        encoding = puzzle.cnf_encodings.resolve(request.encoding)
+        label = f"{encoding.name}/{solver}"
+        return SatJob(puzzle.cnf(instance, encoding), solver, label)

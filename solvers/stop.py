@@ -1,0 +1,29 @@
+"""Why and when a run stops early: time limits, solution limits and Ctrl-C share one flag."""
+
+from __future__ import annotations
+
+import time
+
+
+class Stop:
+    """A deadline plus the first reason a run ended before it had seen every solution."""
+
+    def __init__(self, time_limit: float | None = None) -> None:
+        self.started = time.monotonic()
+        self.deadline = None if time_limit is None else self.started + time_limit
+        self.reason: str | None = None
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None when there is none)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def request(self, reason: str) -> None:
+        """End the run; the first reason given is the one reported."""
+        if self.reason is None:
+            self.reason = reason
+
+    def expired(self) -> bool:
+        """True once a stop was requested or the deadline passed."""
+        if self.reason is None and self.deadline is not None and time.monotonic() >= self.deadline:
+            self.reason = "time limit"
+        return self.reason is not None

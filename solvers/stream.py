@@ -1,0 +1,63 @@
+"""Turn a solver that reports solutions through callbacks on a worker thread into a generator.
+
+The native solvers release the GIL while they search, so the main thread stays free to notice a
+deadline or Ctrl-C and to ask the solver to halt; without the thread a Ctrl-C would wait until the
+search ended.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from typing import Any, Callable, Iterator
+
+from solvers.stop import Stop
+
+Emit = Callable[[Any], bool]  # returns False when the consumer wants no more
+_DONE = object()
+POLL = 0.05  # seconds between looks at the clock while the solver is quiet
+
+
+def stream(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop) -> Iterator[Any]:
+    """Run ``produce(emit)`` on a thread and yield what it emits, halting it on stop."""
+    items: queue.Queue[Any] = queue.Queue(maxsize=4096)  # bounded: a fast solver waits for its reader
+    closing = threading.Event()
+    failure: list[BaseException] = []
+
+    def emit(item: Any) -> bool:
+        while not closing.is_set():
+            try:
+                items.put(item, timeout=POLL)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            produce(emit)
+        except BaseException as error:  # re-raised on the reader's side
+            failure.append(error)
+        finally:
+            emit(_DONE)
+
+    worker = threading.Thread(target=work, name="gridsat-solver", daemon=True)
+    worker.start()
+    try:
+        while True:
+            try:
+                item = items.get(timeout=POLL)
+            except queue.Empty:
+                if stop.expired():
+                    halt()  # repeated until the solver notices: it may not have started yet
+                continue
+            if item is _DONE:
+                break
+            yield item
+        if failure:
+            raise failure[0]
+    finally:
+        closing.set()
+        while worker.is_alive():
+            halt()
+            worker.join(POLL)
