@@ -28,7 +28,10 @@ class Puzzle:
     describe: Callable[[Instance], str]  # a short canonical name, e.g. "4x7"
     cpsat_encodings: EncodingSpace = field(default_factory=EncodingSpace)
     cnf_encodings: EncodingSpace = field(default_factory=EncodingSpace)
-    count_note: str = ""  # what a count counts, when it needs saying
+    # What a count counts, when it needs saying; added to every count's JSON, e.g. {"tours": "directed"}.
+    count_meta: Mapping[str, str] = field(default_factory=dict)
+    # Optional: write a random puzzle of a size as instance text (size, seed, max_area, unique).
+    generate: Callable[..., str] | None = None
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

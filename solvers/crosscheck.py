@@ -1,0 +1,114 @@
+"""The cross-check harness: every backend and encoding on one instance, compared solution by solution."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from models.puzzle import Instance, Puzzle, freeze
+from solvers.backend import BACKENDS, Request, backend_class
+from solvers.run import Outcome, execute
+
+SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
+
+
+@dataclass(frozen=True)
+class Config:
+    """One backend with one choice of encoding, solver or algorithm."""
+
+    backend: str
+    request: Request = Request()
+
+
+@dataclass
+class Report:
+    """The outcomes of a cross-check and every disagreement found between them."""
+
+    puzzle: str
+    instance: str
+    outcomes: list[Outcome]
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def agree(self) -> bool:
+        return not self.problems
+
+    @property
+    def complete(self) -> bool:
+        """Whether at least one run saw every solution (so counts could be compared)."""
+        return any(o.complete for o in self.outcomes)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "puzzle": self.puzzle,
+            "instance": self.instance,
+            "agree": self.agree,
+            "complete": self.complete,
+            "problems": self.problems,
+            "results": [o.summary() for o in self.outcomes],
+        }
+
+
+def available_backends() -> list[str]:
+    """Registered backends whose packages are installed."""
+    return [name for name in BACKENDS if backend_class(name)().supported()]
+
+
+def configurations(puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default") -> list[Config]:
+    """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``."""
+    configs = []
+    for name in backends or available_backends():
+        backend = backend_class(name)()
+        if "encoding" in backend.takes:
+            space = puzzle.encodings(backend.name)
+            encodings = [None] if scope == "default" else space.variants() if scope == "each" else space.all()
+            configs += [Config(name, Request(encoding=e.name if e else None)) for e in encodings]
+        elif "algorithm" in backend.takes and scope != "default":
+            configs += [Config(name, Request(algorithm=a)) for a in backend.choices(puzzle)["algorithm"]]
+        else:
+            configs.append(Config(name))
+    return configs
+
+
+def compare(outcomes: list[Outcome]) -> list[str]:
+    """Every disagreement: broken rules, different counts, different solution sets."""
+    problems = []
+    for o in outcomes:
+        for solution, broken in o.invalid[:1]:
+            problems.append(f"{o.label}: {len(o.invalid)} solutions break the rules, e.g. {broken[0]}: {solution}")
+    complete = [o for o in outcomes if o.complete]
+    if not complete:
+        return problems
+    base = complete[0]
+    base_set = {freeze(s) for s in base.solutions or []}
+    for o in outcomes:
+        if o is base:
+            continue
+        found = {freeze(s) for s in o.solutions or []}
+        extra, missing = len(found - base_set), len(base_set - found)
+        if o.complete and (o.count != base.count or extra or missing):
+            problems.append(
+                f"{o.label} counts {o.count}, {base.label} counts {base.count} "
+                f"({extra} solutions only in the first, {missing} only in the second)"
+            )
+        elif not o.complete and extra:
+            problems.append(f"{o.label} (incomplete) found {extra} solutions that {base.label} does not have")
+    return problems
+
+
+def crosscheck(
+    puzzle: Puzzle,
+    instance: Instance,
+    configs: list[Config],
+    *,
+    time_limit: float | None = None,
+    on_outcome: Callable[[Outcome], None] | None = None,
+) -> Report:
+    """Run every configuration to the end (or its time limit) and compare the solution sets."""
+    outcomes = []
+    for config in configs:
+        outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit, keep=True)
+        outcomes.append(outcome)
+        if on_outcome:
+            on_outcome(outcome)
+    return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes))
