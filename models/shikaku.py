@@ -1,0 +1,271 @@
+"""Shikaku (Tatham's "Rectangles"): divide the grid into rectangles, one per clue, of the clue's area.
+
+Seed: ../shared/seeds/002 (a 12x12 grid with 22 clues and one solution, printed as letters).
+Every clue chooses one candidate rectangle: one that contains the clue, has the clue's area, fits
+in the grid and contains no other clue. Variables: ``("rect", i, top, left, height, width)`` is
+true when clue ``i`` takes that rectangle, so a solution is exactly a choice of rectangles. The
+rules are exact cover: each clue takes one candidate, and each cell lies in one chosen rectangle.
+A solution lists ``[row, col, height, width]`` (top-left cell and size) per clue, in row-major
+clue order. Clues that do not sum to the grid's area are a valid puzzle with no solution; the
+instance's description says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from ortools.sat.python import cp_model
+from pysat.formula import CNF, IDPool
+
+from models import cardinality
+from models.encoding import Axis, Encoding, EncodingSpace
+from models.formulation import CnfFormulation, CpsatFormulation, Key
+from models.params import check_keys
+from models.puzzle import Puzzle
+from models.shikaku_formats import Board, read
+
+Cell = tuple[int, int]
+Rect = tuple[int, int, int, int]  # (top, left, height, width)
+Choice = tuple[str, int, int, int, int, int]  # ("rect", clue index, top, left, height, width)
+Solution = list[list[int]]  # one [row, col, height, width] per clue, row-major clue order
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+# How the "every cell in one rectangle" rule is written. cover: exactly one chosen rectangle per
+# cell. pack: at most one per cell, plus "the clues sum to the area" (then no cell can stay empty).
+# nooverlap2d (CP-SAT only): optional intervals in CP-SAT's 2-D no-overlap, plus the same sum.
+CPSAT_CELLS = Axis("cells", ("cover", "pack", "nooverlap2d"))
+CNF_CELLS = Axis("cells", ("cover", "pack"))
+
+
+def parse(text: str, params: Mapping[str, str]) -> Board:
+    """A puzzle file, a game id ``WxH:desc``, ``-`` for stdin, or ``seed``; no parameters."""
+    check_keys(params, {})
+    return read(text)
+
+
+def note(board: Board) -> str | None:
+    """What to tell the user before solving: clues that cannot tile the grid."""
+    if board.total() != board.area:
+        return f"the clues sum to {board.total()} but the grid has {board.area} cells, so there is no solution"
+    return None
+
+
+def describe(board: Board) -> str:
+    name = f"{board.rows}x{board.cols}, {len(board.clues)} clues"
+    return f"{name} ({note(board)})" if note(board) else name
+
+
+def cells(rect: Rect) -> Iterator[Cell]:
+    top, left, height, width = rect
+    return ((r, c) for r in range(top, top + height) for c in range(left, left + width))
+
+
+def candidates(board: Board) -> list[list[Rect]]:
+    """Per clue, every rectangle of its area that fits, contains it, and contains no other clue."""
+    # count[r][c]: clues in rows < r and columns < c, so any rectangle's clue count is four lookups.
+    count = [[0] * (board.cols + 1) for _ in range(board.rows + 1)]
+    at = {(r, c) for r, c, _ in board.clues}
+    for r in range(board.rows):
+        for c in range(board.cols):
+            count[r + 1][c + 1] = count[r][c + 1] + count[r + 1][c] - count[r][c] + ((r, c) in at)
+    out = []
+    for r, c, n in board.clues:
+        mine = []
+        for height in range(1, min(n, board.rows) + 1):
+            width = n // height
+            if n % height or width > board.cols:
+                continue
+            for top in range(max(0, r - height + 1), min(r, board.rows - height) + 1):
+                for left in range(max(0, c - width + 1), min(c, board.cols - width) + 1):
+                    bottom, right = top + height, left + width
+                    inside = count[bottom][right] - count[top][right] - count[bottom][left] + count[top][left]
+                    if inside == 1:
+                        mine.append((top, left, height, width))
+        out.append(mine)
+    return out
+
+
+def choices(board: Board) -> list[list[Choice]]:
+    """The variables' keys, per clue."""
+    return [[("rect", i, *rect) for rect in rects] for i, rects in enumerate(candidates(board))]
+
+
+def covering(board: Board, keys: list[list[Choice]]) -> dict[Cell, list[Choice]]:
+    """Per cell, the candidate rectangles (of any clue) that contain it."""
+    out: dict[Cell, list[Choice]] = {(r, c): [] for r in range(board.rows) for c in range(board.cols)}
+    for mine in keys:
+        for key in mine:
+            for cell in cells(key[2:]):
+                out[cell].append(key)
+    return out
+
+
+def decode(values: Mapping[Key, int]) -> Solution:
+    """The chosen rectangles, in clue order."""
+    return [list(key[2:]) for key in sorted(k for k, v in values.items() if v)]
+
+
+def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
+    """A Boolean per candidate; exactly one per clue; the cell rule as the encoding says."""
+    model = cp_model.CpModel()
+    keys = choices(board)
+    chosen = {key: model.NewBoolVar("r_{}_{}_{}_{}_{}".format(*key[1:])) for mine in keys for key in mine}
+    for mine in keys:
+        model.AddExactlyOne(chosen[k] for k in mine)
+    rule = encoding["cells"]
+    if rule != "cover" and board.total() != board.area:
+        model.AddBoolOr([])  # packing the clues cannot cover the grid
+    if rule == "nooverlap2d":
+        xs, ys = [], []
+        for (_, i, top, left, height, width), var in chosen.items():
+            xs.append(model.NewOptionalFixedSizeIntervalVar(left, width, var, f"x_{i}_{top}_{left}_{height}"))
+            ys.append(model.NewOptionalFixedSizeIntervalVar(top, height, var, f"y_{i}_{top}_{left}_{height}"))
+        model.AddNoOverlap2D(xs, ys)
+    else:
+        for here in covering(board, keys).values():
+            if rule == "cover":
+                model.AddExactlyOne(chosen[k] for k in here)
+            else:
+                model.AddAtMostOne(chosen[k] for k in here)
+    return CpsatFormulation(model=model, primary=chosen, decode=decode)
+
+
+def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
+    """The same exact cover as clauses, every exactly/at-most-one through the named cardinality encoding."""
+    pool, formula = IDPool(), CNF()
+    keys = choices(board)
+    projection = [pool.id(key) for mine in keys for key in mine]
+    card, rule = encoding["card"], encoding["cells"]
+    for mine in keys:
+        cardinality.exactly_one(formula, [pool.id(k) for k in mine], pool, card)
+    if rule == "pack" and board.total() != board.area:
+        formula.append([])
+    for here in covering(board, keys).values():
+        lits = [pool.id(k) for k in here]
+        if rule == "cover":
+            cardinality.exactly_one(formula, lits, pool, card)
+        else:
+            cardinality.at_most(formula, lits, 1, pool, card)
+    formula.nv = max(formula.nv, pool.top)
+    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode)
+
+
+def verify(board: Board, solution: Solution) -> list[str]:
+    """The rules a solution breaks, checked from the definition (not from any encoding)."""
+    if not isinstance(solution, list) or len(solution) != len(board.clues):
+        return [f"expected one rectangle per clue ({len(board.clues)}), got {solution!r}"]
+    clue_at = {(r, c): i for i, (r, c, _) in enumerate(board.clues)}
+    owner: dict[Cell, int] = {}
+    problems: list[str] = []
+    for i, ((r, c, n), rect) in enumerate(zip(board.clues, solution, strict=True)):
+        if not (isinstance(rect, list) and len(rect) == 4 and all(type(x) is int for x in rect)):
+            return [f"rectangle {i} is not [row, col, height, width]: {rect!r}"]
+        top, left, height, width = rect
+        name = f"the rectangle {rect} of clue {n} at {[r, c]}"
+        if height < 1 or width < 1 or top < 0 or left < 0 or top + height > board.rows or left + width > board.cols:
+            problems.append(f"{name} is empty or leaves the grid")
+            continue
+        if height * width != n:
+            problems.append(f"{name} has area {height * width}")
+        if not (top <= r < top + height and left <= c < left + width):
+            problems.append(f"{name} does not contain its clue")
+        for cell in cells((top, left, height, width)):
+            if clue_at.get(cell, i) != i:
+                problems.append(f"{name} contains another clue, at {list(cell)}")
+            if cell in owner:
+                problems.append(f"cell {list(cell)} is in two rectangles")
+            owner[cell] = i
+    missing = [[r, c] for r in range(board.rows) for c in range(board.cols) if (r, c) not in owner]
+    if missing:
+        problems.append(f"{len(missing)} cells are in no rectangle, first {missing[0]}")
+    return problems
+
+
+def regions(board: Board, solution: Solution) -> list[list[int]]:
+    """The grid as clue indices: which clue's rectangle holds each cell."""
+    grid = [[-1] * board.cols for _ in range(board.rows)]
+    for i, rect in enumerate(solution):
+        for r, c in cells(tuple(rect)):
+            grid[r][c] = i
+    return grid
+
+
+def letters(board: Board, grid: list[list[int]]) -> list[str] | None:
+    """A letter per clue: the board's own labels, else a..zA..Z in clue order, else a greedy
+    colouring where touching regions differ; None when 52 letters do not suffice."""
+    count = len(board.clues)
+    if board.labels:
+        return list(board.labels)
+    if count <= len(LETTERS):
+        return list(LETTERS[:count])
+    touching: list[set[int]] = [set() for _ in range(count)]
+    for r in range(board.rows):
+        for c in range(board.cols):
+            for r2, c2 in ((r + 1, c), (r, c + 1)):
+                if r2 < board.rows and c2 < board.cols and grid[r][c] != grid[r2][c2]:
+                    touching[grid[r][c]].add(grid[r2][c2])
+                    touching[grid[r2][c2]].add(grid[r][c])
+    out: list[str] = []
+    for i in range(count):
+        taken = {out[j] for j in touching[i] if j < i}
+        free = [ch for k in range(len(LETTERS)) if (ch := LETTERS[(i + k) % len(LETTERS)]) not in taken]
+        if not free:
+            return None
+        out.append(free[0])
+    return out
+
+
+def render(board: Board, solution: Solution) -> str:
+    """The regions as a letter grid, like the seed's output (boxes when letters run out)."""
+    grid = regions(board, solution)
+    names = letters(board, grid)
+    if names is None:
+        return boxes(board, grid)
+    return "\n".join("".join(names[i] if i >= 0 else "?" for i in row) for row in grid)
+
+
+def boxes(board: Board, grid: list[list[int]]) -> str:
+    """The regions drawn with ``+--+`` borders and the clues in their cells."""
+    width = max([2, *(len(str(n)) for _, _, n in board.clues)])
+    clue = {(r, c): str(n) for r, c, n in board.clues}
+    lines = []
+    for r in range(board.rows + 1):
+        border = "+"
+        for c in range(board.cols):
+            inside = 0 < r < board.rows and grid[r - 1][c] == grid[r][c]
+            border += (" " if inside else "-") * width + "+"
+        lines.append(border)
+        if r == board.rows:
+            break
+        row = "|"
+        for c in range(board.cols):
+            joined = c + 1 < board.cols and grid[r][c] == grid[r][c + 1]
+            row += clue.get((r, c), "").rjust(width) + (" " if joined else "|")
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def generate(size: str, *, seed: int | None = None, max_area: int | None = None, unique: bool = False) -> str:
+    """A random puzzle of ``RxC`` in the text format (see models.shikaku_generate)."""
+    from models.shikaku_generate import generate as run
+
+    return run(size, seed=seed, max_area=max_area, unique=unique)
+
+
+PUZZLE = Puzzle(
+    name="shikaku",
+    summary="divide a grid into rectangles, one per clue, each with the clue's area",
+    instance_help="a puzzle file (rows of '.' and numbers), a Tatham game id WxH:desc, '-' (stdin), or 'seed'",
+    params={},
+    parse=parse,
+    cpsat=cpsat,
+    cnf=cnf,
+    verify=verify,
+    render=render,
+    describe=describe,
+    cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
+    cnf_encodings=EncodingSpace((cardinality.axis(), CNF_CELLS)),
+    count_meta={"solutions": "partitions of the grid into rectangles, one per clue"},
+    generate=generate,
+)
