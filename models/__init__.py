@@ -13,6 +13,7 @@ from models.puzzle import Puzzle
 
 PUZZLES: dict[str, str] = {
     "tatami": "models.tatami",
+    "shikaku": "models.shikaku",
 }
 
 

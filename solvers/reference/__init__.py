@@ -15,6 +15,7 @@ from solvers.stop import Stop
 
 REFERENCES: dict[str, str] = {
     "tatami": "solvers.reference.tatami",
+    "shikaku": "solvers.reference.shikaku",
 }
 
 
