@@ -52,7 +52,8 @@ def note(board: Board) -> str | None:
 
 
 def describe(board: Board) -> str:
-    name = f"{board.rows}x{board.cols}, {len(board.clues)} clues"
+    count = len(board.clues)
+    name = f"{board.rows}x{board.cols}, {count} clue{'' if count == 1 else 's'}"
     return f"{name} ({note(board)})" if note(board) else name
 
 
