@@ -1,0 +1,169 @@
+"""``results.jsonl``: a header line (machine, Python, packages, suite, limits), then one record per run.
+
+Records are appended and flushed as each run finishes, so an interrupted benchmark keeps what it
+finished and the next invocation with the same ``--out`` skips those runs. When every run is in,
+``judge`` compares the answers on each case and the file is rewritten (atomically) with the verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import threading
+from collections import Counter, defaultdict
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from models.errors import GridsatError
+
+PACKAGES = ("gridsat", "ortools", "python-sat", "matplotlib", "dask", "distributed")
+ANSWERED = ("ok", "wrong")  # statuses whose answers the judge compares (wrong is re-judged on resume)
+
+
+def header(suite: str, limits: dict[str, Any]) -> dict[str, Any]:
+    """Where and with what the runs were made, once per file."""
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return {
+        "kind": "header",
+        "suite": suite,
+        "limits": limits,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "node": platform.node(),
+            "system": f"{platform.system()} {platform.release()}",
+            "processor": platform.machine(),
+            "cpus": os.cpu_count(),
+        },
+        "python": sys.version.split()[0],
+        "packages": versions,
+    }
+
+
+class Results:
+    """The records of one output directory, appended to as runs finish."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / "results.jsonl"
+        self.header: dict[str, Any] | None = None
+        self.records: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        if self.path.exists():
+            self._read()
+
+    def _read(self) -> None:
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError:
+                if number == len(lines):
+                    continue  # the last line of an interrupted write; the run is made again
+                raise GridsatError(f"{self.path}:{number}: not a JSON record") from None
+            if item.get("kind") == "header":
+                self.header = item
+            elif item.get("kind") == "run":
+                self.records.append(item)
+
+    def start(self, head: dict[str, Any]) -> None:
+        """Resume when the limits match the file's; start the file when there is none."""
+        if self.header is not None:
+            if self.header.get("limits") != head["limits"]:
+                raise GridsatError(
+                    f"{self.path} was made with limits {self.header.get('limits')}, not {head['limits']}: "
+                    "use the same limits to resume, or another --out"
+                )
+        else:
+            self.header = head
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.rewrite()  # also drops the half-written last line of an interrupted run
+
+    def done(self) -> set[str]:
+        """The ids of runs already recorded."""
+        return {r["id"] for r in self.records}
+
+    def append(self, record: dict[str, Any]) -> None:
+        with self._lock:
+            self.records.append(record)
+            with self.path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+
+    def rewrite(self) -> None:
+        """Write the header and every record again, replacing the file in one step."""
+        partial = self.path.with_suffix(".jsonl.part")
+        with partial.open("w", encoding="utf-8") as handle:
+            for item in [self.header, *self.records]:
+                handle.write(json.dumps(item) + "\n")
+        os.replace(partial, self.path)
+
+
+def answer(record: dict[str, Any]) -> Any:
+    """What a run claims: its count (count mode) or whether a solution exists (solve mode)."""
+    if record["mode"] == "solve":
+        return "solution" if record["count"] else "none"
+    return record["count"]
+
+
+def judge(records: list[dict[str, Any]]) -> list[str]:
+    """Mark ``wrong`` the runs that break rules or disagree on their case; the problems found.
+
+    The truth on a case is its ``expected`` count when the suite gives one; else the answer most
+    configurations agree on; on a tie, the reference backend's answer; on a tie without it, no one
+    can say, so every run of the tie is marked wrong.
+    """
+    cases: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        if record["status"] in ANSWERED:
+            record["status"], record["message"] = "ok", None
+            cases[(record["puzzle"], record["instance"], json.dumps(record["params"]), record["mode"])].append(record)
+    problems = []
+    for (puzzle, _, _, mode), group in cases.items():
+        truth, source = truth_of(group)
+        for record in group:
+            where = f"{puzzle} {record_case(record)} {record['config']}"
+            if record.get("invalid"):
+                record["status"] = "wrong"
+                record["message"] = f"{record['invalid']} solutions break the puzzle's rules"
+            elif truth is not None and answer(record) != truth:
+                record["status"] = "wrong"
+                record["message"] = f"answered {answer(record)}, {source} says {truth}"
+            elif truth is None:
+                record["status"] = "wrong"
+                record["message"] = f"answers disagree and nothing breaks the tie: {source}"
+            if record["status"] == "wrong":
+                problems.append(f"WRONG {where} ({mode}): {record['message']}")
+    return problems
+
+
+def truth_of(group: list[dict[str, Any]]) -> tuple[Any, str]:
+    """The answer a case should have, and where it comes from."""
+    expected = group[0].get("expected")
+    if expected is not None:
+        return ("solution" if expected else "none") if group[0]["mode"] == "solve" else expected, "the suite"
+    votes = Counter(answer(r) for r in group if not r.get("invalid"))
+    if not votes:
+        return None, "no valid answers"
+    ranked = votes.most_common()
+    best = [a for a, n in ranked if n == ranked[0][1]]
+    if len(best) == 1:
+        return best[0], f"the majority ({ranked[0][1]} of {sum(votes.values())} runs)"
+    references = {answer(r) for r in group if r["backend"] == "reference" and answer(r) in best}
+    if len(references) == 1:
+        return references.pop(), "the reference backend"
+    return None, " vs ".join(str(a) for a in best)
+
+
+def record_case(record: dict[str, Any]) -> str:
+    return " ".join([record["instance"], *(f"{k}={v}" for k, v in sorted(record["params"].items()))])

@@ -1,0 +1,336 @@
+"""Suites as data: a TOML file lists puzzles, instances, backends, encodings, solvers and the mode.
+
+A suite file has a few defaults at the top and one ``[[entry]]`` table per puzzle series::
+
+    description = "what the suite is for"
+    mode = "count"          # or "solve" (find one solution); entries may override it
+    timeout = 20            # seconds per run (--timeout overrides)
+    memory = 2048           # MB of address space per run (--memory overrides)
+    repeat = 1              # runs per configuration (--repeat overrides)
+    scatter = ["cpsat", "sat"]   # the two configurations of the scatter plots (label prefixes)
+
+    [[entry]]
+    puzzle = "tatami"
+    instances = ["4x7", { name = "3x4", expected = 4 }, { name = "4x4", params = { max = 17 } }]
+    backends = ["cpsat", "sat", "reference"]   # default: every backend installed here
+    encodings = "each"      # "default", "each" (each choice once), "all" (the product), a list of
+                            # names, or a table per backend: { cpsat = "each", sat = ["ladder"] }
+    solvers = "default"     # PySAT solvers: "default", "each" or a list
+    algorithms = "default"  # reference algorithms: "default", "each" or a list
+    optional = true         # skip with a note while the puzzle is not registered
+
+Everything is checked when the suite is planned, before any run starts: an unknown key, puzzle,
+backend, encoding, solver or algorithm, and an instance that does not parse, are input errors that
+name the file, the entry and the bad value.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from models import PUZZLES, get_puzzle
+from models.errors import GridsatError, UnknownName
+from models.puzzle import Puzzle
+from solvers.backend import BACKENDS, Request, backend_class
+
+SUITES_DIR = Path(__file__).parent / "suites"
+MODES = ("count", "solve")
+SCOPES = ("default", "each", "all")
+SUITE_KEYS = ("description", "mode", "timeout", "memory", "repeat", "scatter", "entry")
+ENTRY_KEYS = ("puzzle", "instances", "params", "backends", "encodings", "solvers", "algorithms", "mode", "optional")
+INSTANCE_KEYS = ("name", "params", "expected")
+
+
+class SuiteError(GridsatError):
+    """A suite file that cannot be run as written."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One configuration on one instance: the unit the runner isolates in a child process."""
+
+    puzzle: str
+    instance: str  # as written in the suite
+    source: str  # what the worker parses (a file next to the suite becomes an absolute path)
+    params: tuple[tuple[str, str], ...]
+    backend: str
+    encoding: str | None
+    solver: str | None
+    algorithm: str | None
+    mode: str
+    repeat: int = 0
+    expected: int | None = None
+
+    @property
+    def config(self) -> str:
+        """The configuration's label, e.g. ``sat:ladder/cadical195`` or ``reference:rowscan``."""
+        parts = [p for p in (self.encoding, self.solver, self.algorithm) if p is not None]
+        return f"{self.backend}:{'/'.join(parts) or 'default'}"
+
+    @property
+    def case(self) -> str:
+        """The instance with its parameters, e.g. ``4x4 max=17``: runs on one case must agree."""
+        return " ".join([self.instance, *(f"{k}={v}" for k, v in self.params)])
+
+    @property
+    def id(self) -> str:
+        """The key that resume uses to recognise a finished run."""
+        return f"{self.puzzle} | {self.case} | {self.config} | {self.mode} | #{self.repeat}"
+
+    def request(self) -> Request:
+        return Request(self.encoding, self.solver, self.algorithm, 1 if self.mode == "solve" else None)
+
+
+@dataclass
+class Suite:
+    """A parsed suite file, with its defaults."""
+
+    name: str
+    path: Path
+    description: str = ""
+    mode: str = "count"
+    timeout: float = 20.0
+    memory: int = 2048
+    repeat: int = 1
+    scatter: tuple[str, str] | None = None
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+def builtin_suites() -> list[str]:
+    """The names of the suites shipped in ``benchmarks/suites``."""
+    return sorted(p.stem for p in SUITES_DIR.glob("*.toml"))
+
+
+def locate(name: str) -> Path:
+    """A built-in suite's file, or the path given when it is a file."""
+    path = Path(name)
+    if path.suffix == ".toml" or path.is_file():
+        if not path.is_file():
+            raise SuiteError(f"suite file {name!r} does not exist")
+        return path
+    if (SUITES_DIR / f"{name}.toml").is_file():
+        return SUITES_DIR / f"{name}.toml"
+    raise UnknownName("suite", name, builtin_suites())
+
+
+def check_keys(table: dict[str, Any], valid: tuple[str, ...], where: str) -> None:
+    """Reject a key the format does not know, naming it and the valid ones."""
+    for key in table:
+        if key not in valid:
+            raise SuiteError(f"{where}: unknown key {key!r}; valid: {', '.join(valid)}")
+
+
+def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
+    """``value`` when it has the right TOML type, else an error naming it."""
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise SuiteError(f"{where}: {what} must be {names}, not {value!r}")
+    return value
+
+
+def positive(value: Any, where: str, what: str) -> float:
+    number = expect(value, (int, float), where, what)
+    if not math.isfinite(number) or number <= 0:
+        raise SuiteError(f"{where}: {what} must be positive, not {value!r}")
+    return number
+
+
+def load(name: str) -> Suite:
+    """Read and check a suite's top level (entries are checked by ``plan``)."""
+    path = locate(name)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise SuiteError(f"{path}: not valid TOML: {error}") from None
+    where = str(path)
+    check_keys(data, SUITE_KEYS, where)
+    suite = Suite(path.stem, path)
+    suite.description = expect(data.get("description", ""), str, where, "description")
+    suite.mode = pick_mode(data.get("mode", "count"), where)
+    suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout")
+    suite.memory = int(positive(data.get("memory", suite.memory), where, "memory"))
+    suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat"))
+    if "scatter" in data:
+        pair = expect(data["scatter"], list, where, "scatter")
+        if len(pair) != 2 or not all(isinstance(x, str) for x in pair):
+            raise SuiteError(f"{where}: scatter must be two configuration labels, not {pair!r}")
+        suite.scatter = (pair[0], pair[1])
+    entries = expect(data.get("entry", []), list, where, "entry")
+    for i, entry in enumerate(entries, 1):
+        check_keys(expect(entry, dict, where, f"entry {i}"), ENTRY_KEYS, f"{where}: entry {i}")
+        if "puzzle" not in entry:
+            raise SuiteError(f"{where}: entry {i} has no puzzle")
+    suite.entries = entries
+    return suite
+
+
+def pick_mode(value: Any, where: str) -> str:
+    if value not in MODES:
+        raise SuiteError(f"{where}: unknown mode {value!r}; valid: {', '.join(MODES)}")
+    return value
+
+
+def params_of(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """A ``params`` table as sorted ``(key, text)`` pairs, the way ``-p key=value`` gives them."""
+    table = expect(value, dict, where, "params")
+    text = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in table.items()}
+    return tuple(sorted(text.items()))
+
+
+def scoped(spec: Any, choices: list[str], where: str, what: str) -> list[str | None]:
+    """``default`` (None: the backend's own default), ``each``/``all`` (every choice) or a checked list."""
+    if spec in (None, "default"):
+        return [None]
+    if spec in ("each", "all"):
+        return list(choices)
+    for name in expect(spec, list, where, what):
+        if name not in choices:
+            raise SuiteError(f"{where}: unknown {what[:-1]} {name!r}; valid: {', '.join(choices)}")
+    return list(spec)
+
+
+def encodings_for(puzzle: Puzzle, backend: str, spec: Any, where: str) -> list[str]:
+    """The resolved encoding names a backend runs, from a scope, a list or a per-backend table."""
+    if isinstance(spec, dict):
+        spec = spec.get(backend, "default")
+    space = puzzle.encodings(backend)  # "cpsat" is the CP-SAT space; every other backend reads CNF
+    if spec in (None, "default"):
+        return [space.resolve(None).name]
+    if spec == "each":
+        return [e.name for e in space.variants()]
+    if spec == "all":
+        return [e.name for e in space.all()]
+    names = []
+    for text in expect(spec, list, where, "encodings"):
+        try:
+            names.append(space.resolve(text).name)
+        except GridsatError:
+            continue  # a name of the other formulation kind; checked across backends by the caller
+    return list(dict.fromkeys(names)) or [space.resolve(None).name]
+
+
+def check_encoding_names(puzzle: Puzzle, spec: Any, where: str) -> None:
+    """Every name in a plain list must belong to at least one of the puzzle's encoding spaces."""
+    if not isinstance(spec, list):
+        return
+    for text in spec:
+        spaces = (puzzle.cpsat_encodings, puzzle.cnf_encodings)
+        if not any(_resolves(space, text) for space in spaces):
+            valid = puzzle.cpsat_encodings.tokens() + puzzle.cnf_encodings.tokens()
+            raise SuiteError(f"{where}: unknown encoding {text!r}; valid: {', '.join(valid) or 'default'}")
+
+
+def _resolves(space: Any, text: str) -> bool:
+    try:
+        space.resolve(text)
+    except GridsatError:
+        return False
+    return True
+
+
+def instances_of(entry: dict[str, Any], suite: Suite, where: str) -> list[tuple[str, str, tuple, int | None]]:
+    """Each instance as (name, source, params, expected); a file beside the suite becomes a path."""
+    common = params_of(entry.get("params", {}), where)
+    out = []
+    for item in expect(entry.get("instances", []), list, where, "instances"):
+        if isinstance(item, str):
+            item = {"name": item}
+        check_keys(expect(item, dict, where, "an instance"), INSTANCE_KEYS, f"{where}: instance {item!r}")
+        name = expect(item.get("name"), str, where, "an instance's name")
+        params = tuple(sorted({**dict(common), **dict(params_of(item.get("params", {}), where))}.items()))
+        expected = item.get("expected")
+        if expected is not None:
+            expect(expected, int, where, f"expected count of {name}")
+        beside = suite.path.parent / name
+        source = str(beside.resolve()) if beside.is_file() else name
+        out.append((name, source, params, expected))
+    if not out:
+        raise SuiteError(f"{where}: no instances")
+    return out
+
+
+def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[Any]:
+    """The backend objects an entry runs on; missing packages are skipped with a note."""
+    names = entry.get("backends")
+    if names is None:
+        names = list(BACKENDS)
+    for name in expect(names, list, where, "backends"):
+        if name not in BACKENDS:
+            raise SuiteError(f"{where}: unknown backend {name!r}; valid: {', '.join(BACKENDS)}")
+    chosen = []
+    for name in names:
+        backend = backend_class(name)()
+        if backend.supported():
+            chosen.append(backend)
+        else:
+            notes.append(f"{where}: backend {name!r} skipped: its package is not installed")
+    return chosen
+
+
+def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]:
+    """Every run of the suite, checked; and notes on what was skipped and why."""
+    runs: list[Run] = []
+    notes: list[str] = []
+    for i, entry in enumerate(suite.entries, 1):
+        name = entry["puzzle"]
+        where = f"{suite.path.name}: entry {i} ({name})"
+        if name not in PUZZLES:
+            if expect(entry.get("optional", False), bool, where, "optional"):
+                notes.append(f"puzzle {name!r} skipped: not registered yet (entry {i} of {suite.path.name})")
+                continue
+            raise SuiteError(f"{where}: unknown puzzle {name!r}; valid: {', '.join(PUZZLES)}")
+        try:
+            puzzle = get_puzzle(name)
+        except ImportError as error:
+            if not entry.get("optional", False):
+                raise SuiteError(f"{where}: puzzle {name!r} cannot be loaded: {error}") from None
+            notes.append(f"puzzle {name!r} skipped: it cannot be loaded yet ({error})")
+            continue
+        mode = pick_mode(entry.get("mode", suite.mode), where)
+        check_encoding_names(puzzle, entry.get("encodings"), where)
+        configs = configurations(puzzle, entry, where, notes)
+        for inst, source, params, expected in instances_of(entry, suite, where):
+            try:
+                puzzle.parse(source, dict(params))
+            except GridsatError as error:
+                raise SuiteError(f"{where}: instance {inst!r}: {error}") from None
+            for backend, encoding, solver, algorithm in configs:
+                for k in range(repeat or suite.repeat):
+                    run = Run(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected)
+                    runs.append(run)
+    ids = [r.id for r in runs]
+    if len(ids) != len(set(ids)):
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        raise SuiteError(f"{suite.path.name}: the same run is listed twice: {twice[0]}")
+    return runs, notes
+
+
+def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: list[str]) -> list[tuple]:
+    """(backend, encoding, solver, algorithm) for each configuration an entry asks for."""
+    configs = []
+    for backend in backends_of(entry, where, notes):
+        try:
+            choices = backend.choices(puzzle)
+        except (ImportError, GridsatError) as error:
+            notes.append(f"{where}: backend {backend.name!r} skipped: {error}")
+            continue
+        encodings: list[str | None] = [None]
+        solvers: list[str | None] = [None]
+        algorithms: list[str | None] = [None]
+        if "encoding" in backend.takes:
+            encodings = encodings_for(puzzle, backend.name, entry.get("encodings"), where)
+        if "solver" in backend.takes:
+            solvers = scoped(entry.get("solvers"), choices["solver"], where, "solvers")
+            solvers = [s or choices["solver"][0] for s in solvers]
+        if "algorithm" in backend.takes:
+            if not choices["algorithm"]:
+                notes.append(f"{where}: backend {backend.name!r} skipped: nothing for {puzzle.name}")
+                continue
+            algorithms = scoped(entry.get("algorithms"), choices["algorithm"], where, "algorithms")
+            algorithms = [a or choices["algorithm"][0] for a in algorithms]
+        configs += [(backend.name, e, s, a) for e in encodings for s in solvers for a in algorithms]
+    return configs

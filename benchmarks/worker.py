@@ -1,0 +1,86 @@
+"""The child process of one benchmark run: ``python -m benchmarks.worker SPEC.json RESULT.json``.
+
+It limits itself first (address space, CPU seconds), then parses the instance and calls
+``solvers.run.execute``, and writes one JSON object: the outcome's summary and a status. The parent
+(``benchmarks.runner``) measures the process from outside and decides what a missing result means.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+import traceback
+from typing import Any
+
+
+def limit(memory_bytes: int | None, cpu_seconds: int | None) -> None:
+    """Cap this process's address space and CPU time (SIGXCPU at the soft limit, SIGKILL a second later)."""
+    if memory_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    if cpu_seconds:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+
+
+def status_of(summary: dict[str, Any], mode: str, timeout: float) -> tuple[str, str | None]:
+    """``ok``, ``timeout`` or ``error`` (with a message) for a run that returned (the parent still
+    checks the whole process's CPU time against the limit)."""
+    if summary["reason"] == "time limit" or summary["seconds"] > timeout:
+        return "timeout", None
+    if mode == "solve" and (summary["count"] > 0 or summary["complete"]):
+        return "ok", None
+    if summary["complete"]:
+        return "ok", None
+    return "error", f"incomplete: {summary['reason']}"
+
+
+def work(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run the spec in this process and describe the result."""
+    from models import get_puzzle
+    from solvers import backend as registry
+    from solvers.backend import Request
+    from solvers.run import execute
+
+    # The parent's registry entry, so a backend registered there (a plugin, a test's fake) is found.
+    registry.BACKENDS.setdefault(spec["backend"], spec["backend_path"])
+    puzzle = get_puzzle(spec["puzzle"])
+    instance = puzzle.parse(spec["source"], dict(spec["params"]))
+    request = Request(spec["encoding"], spec["solver"], spec["algorithm"])
+    limit_count = 1 if spec["mode"] == "solve" else None
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    left = max(spec["timeout"] - used.ru_utime - used.ru_stime, 1e-3)  # the limit counts start-up too
+    outcome = execute(puzzle, instance, spec["backend"], request, limit=limit_count, time_limit=left)
+    summary = outcome.summary()
+    summary["label"] = summary.pop("encoding")  # the backend's own full name for the configuration
+    summary["described"] = summary.pop("instance")  # the puzzle's canonical name; the suite's text stays
+    summary["solve_seconds"] = summary.pop("seconds")
+    summary["seconds"] = round(summary["build_seconds"] + summary["solve_seconds"], 6)
+    summary["status"], summary["message"] = status_of(summary, spec["mode"], spec["timeout"])
+    return summary
+
+
+def main(argv: list[str]) -> int:
+    spec_path, result_path = argv
+    with open(spec_path, encoding="utf-8") as handle:
+        spec = json.load(handle)
+    limit(spec.get("memory_bytes"), spec.get("cpu_limit"))
+    started = time.perf_counter()
+    try:
+        result = work(spec)
+    except MemoryError:
+        result = {"status": "memout", "message": "MemoryError"}
+    except Exception as error:  # every failure of a run is a result, never a crash of the benchmark
+        traceback.print_exc()
+        result = {"status": "error", "message": f"{type(error).__name__}: {error}"}
+    result.setdefault("seconds", round(time.perf_counter() - started, 6))
+    partial = result_path + ".part"
+    with open(partial, "w", encoding="utf-8") as handle:
+        json.dump(result, handle)
+    os.replace(partial, result_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,131 @@
+"""The benchmark runner end to end: isolated runs, verdicts, limits, resume, report, and Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.command import main
+from solvers.backend import BACKENDS
+
+ROOT = Path(__file__).resolve().parent.parent
+TATAMI = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\n'
+
+
+@pytest.fixture
+def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the fake backends; the child processes find them through the runner's spec."""
+    monkeypatch.syspath_prepend(str(ROOT))
+    monkeypatch.setitem(BACKENDS, "fake-wrong", "tests.bench_fake:WrongBackend")
+    monkeypatch.setitem(BACKENDS, "fake-sleeper", "tests.bench_fake:SleeperBackend")
+
+
+def suite(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "suite.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def records(out: Path) -> list[dict]:
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert lines[0]["kind"] == "header" and {"machine", "python", "packages"} <= set(lines[0])
+    return lines[1:]
+
+
+def bench(*argv: str) -> int:
+    return main([*argv, "--no-plots"]) if "--plots" not in argv else main([a for a in argv if a != "--plots"])
+
+
+def test_a_wrong_backend_is_caught(tmp_path: Path, fakes: None, capsys: pytest.CaptureFixture[str]) -> None:
+    path = suite(tmp_path, TATAMI + 'backends = ["sat", "reference", "fake-wrong"]\n')
+    assert bench(path, "--out", str(tmp_path / "out"), "--jobs", "2") == 1
+    by_backend = {r["backend"]: r for r in records(tmp_path / "out")}
+    assert by_backend["fake-wrong"]["status"] == "wrong" and by_backend["fake-wrong"]["count"] == 3
+    assert by_backend["sat"]["status"] == by_backend["reference"]["status"] == "ok"
+    assert "WRONG tatami 3x4 fake-wrong:rowscan" in capsys.readouterr().err
+    assert "## Wrong answers" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_expected_count_in_the_suite_decides(tmp_path: Path) -> None:
+    path = suite(tmp_path, TATAMI.replace('"3x4"', '{ name = "3x4", expected = 5 }') + 'backends = ["reference"]\n')
+    assert bench(path, "--out", str(tmp_path / "out")) == 1
+    [record] = records(tmp_path / "out")
+    assert record["status"] == "wrong" and "the suite says 5" in record["message"]
+
+
+def test_tiny_time_limit_gives_timeouts_and_a_report_without_dask(tmp_path: Path) -> None:
+    """In a fresh interpreter, so that it can also show that Dask and matplotlib stay unimported."""
+    out = tmp_path / "out"
+    script = (
+        "import sys; from benchmarks.command import main; "
+        f"status = main([{suite(tmp_path, TATAMI)!r}, '--out', {str(out)!r}, '--timeout', '0.001', '--jobs', '2', "
+        "'--no-plots']); "
+        "print(sorted(m for m in ('dask', 'distributed', 'matplotlib') if m in sys.modules)); sys.exit(status)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+    runs = records(out)
+    assert len(runs) == 3 and {r["status"] for r in runs} == {"timeout"}
+    assert all(r["cpu_seconds"] > 0 and r["max_rss_bytes"] > 0 for r in runs)
+    assert "3 timeout" in (out / "report.md").read_text()
+    assert (out / "summary.csv").read_text().count("\n") == 4
+
+
+def test_the_wall_clock_kills_the_whole_process_group(tmp_path: Path, fakes: None, monkeypatch) -> None:
+    pidfile = tmp_path / "pid"
+    monkeypatch.setenv("GRIDSAT_TEST_PIDFILE", str(pidfile))
+    path = suite(tmp_path, TATAMI + 'backends = ["fake-sleeper"]\n')
+    assert bench(path, "--out", str(tmp_path / "out"), "--timeout", "0.5") == 0
+    [record] = records(tmp_path / "out")
+    assert record["status"] == "timeout" and "wall-clock" in record["message"]
+    state = Path(f"/proc/{pidfile.read_text()}/status")
+    assert not state.exists() or "zombie" in state.read_text()
+
+
+def test_resume_skips_finished_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    path = suite(tmp_path, TATAMI + 'backends = ["sat", "reference"]\nencodings = ["pairwise", "ladder"]\n')
+    assert bench(path, "--out", str(out), "--jobs", "2") == 0
+    first = records(out)
+    assert len(first) == 3
+    assert bench(path, "--out", str(out)) == 0
+    assert "3 runs (3 already recorded)" in capsys.readouterr().err
+    assert records(out) == first
+    # An interrupted benchmark: the last record was half written; only that run is made again.
+    lines = (out / "results.jsonl").read_text().splitlines()
+    (out / "results.jsonl").write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20])
+    assert bench(path, "--out", str(out)) == 0
+    assert "3 runs (2 already recorded)" in capsys.readouterr().err
+    assert sorted(r["id"] for r in records(out)) == sorted(r["id"] for r in first)
+    assert main([path, "--out", str(out), "--timeout", "7"]) == 2
+    assert "use the same limits to resume" in capsys.readouterr().err
+
+
+def test_report_has_tables_and_plots(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "out"
+    text = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4", "4x7"]\nbackends = ["cpsat", "sat"]\n'
+    assert bench(suite(tmp_path, text), "--out", str(out), "--jobs", "2", "--plots") == 0
+    report = (out / "report.md").read_text()
+    assert "| `sat:pairwise/cadical195` | 2/2 | 0 |" in report
+    assert "| *count* | 4 | 3 |" in report
+    for name in ("tatami-cactus.png", "tatami-scatter.png"):
+        assert f"(plots/{name})" in report and (out / "plots" / name).stat().st_size > 1000
+
+
+def test_runs_on_a_dask_cluster(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    path = suite(tmp_path, TATAMI + 'backends = ["sat", "reference"]\n')
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None)
+    with cluster:
+        assert bench(path, "--out", str(out), "--scheduler", cluster.scheduler_address) == 0
+    runs = records(out)
+    assert {r["status"] for r in runs} == {"ok"} and {r["count"] for r in runs} == {4}
+    assert os.path.exists(out / "report.md")

@@ -1,0 +1,103 @@
+"""Benchmark suites as data: the TOML loader's checks, the built-in suites, and the command's input errors."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from benchmarks import command
+from benchmarks.suite import SuiteError, builtin_suites, load, plan
+from models import PUZZLES
+from models.errors import GridsatError, UnknownName
+
+
+def suite_file(tmp_path: Path, text: str, name: str = "mine.toml") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_builtin_suites_exist() -> None:
+    assert {"smoke", "seeds", "scaling"} <= set(builtin_suites())
+
+
+def test_unknown_top_level_key_is_named(tmp_path: Path) -> None:
+    path = suite_file(tmp_path, 'timeout = 5\ntimout = 5\n')
+    with pytest.raises(SuiteError, match=r"unknown key 'timout'; valid: description, mode, timeout"):
+        load(path)
+
+
+def test_unknown_entry_key_names_the_entry(tmp_path: Path) -> None:
+    path = suite_file(tmp_path, '[[entry]]\npuzzle = "tatami"\ninstances = ["4x7"]\nencoding = "each"\n')
+    with pytest.raises(SuiteError, match=r"mine.toml: entry 1: unknown key 'encoding'; valid: .*encodings"):
+        load(path)
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ('puzzle = "tatami"\ninstances = ["4x7"]\nbackends = ["nope"]', r"unknown backend 'nope'"),
+        ('puzzle = "tatami"\ninstances = ["4x7"]\nencodings = ["nope"]', r"unknown encoding 'nope'"),
+        ('puzzle = "tatami"\ninstances = ["4x7"]\nsolvers = ["nope"]', r"unknown solver 'nope'"),
+        ('puzzle = "tatami"\ninstances = ["4x7"]\nalgorithms = ["nope"]', r"unknown algorithm 'nope'"),
+        ('puzzle = "tatami"\ninstances = ["4y7"]', r"instance '4y7'"),
+        ('puzzle = "tatami"\ninstances = [{ name = "4x7", expect = 3 }]', r"unknown key 'expect'"),
+        ('puzzle = "tatami"\ninstances = ["4x7"]\nmode = "race"', r"unknown mode 'race'"),
+        ('puzzle = "no-such-puzzle"\ninstances = ["1"]', r"unknown puzzle 'no-such-puzzle'"),
+    ],
+)
+def test_bad_entries_fail_before_any_run(tmp_path: Path, entry: str, message: str) -> None:
+    with pytest.raises(GridsatError, match=message):
+        plan(load(suite_file(tmp_path, f"[[entry]]\n{entry}\n")))
+
+
+def test_bad_toml_and_unknown_suite(tmp_path: Path) -> None:
+    with pytest.raises(SuiteError, match="not valid TOML"):
+        load(suite_file(tmp_path, "timeout = = 3\n"))
+    with pytest.raises(UnknownName, match="unknown suite 'nope'; valid: .*smoke"):
+        load("nope")
+
+
+def test_optional_entry_of_a_missing_puzzle_is_skipped_with_a_note(tmp_path: Path) -> None:
+    text = '[[entry]]\npuzzle = "not-yet"\ninstances = ["1"]\noptional = true\n'
+    text += '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["reference"]\n'
+    runs, notes = plan(load(suite_file(tmp_path, text)))
+    assert [r.config for r in runs] == ["reference:rowscan"]
+    assert any("'not-yet' skipped" in n for n in notes)
+
+
+def test_encodings_scopes_and_per_backend_tables(tmp_path: Path) -> None:
+    text = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4", { name = "4x7", expected = 3 }]\n'
+    text += 'backends = ["cpsat", "sat"]\nencodings = { sat = ["ladder", "totalizer"] }\nsolvers = ["minisat22"]\n'
+    runs, _ = plan(load(suite_file(tmp_path, text)), repeat=2)
+    configs = sorted({r.config for r in runs})
+    assert configs == ["cpsat:default", "sat:ladder/minisat22", "sat:totalizer/minisat22"]
+    assert len(runs) == 2 * 3 * 2
+    assert {r.expected for r in runs if r.instance == "4x7"} == {3}
+
+
+def test_smoke_covers_every_registered_puzzle_with_two_encodings() -> None:
+    runs, _ = plan(load("smoke"))
+    for puzzle in PUZZLES:
+        encodings = {(r.backend, r.encoding) for r in runs if r.puzzle == puzzle and r.encoding is not None}
+        assert len(encodings) >= 2, f"smoke suite: give puzzle {puzzle!r} an entry with at least two encodings"
+
+
+@pytest.mark.parametrize("name", ["seeds", "scaling"])
+def test_builtin_suites_plan(name: str) -> None:
+    runs, _ = plan(load(name))
+    assert runs
+
+
+def args(**given: object) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    return parser.parse_args(["smoke", "--out", "unused", *[f"--{k}={v}" for k, v in given.items()]])
+
+
+@pytest.mark.parametrize(("option", "value"), [("jobs", 0), ("jobs", 10_000), ("timeout", -1), ("repeat", 0)])
+def test_bad_options_are_input_errors(option: str, value: int) -> None:
+    with pytest.raises(GridsatError, match=f"--{option}"):
+        command.run(args(**{option: value}))
