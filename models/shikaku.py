@@ -267,6 +267,5 @@ PUZZLE = Puzzle(
     describe=describe,
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
     cnf_encodings=EncodingSpace((cardinality.axis(), CNF_CELLS)),
-    count_meta={"solutions": "partitions of the grid into rectangles, one per clue"},
     generate=generate,
 )
