@@ -2,7 +2,8 @@
 
 The partition is grown in row-major order: the first free cell is always the top-left corner of
 a new rectangle, whose width is bounded by the free run to its right (the cells below such a run
-are free too) and whose area is at most ``max_area``. With ``unique``, clue placement is
+are free too) and whose area is at most ``max_area``; then each 1x1 left over joins a neighbouring
+strip when the two make a rectangle within ``max_area``. With ``unique``, clue placement is
 repaired until the puzzle has one solution: while CP-SAT finds a second solution, the clue of one
 rectangle that solution moves is put on another cell of its rectangle. A partition that does not
 become unique in a bounded number of moves is dropped for a new one.
@@ -50,6 +51,26 @@ def partition(rows: int, cols: int, max_area: int, rng: random.Random) -> list[R
                 for cc in range(c, c + w):
                     free[rr][cc] = False
             rects.append((r, c, h, w))
+    return merge_singletons(rects, max_area, rng)
+
+
+def merge_singletons(rects: list[Rect], max_area: int, rng: random.Random) -> list[Rect]:
+    """Join each 1x1 rectangle to a 1-wide or 1-high neighbour in line with it, where the area allows."""
+    rects = list(rects)
+    for single in [rect for rect in rects if rect[2:] == (1, 1)]:
+        r, c = single[:2]
+        options = []
+        for k, (top, left, h, w) in enumerate(rects):
+            if h * w + 1 > max_area:
+                continue
+            if w == 1 and left == c and (top + h == r or top == r + 1):
+                options.append((k, (min(top, r), c, h + 1, 1)))
+            elif h == 1 and top == r and (left + w == c or left == c + 1):
+                options.append((k, (r, min(left, c), 1, w + 1)))
+        if options:
+            k, merged = rng.choice(options)
+            rects[k] = merged
+            rects.remove(single)
     return rects
 
 
