@@ -56,7 +56,8 @@ def run(size: str, args: argparse.Namespace) -> list[tuple[str, Outcome]]:
 
 
 def table(size: str, results: list[tuple[str, Outcome]]) -> list[str]:
-    """One line per configuration: count, whether complete, build + solve seconds, ratio to the seed."""
+    """One line per configuration: count, whether complete, build and total (build + solve) seconds,
+    and the seed's total time over this one's."""
     base = dict(results).get(BASELINE)
     lines = []
     for name, o in results:
@@ -66,7 +67,8 @@ def table(size: str, results: list[tuple[str, Outcome]]) -> list[str]:
             bound = ">=" if not base.complete else ""
             ratio = f"{bound}{(base.build_seconds + base.seconds) / seconds:,.1f}x"
         done = "yes" if o.complete else f"NO ({o.reason})"
-        lines.append(f"{size:<7} {name:<36} {o.count:>6} {done:<18} {seconds:>9.3f} {ratio:>10}")
+        line = f"{size:<7} {name:<36} {o.count:>6} {done:<18} {o.build_seconds:>8.3f} {seconds:>9.3f} {ratio:>10}"
+        lines.append(line)
     counts = {o.count for _, o in results if o.complete}
     if len(counts) > 1:
         lines.append(f"{size:<7} DISAGREEMENT: complete runs counted {sorted(counts)}")
@@ -83,7 +85,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="SEC", help="per run (default 60)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per configuration, the fastest kept")
     args = parser.parse_args(argv)
-    header = f"{'size':<7} {'configuration':<36} {'count':>6} {'complete':<18} {'seconds':>9} {'vs seed':>10}"
+    header = (
+        f"{'size':<7} {'configuration':<36} {'count':>6} {'complete':<18} {'build s':>8} {'total s':>9} {'vs seed':>10}"
+    )
     print(header)
     print("-" * len(header))
     for size in args.sizes:
