@@ -1,0 +1,215 @@
+"""Knight's tours: visit every square of an R x C board once with chess knight moves.
+
+Seed: ../shared/seeds/003 (the 9x10 Chinese-chess board; backtracking, Warnsdorff, divide and conquer).
+Counting convention: an open tour is a directed path (a sequence of squares), a closed tour a
+directed cycle: each undirected closed tour counts twice and is not multiplied by its starting
+square. A solution is the list of ``[row, col]`` squares in visiting order; a closed tour begins
+at ``start`` (or at [0, 0]) and keeps its direction.
+
+Variables (every formulation): ``("arc", u, v)`` is the move u -> v; open tours add ``("first", u)``
+and ``("last", u)``. The CNF ``position`` encoding instead has ``("at", u, t)``: square u is step t.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from models import cardinality
+from models.encoding import Axis, Encoding, EncodingSpace
+from models.errors import InvalidInstance
+from models.formulation import CnfFormulation, CpsatFormulation, Key
+from models.params import bool_param, check_keys, parse_size
+from models.puzzle import Puzzle
+
+Square = tuple[int, int]
+Arc = tuple[Square, Square]
+Tour = list[list[int]]  # [[r, c], ...] in visiting order
+
+# The seed's eight jumps as (row, col) steps, in its order (its (x, y) deltas with x the column).
+JUMPS: tuple[Square, ...] = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
+MAX_SQUARES = 2_500  # a 50x50 board: the CNF rank encoding grows with the square of the area
+
+PARAMS = {
+    "closed": "true: the last square jumps back to the first (default false)",
+    "start": "R,C: the first square, 0-based (closed tours are rotated to begin there)",
+}
+
+
+@dataclass(frozen=True)
+class Board:
+    """An R x C board, whether the tour must close, and an optional first square."""
+
+    rows: int
+    cols: int
+    closed: bool = False
+    start: Square | None = None
+
+    @property
+    def area(self) -> int:
+        return self.rows * self.cols
+
+    def squares(self) -> Iterator[Square]:
+        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def on(self, square: Square) -> bool:
+        return 0 <= square[0] < self.rows and 0 <= square[1] < self.cols
+
+    def jumps(self, square: Square) -> list[Square]:
+        """The squares a knight on ``square`` reaches, in the seed's order."""
+        r, c = square
+        return [(r + dr, c + dc) for dr, dc in JUMPS if self.on((r + dr, c + dc))]
+
+    @property
+    def root(self) -> Square:
+        """Where a closed tour is written to begin."""
+        return self.start or (0, 0)
+
+
+def parse(text: str, params: Mapping[str, str]) -> Board:
+    """``RxC`` with ``-p closed=true|false`` and ``-p start=R,C``."""
+    check_keys(params, PARAMS)
+    rows, cols = parse_size(text, "board", MAX_SQUARES)
+    closed = bool_param(params, "closed", False)
+    start = None
+    if "start" in params:
+        parts = params["start"].replace(" ", "").split(",")
+        try:
+            start = (int(parts[0]), int(parts[1])) if len(parts) == 2 else None
+        except ValueError:
+            start = None
+        if start is None:
+            raise InvalidInstance(f"parameter start={params['start']!r} is not R,C (two 0-based integers)")
+        if not (0 <= start[0] < rows and 0 <= start[1] < cols):
+            raise InvalidInstance(f"parameter start={params['start']!r} is off the {rows}x{cols} board")
+    return Board(rows, cols, closed, start)
+
+
+def describe(board: Board) -> str:
+    name = f"{board.rows}x{board.cols}" + (" closed" if board.closed else "")
+    return name + (f" from {board.start[0]},{board.start[1]}" if board.start else "")
+
+
+def arcs(board: Board) -> Iterator[Arc]:
+    """Every move u -> v on the board (both directions of each knight edge)."""
+    for u in board.squares():
+        for v in board.jumps(u):
+            yield (u, v)
+
+
+def ends(board: Board) -> tuple[list[Square], list[Square]]:
+    """Where an open tour may begin and end (none for a closed tour)."""
+    if board.closed:
+        return [], []
+    squares = list(board.squares())
+    return ([board.start] if board.start else squares), squares
+
+
+def decode(values: Mapping[Key, int]) -> Tour:
+    """Follow the true arcs (or read the steps) into the list of squares."""
+    at = sorted((key[2], key[1]) for key, value in values.items() if value and key[0] == "at")
+    if at:
+        return [list(square) for _, square in at]
+    after = {key[1]: key[2] for key, value in values.items() if value and key[0] == "arc"}
+    first = [key[1] for key, value in values.items() if value and key[0] == "first"]
+    head = first[0] if first else min(after, default=None)
+    if head is None:
+        return []
+    tour = [head]
+    while tour[-1] in after and after[tour[-1]] != head:
+        tour.append(after[tour[-1]])
+    return [list(square) for square in tour]
+
+
+def rooted(board: Board, tour: Tour) -> Tour:
+    """A closed tour rotated to begin at the board's root square (open tours are left alone)."""
+    if not board.closed or list(board.root) not in tour:
+        return tour
+    i = tour.index(list(board.root))
+    return tour[i:] + tour[:i]
+
+
+def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
+    """``AddCircuit`` over the squares; an open tour closes through a dummy node."""
+    model = cp_model.CpModel()
+    index = {square: i for i, square in enumerate(board.squares())}
+    primary: dict[Key, cp_model.IntVar] = {}
+    circuit = []
+    for u, v in arcs(board):
+        primary[("arc", u, v)] = literal = model.NewBoolVar(f"arc_{u}_{v}")
+        circuit.append((index[u], index[v], literal))
+    firsts, lasts = ends(board)
+    dummy = board.area
+    for kind, squares in (("first", firsts), ("last", lasts)):
+        for square in squares:
+            primary[(kind, square)] = literal = model.NewBoolVar(f"{kind}_{square}")
+            circuit.append((dummy, index[square], literal) if kind == "first" else (index[square], dummy, literal))
+    if board.closed and board.area < 2:
+        model.AddBoolOr([])  # one square cannot jump back to itself
+    elif circuit:
+        model.AddCircuit(circuit)
+    return CpsatFormulation(model=model, primary=primary, decode=lambda values: rooted(board, decode(values)))
+
+
+def knight_move(a: list[int], b: list[int]) -> bool:
+    return sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
+
+
+def verify(board: Board, tour: Tour) -> list[str]:
+    """The rules a tour breaks, checked from the definition (not from any encoding)."""
+    if not isinstance(tour, list) or not all(isinstance(s, list) and len(s) == 2 for s in tour):
+        return [f"a tour is a list of [row, col] squares, not {tour!r}"]
+    problems = [f"square {s} is off the board" for s in tour if not board.on(tuple(s))]
+    seen = {tuple(s) for s in tour}
+    if len(seen) != len(tour):
+        problems.append(f"{len(tour) - len(seen)} squares are visited twice")
+    if len(seen) != board.area:
+        problems.append(f"{board.area - len(seen & set(board.squares()))} squares are never visited")
+    for i, (a, b) in enumerate(zip(tour, tour[1:], strict=False)):
+        if not knight_move(a, b):
+            problems.append(f"step {i + 1} -> {i + 2} from {a} to {b} is not a knight move")
+    if tour and board.closed and not knight_move(tour[-1], tour[0]):
+        problems.append(f"the tour does not close: {tour[-1]} does not jump back to {tour[0]}")
+    if tour and board.closed and tour[0] != list(board.root):
+        problems.append(f"a closed tour must be written from {list(board.root)}, not {tour[0]}")
+    if tour and board.start and tour[0] != list(board.start):
+        problems.append(f"the tour begins at {tour[0]}, not at the start {list(board.start)}")
+    return problems
+
+
+def render(board: Board, tour: Tour) -> str:
+    """The board with each square's step number (1 first), as the seed prints it."""
+    step = {tuple(square): i + 1 for i, square in enumerate(tour)}
+    width = len(str(board.area))
+    return "\n".join(
+        " ".join(str(step.get((r, c), ".")).rjust(width) for c in range(board.cols)) for r in range(board.rows)
+    )
+
+
+def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
+    """The tour as clauses, in the named encoding (see models/knights_tour_cnf.py)."""
+    from models.knights_tour_cnf import formulate  # it builds on this module's board helpers
+
+    return formulate(board, encoding)
+
+
+# ``rank`` (successor arcs with order-encoded ranks) is the default: it finds a 9x10 tour many
+# times faster than ``position`` (benchmarks/knights_tour.py).
+CNF_ENCODINGS = EncodingSpace((Axis("tour", ("rank", "ordering", "position")), cardinality.axis()))
+
+PUZZLE = Puzzle(
+    name="knights-tour",
+    summary="visit every square of an RxC board once with knight moves (open or closed tours)",
+    instance_help="RxC board size, e.g. 9x10 (rows x columns)",
+    params=PARAMS,
+    parse=parse,
+    cpsat=cpsat,
+    cnf=cnf,
+    verify=verify,
+    render=render,
+    describe=describe,
+    cnf_encodings=CNF_ENCODINGS,
+    count_meta={"tours": "directed"},
+)
