@@ -92,13 +92,20 @@ def choices(board: Board) -> list[list[Choice]]:
     return [[("rect", i, *rect) for rect in rects] for i, rects in enumerate(candidates(board))]
 
 
-def covering(board: Board, keys: list[list[Choice]]) -> dict[Cell, list[Choice]]:
-    """Per cell, the candidate rectangles (of any clue) that contain it."""
-    out: dict[Cell, list[Choice]] = {(r, c): [] for r in range(board.rows) for c in range(board.cols)}
+def covering(board: Board, keys: list[list[Choice]]) -> list[list[Choice]]:
+    """Per cell, the candidate rectangles (of any clue) that contain it; a list that repeats another
+    cell's, or a clue's own candidates, is left out, since its constraint is already there."""
+    here: dict[Cell, list[Choice]] = {(r, c): [] for r in range(board.rows) for c in range(board.cols)}
     for mine in keys:
         for key in mine:
             for cell in cells(key[2:]):
-                out[cell].append(key)
+                here[cell].append(key)
+    seen = {tuple(mine) for mine in keys}
+    out = []
+    for lists in here.values():
+        if tuple(lists) not in seen:
+            seen.add(tuple(lists))
+            out.append(lists)
     return out
 
 
@@ -124,7 +131,7 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
             ys.append(model.NewOptionalFixedSizeIntervalVar(top, height, var, f"y_{i}_{top}_{left}_{height}"))
         model.AddNoOverlap2D(xs, ys)
     else:
-        for here in covering(board, keys).values():
+        for here in covering(board, keys):
             if rule == "cover":
                 model.AddExactlyOne(chosen[k] for k in here)
             else:
@@ -142,7 +149,7 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
         cardinality.exactly_one(formula, [pool.id(k) for k in mine], pool, card)
     if rule == "pack" and board.total() != board.area:
         formula.append([])
-    for here in covering(board, keys).values():
+    for here in covering(board, keys):
         lits = [pool.id(k) for k in here]
         if rule == "cover":
             cardinality.exactly_one(formula, lits, pool, card)
