@@ -32,10 +32,13 @@ from solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout the child must import, first on its path
 STATUSES = ("ok", "timeout", "memout", "error", "wrong")
-OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory")
+# What a run that hit its address-space limit leaves in its messages (Python, C++, libc, the loader, OpenBLAS).
+OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory", "memory allocation",
+                 "failed to map segment")
 
 _active: set[int] = set()  # process groups of running children, for Ctrl-C
 _lock = threading.Lock()
+_stopping = threading.Event()  # set by stop_all: no new child starts after Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,13 @@ def isolate(spec: dict[str, Any]) -> dict[str, Any]:
             json.dump(spec, handle)
         killed = threading.Event()
         started = time.monotonic()
-        with open(log_path, "wb") as log:
+        with _lock, open(log_path, "wb") as log:
+            if _stopping.is_set():
+                raise KeyboardInterrupt
             child = subprocess.Popen(
                 [sys.executable, "-m", "benchmarks.worker", spec_path, result_path],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, env=child_env(),
             )
-        with _lock:
             _active.add(child.pid)
 
         def expire() -> None:
@@ -132,10 +136,16 @@ def isolate(spec: dict[str, Any]) -> dict[str, Any]:
                 result = json.load(handle)
         else:
             result = diagnose(child.returncode, killed.is_set(), measured["cpu_seconds"], spec, log_text)
+    if result["status"] == "error" and out_of_memory(f"{result.get('message')}\n{log_text}"):
+        result = {"status": "memout", "message": f"out of memory (limit {spec['memory_bytes'] // 2**20} MB)"}
     if result["status"] == "ok" and measured["cpu_seconds"] > spec["timeout"]:
         result["status"] = "timeout"
         result["message"] = f"{measured['cpu_seconds']:.3f} s of CPU, start-up included, is over the limit"
     return record_of(spec, result, measured)
+
+
+def out_of_memory(text: str) -> bool:
+    return any(sign in text.lower() for sign in OUT_OF_MEMORY)
 
 
 def diagnose(code: int, killed: bool, cpu: float, spec: dict[str, Any], log: str) -> dict[str, Any]:
@@ -144,8 +154,6 @@ def diagnose(code: int, killed: bool, cpu: float, spec: dict[str, Any], log: str
         return {"status": "timeout", "message": f"killed at the wall-clock limit ({spec['wall_limit']:g} s)"}
     if code in (-signal.SIGXCPU, -signal.SIGKILL) and cpu >= spec["cpu_limit"] - 0.5:
         return {"status": "timeout", "message": f"killed at the CPU limit ({spec['cpu_limit']} s)"}
-    if any(sign in log for sign in OUT_OF_MEMORY):
-        return {"status": "memout", "message": f"out of memory (limit {spec['memory_bytes'] // 2**20} MB)"}
     how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
     lines = [line for line in log.splitlines() if line.strip()]
     return {"status": "error", "message": f"{how}: {lines[-1]}" if lines else how}
@@ -168,6 +176,7 @@ def record_of(spec: dict[str, Any], result: dict[str, Any], measured: dict[str, 
 def stop_all() -> None:
     """Kill every running child's process group (after Ctrl-C)."""
     with _lock:
+        _stopping.set()
         groups = list(_active)
     for pgid in groups:
         kill_group(pgid)
@@ -182,6 +191,7 @@ def run_all(
 ) -> None:
     """Run every spec, calling ``on_record`` in this thread as each one finishes."""
     specs = list(specs)
+    _stopping.clear()
     if scheduler:
         run_on_dask(specs, on_record, scheduler)
         return

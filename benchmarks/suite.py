@@ -193,11 +193,11 @@ def scoped(spec: Any, choices: list[str], where: str, what: str) -> list[str | N
     return list(spec)
 
 
-def encodings_for(puzzle: Puzzle, backend: str, spec: Any, where: str) -> list[str]:
-    """The resolved encoding names a backend runs, from a scope, a list or a per-backend table."""
+def encodings_for(puzzle: Puzzle, name: str, kind: str, spec: Any, where: str) -> list[str]:
+    """The resolved encoding names backend ``name`` runs, from a scope, a list or a per-backend table."""
     if isinstance(spec, dict):
-        spec = spec.get(backend, "default")
-    space = puzzle.encodings(backend)  # "cpsat" is the CP-SAT space; every other backend reads CNF
+        spec = spec.get(name, "default")
+    space = puzzle.encodings(kind)  # "cpsat" is the CP-SAT space; every other backend reads CNF
     if spec in (None, "default"):
         return [space.resolve(None).name]
     if spec == "each":
@@ -253,8 +253,8 @@ def instances_of(entry: dict[str, Any], suite: Suite, where: str) -> list[tuple[
     return out
 
 
-def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[Any]:
-    """The backend objects an entry runs on; missing packages are skipped with a note."""
+def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[tuple[str, Any]]:
+    """The registered names and backend objects an entry runs on; missing packages are noted."""
     names = entry.get("backends")
     if names is None:
         names = list(BACKENDS)
@@ -265,7 +265,7 @@ def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[Any
     for name in names:
         backend = backend_class(name)()
         if backend.supported():
-            chosen.append(backend)
+            chosen.append((name, backend))
         else:
             notes.append(f"{where}: backend {name!r} skipped: its package is not installed")
     return chosen
@@ -312,25 +312,25 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
 def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: list[str]) -> list[tuple]:
     """(backend, encoding, solver, algorithm) for each configuration an entry asks for."""
     configs = []
-    for backend in backends_of(entry, where, notes):
+    for name, backend in backends_of(entry, where, notes):
         try:
             choices = backend.choices(puzzle)
         except (ImportError, GridsatError) as error:
-            notes.append(f"{where}: backend {backend.name!r} skipped: {error}")
+            notes.append(f"{where}: backend {name!r} skipped: {error}")
             continue
         encodings: list[str | None] = [None]
         solvers: list[str | None] = [None]
         algorithms: list[str | None] = [None]
         if "encoding" in backend.takes:
-            encodings = encodings_for(puzzle, backend.name, entry.get("encodings"), where)
+            encodings = encodings_for(puzzle, name, backend.name, entry.get("encodings"), where)
         if "solver" in backend.takes:
             solvers = scoped(entry.get("solvers"), choices["solver"], where, "solvers")
             solvers = [s or choices["solver"][0] for s in solvers]
         if "algorithm" in backend.takes:
             if not choices["algorithm"]:
-                notes.append(f"{where}: backend {backend.name!r} skipped: nothing for {puzzle.name}")
+                notes.append(f"{where}: backend {name!r} skipped: nothing for {puzzle.name}")
                 continue
             algorithms = scoped(entry.get("algorithms"), choices["algorithm"], where, "algorithms")
             algorithms = [a or choices["algorithm"][0] for a in algorithms]
-        configs += [(backend.name, e, s, a) for e in encodings for s in solvers for a in algorithms]
+        configs += [(name, e, s, a) for e in encodings for s in solvers for a in algorithms]
     return configs

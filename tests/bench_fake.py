@@ -1,8 +1,8 @@
-"""Fake backends for the benchmark tests, importable in the runner's child processes as ``tests.bench_fake``.
+"""A fake backend for the benchmark tests, importable in the runner's child processes as ``tests.bench_fake``.
 
-``WrongBackend`` drops one solution of the reference's stream, so its count is one short.
 ``SleeperBackend`` starts a grandchild that sleeps and then sleeps itself, ignoring every soft limit,
-so only the runner's wall-clock kill of the process group can end it.
+so only the runner's wall-clock kill of the process group can end it. (The wrong-count fake is
+``tests.test_harness:WrongCount``.)
 """
 
 from __future__ import annotations
@@ -18,31 +18,6 @@ from models.puzzle import Instance, Puzzle
 from solvers.backend import Request
 from solvers.reference.backend import ReferenceBackend
 from solvers.stop import Stop
-
-
-@dataclass
-class DroppingJob:
-    """The reference job without its first solution."""
-
-    inner: Any
-    label: str = "drop-one"
-    exhaustive: bool = True
-
-    def size(self) -> dict[str, int]:
-        return {}
-
-    def solutions(self, stop: Stop) -> Iterator[Any]:
-        stream = self.inner.solutions(stop)
-        next(stream, None)
-        yield from stream
-
-
-class WrongBackend(ReferenceBackend):
-    name = "fake-wrong"
-    summary = "the reference, one solution short"
-
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> DroppingJob:
-        return DroppingJob(super().prepare(puzzle, instance, request))
 
 
 @dataclass

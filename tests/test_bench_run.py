@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.command import main
+from benchmarks.command import Progress, main
 from solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +22,7 @@ TATAMI = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\n'
 def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the fake backends; the child processes find them through the runner's spec."""
     monkeypatch.syspath_prepend(str(ROOT))
-    monkeypatch.setitem(BACKENDS, "fake-wrong", "tests.bench_fake:WrongBackend")
+    monkeypatch.setitem(BACKENDS, "fake-wrong", "tests.test_harness:WrongCount")  # one solution short
     monkeypatch.setitem(BACKENDS, "fake-sleeper", "tests.bench_fake:SleeperBackend")
 
 
@@ -47,7 +48,7 @@ def test_a_wrong_backend_is_caught(tmp_path: Path, fakes: None, capsys: pytest.C
     by_backend = {r["backend"]: r for r in records(tmp_path / "out")}
     assert by_backend["fake-wrong"]["status"] == "wrong" and by_backend["fake-wrong"]["count"] == 3
     assert by_backend["sat"]["status"] == by_backend["reference"]["status"] == "ok"
-    assert "WRONG tatami 3x4 fake-wrong:rowscan" in capsys.readouterr().err
+    assert "WRONG tatami 3x4 fake-wrong:rowscan (count): answered 3, the majority" in capsys.readouterr().err
     assert "## Wrong answers" in (tmp_path / "out" / "report.md").read_text()
 
 
@@ -129,3 +130,26 @@ def test_runs_on_a_dask_cluster(tmp_path: Path) -> None:
     runs = records(out)
     assert {r["status"] for r in runs} == {"ok"} and {r["count"] for r in runs} == {4}
     assert os.path.exists(out / "report.md")
+
+
+def test_a_tiny_memory_limit_gives_memout(tmp_path: Path) -> None:
+    path = suite(tmp_path, TATAMI + 'backends = ["sat"]\n')
+    assert bench(path, "--out", str(tmp_path / "out"), "--memory", "100") == 0
+    [record] = records(tmp_path / "out")
+    assert record["status"] == "memout", record["message"]
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_redraws_one_line_on_a_terminal() -> None:
+    screen, log = Terminal(), io.StringIO()
+    for stream in (screen, log):
+        progress = Progress(2, stream)
+        for status in ("ok", "timeout"):
+            progress.update({"status": status, "seconds": 0.5, "puzzle": "tatami", "instance": "3x4", "config": "x"})
+        progress.close()
+    assert screen.getvalue().count("\r") == 2 and "2/2 runs, 1 failed, 0:00 left" in screen.getvalue()
+    assert log.getvalue().splitlines()[1] == "[2/2 runs, 1 failed, 0:00 left] tatami 3x4 x: timeout 0.500 s"
