@@ -14,6 +14,7 @@ from models.puzzle import Puzzle
 PUZZLES: dict[str, str] = {
     "tatami": "models.tatami",
     "shikaku": "models.shikaku",
+    "prime-grid": "models.prime_grid",
 }
 
 

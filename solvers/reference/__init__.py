@@ -16,6 +16,7 @@ from solvers.stop import Stop
 REFERENCES: dict[str, str] = {
     "tatami": "solvers.reference.tatami",
     "shikaku": "solvers.reference.shikaku",
+    "prime-grid": "solvers.reference.prime_grid",
 }
 
 

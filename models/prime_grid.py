@@ -1,0 +1,431 @@
+"""Prime-sum grids: fill an R x C grid with distinct numbers from L..M so that every two
+orthogonally adjacent numbers sum to a prime.
+
+Seed: ../shared/seeds/001 (3x3 from 1..10 has 128 fillings, counted by a row-major DFS).
+Variables: ``(r, c)`` is cell (r, c)'s value (CP-SAT integers); ``("x", r, c, v)`` says cell (r, c)
+holds v (the one-hot models, CP-SAT Booleans and CNF).
+
+Two pieces of redundant knowledge, each an encoding choice that never changes a count:
+
+* Parity: two distinct positive numbers sum to at least 3, and a prime that large is odd, so two
+  adjacent numbers have opposite parity and the grid is a checkerboard of odd and even values.
+  Which colour is odd is a "phase"; a phase whose colour classes outnumber the values of their
+  parity is impossible and is dropped before the solver sees it.
+* Symmetry: a rotation or reflection that moves at least one cell moves a value onto a cell that
+  held a different value (the values are distinct), so no filling is its own image, every orbit
+  has exactly as many fillings as the board has distinct cell permutations, and keeping one filling
+  per orbit then listing its images counts exactly. The one kept is the lexicographic leader in
+  row-major order: for a permutation g whose first moved cell is q, a filling x and its image
+  (x[g^-1(q')] at q') first differ at q, so "x is at most its image" is the single strict
+  inequality x[q] < x[g^-1(q)].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Iterator, Mapping
+
+from ortools.sat.python import cp_model
+from pysat.formula import CNF, IDPool
+
+from models import cardinality
+from models.encoding import Axis, Encoding, EncodingSpace
+from models.errors import InvalidInstance
+from models.formulation import CnfFormulation, CpsatFormulation, Key
+from models.params import check_keys, int_param, parse_size
+from models.puzzle import Puzzle
+
+Cell = tuple[int, int]
+Filling = list[list[int]]  # the canonical solution: rows of values
+Phase = int  # the parity (0 even, 1 odd) of the colour of cell (0, 0); the other colour has the other
+Permutation = tuple[int, ...]  # image[i] = the row-major cell index that cell i goes to
+
+MAX_CELLS = 10_000
+MAX_VALUE = 100_000
+MAX_LITERALS = 4_000_000  # cells x values: past that a one-hot model is gigabytes
+
+PARAMS = {
+    "max": "largest value allowed (default rows*cols+1)",
+    "min": "smallest value allowed, at least 1 (default 1)",
+}
+
+
+@dataclass(frozen=True)
+class Grid:
+    """An R x C grid to fill with distinct values from ``low``..``high``."""
+
+    rows: int
+    cols: int
+    low: int
+    high: int
+
+    def cells(self) -> Iterator[Cell]:
+        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def values(self) -> range:
+        return range(self.low, self.high + 1)
+
+
+def parse(text: str, params: Mapping[str, str]) -> Grid:
+    """``RxC`` with ``max`` and ``min``; more cells than values is valid (no fillings)."""
+    check_keys(params, PARAMS)
+    rows, cols = parse_size(text, "grid", MAX_CELLS)
+    low = int_param(params, "min", 1, minimum=1)
+    high = int_param(params, "max", rows * cols + 1, minimum=1)
+    if low > high:
+        raise InvalidInstance(f"parameter min={low} is larger than max={high}")
+    if high > MAX_VALUE:
+        raise InvalidInstance(f"parameter max={high} is too large: at most {MAX_VALUE}")
+    if rows * cols * (high - low + 1) > MAX_LITERALS:
+        raise InvalidInstance(f"grid {text!r} with values {low}..{high} is too large for a one-hot model")
+    return Grid(rows, cols, low, high)
+
+
+def describe(grid: Grid) -> str:
+    return f"{grid.rows}x{grid.cols}/{grid.low}..{grid.high}"
+
+
+@cache
+def primes(limit: int) -> frozenset[int]:
+    """The primes up to ``limit`` (a sieve)."""
+    sieve = bytearray([1]) * (limit + 1)
+    sieve[: min(2, limit + 1)] = b"\0" * min(2, limit + 1)
+    for p in range(2, int(limit**0.5) + 1):
+        if sieve[p]:
+            sieve[p * p :: p] = bytearray(len(range(p * p, limit + 1, p)))
+    return frozenset(i for i, flag in enumerate(sieve) if flag)
+
+
+def edges(grid: Grid) -> Iterator[tuple[Cell, Cell]]:
+    """Every orthogonally adjacent pair of cells, once: right and down neighbours."""
+    for r, c in grid.cells():
+        if c + 1 < grid.cols:
+            yield (r, c), (r, c + 1)
+        if r + 1 < grid.rows:
+            yield (r, c), (r + 1, c)
+
+
+def colour(cell: Cell) -> int:
+    """The checkerboard colour: 0 for the colour of cell (0, 0)."""
+    return (cell[0] + cell[1]) % 2
+
+
+@cache
+def phases(grid: Grid) -> tuple[Phase, ...]:
+    """The checkerboard phases with enough values of each parity for each colour class."""
+    cells = [0, 0]
+    for cell in grid.cells():
+        cells[colour(cell)] += 1
+    supply = [0, 0]
+    for v in grid.values():
+        supply[v % 2] += 1
+    return tuple(p for p in (1, 0) if cells[0] <= supply[p] and cells[1] <= supply[1 - p])
+
+
+def candidates(grid: Grid, cell: Cell, parity: bool) -> list[int]:
+    """The values cell may hold: all of them, or with parity those some possible phase allows.
+
+    When no phase is possible there is no filling; the rules alone say so, so nothing is restricted.
+    """
+    if not parity or not phases(grid):
+        return list(grid.values())
+    allowed = {phase ^ colour(cell) for phase in phases(grid)}
+    return [v for v in grid.values() if v % 2 in allowed]
+
+
+def partners(grid: Grid, value: int, others: list[int]) -> list[int]:
+    """The values among ``others`` that may sit next to ``value``: distinct, with a prime sum."""
+    table = primes(2 * grid.high)
+    return [w for w in others if w != value and value + w in table]
+
+
+@cache
+def symmetries(grid: Grid) -> tuple[Permutation, ...]:
+    """The distinct cell permutations of the board's rotations and reflections, identity first."""
+    rows, cols = grid.rows, grid.cols
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
+    if rows == cols:
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (cols - 1 - c, r),
+            lambda r, c: (c, rows - 1 - r),
+            lambda r, c: (cols - 1 - c, rows - 1 - r),
+        ]
+    found: dict[Permutation, None] = {}
+    for move in maps:
+        image = tuple(move(r, c)[0] * cols + move(r, c)[1] for r, c in grid.cells())
+        found.setdefault(image, None)
+    return tuple(found)
+
+
+def leader_orders(grid: Grid) -> list[tuple[Cell, Cell]]:
+    """Pairs (p, q) with value(p) < value(q) that keep exactly the lexicographic leader of each orbit."""
+    pairs: dict[tuple[Cell, Cell], None] = {}
+    for image in symmetries(grid)[1:]:
+        first = next(i for i, j in enumerate(image) if i != j)
+        source = image.index(first)  # g^-1(first)
+        pairs.setdefault((divmod(first, grid.cols), divmod(source, grid.cols)), None)
+    return list(pairs)
+
+
+def orbit(grid: Grid, filling: Filling) -> list[Filling]:
+    """The images of a filling under every symmetry of the board (all distinct, itself first)."""
+    flat = [v for row in filling for v in row]
+    out = []
+    for image in symmetries(grid):
+        moved = [0] * len(flat)
+        for i, j in enumerate(image):
+            moved[j] = flat[i]
+        out.append([moved[r * grid.cols : (r + 1) * grid.cols] for r in range(grid.rows)])
+    return out
+
+
+def images(grid: Grid, encoding: Encoding):
+    """The formulation's ``images`` when it keeps one filling per orbit, else None."""
+    if encoding["symmetry"] != "symmetry" or len(symmetries(grid)) == 1:
+        return None
+    return lambda filling: orbit(grid, filling)
+
+
+def keeps_leaders(grid: Grid, encoding: Encoding) -> list[tuple[Cell, Cell]]:
+    """The leader inequalities the encoding asks for (none without symmetry breaking)."""
+    return leader_orders(grid) if images(grid, encoding) else []
+
+
+def decode_integers(grid: Grid):
+    """Decoder for ``(r, c) -> value`` variables."""
+
+    def decode(values: Mapping[Key, int]) -> Filling:
+        return [[values[(r, c)] for c in range(grid.cols)] for r in range(grid.rows)]
+
+    return decode
+
+
+def decode_one_hot(grid: Grid):
+    """Decoder for ``("x", r, c, v) -> 0/1`` variables."""
+
+    def decode(values: Mapping[Key, int]) -> Filling:
+        filling = [[0] * grid.cols for _ in range(grid.rows)]
+        for (_, r, c, v), truth in values.items():
+            if truth:
+                filling[r][c] = v
+        return filling
+
+    return decode
+
+
+def fills_exactly(grid: Grid, parity: bool) -> list[list[Cell]]:
+    """Groups of cells that between them must use every one of their candidate values (pigeonhole).
+
+    With as many values as cells, every value is used; with parity, the same holds per colour
+    class whose phase is forced. A redundant "each value somewhere" helps propagation.
+    """
+    cells = list(grid.cells())
+    if not parity:
+        return [cells] if len(cells) == len(grid.values()) else []
+    if len(phases(grid)) != 1:
+        return []
+    classes = [[cell for cell in cells if colour(cell) == k] for k in (0, 1)]
+    return [group for group in classes if group and len(group) == len(candidates(grid, group[0], True))]
+
+
+def phase_guard(grid: Grid, parity: bool) -> bool:
+    """Whether a phase variable is needed: parity on and both phases possible."""
+    return parity and len(phases(grid)) == 2
+
+
+def cpsat(grid: Grid, encoding: Encoding) -> CpsatFormulation:
+    """Integer cells with AllDifferent and allowed-pair tables, or one-hot Booleans with support rules."""
+    if encoding["model"] == "integer":
+        return cpsat_integer(grid, encoding)
+    return cpsat_boolean(grid, encoding)
+
+
+def cpsat_integer(grid: Grid, encoding: Encoding) -> CpsatFormulation:
+    """One integer per cell; adjacency as an allowed-pairs table per edge."""
+    model = cp_model.CpModel()
+    parity = encoding["parity"] == "parity"
+    cells = {cell: model.NewIntVarFromDomain(
+        cp_model.Domain.FromValues(candidates(grid, cell, parity)), f"v_{cell[0]}_{cell[1]}")
+        for cell in grid.cells()}
+    model.AddAllDifferent(cells.values())
+    for p, q in edges(grid):
+        pairs = [(a, b) for a in candidates(grid, p, parity) for b in partners(grid, a, candidates(grid, q, parity))]
+        model.AddAllowedAssignments([cells[p], cells[q]], pairs)
+    if phase_guard(grid, parity):
+        odd_first = model.NewBoolVar("phase")  # cell (0, 0)'s colour holds the odd values
+        for cell, var in cells.items():
+            odd = model.NewBoolVar(f"odd_{cell[0]}_{cell[1]}")
+            model.AddModuloEquality(odd, var, 2)
+            model.Add(odd == (odd_first if colour(cell) == 0 else 1 - odd_first))
+    for p, q in keeps_leaders(grid, encoding):
+        model.Add(cells[p] < cells[q])
+    return CpsatFormulation(model=model, primary=cells, decode=decode_integers(grid), images=images(grid, encoding))
+
+
+def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
+    """One Boolean per (cell, value): exactly one value per cell, each value at most once, supports."""
+    model = cp_model.CpModel()
+    parity = encoding["parity"] == "parity"
+    x = {("x", r, c, v): model.NewBoolVar(f"x_{r}_{c}_{v}") for r, c in grid.cells()
+         for v in candidates(grid, (r, c), parity)}
+    for r, c in grid.cells():
+        model.AddExactlyOne(x["x", r, c, v] for v in candidates(grid, (r, c), parity))
+    for v, lits in by_value(grid, x).items():
+        model.AddAtMostOne(lits)
+    for group in fills_exactly(grid, parity):
+        for v in candidates(grid, group[0], parity):
+            model.AddBoolOr(x["x", r, c, v] for r, c in group)
+    for p, q in edges(grid):
+        for here, there in ((p, q), (q, p)):
+            for v in candidates(grid, here, parity):
+                support = partners(grid, v, candidates(grid, there, parity))
+                model.AddBoolOr([x["x", *there, w] for w in support]).OnlyEnforceIf(x["x", *here, v])
+    if phase_guard(grid, parity):
+        odd_first = model.NewBoolVar("phase")
+        for (_, r, c, v), var in x.items():
+            model.AddImplication(var, odd_first if (v + colour((r, c))) % 2 else odd_first.Not())
+    for p, q in keeps_leaders(grid, encoding):
+        value = {cell: sum(v * x["x", *cell, v] for v in candidates(grid, cell, parity)) for cell in (p, q)}
+        model.Add(value[p] < value[q])
+    return CpsatFormulation(model=model, primary=x, decode=decode_one_hot(grid), images=images(grid, encoding))
+
+
+def by_value(grid: Grid, x: Mapping[Key, object]) -> dict[int, list]:
+    """The one-hot variables grouped by the value they place."""
+    groups: dict[int, list] = {}
+    for key, var in x.items():
+        groups.setdefault(key[3], []).append(var)
+    return groups
+
+
+def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
+    """The direct encoding: exactly one value per cell, at most one cell per value, adjacency rules."""
+    pool, formula = IDPool(), CNF()
+    parity, card = encoding["parity"] == "parity", encoding["card"]
+    cand = {cell: candidates(grid, cell, parity) for cell in grid.cells()}
+    projection = [pool.id(("x", r, c, v)) for (r, c), values in cand.items() for v in values]
+
+    def x(cell: Cell, v: int) -> int:
+        return pool.id(("x", *cell, v))
+
+    for cell, values in cand.items():
+        cardinality.exactly_one(formula, [x(cell, v) for v in values], pool, card)
+    for v, lits in by_value(grid, {key: pool.id(key) for key in map(pool.obj, projection)}).items():
+        cardinality.at_most(formula, lits, 1, pool, card)
+    for group in fills_exactly(grid, parity):
+        for v in cand[group[0]]:
+            formula.append([x(cell, v) for cell in group])
+    for p, q in edges(grid):
+        if encoding["adjacency"] == "support":
+            for here, there in ((p, q), (q, p)):
+                for v in cand[here]:
+                    formula.append([-x(here, v), *(x(there, w) for w in partners(grid, v, cand[there]))])
+        else:
+            for a in cand[p]:
+                allowed = set(partners(grid, a, cand[q]))
+                formula.extend([-x(p, a), -x(q, b)] for b in cand[q] if b not in allowed and b != a)
+    if phase_guard(grid, parity):
+        odd_first = pool.id("phase")
+        for cell, values in cand.items():
+            formula.extend([-x(cell, v), odd_first if (v + colour(cell)) % 2 else -odd_first] for v in values)
+    for p, q in keeps_leaders(grid, encoding):
+        formula.extend([-x(p, a), -x(q, b)] for a in cand[p] for b in cand[q] if a >= b)
+    formula.nv = max(formula.nv, pool.top)
+    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode_one_hot(grid),
+                          images=images(grid, encoding))
+
+
+def verify(grid: Grid, filling: Filling) -> list[str]:
+    """The rules a filling breaks, checked from the definition (not from any encoding).
+
+    A quick pass accepts a good filling; anything it doubts goes through ``problems`` for the reasons.
+    """
+    if type(filling) is list and len(filling) == grid.rows and all(
+        type(row) is list and len(row) == grid.cols for row in filling
+    ):
+        flat = [v for row in filling for v in row]
+        table = primes(2 * grid.high)
+        if (
+            set(map(type, flat)) == {int}
+            and len(set(flat)) == len(flat)
+            and grid.low <= min(flat)
+            and max(flat) <= grid.high
+            and all(flat[i] + flat[j] in table for i, j in neighbours(grid))
+        ):
+            return []
+    return problems(grid, filling)
+
+
+@cache
+def neighbours(grid: Grid) -> tuple[tuple[int, int], ...]:
+    """The edges as pairs of row-major cell indices."""
+    return tuple((r1 * grid.cols + c1, r2 * grid.cols + c2) for (r1, c1), (r2, c2) in edges(grid))
+
+
+def problems(grid: Grid, filling: Filling) -> list[str]:
+    """Every broken rule, each named: shape, range, distinctness, adjacent sums."""
+    shape = shape_problems(grid, filling)
+    if shape:
+        return shape
+    flat = [v for row in filling for v in row]
+    table = primes(2 * grid.high)
+    found = [f"value {v} at {list(divmod(i, grid.cols))} is outside {grid.low}..{grid.high}"
+             for i, v in enumerate(flat) if not grid.low <= v <= grid.high]
+    if len(set(flat)) != len(flat):
+        repeated = sorted({v for v in flat if flat.count(v) > 1})
+        found.append(f"values used more than once: {repeated}")
+    for (r1, c1), (r2, c2) in edges(grid):
+        a, b = filling[r1][c1], filling[r2][c2]
+        if a + b not in table:
+            found.append(f"{a} at {[r1, c1]} and {b} at {[r2, c2]} sum to {a + b}, not a prime")
+    return found
+
+
+def shape_problems(grid: Grid, filling: Filling) -> list[str]:
+    """Whether a filling is R rows of C integers."""
+    if not isinstance(filling, (list, tuple)) or len(filling) != grid.rows:
+        return [f"expected {grid.rows} rows, got {filling!r}"]
+    for r, row in enumerate(filling):
+        if not isinstance(row, (list, tuple)) or len(row) != grid.cols:
+            return [f"row {r} should hold {grid.cols} values: {row!r}"]
+        if any(type(v) is not int for v in row):
+            return [f"row {r} holds a value that is not an integer: {row!r}"]
+    return []
+
+
+def render(grid: Grid, filling: Filling) -> str:
+    """The grid as right-aligned columns of numbers."""
+    width = len(str(grid.high))
+    return "\n".join(" ".join(f"{v:>{width}}" for v in row) for row in filling)
+
+
+PUZZLE = Puzzle(
+    name="prime-grid",
+    summary="fill an RxC grid with distinct numbers min..max, adjacent numbers summing to primes",
+    instance_help="RxC grid size, e.g. 3x3 (values 1..R*C+1 unless -p max/min say otherwise)",
+    params=PARAMS,
+    parse=parse,
+    cpsat=cpsat,
+    cnf=cnf,
+    verify=verify,
+    render=render,
+    describe=describe,
+    cpsat_encodings=EncodingSpace((
+        Axis("model", ("integer", "boolean")),
+        Axis("parity", ("parity", "noparity")),
+        Axis("symmetry", ("symmetry", "nosymmetry")),
+    )),
+    cnf_encodings=EncodingSpace((
+        Axis("adjacency", ("support", "conflict")),
+        cardinality.axis(),
+        Axis("parity", ("parity", "noparity")),
+        Axis("symmetry", ("symmetry", "nosymmetry")),
+    )),
+)
