@@ -3,6 +3,8 @@ the generator, and cross-checks of generated puzzles on every backend and encodi
 
 from __future__ import annotations
 
+import contextlib
+import io
 import tomllib
 from pathlib import Path
 
@@ -237,3 +239,40 @@ def test_generated_puzzles_cross_check_on_every_backend_and_encoding(size, seed,
     assert report.agree, (size, seed, report.problems)
     assert all(o.complete for o in report.outcomes)
     assert {o.count for o in report.outcomes} == {count}
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+
+def gridsat(*args: str) -> tuple[int, str, str]:
+    """Run ``gridsat ARGS`` in this process: exit status, stdout, stderr."""
+    cli = pytest.importorskip("solvers.cli")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main(list(args))
+        except SystemExit as exit_:
+            status = exit_.code if isinstance(exit_.code, int) else 1
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_cli_solves_the_seed_and_answers_unique_several_or_none():
+    letters, _ = seed_partition()
+    assert gridsat("solve", "shikaku", "seed")[:2] == (0, "\n".join(letters) + "\n")
+    verdicts = {text: gridsat("count", "shikaku", text, "--limit", "2")[1].strip() for text in ("seed", "2x2:2b2")}
+    assert verdicts["seed"].startswith("1 (unique") and verdicts["2x2:2b2"].startswith("at least 2 (several")
+    status, out, err = gridsat("count", "shikaku", "2x2:3c", "--limit", "2")
+    assert (status, out.split()[:2]) == (0, ["0", "(none)"]) and "so there is no solution" in err
+
+
+def test_cli_malformed_input_is_one_line_and_status_2(tmp_path):
+    (tmp_path / "ragged.txt").write_text("2 .\n. . .\n")
+    status, out, err = gridsat("count", "shikaku", str(tmp_path / "ragged.txt"))
+    assert (status, out) == (2, "") and err.count("\n") == 1 and "line 2: 3 cells, but line 1 has 2" in err
+
+
+def test_cli_generate_writes_a_unique_puzzle_that_reads_back_from_stdin(monkeypatch):
+    status, out, _ = gridsat("generate", "shikaku", "9x7", "--seed", "5", "--max-area", "8", "--unique")
+    assert status == 0 and out == SHIKAKU.generate("9x7", seed=5, max_area=8, unique=True)
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    assert gridsat("count", "shikaku", "-", "--limit", "2")[:2] == (0, "1 (unique)\n")
