@@ -1,8 +1,8 @@
-"""A fake backend for the benchmark tests, importable in the runner's child processes as ``tests.bench_fake``.
+"""Fake backends for the benchmark tests, importable in the runner's child processes as ``tests.bench_fake``.
 
+``WrongBackend`` is the reference with its first solution dropped, so its count is one short.
 ``SleeperBackend`` starts a grandchild that sleeps and then sleeps itself, ignoring every soft limit,
-so only the runner's wall-clock kill of the process group can end it. (The wrong-count fake is
-``tests.test_harness:WrongCount``.)
+so only the runner's wall-clock kill of the process group can end it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,21 @@ from models.puzzle import Instance, Puzzle
 from solvers.backend import Request
 from solvers.reference.backend import ReferenceBackend
 from solvers.stop import Stop
+
+
+def drop_first(stream: Iterator[Any]) -> Iterator[Any]:
+    next(stream, None)
+    yield from stream
+
+
+class WrongBackend(ReferenceBackend):
+    name = "fake-wrong"
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Any:
+        job = super().prepare(puzzle, instance, request)
+        solutions = job.solutions
+        job.solutions = lambda stop: drop_first(solutions(stop))
+        return job
 
 
 @dataclass

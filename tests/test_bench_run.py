@@ -22,7 +22,7 @@ TATAMI = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\n'
 def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the fake backends; the child processes find them through the runner's spec."""
     monkeypatch.syspath_prepend(str(ROOT))
-    monkeypatch.setitem(BACKENDS, "fake-wrong", "tests.test_harness:WrongCount")  # one solution short
+    monkeypatch.setitem(BACKENDS, "fake-wrong", "tests.bench_fake:WrongBackend")
     monkeypatch.setitem(BACKENDS, "fake-sleeper", "tests.bench_fake:SleeperBackend")
 
 
