@@ -2,6 +2,7 @@
 
     python -m benchmarks.shikaku                             # unique puzzles, each encoding once
     python -m benchmarks.shikaku --sizes 12x12 40x40 --time-limit 20 --scope all
+    python -m benchmarks.shikaku --seeds 1 2 3 --scope default # three puzzles a size, default encodings
     python -m benchmarks.shikaku --any                       # puzzles as drawn (often several solutions)
     python -m benchmarks.shikaku --sizes seed --repeat 5     # the seed's own 12x12 puzzle, best of 5
 
@@ -32,18 +33,15 @@ def label(config: Config) -> str:
     return f"{config.backend}:{choice or default}"
 
 
-def run(size: str, args: argparse.Namespace) -> list[tuple[str, Outcome]]:
+def run(size: str, seed: int, args: argparse.Namespace) -> list[tuple[str, Outcome]]:
     """Generate one puzzle and count it with every configuration of the chosen scope."""
     shikaku = get_puzzle("shikaku")
     started = time.perf_counter()
-    text = (
-        "seed"
-        if size == "seed"
-        else shikaku.generate(size, seed=args.seed, max_area=args.max_area, unique=not args.any)
-    )
+    unique = not args.any
+    text = "seed" if size == "seed" else shikaku.generate(size, seed=seed, max_area=args.max_area, unique=unique)
     board = shikaku.parse(text, {})
     made = time.perf_counter() - started
-    print(f"# {size}: {len(board.clues)} clues, made in {made:.2f} s ({text.splitlines()[0].lstrip('# ')})", flush=True)
+    print(f"# {len(board.clues)} clues, made in {made:.2f} s: {text.splitlines()[0].lstrip('# ')}", flush=True)
     results = []
     for config in configurations(shikaku, scope=args.scope):
         runs = []
@@ -64,35 +62,36 @@ def table(size: str, results: list[tuple[str, Outcome]]) -> list[str]:
         seconds = o.build_seconds + o.seconds
         ratio = "-"
         if base is not None and seconds > 0:
-            bound = ">=" if not base.complete else ""
+            bound = ">=" if not base.complete and o is not base else ""
             ratio = f"{bound}{(base.build_seconds + base.seconds) / seconds:,.1f}x"
         done = "yes" if o.complete else f"NO ({o.reason})"
-        line = f"{size:<7} {name:<36} {o.count:>6} {done:<18} {o.build_seconds:>8.3f} {seconds:>9.3f} {ratio:>10}"
+        line = f"{size:<11} {name:<36} {o.count:>6} {done:<18} {o.build_seconds:>8.3f} {seconds:>9.3f} {ratio:>10}"
         lines.append(line)
     counts = {o.count for _, o in results if o.complete}
     if len(counts) > 1:
-        lines.append(f"{size:<7} DISAGREEMENT: complete runs counted {sorted(counts)}")
+        lines.append(f"{size:<11} DISAGREEMENT: complete runs counted {sorted(counts)}")
     return lines
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", nargs="+", default=SIZES, metavar="RxC", help="grid sizes, or 'seed'")
-    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1], help="generator seeds (default 1)")
     parser.add_argument("--max-area", type=int, default=None, help="largest rectangle (generator default 12)")
     parser.add_argument("--any", action="store_true", help="keep puzzles as drawn instead of making them unique")
     parser.add_argument("--scope", choices=("default", "each", "all"), default="each", help="encodings to run")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="SEC", help="per run (default 60)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per configuration, the fastest kept")
     args = parser.parse_args(argv)
-    header = (
-        f"{'size':<7} {'configuration':<36} {'count':>6} {'complete':<18} {'build s':>8} {'total s':>9} {'vs seed':>10}"
-    )
+    header = f"{'puzzle':<11} {'configuration':<36} {'count':>6} {'complete':<18} {'build s':>8} {'total s':>9}"
+    header += f" {'vs seed':>10}"
     print(header)
     print("-" * len(header))
     for size in args.sizes:
-        for line in table(size, run(size, args)):
-            print(line, flush=True)
+        for seed in [0] if size == "seed" else args.seeds:
+            name = size if size == "seed" or len(args.seeds) == 1 else f"{size}/{seed}"
+            for line in table(name, run(size, seed, args)):
+                print(line, flush=True)
 
 
 if __name__ == "__main__":
