@@ -106,16 +106,22 @@ def cell(runs: list[dict[str, Any]]) -> str:
     return f"{statistics.median(r['seconds'] for r in runs):.3f}"
 
 
+def answers(records: list[dict[str, Any]]) -> dict[str, str]:
+    """Per case, the counts of its ``ok`` runs (one number when they agree)."""
+    found = {}
+    for case in cases_of(records):
+        counts = sorted({r["count"] for r in records if record_case(r) == case and r["status"] == "ok"})
+        found[case] = ", ".join(map(str, counts)) or "?"
+    return found
+
+
 def matrix_table(records: list[dict[str, Any]]) -> list[str]:
     """Configurations down, cases across: the time of each run, or its status."""
     cases = cases_of(records)
-    answers = {}
-    for case in cases:
-        counts = sorted({r["count"] for r in records if record_case(r) == case and r["status"] == "ok"})
-        answers[case] = ", ".join(map(str, counts)) or "?"
+    counts = answers(records)
     rows = [[f"`{config}`"] + [cell([r for r in records if r["config"] == config and record_case(r) == case])
                                 for case in cases] for config in configs_of(records)]
-    rows.append(["*count*"] + [answers[case] for case in cases])
+    rows.append(["*count*"] + [counts[case] for case in cases])
     return table(["seconds"] + [f"`{c}`" for c in cases], rows)
 
 
@@ -233,6 +239,9 @@ def write(
         lines += [f"## {puzzle}", "", *summary_table(rows), ""]
         if len(cases_of(group)) > 1:
             lines += [*matrix_table(group), ""]
+        else:
+            [(case, count)] = answers(group).items()
+            lines += [f"Count on `{case}` ({group[0]['mode']} mode): {count}.", ""]
         if plots and plot_note is None:
             try:
                 files = plot(group, puzzle, out, timeout, pick_pair(configs_of(group), scatter))

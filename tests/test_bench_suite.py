@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import command
+from benchmarks.results import judge
 from benchmarks.suite import SuiteError, builtin_suites, load, plan
 from models import PUZZLES
 from models.errors import GridsatError, UnknownName
@@ -101,3 +102,28 @@ def args(**given: object) -> argparse.Namespace:
 def test_bad_options_are_input_errors(option: str, value: int) -> None:
     with pytest.raises(GridsatError, match=f"--{option}"):
         command.run(args(**{option: value}))
+
+
+def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok") -> dict:
+    return {"puzzle": "p", "instance": "i", "params": {}, "mode": mode, "backend": backend, "config": backend,
+            "count": count, "invalid": invalid, "status": status, "expected": None, "message": None}
+
+
+def test_judge_majority_reference_and_ties() -> None:
+    records = [rec("a", 4), rec("b", 4), rec("c", 3), rec("d", 9, status="timeout")]
+    assert len(judge(records)) == 1 and [r["status"] for r in records] == ["ok", "ok", "wrong", "timeout"]
+    records = [rec("reference", 4), rec("c", 3)]
+    judge(records)
+    assert [r["status"] for r in records] == ["ok", "wrong"]
+    records = [rec("a", 4), rec("c", 3)]  # nobody can break the tie: both are reported
+    assert len(judge(records)) == 2 and "4 vs 3" in records[0]["message"]
+    records = [rec("a", 4, invalid=1), rec("b", 4)]
+    judge(records)
+    assert [r["status"] for r in records] == ["wrong", "ok"]
+
+
+def test_judge_in_solve_mode_compares_satisfiability() -> None:
+    records = [rec("a", 1, mode="solve"), rec("b", 1, mode="solve"), rec("c", 0, mode="solve")]
+    judge(records)
+    assert [r["status"] for r in records] == ["ok", "ok", "wrong"]
+    assert judge(records[:2]) == []
