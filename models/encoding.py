@@ -9,8 +9,8 @@ every axis not named takes its default. ``EncodingSpace.resolve`` turns that int
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from models.errors import UnknownEncoding
 
@@ -59,24 +59,24 @@ class EncodingSpace:
         """Every name a user may give, in declaration order."""
         return [c for axis in self.axes for c in axis.choices]
 
-    def resolve(self, text: str | None) -> Encoding:
-        """Parse ``a+b`` into one choice per axis; unknown or clashing names fail."""
+    def resolve(self, text: str | None, where: str = "") -> Encoding:
+        """Parse ``a+b`` into one choice per axis; unknown or clashing names fail (``where`` says whose)."""
         picked: dict[str, str] = {}
         words = [w for w in (text or "").split("+") if w and w != "default"]
         owner = {c: axis.name for axis in self.axes for c in axis.choices}
         for word in words:
             if word not in owner:
-                raise UnknownEncoding(text or "", self.tokens() or ["default"])
+                raise UnknownEncoding(text or "", self.tokens() or ["default"], where)
             axis = owner[word]
             if axis in picked and picked[axis] != word:
-                raise UnknownEncoding(f"{text} ({picked[axis]} and {word} are both {axis})", self.tokens())
+                raise UnknownEncoding(text or "", self.tokens(), f"{where} ({picked[axis]} and {word} are both {axis})")
             picked[axis] = word
         return Encoding(tuple((a.name, picked.get(a.name, a.default)) for a in self.axes))
 
     def all(self) -> Iterator[Encoding]:
         """Every combination of choices (the cross-check's product)."""
         for combo in itertools.product(*(a.choices for a in self.axes)):
-            yield Encoding(tuple(zip((a.name for a in self.axes), combo)))
+            yield Encoding(tuple(zip((a.name for a in self.axes), combo, strict=True)))
 
     def variants(self) -> Iterator[Encoding]:
         """Each choice once, the other axes at their defaults: linear, not a product."""

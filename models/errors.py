@@ -12,16 +12,16 @@ class InvalidInstance(GridsatError, ValueError):
 class UnknownName(GridsatError, LookupError):
     """A name (puzzle, backend, encoding, solver, algorithm) that is not registered."""
 
-    def __init__(self, kind: str, name: str, valid: list[str] | tuple[str, ...]) -> None:
-        super().__init__(f"unknown {kind} {name!r}; valid: {', '.join(valid)}")
+    def __init__(self, kind: str, name: str, valid: list[str] | tuple[str, ...], where: str = "") -> None:
+        super().__init__(f"unknown {kind} {name!r}{where}; valid: {', '.join(valid)}")
         self.kind, self.name, self.valid = kind, name, tuple(valid)
 
 
 class UnknownEncoding(UnknownName):
     """An encoding name that the puzzle's formulation does not offer."""
 
-    def __init__(self, name: str, valid: list[str] | tuple[str, ...]) -> None:
-        super().__init__("encoding", name, valid)
+    def __init__(self, name: str, valid: list[str] | tuple[str, ...], where: str = "") -> None:
+        super().__init__("encoding", name, valid, where)
 
 
 class BackendUnavailable(GridsatError, RuntimeError):

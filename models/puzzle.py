@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from models.encoding import Encoding, EncodingSpace
 from models.formulation import CnfFormulation, CpsatFormulation, Solution

@@ -9,8 +9,8 @@ mat crosses that corner's four half-edges, so the rule is one clause per interio
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Iterator, Mapping
 
 from ortools.sat.python import cp_model
 from pysat.formula import CNF, IDPool
@@ -143,22 +143,25 @@ def verify(room: Room, tiling: Tiling) -> list[str]:
 
 
 def render(room: Room, tiling: Tiling) -> str:
-    """The room drawn with ``+---+`` borders; a mat is two cells with no border between them."""
+    """The room drawn with ``+---+`` borders: a mat is two cells with no border between them."""
     owner = {tuple(cell): i for i, mat in enumerate(tiling) for cell in mat}
+
+    def across(r: int, c: int) -> bool:
+        """Whether the border above cell (r, c) is drawn."""
+        return 0 <= c < room.cols and not (0 < r < room.rows and owner.get((r - 1, c)) == owner.get((r, c)))
+
+    def down(r: int, c: int) -> bool:
+        """Whether the border left of cell (r, c) is drawn."""
+        return 0 <= r < room.rows and not (0 < c < room.cols and owner.get((r, c - 1)) == owner.get((r, c)))
+
     lines = []
     for r in range(room.rows + 1):
-        border = "+"
-        for c in range(room.cols):
-            inside = 0 < r < room.rows and owner.get((r - 1, c)) == owner.get((r, c))
-            border += ("   " if inside else "---") + "+"
-        lines.append(border)
-        if r == room.rows:
-            break
-        row = "|"
-        for c in range(room.cols):
-            joined = c + 1 < room.cols and owner.get((r, c)) == owner.get((r, c + 1))
-            row += "   " + (" " if joined else "|")
-        lines.append(row)
+        # A corner is "+" where a vertical border touches it, "-" where only horizontal ones do.
+        corner = ["+" if down(r - 1, c) or down(r, c) else "-" if across(r, c - 1) or across(r, c) else " "
+                  for c in range(room.cols + 1)]
+        lines.append("".join(corner[c] + ("---" if across(r, c) else "   ") for c in range(room.cols)) + corner[-1])
+        if r < room.rows:
+            lines.append("".join(("|" if down(r, c) else " ") + "   " for c in range(room.cols + 1)).rstrip())
     return "\n".join(lines)
 
 

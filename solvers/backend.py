@@ -8,8 +8,9 @@ canonical solutions. Solving, enumerating and counting are all that stream, cut 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 from models.errors import BackendUnavailable, GridsatError, UnknownName
 from models.puzzle import Instance, Puzzle
@@ -80,4 +81,5 @@ def check_request(backend: Backend, request: Request) -> None:
     for field, value in flags.items():
         if value is not None and field not in backend.takes:
             takers = [n for n in BACKENDS if field in backend_class(n).takes]
-            raise GridsatError(f"--{field} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")
+            raise GridsatError(
+                f"--{field} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")

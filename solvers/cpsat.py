@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from models.formulation import CpsatFormulation
 from models.puzzle import Instance, Puzzle
@@ -80,5 +81,5 @@ class CpsatBackend:
         return {"encoding": puzzle.cpsat_encodings.tokens()}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatJob:
-        encoding = puzzle.cpsat_encodings.resolve(request.encoding)
+        encoding = puzzle.cpsat_encodings.resolve(request.encoding, f" for the CP-SAT model of {puzzle.name}")
         return CpsatJob(puzzle.cpsat(instance, encoding), encoding.name, single=request.limit == 1)

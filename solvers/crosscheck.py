@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from models.puzzle import Instance, Puzzle, freeze
 from solvers.backend import BACKENDS, Request, backend_class

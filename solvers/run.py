@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from models.puzzle import Instance, Puzzle, freeze
 from solvers.backend import Request, check_request, get_backend
@@ -55,7 +56,7 @@ def execute(
     puzzle: Puzzle,
     instance: Instance,
     backend: str,
-    request: Request = Request(),
+    request: Request | None = None,
     *,
     limit: int | None = None,
     time_limit: float | None = None,
@@ -64,6 +65,7 @@ def execute(
 ) -> Outcome:
     """Stream solutions from ``backend``; every one is verified and duplicates are dropped and counted."""
     chosen = get_backend(backend)
+    request = request or Request()
     check_request(chosen, request)
     started = time.perf_counter()
     job = chosen.prepare(puzzle, instance, Request(request.encoding, request.solver, request.algorithm, limit))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from models.errors import GridsatError, UnknownName
 from models.formulation import CnfFormulation
@@ -20,11 +22,18 @@ UNLIMITED = frozenset({"lingeling", "kissat404"})
 ONE_SHOT = frozenset({"kissat404"})
 
 
+@functools.cache
 def solver_names() -> list[str]:
-    """The solvers this PySAT build offers, default first."""
-    from pysat.solvers import SolverNames
+    """The solvers this PySAT build can start, default first (SolverNames lists some it lacks)."""
+    from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
-    names = sorted(n for n in vars(SolverNames) if not n.startswith("_"))
+    names = []
+    for name in sorted(n for n in vars(SolverNames) if not n.startswith("_")):
+        try:
+            Solver(name=name).delete()
+        except NoSuchSolverError:
+            continue
+        names.append(name)
     names.remove(DEFAULT_SOLVER)
     return [DEFAULT_SOLVER, *names]
 
@@ -56,14 +65,10 @@ class SatJob:
                 top = max(f.projection)
                 oracle.add_clause([top, -top])
             while True:
-                answer = self._solve(oracle, stop)
-                if answer is None:
-                    return
-                if not answer:
+                if not self._solve(oracle, stop):  # None (stopped) or False (no more solutions)
                     return
                 model = oracle.get_model()
-                for solution in f.solutions_of(f.values(model)):
-                    yield solution
+                yield from f.solutions_of(f.values(model))
                 if self.solver in ONE_SHOT:
                     stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
                     return
@@ -106,6 +111,6 @@ class SatBackend:
             raise UnknownName("solver", solver, solver_names())
         if solver in ONE_SHOT and request.limit != 1:
             raise GridsatError(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
-        encoding = puzzle.cnf_encodings.resolve(request.encoding)
+        encoding = puzzle.cnf_encodings.resolve(request.encoding, f" for the CNF of {puzzle.name}")
         label = f"{encoding.name}/{solver}"
         return SatJob(puzzle.cnf(instance, encoding), solver, label)

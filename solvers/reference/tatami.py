@@ -10,7 +10,7 @@ past Python's recursion limit; here the choice points live on an explicit stack.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from models.tatami import Room, Tiling
 from solvers.reference import Algorithm

@@ -1,0 +1,39 @@
+"""Tatami counting on rooms up to 30x30: every backend beside the seed's row-scan search.
+
+    python -m benchmarks.tatami                      # backends, default encodings
+    python -m benchmarks.tatami --encodings          # every cardinality encoding (chooses the default)
+    python -m benchmarks.tatami --sizes 4x7 18x30 --time-limit 600
+
+Target (issue 2): on 18x30 and 30x30 a CP-SAT or CNF count is at least 100x faster than the seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from benchmarks.series import common_arguments, measure, print_table
+from models import get_puzzle
+from solvers.backend import Request
+from solvers.crosscheck import Config
+
+SIZES = ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    common_arguments(parser, SIZES, time_limit=600)
+    parser.add_argument("--encodings", action="store_true", help="every CNF cardinality encoding, no reference")
+    args = parser.parse_args()
+    tatami = get_puzzle("tatami")
+    if args.encodings:
+        configs = [Config("sat", Request(encoding=e.name)) for e in tatami.cnf_encodings.variants()]
+        baseline = "sat"
+    else:
+        configs = [Config("reference"), Config("cpsat"), Config("sat"), Config("sat", Request(solver="glucose4"))]
+        baseline = "reference"
+    rows = (row for size in args.sizes for row in measure("tatami", size, {}, configs, args.time_limit, args.repeat))
+    print_table(rows, baseline)
+
+
+if __name__ == "__main__":
+    main()

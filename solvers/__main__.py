@@ -1,0 +1,17 @@
+"""``python -m solvers`` and the ``gridsat`` script: the command line, Ctrl-C during start-up included."""
+
+import sys
+
+
+def main() -> int:
+    """Import the command line (OR-Tools takes a moment) and run it."""
+    try:
+        from solvers.cli import main as gridsat
+    except KeyboardInterrupt:
+        print("gridsat: interrupted", file=sys.stderr)
+        return 130
+    return gridsat()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

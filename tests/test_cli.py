@@ -1,0 +1,136 @@
+"""The command line as a user meets it: outputs, JSON fields, exit statuses and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT, gridsat, gridsat_process
+
+BAD_INPUT = [
+    (["count", "tatami", "0x4"], "'0x4'"),
+    (["count", "tatami", "4by7"], "'4by7'"),
+    (["count", "tatami", "99999x99999"], "too large"),
+    (["count", "chess", "4x4"], "unknown puzzle 'chess'"),
+    (["count", "tatami", "4x7", "--backend", "gurobi"], "unknown backend 'gurobi'"),
+    (["count", "tatami", "4x7", "--backend", "sat", "--encoding", "magic"], "unknown encoding 'magic'"),
+    (["count", "tatami", "4x7", "--backend", "sat", "--solver", "zchaff"], "unknown solver 'zchaff'"),
+    (["count", "tatami", "4x7", "-p", "size=3"], "unknown parameter 'size'"),
+    (["count", "tatami", "4x7", "-p", "size"], "bad parameter 'size'"),
+    (["count", "tatami", "4x7", "--limit", "0"], "'0'"),
+    (["count", "tatami", "4x7", "--time-limit", "soon"], "'soon'"),
+    (["count", "tatami", "4x7", "--solver", "glucose4"], "does not apply to backend 'cpsat'"),
+    (["enumerate", "tatami", "4x7", "--format", "xml"], "'xml'"),
+    (["crosscheck", "tatami", "4x7", "--backends", "cpsat,nope"], "'nope'"),
+    (["generate", "tatami", "4x7"], "has no generator"),
+    (["frobnicate"], "frobnicate"),
+]
+
+
+@pytest.mark.parametrize("args, named", BAD_INPUT, ids=lambda a: " ".join(a) if isinstance(a, list) else "")
+def test_bad_input_is_one_line_and_status_2(args, named):
+    done = gridsat(*args)
+    assert done.returncode == 2, done.stderr
+    assert named in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_count_prints_the_number_and_json_has_the_fields():
+    assert gridsat("count", "tatami", "4x7").stdout == "3\n"
+    record = json.loads(gridsat("count", "tatami", "4x7", "--backend", "sat", "--json").stdout)
+    assert {k: record[k] for k in ("puzzle", "instance", "backend", "count", "complete")} == {
+        "puzzle": "tatami", "instance": "4x7", "backend": "sat", "count": 3, "complete": True}
+    assert record["encoding"] == "pairwise/cadical195" and isinstance(record["seconds"], float)
+
+
+def test_count_with_a_limit_says_unique_several_or_none():
+    several = gridsat("count", "tatami", "3x4", "--limit", "2").stdout
+    assert several == "at least 2 (several; incomplete: solution limit)\n"
+    assert gridsat("count", "tatami", "3x3", "--limit", "2").stdout == "0 (none)\n"
+    assert gridsat("count", "tatami", "1x2", "--limit", "2").stdout == "1 (unique)\n"
+
+
+def test_solve_prints_a_verified_tiling():
+    done = gridsat("solve", "tatami", "4x7", "--json", "--backend", "reference")
+    record = json.loads(done.stdout)
+    assert len(record["solution"]) == 14 and record["seconds"] >= 0 and done.returncode == 0
+    text = gridsat("solve", "tatami", "3x3")
+    assert (text.returncode, text.stdout) == (1, "no solution exists\n")
+
+
+def test_enumerate_streams_jsonl_and_marks_a_limit_incomplete():
+    lines = gridsat("enumerate", "tatami", "3x4", "--limit", "2", "--format", "jsonl").stdout.splitlines()
+    records = [json.loads(line) for line in lines]
+    assert [("solution" in r) for r in records] == [True, True, False]
+    assert records[-1]["summary"]["complete"] is False and records[-1]["summary"]["count"] == 2
+    text = gridsat("enumerate", "tatami", "3x4", "--backend", "sat").stdout
+    assert text.count("# solution") == 4 and "# 4 solutions (complete)" in text
+
+
+def test_crosscheck_agrees_on_the_seed_room():
+    done = gridsat("crosscheck", "tatami", "4x7", "--json", "--encodings", "each")
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["agree"] is True
+    assert {r["count"] for r in report["results"]} == {3} and len(report["results"]) == 11
+
+
+def test_export_dimacs_carries_projection_and_legend(tmp_path):
+    target = tmp_path / "room.cnf"
+    done = gridsat("export", "tatami", "3x4", "--format", "dimacs", "--encoding", "ladder", "-o", str(target))
+    assert done.returncode == 0
+    text = target.read_text().splitlines()
+    show = next(line for line in text if line.startswith("c p show"))
+    assert show.split()[3:] == [str(v) for v in range(1, 18)] + ["0"]
+    assert any(line.startswith("c ind ") for line in text)
+    assert "c v 1 ('h', 0, 0)" in text
+    header = next(line for line in text if line.startswith("p cnf"))
+    assert int(header.split()[3]) == sum(1 for line in text if line.endswith(" 0") and not line.startswith("c"))
+
+
+def test_export_cpsat_is_protobuf_text(tmp_path):
+    done = gridsat("export", "tatami", "3x4", "--format", "cpsat")
+    assert done.returncode == 0 and done.stdout.count("variables {") == 17
+
+
+def test_a_failed_export_leaves_no_file(tmp_path):
+    target = tmp_path / "room.cnf"
+    done = gridsat("export", "tatami", "3x4", "--format", "dimacs", "--encoding", "magic", "-o", str(target))
+    assert done.returncode == 2 and list(tmp_path.iterdir()) == []
+
+
+def test_the_installed_script_runs(tmp_path):
+    done = gridsat_process("count", "tatami", "4x7", "--backend", "reference")
+    assert (done.returncode, done.stdout) == (0, "3\n")
+    bad = gridsat_process("count", "tatami", "4x0")
+    assert bad.returncode == 2
+    assert bad.stderr == "gridsat: error: bad room size '4x0': rows and columns must be positive\n"
+
+
+def test_list_names_puzzles_backends_and_encodings():
+    listing = json.loads(gridsat("list", "--json").stdout)
+    assert [p["name"] for p in listing["puzzles"]][0] == "tatami"
+    assert [b["name"] for b in listing["backends"]] == ["cpsat", "sat", "reference"]
+    assert "seqcounter" in listing["cardinality_encodings"]
+
+
+def test_a_time_limit_gives_a_partial_count():
+    done = gridsat("count", "tatami", "30x30", "--backend", "reference", "--time-limit", "0.5")
+    assert done.returncode == 0
+    assert done.stdout.startswith("at least ") and done.stdout.endswith("(incomplete: time limit)\n")
+
+
+@pytest.mark.parametrize("backend", ["reference"])
+def test_ctrl_c_gives_a_partial_answer(backend):
+    child = subprocess.Popen([sys.executable, "-m", "solvers", "count", "tatami", "30x30", "--backend", backend],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(5)  # past start-up (importing OR-Tools), into the search
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130, err
+    assert out.startswith("at least ") and out.endswith("(incomplete: interrupted)\n")
+    assert "Traceback" not in err

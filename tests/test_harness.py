@@ -1,0 +1,139 @@
+"""The runner and the cross-check harness catch wrong backends: a count that is off must fail."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from models import get_puzzle
+from models.encoding import Axis, EncodingSpace
+from models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
+from solvers.backend import BACKENDS, Request, get_backend
+from solvers.crosscheck import Config, compare, configurations, crosscheck
+from solvers.reference.backend import ReferenceBackend
+from solvers.run import execute
+from solvers.stop import Stop
+
+TATAMI = get_puzzle("tatami")
+
+
+@dataclass
+class EditedJob:
+    """The reference job with its stream edited by ``change``."""
+
+    inner: Any
+    change: str
+    label: str = "edited"
+    exhaustive: bool = True
+
+    def size(self) -> dict[str, int]:
+        return {}
+
+    def solutions(self, stop: Stop) -> Iterator[Any]:
+        solutions = list(self.inner.solutions(stop))
+        if self.change == "drop":
+            solutions = solutions[1:]
+        elif self.change == "repeat":
+            solutions = solutions + solutions[:1]
+        elif self.change == "break":
+            solutions = [solutions[0][1:]] + solutions[1:]
+        yield from solutions
+
+
+def fake(change: str) -> type:
+    class Fake(ReferenceBackend):
+        name = f"fake-{change}"
+
+        def prepare(self, puzzle, instance, request):
+            return EditedJob(super().prepare(puzzle, instance, request), change)
+
+    return Fake
+
+
+WrongCount, Repeating, Breaking = fake("drop"), fake("repeat"), fake("break")
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    for name in ("WrongCount", "Repeating", "Breaking"):
+        monkeypatch.setitem(BACKENDS, name.lower(), f"{__name__}:{name}")
+
+
+def test_a_backend_with_a_wrong_count_makes_the_crosscheck_fail(fakes):
+    room = TATAMI.parse("3x4", {})
+    report = crosscheck(TATAMI, room, [Config("cpsat"), Config("sat"), Config("wrongcount")])
+    assert not report.agree
+    assert any("counts 3" in p and "counts 4" in p for p in report.problems), report.problems
+
+
+def test_repeated_solutions_are_dropped_and_reported(fakes):
+    outcome = execute(TATAMI, TATAMI.parse("3x4", {}), "repeating")
+    assert (outcome.count, outcome.duplicates) == (4, 1)
+    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config("cpsat"), Config("repeating")])
+    assert report.agree
+
+
+def test_a_solution_that_breaks_the_rules_fails_verification(fakes):
+    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config("cpsat"), Config("breaking")])
+    assert not report.agree
+    assert any("break the rules" in p and "uncovered" in p for p in report.problems)
+
+
+def test_limits_give_a_partial_answer_marked_incomplete():
+    big = TATAMI.parse("30x30", {})
+    timed = execute(TATAMI, big, "reference", time_limit=0.3)
+    assert (timed.complete, timed.reason) == (False, "time limit")
+    assert timed.seconds < 5
+    limited = execute(TATAMI, TATAMI.parse("3x4", {}), "sat", limit=2, keep=True)
+    assert (limited.count, limited.complete, limited.reason) == (2, False, "solution limit")
+    exact = execute(TATAMI, TATAMI.parse("3x4", {}), "cpsat", limit=5)
+    assert (exact.count, exact.complete) == (4, True)
+
+
+def test_incomplete_runs_are_checked_as_subsets():
+    room = TATAMI.parse("4x10", {})
+    whole = execute(TATAMI, room, "cpsat", keep=True)
+    partial = execute(TATAMI, room, "sat", limit=2, keep=True)
+    assert not partial.complete and compare([whole, partial]) == []
+    partial.solutions.append([[[0, 0], [0, 1]]])
+    assert compare([partial, whole]) == [
+        "sat:pairwise/cadical195 (incomplete) found 1 solutions that cpsat:default does not have"]
+
+
+def test_configurations_cover_each_encoding_once():
+    labels = [(c.backend, c.request.encoding) for c in configurations(TATAMI, scope="each")]
+    assert labels[0] == ("cpsat", "default")
+    assert ("sat", "sortnetwrk") in labels and labels[-1] == ("reference", None)
+    assert len(configurations(TATAMI)) == 3
+
+
+def test_options_that_a_backend_would_ignore_are_refused():
+    with pytest.raises(GridsatError, match="--solver 'glucose4' does not apply to backend 'cpsat'"):
+        execute(TATAMI, TATAMI.parse("3x4", {}), "cpsat", Request(solver="glucose4"))
+    with pytest.raises(UnknownName, match="unknown algorithm 'dfs'"):
+        execute(TATAMI, TATAMI.parse("3x4", {}), "reference", Request(algorithm="dfs"))
+
+
+def test_unknown_backend_and_missing_package(monkeypatch):
+    with pytest.raises(UnknownName, match="valid: cpsat, sat, reference"):
+        get_backend("gurobi")
+    monkeypatch.setattr(ReferenceBackend, "supported", lambda self: False)
+    with pytest.raises(BackendUnavailable, match="not installed"):
+        get_backend("reference")
+
+
+def test_encoding_space_resolves_names_on_their_axes():
+    space = EncodingSpace((Axis("rule", ("conflict", "support")), Axis("card", ("pairwise", "ladder"))))
+    assert space.resolve(None).name == "conflict+pairwise"
+    assert space.resolve("ladder").name == "conflict+ladder"
+    assert space.resolve("ladder+support")["rule"] == "support"
+    assert [e.name for e in space.variants()] == ["conflict+pairwise", "support+pairwise", "conflict+ladder"]
+    assert len(list(space.all())) == 4
+    with pytest.raises(UnknownEncoding, match="unknown encoding 'bogus'; valid: conflict, support, pairwise"):
+        space.resolve("bogus")
+    with pytest.raises(UnknownEncoding, match="conflict and support are both rule"):
+        space.resolve("conflict+support")
+    assert EncodingSpace().resolve("default").name == "default"

@@ -1,0 +1,110 @@
+"""Tatami: parsing, the verifier, decoding, golden counts and cross-checks on every backend and encoding."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import golden
+
+from models import get_puzzle
+from models.errors import InvalidInstance
+from models.tatami import Room, decode, parse, render, verify
+from solvers.backend import Request
+from solvers.crosscheck import configurations, crosscheck
+from solvers.run import execute
+
+TATAMI = get_puzzle("tatami")
+GOLDEN = golden("tatami")
+
+
+def oeis_table() -> dict[tuple[int, int], int]:
+    """A068920 unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
+    terms, table, k = list(GOLDEN["oeis"]["antidiagonals"]), {}, 1
+    while terms:
+        for r in range(1, k + 1):
+            table[(r, k + 1 - r)] = terms.pop(0)
+        k += 1
+    return table
+
+
+@pytest.mark.parametrize("text, rows, cols", [("4x7", 4, 7), (" 3 X 4 ", 3, 4), ("1x2", 1, 2)])
+def test_parse_reads_rows_by_columns(text, rows, cols):
+    assert parse(text, {}) == Room(rows, cols)
+
+
+@pytest.mark.parametrize("text", ["0x4", "4x0", "-1x3", "4x", "x4", "4*7", "abc", "", "4x7x2", "400x400"])
+def test_parse_rejects_bad_sizes_naming_them(text):
+    with pytest.raises(InvalidInstance, match="room"):
+        parse(text, {})
+
+
+def test_parse_rejects_parameters():
+    with pytest.raises(InvalidInstance, match="unknown parameter 'x'"):
+        parse("4x7", {"x": "1"})
+
+
+def test_verify_accepts_the_seed_tilings_and_rejects_broken_ones():
+    room = Room(3, 4)
+    good = [[[0, 0], [0, 1]], [[0, 2], [0, 3]], [[1, 0], [2, 0]], [[1, 1], [1, 2]], [[1, 3], [2, 3]],
+            [[2, 1], [2, 2]]]
+    assert verify(room, good) == []
+    # All horizontal: four mats meet at the inner corners.
+    stacked = [[[r, c], [r, c + 1]] for r in range(3) for c in (0, 2)]
+    assert any("four mats meet" in p for p in verify(room, stacked))
+    assert any("uncovered" in p for p in verify(room, good[:-1]))
+    assert any("covered twice" in p for p in verify(room, good + [good[0]]))
+    assert any("adjacent" in p for p in verify(room, [[[0, 0], [0, 2]], *good[1:]]))
+    assert any("leaves the room" in p for p in verify(room, [[[2, 3], [3, 3]], *good[:-1]]))
+    assert verify(room, [[1, 2, 3]]) == ["mat 0 is not a pair of cells: [1, 2, 3]"]
+
+
+def test_decode_keeps_true_mats_sorted():
+    values = {("v", 1, 0): 1, ("h", 0, 0): 1, ("h", 1, 1): 0}
+    assert decode(values) == [[[0, 0], [0, 1]], [[1, 0], [2, 0]]]
+
+
+def test_render_draws_each_mat_as_two_joined_cells():
+    picture = render(Room(1, 2), [[[0, 0], [0, 1]]])
+    assert picture.splitlines() == ["+-------+", "|       |", "+-------+"]
+
+
+@pytest.mark.parametrize("entry", GOLDEN["count"][:2], ids=lambda e: e["room"])
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "reference"])
+def test_seed_counts(entry, backend):
+    outcome = execute(TATAMI, parse(entry["room"], {}), backend)
+    assert (outcome.count, outcome.complete, outcome.invalid) == (entry["count"], True, [])
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_large_golden_counts_on_the_fast_backends(backend):
+    for entry in GOLDEN["count"][2:]:
+        outcome = execute(TATAMI, parse(entry["room"], {}), backend)
+        assert (outcome.count, outcome.complete) == (entry["count"], True), entry
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "reference"])
+def test_oeis_a068920_table(backend):
+    wrong = {}
+    for (r, s), expected in oeis_table().items():
+        outcome = execute(TATAMI, Room(r, s), backend)
+        if outcome.count != expected or outcome.invalid:
+            wrong[(r, s)] = (outcome.count, expected)
+    assert wrong == {}
+
+
+ROOMS = ["1x1", "1x2", "2x2", "2x3", "3x4", "4x4", "4x7", "5x6", "6x6", "2x8", "7x8", "8x8"]
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_crosscheck_every_backend_and_encoding(room):
+    report = crosscheck(TATAMI, parse(room, {}), configurations(TATAMI, scope="each"))
+    counts = {o.label: o.count for o in report.outcomes}
+    assert report.agree, f"tatami {room}: {report.problems}; counts {counts}"
+    assert all(o.complete and not o.duplicates for o in report.outcomes), counts
+    assert len(report.outcomes) == 1 + len(list(TATAMI.cnf_encodings.variants())) + 1
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "minisat22", "maplechrono", "lingeling", "cadical153"])
+def test_other_pysat_solvers_agree(solver):
+    outcome = execute(TATAMI, Room(4, 10), "sat", Request(solver=solver))
+    assert (outcome.count, outcome.complete) == (6, True)
+    assert outcome.encoding.endswith(solver)
