@@ -1,0 +1,145 @@
+"""Prime-sum grid counting series: every backend, encoding and redundancy switch beside the seed's DFS.
+
+    python -m benchmarks.prime_grid                               # the issue's series, 60 s per run
+    python -m benchmarks.prime_grid --sizes 4x5/20 --repeat 3     # one instance, best of 3
+    python -m benchmarks.prime_grid --sizes 5x5/25 --configs sat cpsat --time-limit 600
+    python -m benchmarks.prime_grid --scope each                  # every single encoding choice
+
+A size is ``RxC`` (values 1..R*C+1), ``RxC/M`` (values 1..M) or ``RxC/L..M``. Every configuration
+counts the same instance in this process, one after the other, so the ratios compare like with like
+on this shared machine: the ratio is the seed's DFS (reference) total time over the run's, ``>=``
+when the seed's run hit the time limit. Counts are checked against tests/data/prime_grid.toml.
+Targets (issue 3): 5x5/25 (917,848 fillings) in under 60 s; at least 2x the seed's speed on 4x5/20.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tomllib
+from pathlib import Path
+
+from models import get_puzzle
+from models.errors import InvalidInstance
+from solvers.backend import Request
+from solvers.crosscheck import Config, configurations
+from solvers.run import Outcome, execute
+
+SIZES = ["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"]
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "data" / "prime_grid.toml"
+# The redundancy switches side by side: each backend's default, then one switch (or model) changed.
+SWITCHES = [
+    Config("reference", Request(algorithm="dfs")),
+    Config("cpsat", Request(encoding="integer")),
+    Config("cpsat", Request(encoding="boolean")),
+    Config("cpsat", Request(encoding="integer+noparity")),
+    Config("cpsat", Request(encoding="integer+nosymmetry")),
+    Config("sat", Request(encoding="support")),
+    Config("sat", Request(encoding="conflict")),
+    Config("sat", Request(encoding="support+noparity")),
+    Config("sat", Request(encoding="support+nosymmetry")),
+]
+
+
+def instance_params(size: str) -> tuple[str, dict[str, str]]:
+    """``RxC``, ``RxC/M`` or ``RxC/L..M`` as instance text and ``-p`` parameters."""
+    match = re.fullmatch(r"(\d+x\d+)(?:/(?:(\d+)\.\.)?(\d+))?", size)
+    if not match:
+        raise InvalidInstance(f"bad size {size!r}: expected RxC, RxC/M or RxC/L..M")
+    params = {key: value for key, value in (("min", match[2]), ("max", match[3])) if value}
+    return match[1], params
+
+
+def golden_counts() -> dict[str, int]:
+    """Known counts by instance description, e.g. ``{"3x3/1..10": 128}``."""
+    if not GOLDEN.exists():
+        return {}
+    puzzle = get_puzzle("prime-grid")
+    known = {}
+    for entry in tomllib.loads(GOLDEN.read_text())["count"]:
+        params = {key: str(entry[key]) for key in ("min", "max") if key in entry}
+        known[puzzle.describe(puzzle.parse(entry["grid"], params))] = entry["count"]
+    return known
+
+
+def label(config: Config) -> str:
+    r = config.request
+    return f"{config.backend}:{r.encoding or r.algorithm or 'default'}" + (f"/{r.solver}" if r.solver else "")
+
+
+def chosen(args: argparse.Namespace) -> list[Config]:
+    """The configurations to run: the switch table, a scope of encodings, or named backends."""
+    puzzle = get_puzzle("prime-grid")
+    if args.scope:
+        configs = configurations(puzzle, scope=args.scope)
+    else:
+        configs = list(SWITCHES)
+    if args.configs:
+        configs = [c for c in configs if c.backend in args.configs or label(c) in args.configs]
+    if args.solver:
+        configs += [Config("sat", Request(solver=s)) for s in args.solver]
+    if not any(c.backend == "reference" for c in configs) and not args.no_reference:
+        configs.insert(0, SWITCHES[0])
+    return configs
+
+
+def run(size: str, configs: list[Config], args: argparse.Namespace) -> list[tuple[str, Outcome]]:
+    """Count one instance with every configuration, keeping each one's fastest run."""
+    puzzle = get_puzzle("prime-grid")
+    text, params = instance_params(size)
+    grid = puzzle.parse(text, params)
+    results = []
+    for config in configs:
+        if config.backend == "reference" and args.no_reference:
+            continue
+        runs = []
+        for _ in range(args.repeat):
+            runs.append(execute(puzzle, grid, config.backend, config.request, time_limit=args.time_limit))
+            if not runs[-1].complete:
+                break  # a timeout: repeating it only repeats the limit
+        results.append((label(config), min(runs, key=lambda o: o.build_seconds + o.seconds)))
+    return results
+
+
+def table(results: list[tuple[str, Outcome]], known: dict[str, int]) -> list[str]:
+    """One line per configuration: count, completeness, checks, seconds and the ratio to the seed's DFS."""
+    base = next((o for name, o in results if name.startswith("reference")), None)
+    lines = []
+    for name, o in results:
+        seconds = o.build_seconds + o.seconds
+        ratio = "-"
+        if base is not None and seconds > 0:
+            ratio = f"{'>=' if not base.complete else ''}{(base.build_seconds + base.seconds) / seconds:,.2f}x"
+        done = "yes" if o.complete else f"NO ({o.reason})"
+        expected = known.get(o.instance)
+        check = "-" if expected is None or not o.complete else "ok" if o.count == expected else f"WRONG ({expected})"
+        if o.invalid or o.duplicates:
+            check = f"{len(o.invalid)} invalid, {o.duplicates} duplicates"
+        lines.append(f"{o.instance:<11} {name:<38} {o.count:>8} {done:<17} {check:<6} {seconds:>9.3f} {ratio:>10}")
+    counts = {o.count for _, o in results if o.complete}
+    if len(counts) > 1:
+        lines.append(f"DISAGREEMENT: complete runs counted {sorted(counts)}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", nargs="+", default=SIZES, metavar="RxC[/M]", help="instances (see above)")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SEC", help="per run (default 60)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per configuration, the fastest kept")
+    parser.add_argument("--scope", choices=("default", "each", "all"), help="encodings to run instead of the switches")
+    parser.add_argument("--configs", nargs="+", metavar="NAME", help="keep these backends or labels, e.g. sat cpsat:boolean")
+    parser.add_argument("--solver", nargs="+", metavar="NAME", help="also run these PySAT solvers (default encoding)")
+    parser.add_argument("--no-reference", action="store_true", help="skip the seed's DFS (no ratios)")
+    args = parser.parse_args(argv)
+    configs, known = chosen(args), golden_counts()
+    header = f"{'instance':<11} {'configuration':<38} {'count':>8} {'complete':<17} {'check':<6} {'total s':>9} {'vs seed':>10}"
+    print(header)
+    print("-" * len(header), flush=True)
+    for size in args.sizes:
+        for line in table(run(size, configs, args), known):
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
