@@ -27,11 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``bench`` options."""
     parser.add_argument("suite", help=f"a built-in suite ({', '.join(builtin_suites())}) or a suite file (.toml)")
     parser.add_argument("--out", required=True, type=Path, help="directory for results.jsonl, report.md, CSV, plots")
-    parser.add_argument("--jobs", type=int, default=1, help=f"runs at a time, at most the cores ({os.cpu_count()})")
+    parser.add_argument("--jobs", type=int, default=1, help=f"local runs at once, at most the cores ({os.cpu_count()})")
     parser.add_argument("--timeout", type=float, help="seconds per run (default: the suite's)")
     parser.add_argument("--memory", type=int, help="MB of address space per run (default: the suite's)")
     parser.add_argument("--repeat", type=int, help="runs per configuration and instance (default: the suite's)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="send runs to a Dask scheduler, e.g. tcp://host:8786")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="send runs to a Dask scheduler, e.g. tcp://host:8786 (its workers need gridsat installed)")
     parser.add_argument("--scatter", nargs=2, metavar="CONFIG", help="two configurations (label prefixes) to scatter")
     parser.add_argument("--no-plots", action="store_true", help="write tables only")
 

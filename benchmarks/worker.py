@@ -24,10 +24,12 @@ def limit(memory_bytes: int | None, cpu_seconds: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
 
 
-def status_of(summary: dict[str, Any], mode: str, timeout: float) -> tuple[str, str | None]:
+def status_of(summary: dict[str, Any], mode: str, timeout: float, left: float) -> tuple[str, str | None]:
     """``ok``, ``timeout`` or ``error`` (with a message) for a run that returned (the parent still
     checks the whole process's CPU time against the limit)."""
-    if summary["reason"] == "time limit" or summary["seconds"] > timeout:
+    # A backend that stops itself at the deadline may name another reason (CP-SAT's own time limit).
+    stopped_at_deadline = not summary["complete"] and summary["solve_seconds"] >= 0.98 * left
+    if summary["reason"] == "time limit" or stopped_at_deadline or summary["seconds"] > timeout:
         return "timeout", None
     if mode == "solve" and (summary["count"] > 0 or summary["complete"]):
         return "ok", None
@@ -57,7 +59,7 @@ def work(spec: dict[str, Any]) -> dict[str, Any]:
     summary["described"] = summary.pop("instance")  # the puzzle's canonical name; the suite's text stays
     summary["solve_seconds"] = summary.pop("seconds")
     summary["seconds"] = round(summary["build_seconds"] + summary["solve_seconds"], 6)
-    summary["status"], summary["message"] = status_of(summary, spec["mode"], spec["timeout"])
+    summary["status"], summary["message"] = status_of(summary, spec["mode"], spec["timeout"], left)
     return summary
 
 
