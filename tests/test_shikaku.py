@@ -201,6 +201,14 @@ def test_count_with_limit_two_tells_unique_several_or_none():
     assert answers == {"seed": (1, True), "2x2:2b2": (2, False), "2x2:3c": (0, True)}
 
 
+@pytest.mark.parametrize("algorithm", ["propagate", "cells"])
+def test_the_reference_stops_at_a_time_limit_with_a_partial_count(algorithm):
+    board = instance("6x6:2a2a2b2a2a2_2a2a2b2a2a2_2a2a2b2a2a2")  # 6728 solutions
+    outcome = execute(SHIKAKU, board, "reference", Request(algorithm=algorithm), time_limit=0.2)
+    assert (outcome.complete, outcome.reason, outcome.invalid) == (False, "time limit", [])
+    assert 0 < outcome.count < 6728
+
+
 # --- the generator -------------------------------------------------------------------------------
 
 
