@@ -175,8 +175,9 @@ def plot(
                               (True, {"marker": "x", "color": "red", "label": "not ok: drawn at the limit"})):
             chosen = [(x, y) for x, y, f in points if f == failed]
             ax.scatter([x for x, _ in chosen], [y for _, y in chosen], **style)
-        ax.plot([FLOOR, timeout], [FLOOR, timeout], color="grey", linewidth=0.8)
-        ax.set(xscale="log", yscale="log", xlim=(FLOOR, timeout * 1.5), ylim=(FLOOR, timeout * 1.5),
+        low = max(FLOOR, min((min(x, y) for x, y, _ in points), default=timeout) / 2)
+        ax.plot([low, timeout], [low, timeout], color="grey", linewidth=0.8)
+        ax.set(xscale="log", yscale="log", xlim=(low, timeout * 1.5), ylim=(low, timeout * 1.5),
                xlabel=f"{pair[0]} (s)", ylabel=f"{pair[1]} (s)", title=f"{puzzle}: one point per case")
         ax.legend(fontsize=7)
         name = f"plots/{puzzle}-scatter.png"
