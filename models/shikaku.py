@@ -36,6 +36,8 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # nooverlap2d (CP-SAT only): optional intervals in CP-SAT's 2-D no-overlap, plus the same sum.
 CPSAT_CELLS = Axis("cells", ("cover", "pack", "nooverlap2d"))
 CNF_CELLS = Axis("cells", ("cover", "pack"))
+# seqcounter beat the pairwise default on every unique puzzle from 15x15 to 40x40 (python -m benchmarks.shikaku).
+CNF_CARD = cardinality.axis(default="seqcounter")
 
 
 def parse(text: str, params: Mapping[str, str]) -> Board:
@@ -273,6 +275,6 @@ PUZZLE = Puzzle(
     render=render,
     describe=describe,
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
-    cnf_encodings=EncodingSpace((cardinality.axis(), CNF_CELLS)),
+    cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS)),
     generate=generate,
 )
