@@ -31,9 +31,7 @@ def status_of(summary: dict[str, Any], mode: str, timeout: float, left: float) -
     stopped_at_deadline = not summary["complete"] and summary["solve_seconds"] >= 0.98 * left
     if summary["reason"] == "time limit" or stopped_at_deadline or summary["seconds"] > timeout:
         return "timeout", None
-    if mode == "solve" and (summary["count"] > 0 or summary["complete"]):
-        return "ok", None
-    if summary["complete"]:
+    if summary["complete"] or (mode == "solve" and summary["count"] > 0):
         return "ok", None
     return "error", f"incomplete: {summary['reason']}"
 
