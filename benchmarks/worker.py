@@ -18,6 +18,7 @@ from typing import Any
 
 def limit(memory_bytes: int | None, cpu_seconds: int | None) -> None:
     """Cap this process's address space and CPU time (SIGXCPU at the soft limit, SIGKILL a second later)."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a run killed by SIGXCPU leaves no core file behind
     if memory_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     if cpu_seconds:

@@ -1,6 +1,7 @@
 """Fake backends for the benchmark tests, importable in the runner's child processes as ``tests.bench_fake``.
 
 ``WrongBackend`` is the reference with its first solution dropped, so its count is one short.
+``BurnerBackend`` spins without polling its deadline, so only RLIMIT_CPU ends it.
 ``SleeperBackend`` starts a grandchild that sleeps and then sleeps itself, ignoring every soft limit,
 so only the runner's wall-clock kill of the process group can end it.
 """
@@ -57,3 +58,19 @@ class SleeperBackend(ReferenceBackend):
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SleepingJob:
         return SleepingJob()
+
+
+class BurningJob(SleepingJob):
+    label: str = "burn"
+
+    def solutions(self, stop: Stop) -> Iterator[Any]:
+        while True:  # CPU only, never polls stop: only RLIMIT_CPU ends it
+            pass
+        yield
+
+
+class BurnerBackend(ReferenceBackend):
+    name = "fake-burner"
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> BurningJob:
+        return BurningJob()

@@ -24,6 +24,7 @@ def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(ROOT))
     monkeypatch.setitem(BACKENDS, "fake-wrong", "tests.bench_fake:WrongBackend")
     monkeypatch.setitem(BACKENDS, "fake-sleeper", "tests.bench_fake:SleeperBackend")
+    monkeypatch.setitem(BACKENDS, "fake-burner", "tests.bench_fake:BurnerBackend")
 
 
 def suite(tmp_path: Path, text: str) -> str:
@@ -87,6 +88,13 @@ def test_the_wall_clock_kills_the_whole_process_group(tmp_path: Path, fakes: Non
     assert record["status"] == "timeout" and "wall-clock" in record["message"]
     state = Path(f"/proc/{pidfile.read_text()}/status")
     assert not state.exists() or "zombie" in state.read_text()
+
+
+def test_the_cpu_limit_stops_a_run_that_ignores_its_deadline(tmp_path: Path, fakes: None) -> None:
+    path = suite(tmp_path, TATAMI + 'backends = ["fake-burner"]\n')
+    assert bench(path, "--out", str(tmp_path / "out"), "--timeout", "0.5") == 0
+    [record] = records(tmp_path / "out")
+    assert record["status"] == "timeout" and "CPU limit" in record["message"] and record["cpu_seconds"] >= 1
 
 
 def test_resume_skips_finished_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
