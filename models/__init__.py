@@ -15,6 +15,7 @@ PUZZLES: dict[str, str] = {
     "tatami": "models.tatami",
     "shikaku": "models.shikaku",
     "prime-grid": "models.prime_grid",
+    "knights-tour": "models.knights_tour",
 }
 
 

@@ -17,6 +17,7 @@ REFERENCES: dict[str, str] = {
     "tatami": "solvers.reference.tatami",
     "shikaku": "solvers.reference.shikaku",
     "prime-grid": "solvers.reference.prime_grid",
+    "knights-tour": "solvers.reference.knights_tour",
 }
 
 

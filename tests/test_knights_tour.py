@@ -1,0 +1,179 @@
+"""Knight's tours: parsing, the verifier, decoding, golden counts, cross-checks and every method's 9x10 tour."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from models import get_puzzle
+from models.errors import InvalidInstance
+from models.knights_tour import Board, cpsat, decode, parse, render, verify
+from solvers.backend import Request
+from solvers.crosscheck import configurations, crosscheck
+from solvers.reference.knights_tour import blocks, divide, warnsdorff
+from solvers.run import execute
+from solvers.stop import Stop
+
+TOUR = get_puzzle("knights-tour")
+with open(Path(__file__).parent / "data" / "knights_tour.toml", "rb") as fh:
+    GOLDEN = [entry for entry in tomllib.load(fh)["count"] if not entry.get("slow")]
+
+# Euler's 3x4 tour, row by row: 1 4 7 10 / 8 11 2 5 / 3 6 9 12.
+EULER = [[0, 0], [1, 2], [2, 0], [0, 1], [1, 3], [2, 1], [0, 2], [1, 0], [2, 2], [0, 3], [1, 1], [2, 3]]
+
+
+def entry_id(entry: dict) -> str:
+    return entry["board"] + "".join(f" {k}={v}" for k, v in entry["params"].items())
+
+
+@pytest.mark.parametrize(
+    "text, params, board",
+    [
+        ("9x10", {}, Board(9, 10)),
+        (" 3 X 4 ", {"closed": "false"}, Board(3, 4)),
+        ("6x6", {"closed": "yes", "start": "2, 3"}, Board(6, 6, True, (2, 3))),
+    ],
+)
+def test_parse_reads_size_closed_and_start(text, params, board):
+    assert parse(text, params) == board
+
+
+@pytest.mark.parametrize(
+    "text, params, message",
+    [
+        ("0x4", {}, "board"),
+        ("60x60", {}, "too large"),
+        ("5x5", {"closed": "maybe"}, "closed='maybe'"),
+        ("5x5", {"start": "5,0"}, "start='5,0' is off the 5x5 board"),
+        ("5x5", {"start": "a,b"}, "start='a,b' is not R,C"),
+        ("5x5", {"start": "1"}, "start='1' is not R,C"),
+        ("5x5", {"end": "1,1"}, "unknown parameter 'end'"),
+    ],
+)
+def test_parse_rejects_bad_input_naming_it(text, params, message):
+    with pytest.raises(InvalidInstance, match=message):
+        parse(text, params)
+
+
+def test_verify_accepts_euler_and_names_each_broken_rule():
+    board = Board(3, 4)
+    assert verify(board, EULER) == []
+    assert verify(Board(3, 4, start=(0, 0)), EULER) == []
+    assert any("not a knight move" in p for p in verify(board, [EULER[1], EULER[0], *EULER[2:]]))
+    assert any("visited twice" in p for p in verify(board, [*EULER[:-1], EULER[0]]))
+    assert any("never visited" in p for p in verify(board, EULER[:-1]))
+    assert any("off the board" in p for p in verify(board, [*EULER[:-1], [3, 3]]))
+    assert any("not at the start" in p for p in verify(Board(3, 4, start=(2, 3)), EULER))
+    assert any("does not close" in p for p in verify(Board(3, 4, closed=True), EULER))
+    assert verify(board, [[0, 0, 1]])[0].startswith("a tour is a list")
+
+
+def test_verify_wants_closed_tours_written_from_their_root():
+    tour = execute(TOUR, Board(6, 6, True), "cpsat", limit=1, keep=True).solutions[0]
+    assert tour[0] == [0, 0] and verify(Board(6, 6, True), tour) == []
+    turned = tour[1:] + tour[:1]
+    assert any("written from [0, 0]" in p for p in verify(Board(6, 6, True), turned))
+
+
+def test_decode_follows_arcs_and_rotates_closed_tours_to_their_root():
+    arcs = {("arc", tuple(a), tuple(b)): 1 for a, b in zip(EULER, EULER[1:], strict=False)}
+    assert decode({**arcs, ("first", (0, 0)): 1, ("last", (2, 3)): 1, ("first", (1, 1)): 0}) == EULER
+    steps = {("at", tuple(square), t): 1 for t, square in enumerate(EULER)}
+    assert decode(steps) == EULER
+    board = Board(6, 6, True, (3, 3))
+    circuit = cpsat(board, TOUR.cpsat_encodings.resolve(None))
+    tour = execute(TOUR, board, "cpsat", limit=1, keep=True).solutions[0]
+    assert tour[0] == [3, 3] and circuit.primary
+
+
+def test_render_prints_step_numbers_like_the_seed():
+    assert render(Board(3, 4), EULER).splitlines() == [" 1  4  7 10", " 8 11  2  5", " 3  6  9 12"]
+
+
+@pytest.mark.parametrize("entry", GOLDEN, ids=entry_id)
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "reference"])
+def test_golden_counts(entry, backend):
+    if backend == "reference" and entry["count"] > 500:
+        pytest.skip("plain backtracking is slow here; the benchmark runs it")
+    outcome = execute(TOUR, parse(entry["board"], entry["params"]), backend)
+    assert (outcome.count, outcome.complete, outcome.invalid, outcome.duplicates) == (entry["count"], True, [], 0)
+
+
+BOARDS = [
+    ("1x1", {}),
+    ("2x3", {}),
+    ("3x4", {}),
+    ("3x4", {"start": "1,1"}),
+    ("4x5", {"start": "0,0"}),
+    ("5x5", {"start": "0,0"}),
+    ("3x10", {"closed": "true"}),
+    ("5x6", {"closed": "true", "start": "2,2"}),
+]
+
+
+@pytest.mark.parametrize("text, params", BOARDS, ids=[f"{t} {p}" for t, p in BOARDS])
+def test_crosscheck_every_backend_encoding_and_algorithm(text, params):
+    configs = configurations(TOUR, scope="each")
+    if text == "5x6":  # 5x6 closed from the middle: plain backtracking would take minutes
+        configs = [c for c in configs if c.request.algorithm != "backtrack"]
+    report = crosscheck(TOUR, parse(text, params), configs, time_limit=60)
+    counts = {o.label: (o.count, o.complete) for o in report.outcomes}
+    assert report.agree, f"knights-tour {text} {params}: {report.problems}; counts {counts}"
+    complete = [o for o in report.outcomes if o.complete]
+    assert len(complete) >= 1 + len(list(TOUR.cnf_encodings.variants())), counts
+    assert all(not o.duplicates for o in report.outcomes), counts
+
+
+NINE_BY_TEN = [
+    ("cpsat", Request()),
+    ("sat", Request(encoding="rank")),
+    ("sat", Request(encoding="ordering")),
+    ("sat", Request(encoding="position+seqcounter")),
+    ("reference", Request(algorithm="warnsdorff")),
+    ("reference", Request(algorithm="divide")),
+]
+
+
+@pytest.mark.parametrize(
+    "backend, request_", NINE_BY_TEN, ids=[f"{b}:{r.encoding or r.algorithm}" for b, r in NINE_BY_TEN]
+)
+def test_every_method_finds_a_verified_9x10_tour(backend, request_):
+    board = parse("9x10", {})
+    outcome = execute(TOUR, board, backend, request_, limit=1, time_limit=60, keep=True)
+    assert outcome.count == 1 and outcome.invalid == [], outcome.summary()
+    assert verify(board, outcome.solutions[0]) == []
+
+
+@pytest.mark.parametrize("text", ["8x8", "9x10", "12x12", "20x20"])
+def test_warnsdorff_closes_tours_by_rotation(text):
+    board = parse(text, {"closed": "true"})
+    tours = list(warnsdorff(board, Stop(30)))
+    assert len(tours) == 1 and verify(board, tours[0]) == []
+
+
+@pytest.mark.parametrize("text", ["10x9", "12x12", "16x16", "11x15", "5x5"])
+def test_divide_joins_block_tours(text):
+    board = parse(text, {})
+    tours = list(divide(board, Stop(30)))
+    assert len(tours) == 1 and verify(board, tours[0]) == []
+
+
+def test_divide_uses_the_seeds_blocks_and_says_which_boards_it_cannot_cover():
+    assert blocks(Board(9, 10)) == [(0, 0, 3, 10), (3, 0, 6, 5), (3, 5, 6, 5)]
+    for board in (Board(8, 8), Board(9, 10, closed=True)):
+        stop = Stop()
+        assert list(divide(board, stop)) == []
+        assert stop.reason and stop.reason.startswith("divide does not cover")
+
+
+def test_cli_counts_say_tours_are_directed_and_bad_parameters_exit_2(capsys):
+    cli = pytest.importorskip("solvers.cli")
+    assert cli.main(["count", "knights-tour", "3x4", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["count"], result["tours"]) == (16, "directed")
+    assert cli.main(["solve", "knights-tour", "5x5", "-p", "start=7,7"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "start='7,7'" in err
