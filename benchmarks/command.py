@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     runs, notes = plan(suite, args.repeat)
     limits = Limits(args.timeout or suite.timeout, args.memory or suite.memory)
     results = Results(args.out)
-    results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}))
+    results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description))
     finished = results.done()
     todo = [r for r in runs if r.id not in finished]
     err = sys.stderr

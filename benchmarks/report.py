@@ -212,6 +212,7 @@ def write(
     lines = [
         f"# Benchmark: {head['suite']}",
         "",
+        *([head["description"][:1].upper() + head["description"][1:] + ".", ""] if head.get("description") else []),
         f"{len(records)} runs: " + ", ".join(f"{n} {s}" for s, n in statuses.items() if n) + ".",
         f"Limits per run: {timeout:g} s, {head['limits']['memory']} MB; repeats: {head['limits'].get('repeat', 1)}. "
         f"Machine: {head['machine']['system']}, {head['machine']['cpus']} CPUs; Python {head['python']}; "

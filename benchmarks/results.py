@@ -24,7 +24,7 @@ PACKAGES = ("gridsat", "ortools", "python-sat", "matplotlib", "dask", "distribut
 ANSWERED = ("ok", "wrong")  # statuses whose answers the judge compares (wrong is re-judged on resume)
 
 
-def header(suite: str, limits: dict[str, Any]) -> dict[str, Any]:
+def header(suite: str, limits: dict[str, Any], description: str = "") -> dict[str, Any]:
     """Where and with what the runs were made, once per file."""
     versions = {}
     for name in PACKAGES:
@@ -35,6 +35,7 @@ def header(suite: str, limits: dict[str, Any]) -> dict[str, Any]:
     return {
         "kind": "header",
         "suite": suite,
+        "description": description,
         "limits": limits,
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {

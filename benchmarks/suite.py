@@ -181,13 +181,21 @@ def params_of(value: Any, where: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(text.items()))
 
 
+def name_list(spec: Any, where: str, what: str) -> list[str]:
+    """A list of names, where a scope (``default``, ``each``, ``all``) was not given."""
+    if not isinstance(spec, list) or not all(isinstance(x, str) for x in spec):
+        scopes = ", ".join(map(repr, SCOPES))
+        raise SuiteError(f"{where}: {what} must be one of {scopes} or a list of names, not {spec!r}")
+    return spec
+
+
 def scoped(spec: Any, choices: list[str], where: str, what: str) -> list[str | None]:
     """``default`` (None: the backend's own default), ``each``/``all`` (every choice) or a checked list."""
     if spec in (None, "default"):
         return [None]
     if spec in ("each", "all"):
         return list(choices)
-    for name in expect(spec, list, where, what):
+    for name in name_list(spec, where, what):
         if name not in choices:
             raise SuiteError(f"{where}: unknown {what[:-1]} {name!r}; valid: {', '.join(choices)}")
     return list(spec)
@@ -205,7 +213,7 @@ def encodings_for(puzzle: Puzzle, name: str, kind: str, spec: Any, where: str) -
     if spec == "all":
         return [e.name for e in space.all()]
     names = []
-    for text in expect(spec, list, where, "encodings"):
+    for text in name_list(spec, where, "encodings"):
         try:
             names.append(space.resolve(text).name)
         except GridsatError:

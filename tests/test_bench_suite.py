@@ -46,6 +46,7 @@ def test_unknown_entry_key_names_the_entry(tmp_path: Path) -> None:
         ('puzzle = "tatami"\ninstances = ["4y7"]', r"instance '4y7'"),
         ('puzzle = "tatami"\ninstances = [{ name = "4x7", expect = 3 }]', r"unknown key 'expect'"),
         ('puzzle = "tatami"\ninstances = ["4x7"]\nmode = "race"', r"unknown mode 'race'"),
+        ('puzzle = "tatami"\ninstances = ["4x7"]\nencodings = "eech"', r"encodings must be one of 'default', "),
         ('puzzle = "no-such-puzzle"\ninstances = ["1"]', r"unknown puzzle 'no-such-puzzle'"),
     ],
 )
