@@ -197,7 +197,7 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
 
 # ``rank`` (successor arcs with order-encoded ranks) is the default: it finds a 9x10 tour many
 # times faster than ``position`` (benchmarks/knights_tour.py).
-CNF_ENCODINGS = EncodingSpace((Axis("tour", ("rank", "ordering", "position")), cardinality.axis()))
+CNF_ENCODINGS = EncodingSpace((Axis("tour", ("rank", "ordering", "binary", "position")), cardinality.axis()))
 
 PUZZLE = Puzzle(
     name="knights-tour",

@@ -1,4 +1,4 @@
-"""Knight's tours as CNF: successor arcs with ranks (``rank``, ``ordering``) or one-hot steps (``position``).
+"""Knight's tours as CNF: successor arcs with ranks (``rank``, ``ordering``, ``binary``) or steps (``position``).
 
 Every encoding's projection stands for exactly one directed tour, so blocking clauses count tours:
 
@@ -8,12 +8,14 @@ Every encoding's projection stands for exactly one directed tour, so blocking cl
   (a ladder of n-1 variables). The first square (a closed tour's root) has rank 0. ``rank`` makes
   every arc u -> v state ``p(v) = p(u) + 1``; ``ordering`` only ``p(v) > p(u)`` (the relative-ordering
   idea: no cycle can increase all the way round). Arcs back into a closed tour's root are exempt.
-  Ranks are auxiliaries: the projection is the arcs and the first/last squares.
+  Ranks are auxiliaries: the projection is the arcs and the first/last squares. ``binary`` writes
+  the ranks as binary numbers instead, with one incrementer per arc (smaller, weaker propagation).
 - ``position``: ``at(u, t)``, square u is step t, exactly one per step and per square, consecutive
   steps a knight move apart. A closed tour's step 0 is fixed at its root, so rotations count once.
 
-Ranks and steps both know the knight's parity: a jump changes square colour, so when the first
-square is known, ``p(u)`` is even exactly when u has the first square's colour.
+Ranks and steps both know the knight's parity: a jump changes square colour, so ``p(u)`` is even
+exactly when u has the first square's colour (for an open tour from anywhere, one more variable
+holds that colour).
 """
 
 from __future__ import annotations
@@ -35,7 +37,10 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
         projection = positions(board, formula, pool, encoding["card"])
     else:
         projection = successors(board, formula, pool, encoding["card"])
-        ranks(board, formula, pool, exact=encoding["tour"] == "rank")
+        if encoding["tour"] == "binary":
+            binary_ranks(board, formula, pool)
+        else:
+            ranks(board, formula, pool, exact=encoding["tour"] == "rank")
     formula.nv = max(formula.nv, pool.top)
     return CnfFormulation(
         cnf=formula, pool=pool, projection=projection, decode=lambda values: rooted(board, decode(values))
@@ -65,35 +70,43 @@ def successors(board: Board, formula: CNF, pool: IDPool, card: str) -> list[int]
 
 def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
     """Order-encoded ranks that rise along every arc, so that no subtour can close."""
-    n = board.area
-
-    def ge(u: Square, k: int) -> int:
-        return pool.id(("ge", u, k))
-
+    n, clauses = board.area, formula.clauses  # appended to directly: formulate sets formula.nv
+    ge = {u: [0] + [pool.id(("ge", u, k)) for k in range(1, n)] for u in board.squares()}  # ge[u][k]
     firsts, parity = set(ends(board)[0]), colour_of_first(board)
+    # When the first square is not fixed, one variable says its colour: 1 when (r + c) is odd.
+    colour = pool.id(("colour",)) if parity is None and not board.closed and n > 1 else None
     for u in board.squares():
-        formula.extend([-ge(u, k + 1), ge(u, k)] for k in range(1, n - 1))
+        g = ge[u]
+        clauses.extend([-g[k + 1], g[k]] for k in range(1, n - 1))
         if board.closed:
-            formula.append([-ge(u, 1)] if u == board.root else [ge(u, 1)])
+            clauses.append([-g[1]] if u == board.root else [g[1]])
         elif n > 1:
             # Rank 0 exactly when first; the last square has rank n - 1.
             first = [pool.id(("first", u))] if u in firsts else []
-            formula.append([ge(u, 1)] + first)
-            formula.extend([-f, -ge(u, 1)] for f in first)
-            formula.append([-pool.id(("last", u)), ge(u, n - 1)])
+            clauses.append([g[1]] + first)
+            clauses.extend([-f, -g[1]] for f in first)
+            clauses.append([-pool.id(("last", u)), g[n - 1]])
+        # A jump changes colour, so p(u) = k only when k has the parity of u's colour against the
+        # first square's; p(u) >= k and p(u) >= k + 1 then agree for every other k.
         if parity is not None:
-            odd = (u[0] + u[1] + parity) % 2  # p(u) is odd exactly when u's colour differs
-            # p(u) >= k and p(u) >= k + 1 agree when k has the wrong parity for u.
-            formula.extend([-ge(u, k), ge(u, k + 1)] for k in range(1, n - 1) if k % 2 != odd)
+            odd = (u[0] + u[1] + parity) % 2
+            clauses.extend([-g[k], g[k + 1]] for k in range(1, n - 1) if k % 2 != odd)
+        elif colour is not None:
+            # p(u) = k needs colour = (r + c + k) % 2.
+            wrong = [colour if (u[0] + u[1] + k) % 2 else -colour for k in range(n)]
+            clauses.extend([-g[k], g[k + 1], wrong[k]] for k in range(1, n - 1))
+            clauses.append([-g[n - 1], wrong[n - 1]])
+            if u in firsts:
+                clauses.append([-pool.id(("first", u)), wrong[0]])
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
-        a = pool.id(("arc", u, v))
-        formula.append([-a, ge(v, 1)])
-        formula.extend([-a, -ge(u, k), ge(v, k + 1)] for k in range(1, n - 1))
-        formula.append([-a, -ge(u, n - 1)])  # nothing follows rank n - 1
+        a, gu, gv = pool.id(("arc", u, v)), ge[u], ge[v]
+        clauses.append([-a, gv[1]])
+        clauses.extend([-a, -gu[k], gv[k + 1]] for k in range(1, n - 1))
+        clauses.append([-a, -gu[n - 1]])  # nothing follows rank n - 1
         if exact:
-            formula.extend([-a, ge(u, k), -ge(v, k + 1)] for k in range(1, n - 1))
+            clauses.extend([-a, gu[k], -gv[k + 1]] for k in range(1, n - 1))
 
 
 def colour_of_first(board: Board) -> int | None:
@@ -124,3 +137,54 @@ def positions(board: Board, formula: CNF, pool: IDPool, card: str) -> list[int]:
         parity = colour_of_first(board)
         formula.extend([-at(u, t)] for u in squares for t in range(n) if (u[0] + u[1] + parity + t) % 2)
     return projection
+
+
+def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
+    """Ranks as binary numbers: every arc u -> v says p(v) = p(u) + 1 through an incrementer."""
+    n = board.area
+    width = max(1, (n - 1).bit_length())
+
+    def bit(u: Square, i: int) -> int:
+        return pool.id(("bit", u, i))
+
+    def carry(u: Square, i: int) -> int:
+        """Bits 0..i-1 of p(u) are all ones (carry into bit i of p(u) + 1); carry 0 is true."""
+        return pool.id(("carry", u, i))
+
+    firsts = set(ends(board)[0])
+    for u in board.squares():
+        formula.append([carry(u, 0)])
+        for i in range(width):
+            # carry(i + 1) <-> carry(i) & bit(i)
+            formula.extend(
+                [
+                    [-carry(u, i + 1), carry(u, i)],
+                    [-carry(u, i + 1), bit(u, i)],
+                    [carry(u, i + 1), -carry(u, i), -bit(u, i)],
+                ]
+            )
+        forbid_at_least(formula, [bit(u, i) for i in range(width)], n)  # p(u) <= n - 1
+        zero = [[-bit(u, i)] for i in range(width)]
+        if board.closed:
+            if u == board.root:
+                formula.extend(zero)
+        elif u in firsts:
+            formula.extend([-pool.id(("first", u))] + z for z in zero)
+    for u, v in arcs(board):
+        if board.closed and v == board.root:
+            continue
+        a = pool.id(("arc", u, v))
+        for i in range(width):
+            x, c, y = bit(u, i), carry(u, i), bit(v, i)  # y = x xor c
+            formula.extend([[-a, -x, -c, -y], [-a, x, c, -y], [-a, x, -c, y], [-a, -x, c, y]])
+        formula.append([-a, -carry(u, width)])  # no overflow
+
+
+def forbid_at_least(formula: CNF, bits: list[int], bound: int) -> None:
+    """The binary number ``bits`` (least significant first) is below ``bound``."""
+    limit = bound - 1
+    for i in range(len(bits)):
+        if not (limit >> i) & 1:
+            # bit i set while every higher bit matches limit's ones would exceed limit
+            higher = [-bits[j] for j in range(i + 1, len(bits)) if (limit >> j) & 1]
+            formula.append([-bits[i], *higher])

@@ -131,7 +131,8 @@ NINE_BY_TEN = [
     ("cpsat", Request()),
     ("sat", Request(encoding="rank")),
     ("sat", Request(encoding="ordering")),
-    ("sat", Request(encoding="position+seqcounter")),
+    ("sat", Request(encoding="binary")),
+    ("sat", Request(encoding="position")),
     ("reference", Request(algorithm="warnsdorff")),
     ("reference", Request(algorithm="divide")),
 ]
