@@ -127,13 +127,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", nargs="+", default=SIZES, metavar="RxC[/M]", help="instances (see above)")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="SEC", help="per run (default 60)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per configuration, the fastest kept")
-    parser.add_argument("--scope", choices=("default", "each", "all"), help="encodings to run instead of the switches")
-    parser.add_argument("--configs", nargs="+", metavar="NAME", help="keep these backends or labels, e.g. sat cpsat:boolean")
+    parser.add_argument("--scope", choices=("default", "each", "all"), help="run these encodings, not the switches")
+    parser.add_argument("--configs", nargs="+", metavar="NAME", help="keep these backends or labels (cpsat:boolean)")
     parser.add_argument("--solver", nargs="+", metavar="NAME", help="also run these PySAT solvers (default encoding)")
     parser.add_argument("--no-reference", action="store_true", help="skip the seed's DFS (no ratios)")
     args = parser.parse_args(argv)
     configs, known = chosen(args), golden_counts()
-    header = f"{'instance':<11} {'configuration':<38} {'count':>8} {'complete':<17} {'check':<6} {'total s':>9} {'vs seed':>10}"
+    header = (f"{'instance':<11} {'configuration':<38} {'count':>8} {'complete':<17} {'check':<6} "
+              f"{'total s':>9} {'vs seed':>10}")
     print(header)
     print("-" * len(header), flush=True)
     for size in args.sizes:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Iterator, Mapping
+from operator import add, itemgetter
+from typing import Callable, Iterator, Mapping
 
 from ortools.sat.python import cp_model
 from pysat.formula import CNF, IDPool
@@ -32,7 +33,7 @@ from pysat.formula import CNF, IDPool
 from models import cardinality
 from models.encoding import Axis, Encoding, EncodingSpace
 from models.errors import InvalidInstance
-from models.formulation import CnfFormulation, CpsatFormulation, Key
+from models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key
 from models.params import check_keys, int_param, parse_size
 from models.puzzle import Puzzle
 
@@ -177,16 +178,27 @@ def leader_orders(grid: Grid) -> list[tuple[Cell, Cell]]:
 def orbit(grid: Grid, filling: Filling) -> list[Filling]:
     """The images of a filling under every symmetry of the board (all distinct, itself first)."""
     flat = [v for row in filling for v in row]
+    cols, size = grid.cols, grid.rows * grid.cols
     out = []
-    for image in symmetries(grid):
-        moved = [0] * len(flat)
-        for i, j in enumerate(image):
-            moved[j] = flat[i]
-        out.append([moved[r * grid.cols : (r + 1) * grid.cols] for r in range(grid.rows)])
+    for gather in gatherers(grid):
+        moved = gather(flat)
+        out.append([list(moved[start : start + cols]) for start in range(0, size, cols)])
     return out
 
 
-def images(grid: Grid, encoding: Encoding):
+@cache
+def gatherers(grid: Grid) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
+    """Per symmetry, a picker that takes a flat filling to its flat image (cell j gets x[g^-1(j)])."""
+    inverses = []
+    for image in symmetries(grid):
+        inverse = [0] * len(image)
+        for i, j in enumerate(image):
+            inverse[j] = i
+        inverses.append(picker(inverse))
+    return tuple(inverses)
+
+
+def images(grid: Grid, encoding: Encoding) -> Images | None:
     """The formulation's ``images`` when it keeps one filling per orbit, else None."""
     if encoding["symmetry"] != "symmetry" or len(symmetries(grid)) == 1:
         return None
@@ -198,7 +210,7 @@ def keeps_leaders(grid: Grid, encoding: Encoding) -> list[tuple[Cell, Cell]]:
     return leader_orders(grid) if images(grid, encoding) else []
 
 
-def decode_integers(grid: Grid):
+def decode_integers(grid: Grid) -> Decoder:
     """Decoder for ``(r, c) -> value`` variables."""
 
     def decode(values: Mapping[Key, int]) -> Filling:
@@ -207,7 +219,7 @@ def decode_integers(grid: Grid):
     return decode
 
 
-def decode_one_hot(grid: Grid):
+def decode_one_hot(grid: Grid) -> Decoder:
     """Decoder for ``("x", r, c, v) -> 0/1`` variables."""
 
     def decode(values: Mapping[Key, int]) -> Filling:
@@ -220,19 +232,24 @@ def decode_one_hot(grid: Grid):
     return decode
 
 
-def fills_exactly(grid: Grid, parity: bool) -> list[list[Cell]]:
-    """Groups of cells that between them must use every one of their candidate values (pigeonhole).
+def everywhere(grid: Grid, parity: bool) -> set[int]:
+    """The values every filling uses (pigeonhole), so "at most once" may become "exactly once".
 
-    With as many values as cells, every value is used; with parity, the same holds per colour
-    class whose phase is forced. A redundant "each value somewhere" helps propagation.
+    With as many values as cells every value is used; with parity, the same holds for a colour
+    class whose phase is forced and that has as many cells as values of its parity. Each such
+    value is a candidate only of that class's cells.
     """
     cells = list(grid.cells())
     if not parity:
-        return [cells] if len(cells) == len(grid.values()) else []
+        return set(grid.values()) if len(cells) == len(grid.values()) else set()
     if len(phases(grid)) != 1:
-        return []
-    classes = [[cell for cell in cells if colour(cell) == k] for k in (0, 1)]
-    return [group for group in classes if group and len(group) == len(candidates(grid, group[0], True))]
+        return set()
+    used: set[int] = set()
+    for k in (0, 1):
+        group = [cell for cell in cells if colour(cell) == k]
+        if group and len(group) == len(candidates(grid, group[0], True)):
+            used.update(candidates(grid, group[0], True))
+    return used
 
 
 def phase_guard(grid: Grid, parity: bool) -> bool:
@@ -277,11 +294,11 @@ def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
          for v in candidates(grid, (r, c), parity)}
     for r, c in grid.cells():
         model.AddExactlyOne(x["x", r, c, v] for v in candidates(grid, (r, c), parity))
+    used = everywhere(grid, parity)
     for v, lits in by_value(grid, x).items():
         model.AddAtMostOne(lits)
-    for group in fills_exactly(grid, parity):
-        for v in candidates(grid, group[0], parity):
-            model.AddBoolOr(x["x", r, c, v] for r, c in group)
+        if v in used:
+            model.AddBoolOr(lits)
     for p, q in edges(grid):
         for here, there in ((p, q), (q, p)):
             for v in candidates(grid, here, parity):
@@ -292,8 +309,9 @@ def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
         for (_, r, c, v), var in x.items():
             model.AddImplication(var, odd_first if (v + colour((r, c))) % 2 else odd_first.Not())
     for p, q in keeps_leaders(grid, encoding):
-        value = {cell: sum(v * x["x", *cell, v] for v in candidates(grid, cell, parity)) for cell in (p, q)}
-        model.Add(value[p] < value[q])
+        for a in candidates(grid, p, parity):
+            larger = [x["x", *q, b] for b in candidates(grid, q, parity) if b > a]
+            model.AddBoolOr(larger).OnlyEnforceIf(x["x", *p, a])
     return CpsatFormulation(model=model, primary=x, decode=decode_one_hot(grid), images=images(grid, encoding))
 
 
@@ -317,11 +335,12 @@ def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
 
     for cell, values in cand.items():
         cardinality.exactly_one(formula, [x(cell, v) for v in values], pool, card)
+    used = everywhere(grid, parity)
     for v, lits in by_value(grid, {key: pool.id(key) for key in map(pool.obj, projection)}).items():
-        cardinality.at_most(formula, lits, 1, pool, card)
-    for group in fills_exactly(grid, parity):
-        for v in cand[group[0]]:
-            formula.append([x(cell, v) for cell in group])
+        if v in used:
+            cardinality.exactly_one(formula, lits, pool, card)
+        else:
+            cardinality.at_most(formula, lits, 1, pool, card)
     for p, q in edges(grid):
         if encoding["adjacency"] == "support":
             for here, there in ((p, q), (q, p)):
@@ -357,16 +376,24 @@ def verify(grid: Grid, filling: Filling) -> list[str]:
             and len(set(flat)) == len(flat)
             and grid.low <= min(flat)
             and max(flat) <= grid.high
-            and all(flat[i] + flat[j] in table for i, j in neighbours(grid))
+            and table.issuperset(map(add, *(pick(flat) for pick in neighbours(grid))))
         ):
             return []
     return problems(grid, filling)
 
 
 @cache
-def neighbours(grid: Grid) -> tuple[tuple[int, int], ...]:
-    """The edges as pairs of row-major cell indices."""
-    return tuple((r1 * grid.cols + c1, r2 * grid.cols + c2) for (r1, c1), (r2, c2) in edges(grid))
+def neighbours(grid: Grid) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
+    """Two pickers that take a flat filling to the first and to the second ends of every edge."""
+    ends = [(r1 * grid.cols + c1, r2 * grid.cols + c2) for (r1, c1), (r2, c2) in edges(grid)]
+    return tuple(picker([pair[k] for pair in ends]) for k in (0, 1))
+
+
+def picker(indices: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """``itemgetter`` that always returns a tuple, even for zero or one index."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    return lambda flat: tuple(flat[i] for i in indices)
 
 
 def problems(grid: Grid, filling: Filling) -> list[str]:
