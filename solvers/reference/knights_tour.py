@@ -8,8 +8,12 @@ Python's recursion limit). They differ in what they try first and where they may
 - ``warnsdorff`` tries first the square with the fewest onward exits (ties: the seed's jump
   order), and falls back on backtracking in that order when the walk gets stuck; it stops at
   the first tour. A closed tour is the greedy open tour closed by Posa rotations.
-- ``divide`` cuts the board into blocks, tours one block at a time with ``backtrack`` confined to
-  it, and jumps from a block's last square into the next block (see ``blocks``).
+- ``divide`` cuts the board into blocks (the seed's 3x10 band and two 6x5 blocks on 9x10; see
+  ``blocks``), tours one block at a time with the Warnsdorff-ordered search confined to it, and
+  jumps from a block's last square into a fresh block. Only where a block tour ends matters to
+  the rest of the board, so one tour per end square is tried, and an entry square found to lead
+  nowhere is remembered. It finds open tours only: on closed tours, and on boards it cannot cut,
+  it finds nothing and says why (the run is reported incomplete with that reason).
 
 The squares are numbered r * cols + c here; the moves are computed from the rules, not taken
 from any encoding.
