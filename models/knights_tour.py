@@ -118,7 +118,7 @@ def decode(values: Mapping[Key, int]) -> Tour:
     if head is None:
         return []
     tour = [head]
-    while tour[-1] in after and after[tour[-1]] != head:
+    while tour[-1] in after and after[tour[-1]] != head and len(tour) <= len(after):  # bounded: arcs may be wrong
         tour.append(after[tour[-1]])
     return [list(square) for square in tour]
 

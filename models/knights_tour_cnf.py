@@ -37,9 +37,9 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
         projection = positions(board, formula, pool, encoding["card"])
     else:
         projection = successors(board, formula, pool, encoding["card"])
-        if encoding["tour"] == "binary":
+        if board.area > 1 and encoding["tour"] == "binary":
             binary_ranks(board, formula, pool)
-        else:
+        elif board.area > 1:  # one square has nothing to order
             ranks(board, formula, pool, exact=encoding["tour"] == "rank")
     formula.nv = max(formula.nv, pool.top)
     return CnfFormulation(
