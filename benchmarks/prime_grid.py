@@ -38,6 +38,7 @@ SWITCHES = [
     Config("sat", Request(encoding="conflict")),
     Config("sat", Request(encoding="support+noparity")),
     Config("sat", Request(encoding="support+nosymmetry")),
+    Config("sat", Request(encoding="support", solver="minisat22")),
 ]
 
 

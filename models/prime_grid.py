@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
 from operator import add, itemgetter
 from typing import Callable, Iterator, Mapping
 
@@ -224,9 +225,8 @@ def decode_one_hot(grid: Grid) -> Decoder:
 
     def decode(values: Mapping[Key, int]) -> Filling:
         filling = [[0] * grid.cols for _ in range(grid.rows)]
-        for (_, r, c, v), truth in values.items():
-            if truth:
-                filling[r][c] = v
+        for _, r, c, v in compress(values, values.values()):  # the keys whose value is true
+            filling[r][c] = v
         return filling
 
     return decode
