@@ -36,6 +36,9 @@ class CpsatJob:
             # sequential search is what the duplicate check expects to see.
             solver.parameters.enumerate_all_solutions = True
             solver.parameters.num_workers = 1
+        # CP-SAT's own SIGINT handler would fight Python's (and abort the process); Ctrl-C reaches
+        # the reading thread as KeyboardInterrupt instead, and that halts the search.
+        solver.parameters.catch_sigint_signal = False
         if stop.remaining() is not None:
             solver.parameters.max_time_in_seconds = max(stop.remaining() or 0.0, 1e-3)
         formulation = self.formulation

@@ -57,6 +57,9 @@ def stream(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop
             yield item
         if failure:
             raise failure[0]
+    except KeyboardInterrupt:
+        stop.request("interrupted")  # before the solver thread, halted, reports a stop of its own
+        raise
     finally:
         closing.set()
         while worker.is_alive():
