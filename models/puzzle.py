@@ -31,6 +31,8 @@ class Puzzle:
     cnf_encodings: EncodingSpace = field(default_factory=EncodingSpace)
     # What a count counts, when it needs saying; added to every count's JSON, e.g. {"tours": "directed"}.
     count_meta: Mapping[str, str] = field(default_factory=dict)
+    # Optional: what to tell the user about an instance before solving it (e.g. why it has no solution).
+    note: Callable[[Instance], str | None] | None = None
     # Optional: write a random puzzle of a size as instance text (size, seed, max_area, unique).
     generate: Callable[..., str] | None = None
 

@@ -56,7 +56,7 @@ def note(board: Board) -> str | None:
 def describe(board: Board) -> str:
     count = len(board.clues)
     name = f"{board.rows}x{board.cols}, {count} clue{'' if count == 1 else 's'}"
-    return f"{name} ({note(board)})" if note(board) else name
+    return name
 
 
 def cells(rect: Rect) -> Iterator[Cell]:
@@ -274,6 +274,7 @@ PUZZLE = Puzzle(
     verify=verify,
     render=render,
     describe=describe,
+    note=note,
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
     cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS)),
     generate=generate,

@@ -42,12 +42,27 @@ def parse_params(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def load(args: argparse.Namespace) -> tuple[Puzzle, Instance]:
+    """The puzzle and its parsed instance; the puzzle's note on the instance goes to stderr."""
     puzzle = get_puzzle(args.puzzle)
-    return puzzle, puzzle.parse(args.instance, parse_params(args.param))
+    instance = puzzle.parse(args.instance, parse_params(args.param))
+    note = notes(puzzle, instance)
+    if note and not getattr(args, "json", False):
+        print(f"gridsat: note: {note['note']}", file=sys.stderr)
+    return puzzle, instance
+
+
+def notes(puzzle: Puzzle, instance: Instance) -> dict[str, str]:
+    """``{"note": ...}`` when the puzzle has something to say about the instance, else empty."""
+    text = puzzle.note(instance) if puzzle.note else None
+    return {"note": text} if text else {}
 
 
 def request_of(args: argparse.Namespace) -> Request:
     return Request(args.encoding, args.solver, args.algorithm)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def print_json(value: Any) -> None:
@@ -123,7 +138,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                       keep=True)
     solution = outcome.solutions[0] if outcome.solutions else None
     if args.json:
-        print_json({**outcome.summary(), "solution": solution})
+        print_json({**outcome.summary(), **notes(puzzle, instance), "solution": solution})
     elif solution is None:
         why = "no solution exists" if outcome.complete else f"no solution found ({outcome.reason})"
         print(why)
@@ -141,7 +156,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     outcome = execute(puzzle, instance, args.backend, request_of(args), limit=args.limit,
                       time_limit=args.time_limit)
     if args.json:
-        record = {**outcome.summary(), **puzzle.count_meta}
+        record = {**outcome.summary(), **puzzle.count_meta, **notes(puzzle, instance)}
         if args.limit is not None:
             record["verdict"] = verdict(outcome)
         print_json(record)
@@ -170,7 +185,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         print(json.dumps({"summary": {**outcome.summary(), **puzzle.count_meta}}, separators=(",", ":")))
     else:
         state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
-        print(f"# {outcome.count} solutions ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
+        print(f"# {plural(outcome.count, 'solution')} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
     status = report_problems(outcome)
     return INTERRUPTED if outcome.reason == "interrupted" else status
 
@@ -192,7 +207,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
 
     report = crosscheck(puzzle, instance, configs, time_limit=args.time_limit, on_outcome=progress)
     if args.json:
-        print_json({**report.summary(), **puzzle.count_meta})
+        print_json({**report.summary(), **puzzle.count_meta, **notes(puzzle, instance)})
     else:
         for problem in report.problems:
             print(f"DISAGREE: {problem}")
@@ -201,7 +216,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             for i, solution in enumerate(sorted(complete[0].solutions or [], key=dumps), 1):
                 print(f"\n# solution {i}\n{puzzle.render(instance, solution)}")
         verdict_line = ("agree" if report.agree else "DISAGREE") + (
-            f": {complete[0].count} solutions" if complete else ": no run finished, nothing to compare")
+            f": {plural(complete[0].count, 'solution')}" if complete else ": no run finished, nothing to compare")
         meta = "".join(f" ({k}: {v})" for k, v in puzzle.count_meta.items())
         print(f"\n{puzzle.name} {report.instance}: {len(report.outcomes)} runs {verdict_line}{meta}")
     if not report.agree:

@@ -55,6 +55,14 @@ def test_count_with_a_limit_says_unique_several_or_none():
     assert gridsat("count", "tatami", "1x2", "--limit", "2").stdout == "1 (unique)\n"
 
 
+def test_a_puzzle_note_reaches_stderr_and_json():
+    done = gridsat("solve", "shikaku", "2x2:3c")
+    assert (done.returncode, done.stdout) == (1, "no solution exists\n")
+    assert done.stderr == "gridsat: note: the clues sum to 3 but the grid has 4 cells, so there is no solution\n"
+    record = json.loads(gridsat("count", "shikaku", "2x2:3c", "--json").stdout)
+    assert record["count"] == 0 and "sum to 3" in record["note"]
+
+
 def test_solve_prints_a_verified_tiling():
     done = gridsat("solve", "tatami", "4x7", "--json", "--backend", "reference")
     record = json.loads(done.stdout)

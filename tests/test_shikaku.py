@@ -121,7 +121,7 @@ def test_candidates_contain_their_clue_and_no_other():
 def test_a_clue_sum_other_than_the_area_is_valid_and_says_so():
     board = read("2x2:3c")
     assert note(board) == "the clues sum to 3 but the grid has 4 cells, so there is no solution"
-    assert describe(board).endswith("so there is no solution)")
+    assert describe(board) == "2x2, 1 clue"
     assert note(read("seed")) is None and describe(read("seed")) == "12x12, 22 clues"
 
 
