@@ -22,8 +22,8 @@ from pathlib import Path
 from models import get_puzzle
 from models.errors import InvalidInstance
 from solvers.backend import Request
+from benchmarks.series import Row, common_arguments, label, measure, ratio
 from solvers.crosscheck import Config, configurations
-from solvers.run import Outcome, execute
 
 SIZES = ["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"]
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "data" / "prime_grid.toml"
@@ -63,11 +63,6 @@ def golden_counts() -> dict[str, int]:
     return known
 
 
-def label(config: Config) -> str:
-    r = config.request
-    return f"{config.backend}:{r.encoding or r.algorithm or 'default'}" + (f"/{r.solver}" if r.solver else "")
-
-
 def chosen(args: argparse.Namespace) -> list[Config]:
     """The configurations to run: the switch table, a scope of encodings, or named backends."""
     puzzle = get_puzzle("prime-grid")
@@ -79,55 +74,25 @@ def chosen(args: argparse.Namespace) -> list[Config]:
         configs = [c for c in configs if c.backend in args.configs or label(c) in args.configs]
     if args.solver:
         configs += [Config("sat", Request(solver=s)) for s in args.solver]
-    if not any(c.backend == "reference" for c in configs) and not args.no_reference:
-        configs.insert(0, SWITCHES[0])
-    return configs
+    configs = [c for c in configs if c.backend != "reference"]
+    return configs if args.no_reference else [SWITCHES[0], *configs]
 
 
-def run(size: str, configs: list[Config], args: argparse.Namespace) -> list[tuple[str, Outcome]]:
-    """Count one instance with every configuration, keeping each one's fastest run."""
-    puzzle = get_puzzle("prime-grid")
-    text, params = instance_params(size)
-    grid = puzzle.parse(text, params)
-    results = []
-    for config in configs:
-        if config.backend == "reference" and args.no_reference:
-            continue
-        runs = []
-        for _ in range(args.repeat):
-            runs.append(execute(puzzle, grid, config.backend, config.request, time_limit=args.time_limit))
-            if not runs[-1].complete:
-                break  # a timeout: repeating it only repeats the limit
-        results.append((label(config), min(runs, key=lambda o: o.build_seconds + o.seconds)))
-    return results
-
-
-def table(results: list[tuple[str, Outcome]], known: dict[str, int]) -> list[str]:
-    """One line per configuration: count, completeness, checks, seconds and the ratio to the seed's DFS."""
-    base = next((o for name, o in results if name.startswith("reference")), None)
-    lines = []
-    for name, o in results:
-        seconds = o.build_seconds + o.seconds
-        ratio = "-"
-        if base is not None and seconds > 0:
-            ratio = f"{'>=' if not base.complete else ''}{(base.build_seconds + base.seconds) / seconds:,.2f}x"
-        done = "yes" if o.complete else f"NO ({o.reason})"
-        expected = known.get(o.instance)
-        check = "-" if expected is None or not o.complete else "ok" if o.count == expected else f"WRONG ({expected})"
-        if o.invalid or o.duplicates:
-            check = f"{len(o.invalid)} invalid, {o.duplicates} duplicates"
-        lines.append(f"{o.instance:<11} {name:<38} {o.count:>8} {done:<17} {check:<6} {seconds:>9.3f} {ratio:>10}")
-    counts = {o.count for _, o in results if o.complete}
-    if len(counts) > 1:
-        lines.append(f"DISAGREEMENT: complete runs counted {sorted(counts)}")
-    return lines
+def line(row: Row, base: Row | None, known: dict[str, int]) -> str:
+    """Count, completeness, the check against the golden count and the speed-up over the seed's DFS."""
+    o = row.outcome
+    done = "yes" if o.complete else f"NO ({o.reason})"
+    expected = known.get(row.instance)
+    check = "-" if expected is None or not o.complete else "ok" if o.count == expected else f"WRONG ({expected})"
+    if o.invalid or o.duplicates:
+        check = f"{len(o.invalid)} invalid, {o.duplicates} duplicates"
+    return (f"{row.instance:<11} {label(row.config):<38} {o.count:>8} {done:<17} {check:<6} {row.seconds:>9.3f} "
+            f"{ratio(base, row):>10}")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", nargs="+", default=SIZES, metavar="RxC[/M]", help="instances (see above)")
-    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SEC", help="per run (default 60)")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per configuration, the fastest kept")
+    common_arguments(parser, SIZES, time_limit=60.0)
     parser.add_argument("--scope", choices=("default", "each", "all"), help="run these encodings, not the switches")
     parser.add_argument("--configs", nargs="+", metavar="NAME", help="keep these backends or labels (cpsat:boolean)")
     parser.add_argument("--solver", nargs="+", metavar="NAME", help="also run these PySAT solvers (default encoding)")
@@ -139,8 +104,16 @@ def main(argv: list[str] | None = None) -> None:
     print(header)
     print("-" * len(header), flush=True)
     for size in args.sizes:
-        for line in table(run(size, configs, args), known):
-            print(line, flush=True)
+        text, params = instance_params(size)
+        base, counts = None, set()
+        for row in measure("prime-grid", text, params, configs, args.time_limit, args.repeat):
+            if row.config.backend == "reference" and base is None:
+                base = row
+            if row.outcome.complete:
+                counts.add(row.outcome.count)
+            print(line(row, base, known), flush=True)
+        if len(counts) > 1:
+            print(f"DISAGREEMENT: complete runs counted {sorted(counts)}")
 
 
 if __name__ == "__main__":
