@@ -239,20 +239,16 @@ def decode_one_hot(grid: Grid) -> Decoder:
 def everywhere(grid: Grid, parity: bool) -> set[int]:
     """The values every filling uses (pigeonhole), so "at most once" may become "exactly once".
 
-    With as many values as cells every value is used; with parity, the same holds for a colour
-    class whose phase is forced and that has as many cells as values of its parity. Each such
-    value is a candidate only of that class's cells.
+    With as many values as cells every value is used. With parity and a forced phase, the same holds
+    for a colour class with as many cells as values of its parity (each is a candidate there only).
     """
     cells = list(grid.cells())
-    if not parity:
-        return set(grid.values()) if len(cells) == len(grid.values()) else set()
-    if len(phases(grid)) != 1:
-        return set()
-    used: set[int] = set()
-    for k in (0, 1):
-        group = [cell for cell in cells if colour(cell) == k]
-        if group and len(group) == len(candidates(grid, group[0], True)):
-            used.update(candidates(grid, group[0], True))
+    used = set(grid.values()) if len(cells) == len(grid.values()) else set()
+    if parity and len(phases(grid)) == 1:
+        for k in (0, 1):
+            group = [cell for cell in cells if colour(cell) == k]
+            if group and len(group) == len(candidates(grid, group[0], True)):
+                used.update(candidates(grid, group[0], True))
     return used
 
 
