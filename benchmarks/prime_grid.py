@@ -8,7 +8,8 @@
 A size is ``RxC`` (values 1..R*C+1), ``RxC/M`` (values 1..M) or ``RxC/L..M``. Every configuration
 counts the same instance in this process, one after the other, so the ratios compare like with like
 on this shared machine: the ratio is the seed's DFS (reference) total time over the run's, ``>=``
-when the seed's run hit the time limit. Counts are checked against tests/data/prime_grid.toml.
+when the seed's run hit the time limit; "per s" is fillings per second, the fair comparison when
+runs hit the limit. Counts are checked against tests/data/prime_grid.toml.
 Targets (issue 3): 5x5/25 (917,848 fillings) in under 60 s; at least 2x the seed's speed on 4x5/20.
 """
 
@@ -86,8 +87,9 @@ def line(row: Row, base: Row | None, known: dict[str, int]) -> str:
     check = "-" if expected is None or not o.complete else "ok" if o.count == expected else f"WRONG ({expected})"
     if o.invalid or o.duplicates:
         check = f"{len(o.invalid)} invalid, {o.duplicates} duplicates"
+    rate = o.count / row.seconds if row.seconds > 0 else 0.0
     return (f"{row.instance:<11} {label(row.config):<38} {o.count:>8} {done:<17} {check:<6} {row.seconds:>9.3f} "
-            f"{ratio(base, row):>10}")
+            f"{rate:>9,.0f} {ratio(base, row):>10}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     configs, known = chosen(args), golden_counts()
     header = (f"{'instance':<11} {'configuration':<38} {'count':>8} {'complete':<17} {'check':<6} "
-              f"{'total s':>9} {'vs seed':>10}")
+              f"{'total s':>9} {'per s':>9} {'vs seed':>10}")
     print(header)
     print("-" * len(header), flush=True)
     for size in args.sizes:
