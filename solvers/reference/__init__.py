@@ -7,8 +7,9 @@ the default.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from models.errors import BackendUnavailable, UnknownName
 from solvers.stop import Stop
