@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,13 +79,27 @@ class SatJob:
     def _solve(self, oracle: Any, stop: Stop) -> bool | None:
         """One satisfiability call in budgeted slices; None when the stop came first."""
         if self.solver in UNLIMITED:
-            return None if stop.expired() else oracle.solve()
+            return None if stop.expired() else _interruptible(oracle.solve)
         while not stop.expired():
             oracle.conf_budget(BUDGET)
-            answer = oracle.solve_limited()
+            answer = _interruptible(oracle.solve_limited)
             if answer is not None:
                 return answer
         return None
+
+
+def _interruptible(call: Callable[[], bool | None]) -> bool | None:
+    """Make a Ctrl-C caught inside PySAT's C code a KeyboardInterrupt again.
+
+    PySAT installs its own SIGINT handler around a call from the main thread and raises its
+    ``pysolvers.error("Caught keyboard interrupt")``, which is not a KeyboardInterrupt.
+    """
+    try:
+        return call()
+    except Exception as error:
+        if "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise
 
 
 class SatBackend:
