@@ -1,7 +1,7 @@
 """Puzzle formulations: one module per puzzle family, plus the shared formulation types.
 
-``PUZZLES`` is the registry: an explicit, ordered mapping from a puzzle's command-line name to the
-module that defines its ``PUZZLE``. Modules are imported on first use.
+``PUZZLES`` is the registry: an explicit mapping, in the order of the seed documents, from a
+puzzle's command-line name to the module that defines its ``PUZZLE``. Modules are imported on first use.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from models.puzzle import Puzzle
 
 PUZZLES: dict[str, str] = {
     "tatami": "models.tatami",
-    "shikaku": "models.shikaku",
     "prime-grid": "models.prime_grid",
+    "shikaku": "models.shikaku",
     "knights-tour": "models.knights_tour",
 }
 

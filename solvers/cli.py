@@ -16,6 +16,7 @@ from models.errors import GridsatError
 from models.puzzle import Instance, Puzzle, dumps
 from solvers.backend import BACKENDS, Request, backend_class
 from solvers.crosscheck import SCOPES, configurations, crosscheck
+from solvers.reference import REFERENCES, algorithms
 from solvers.run import Outcome, execute
 
 INTERRUPTED = 130  # the shell's status for a Ctrl-C
@@ -107,6 +108,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             "name": name, "summary": p.summary, "instance": p.instance_help, "params": dict(p.params),
             "cpsat_encodings": {a.name: list(a.choices) for a in p.cpsat_encodings.axes},
             "cnf_encodings": {a.name: list(a.choices) for a in p.cnf_encodings.axes},
+            "algorithms": {a.name: a.summary for a in algorithms(name).values()} if name in REFERENCES else {},
         })
     backends = []
     for name in BACKENDS:
@@ -124,6 +126,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         for kind in ("cpsat_encodings", "cnf_encodings"):
             for axis, choices in p[kind].items():
                 print(f"  {'':<14}   {kind.split('_')[0]} {axis}: {', '.join(choices)} (default {choices[0]})")
+        if p["algorithms"]:
+            names = list(p["algorithms"])
+            print(f"  {'':<14}   reference algorithms: {', '.join(names)} (default {names[0]})")
     print("backends:")
     for b in backends:
         state = "" if b["available"] else "  (not installed)"

@@ -87,6 +87,13 @@ def test_crosscheck_agrees_on_the_seed_room():
     assert {r["count"] for r in report["results"]} == {3} and len(report["results"]) == 11
 
 
+def test_solve_on_the_reference_prefers_a_one_solution_method():
+    record = json.loads(gridsat("solve", "knights-tour", "9x10", "--backend", "reference", "--json").stdout)
+    assert record["encoding"] == "warnsdorff" and len(record["solution"]) == 90
+    counted = json.loads(gridsat("count", "knights-tour", "3x4", "--backend", "reference", "--json").stdout)
+    assert (counted["encoding"], counted["count"], counted["complete"]) == ("backtrack", 16, True)
+
+
 def test_export_dimacs_carries_projection_and_legend(tmp_path):
     target = tmp_path / "room.cnf"
     done = gridsat("export", "tatami", "3x4", "--format", "dimacs", "--encoding", "ladder", "-o", str(target))

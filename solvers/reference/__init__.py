@@ -16,8 +16,8 @@ from solvers.stop import Stop
 
 REFERENCES: dict[str, str] = {
     "tatami": "solvers.reference.tatami",
-    "shikaku": "solvers.reference.shikaku",
     "prime-grid": "solvers.reference.prime_grid",
+    "shikaku": "solvers.reference.shikaku",
     "knights-tour": "solvers.reference.knights_tour",
 }
 

@@ -50,4 +50,10 @@ class ReferenceBackend:
         return {"algorithm": list(algorithms(puzzle.name)) if puzzle.name in REFERENCES else []}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> ReferenceJob:
-        return ReferenceJob(algorithm(puzzle.name, request.algorithm), instance)
+        """The named algorithm; unnamed, the default, or for one solution the first one-solution method."""
+        name = request.algorithm
+        if name is None and request.limit == 1:
+            # An exhaustive search can take forever to reach its first solution (knight's tours on
+            # 9x10); a method built to find one, like Warnsdorff's rule, is what ``solve`` wants.
+            name = next((a.name for a in algorithms(puzzle.name).values() if not a.exhaustive), None)
+        return ReferenceJob(algorithm(puzzle.name, name), instance)
