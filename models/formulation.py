@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,11 +49,25 @@ class CnfFormulation(Formulation):
     cnf: CNF
     pool: IDPool
     projection: list[int]
+    # True when every solution sets the same number of projection variables (one value per cell,
+    # one mat per cell pair...): then no solution's true set contains another's, and a blocking
+    # clause over the true literals alone excludes exactly one solution, with far fewer literals.
+    block_true_only: bool = False
+
+    @functools.cached_property
+    def keys(self) -> list[Key]:
+        """The structured key of each projection variable, in projection order."""
+        return [self.pool.obj(v) for v in self.projection]
 
     def values(self, model: list[int]) -> dict[Key, int]:
-        """The projection of a SAT model, keyed by the pool's structured keys."""
-        truth = {abs(lit): lit > 0 for lit in model}
-        return {self.pool.obj(v): int(truth.get(v, False)) for v in self.projection}
+        """The projection of a SAT model (which lists variables 1..n in order), keyed by structured keys."""
+        return {key: int(model[v - 1] > 0) for key, v in zip(self.keys, self.projection, strict=True)}
+
+    def blocking_clause(self, model: list[int]) -> list[int]:
+        """A clause that this model's projection violates and every other projection satisfies."""
+        if self.block_true_only:
+            return [-v for v in self.projection if model[v - 1] > 0]
+        return [-model[v - 1] for v in self.projection]
 
     def size(self) -> dict[str, int]:
         return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses)}

@@ -357,8 +357,9 @@ def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
     for p, q in keeps_leaders(grid, encoding):
         formula.extend([-x(p, a), -x(q, b)] for a in cand[p] for b in cand[q] if a >= b)
     formula.nv = max(formula.nv, pool.top)
+    # One value per cell: every filling sets as many projection variables, so blocking the true ones is exact.
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode_one_hot(grid),
-                          images=images(grid, encoding))
+                          images=images(grid, encoding), block_true_only=True)
 
 
 def verify(grid: Grid, filling: Filling) -> list[str]:

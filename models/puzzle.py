@@ -43,6 +43,12 @@ class Puzzle:
 
 def freeze(solution: Solution) -> Any:
     """A hashable, orderable form of a canonical solution (nested lists become tuples)."""
+    if isinstance(solution, list) and solution and isinstance(solution[0], list):
+        first = solution[0]
+        if first and not isinstance(first[0], (list, tuple, dict)):
+            # Rows of scalars (a grid, a list of squares): the common shape, frozen in one pass
+            # per row, as this runs once for every solution of every backend.
+            return tuple(map(tuple, solution))
     if isinstance(solution, (list, tuple)):
         return tuple(freeze(x) for x in solution)
     if isinstance(solution, dict):

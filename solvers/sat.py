@@ -74,7 +74,7 @@ class SatJob:
                     return
                 # Block this assignment of the projection, never of the auxiliaries, so that the
                 # auxiliaries of an encoding cannot multiply the count.
-                oracle.add_clause([-model[v - 1] for v in f.projection])
+                oracle.add_clause(f.blocking_clause(model))
 
     def _solve(self, oracle: Any, stop: Stop) -> bool | None:
         """One satisfiability call in budgeted slices; None when the stop came first."""
