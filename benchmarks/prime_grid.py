@@ -20,10 +20,10 @@ import re
 import tomllib
 from pathlib import Path
 
+from benchmarks.series import Row, common_arguments, label, measure, ratio
 from models import get_puzzle
 from models.errors import InvalidInstance
 from solvers.backend import Request
-from benchmarks.series import Row, common_arguments, label, measure, ratio
 from solvers.crosscheck import Config, configurations
 
 SIZES = ["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"]

@@ -22,11 +22,11 @@ Two pieces of redundant knowledge, each an encoding choice that never changes a 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from itertools import compress
 from operator import add, itemgetter
-from typing import Callable, Iterator, Mapping
 
 from ortools.sat.python import cp_model
 from pysat.formula import CNF, IDPool

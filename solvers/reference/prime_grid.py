@@ -8,7 +8,7 @@ fillings; here the choice points live on an explicit stack and every filling is 
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from models.prime_grid import Filling, Grid, primes
 from solvers.reference import Algorithm
