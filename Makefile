@@ -17,6 +17,7 @@ demo: $(STAMP)
 	$(BIN)/gridsat crosscheck tatami 4x7 --show
 
 test: $(STAMP)
+	$(BIN)/ruff check models solvers benchmarks tests
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
