@@ -26,10 +26,10 @@ class Row:
 
 
 def label(config: Config) -> str:
+    """``backend`` or ``backend:encoding/solver/algorithm`` for the choices that were made."""
     r = config.request
-    choice = r.encoding or r.solver or r.algorithm
     extra = "/".join(x for x in (r.encoding, r.solver, r.algorithm) if x)
-    return f"{config.backend}:{extra}" if choice else config.backend
+    return f"{config.backend}:{extra}" if extra else config.backend
 
 
 def measure(puzzle_name: str, instance_text: str, params: dict[str, str], configs: Sequence[Config],
