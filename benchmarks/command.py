@@ -1,6 +1,6 @@
 """``gridsat bench SUITE --out DIR``: run a suite, record every run, judge the answers, write the report.
 
-The CLI wires ``add_arguments`` and ``run``; ``python -m benchmarks.command`` runs them alone.
+The CLI wires ``add_arguments`` and ``run``; ``python -m gridsat.benchmarks.command`` runs them alone.
 
 Exit status: 0 when every run ended ``ok``, ``timeout`` or ``memout`` (limits are results, not
 failures); 1 when any run is ``wrong`` or ended in an ``error``; 130 after Ctrl-C (what finished is
@@ -16,11 +16,11 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from benchmarks import report
-from benchmarks.results import Results, header, judge
-from benchmarks.runner import Limits, run_all, spec_of
-from benchmarks.suite import builtin_suites, load, plan
-from models.errors import GridsatError
+from gridsat.benchmarks import report
+from gridsat.benchmarks.results import Results, header, judge
+from gridsat.benchmarks.runner import Limits, run_all, spec_of
+from gridsat.benchmarks.suite import builtin_suites, load, plan
+from gridsat.models.errors import GridsatError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -133,7 +133,7 @@ class Progress:
 
 def main(argv: list[str] | None = None) -> int:
     """Stand-alone entry point (the CLI's ``gridsat bench`` calls ``run`` the same way)."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.command", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m gridsat.benchmarks.command", description=__doc__.splitlines()[0])
     add_arguments(parser)
     args = parser.parse_args(argv)
     try:

@@ -1,8 +1,8 @@
 """Knight's tours: one tour per backend, CNF encoding and algorithm on growing boards; small-board counts.
 
-    python -m benchmarks.knights_tour                       # one tour on 8x8 .. 20x20, counts on small boards
-    python -m benchmarks.knights_tour --sizes 9x10 --repeat 3
-    python -m benchmarks.knights_tour --six --time-limit 900  # add the 6x6 closed count (19,724 directed)
+    python -m gridsat.benchmarks.knights_tour                       # one tour on 8x8 .. 20x20, counts on small boards
+    python -m gridsat.benchmarks.knights_tour --sizes 9x10 --repeat 3
+    python -m gridsat.benchmarks.knights_tour --six --time-limit 900  # add the 6x6 closed count (19,724 directed)
 
 Targets (issue 5): the default CNF encoding (``rank``) finds a 9x10 tour at least 3x faster than
 ``position``, measured side by side; every method's tour is verified (a run whose tour breaks a
@@ -16,12 +16,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Iterator
 
-from benchmarks.series import Row, common_arguments, measure, print_table
-from models.knights_tour import Board
-from models.params import parse_size
-from solvers.backend import Request
-from solvers.crosscheck import Config
-from solvers.reference.knights_tour import blocks
+from gridsat.benchmarks.series import Row, common_arguments, measure, print_table
+from gridsat.models.knights_tour import Board
+from gridsat.models.params import parse_size
+from gridsat.solvers.backend import Request
+from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.reference.knights_tour import blocks
 
 SIZES = ["8x8", "9x10", "12x12", "16x16", "20x20"]
 # Each a board and its -p parameters; the golden counts are in tests/data/knights_tour.toml.

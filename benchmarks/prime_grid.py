@@ -1,9 +1,9 @@
 """Prime-sum grid counting series: every backend, encoding and redundancy switch beside the seed's DFS.
 
-    python -m benchmarks.prime_grid                               # the issue's series, 60 s per run
-    python -m benchmarks.prime_grid --sizes 4x5/20 --repeat 3     # one instance, best of 3
-    python -m benchmarks.prime_grid --sizes 5x5/25 --configs sat cpsat --time-limit 600
-    python -m benchmarks.prime_grid --scope each                  # every single encoding choice
+    python -m gridsat.benchmarks.prime_grid                               # the issue's series, 60 s per run
+    python -m gridsat.benchmarks.prime_grid --sizes 4x5/20 --repeat 3     # one instance, best of 3
+    python -m gridsat.benchmarks.prime_grid --sizes 5x5/25 --configs sat cpsat --time-limit 600
+    python -m gridsat.benchmarks.prime_grid --scope each                  # every single encoding choice
 
 A size is ``RxC`` (values 1..R*C+1), ``RxC/M`` (values 1..M) or ``RxC/L..M``. Every configuration
 counts the same instance in this process, one after the other, so the ratios compare like with like
@@ -20,11 +20,11 @@ import re
 import tomllib
 from pathlib import Path
 
-from benchmarks.series import Row, common_arguments, label, measure, ratio
-from models import get_puzzle
-from models.errors import InvalidInstance
-from solvers.backend import Request
-from solvers.crosscheck import Config, configurations
+from gridsat.benchmarks.series import Row, common_arguments, label, measure, ratio
+from gridsat.models import get_puzzle
+from gridsat.models.errors import InvalidInstance
+from gridsat.solvers.backend import Request
+from gridsat.solvers.crosscheck import Config, configurations
 
 SIZES = ["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"]
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "data" / "prime_grid.toml"

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.results import record_case
+from gridsat.benchmarks.results import record_case
 
 FLOOR = 1e-4  # seconds: the smallest time a log-scale plot shows
 SIZES = ("variables", "clauses", "constraints")

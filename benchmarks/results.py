@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from models.errors import GridsatError
+from gridsat.models.errors import GridsatError
 
 PACKAGES = ("gridsat", "ortools", "python-sat", "matplotlib", "dask", "distributed")
 ANSWERED = ("ok", "wrong")  # statuses whose answers the judge compares (wrong is re-judged on resume)

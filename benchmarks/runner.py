@@ -1,6 +1,6 @@
 """Run each benchmark run in its own child process, measured and limited from outside (like runsolver).
 
-The child (``benchmarks.worker``) starts a new session, so it leads its own process group; it caps
+The child (``gridsat.benchmarks.worker``) starts a new session, so it leads its own process group; it caps
 its address space (RLIMIT_AS) and CPU time (RLIMIT_CPU) before importing anything heavy. The parent
 waits with ``os.wait4``, which gives the child's CPU time and peak resident memory, and kills the
 whole process group when the wall-clock limit (slightly above the CPU limit) passes, and again after
@@ -27,8 +27,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.suite import Run
-from solvers.backend import BACKENDS
+from gridsat.benchmarks.suite import Run
+from gridsat.solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout the child must import, first on its path
 STATUSES = ("ok", "timeout", "memout", "error", "wrong")
@@ -105,7 +105,7 @@ def isolate(spec: dict[str, Any]) -> dict[str, Any]:
             if _stopping.is_set():
                 raise KeyboardInterrupt
             child = subprocess.Popen(
-                [sys.executable, "-m", "benchmarks.worker", spec_path, result_path],
+                [sys.executable, "-m", "gridsat.benchmarks.worker", spec_path, result_path],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, env=child_env(),
             )
             _active.add(child.pid)
@@ -209,7 +209,7 @@ def run_all(
 
 def run_on_dask(specs: list[dict[str, Any]], on_record: Callable[[dict[str, Any]], None], address: str) -> None:
     """Send every spec to the Dask scheduler at ``address``; its workers isolate each run the same way."""
-    from models.errors import GridsatError
+    from gridsat.models.errors import GridsatError
 
     try:
         from distributed import Client

@@ -10,9 +10,9 @@ import argparse
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from models import get_puzzle
-from solvers.crosscheck import Config
-from solvers.run import Outcome, execute
+from gridsat.models import get_puzzle
+from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.run import Outcome, execute
 
 
 @dataclass

@@ -1,10 +1,10 @@
 """Shikaku on generated puzzles from 10x10 to 40x40: every backend and encoding beside the seed's search.
 
-    python -m benchmarks.shikaku                             # unique puzzles, each encoding once
-    python -m benchmarks.shikaku --sizes 12x12 40x40 --time-limit 20 --scope all
-    python -m benchmarks.shikaku --seeds 1 2 3 --scope default # three puzzles a size, default encodings
-    python -m benchmarks.shikaku --any                       # puzzles as drawn (often several solutions)
-    python -m benchmarks.shikaku --sizes seed --repeat 5     # the seed's own 12x12 puzzle, best of 5
+    python -m gridsat.benchmarks.shikaku                             # unique puzzles, each encoding once
+    python -m gridsat.benchmarks.shikaku --sizes 12x12 40x40 --time-limit 20 --scope all
+    python -m gridsat.benchmarks.shikaku --seeds 1 2 3 --scope default # three puzzles a size, default encodings
+    python -m gridsat.benchmarks.shikaku --any                       # puzzles as drawn (often several solutions)
+    python -m gridsat.benchmarks.shikaku --sizes seed --repeat 5     # the seed's own 12x12 puzzle, best of 5
 
 Each puzzle comes from ``gridsat generate shikaku RxC --seed S --max-area A [--unique]`` with fixed
 seeds, so runs repeat. Every configuration counts all solutions of the same puzzle in this process,
@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from models import get_puzzle
-from solvers.crosscheck import Config, configurations
-from solvers.run import Outcome, execute
+from gridsat.models import get_puzzle
+from gridsat.solvers.crosscheck import Config, configurations
+from gridsat.solvers.run import Outcome, execute
 
 SIZES = ["10x10", "15x15", "20x20", "25x25", "30x30", "35x35", "40x40"]
 BASELINE = "reference:propagate"

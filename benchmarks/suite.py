@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from models import PUZZLES, get_puzzle
-from models.errors import GridsatError, UnknownName
-from models.puzzle import Puzzle
-from solvers.backend import BACKENDS, Request, backend_class
+from gridsat.models import PUZZLES, get_puzzle
+from gridsat.models.errors import GridsatError, UnknownName
+from gridsat.models.puzzle import Puzzle
+from gridsat.solvers.backend import BACKENDS, Request, backend_class
 
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")

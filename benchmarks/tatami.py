@@ -1,8 +1,8 @@
 """Tatami counting on rooms up to 30x30: every backend beside the seed's row-scan search.
 
-    python -m benchmarks.tatami                      # backends, default encodings
-    python -m benchmarks.tatami --encodings          # every cardinality encoding (chooses the default)
-    python -m benchmarks.tatami --sizes 4x7 18x30 --time-limit 600
+    python -m gridsat.benchmarks.tatami                      # backends, default encodings
+    python -m gridsat.benchmarks.tatami --encodings          # every cardinality encoding (chooses the default)
+    python -m gridsat.benchmarks.tatami --sizes 4x7 18x30 --time-limit 600
 
 Target (issue 2): on 18x30 and 30x30 a CP-SAT or CNF count is at least 100x faster than the seed.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks.series import common_arguments, measure, print_table
-from models import get_puzzle
-from solvers.backend import Request
-from solvers.crosscheck import Config
+from gridsat.benchmarks.series import common_arguments, measure, print_table
+from gridsat.models import get_puzzle
+from gridsat.solvers.backend import Request
+from gridsat.solvers.crosscheck import Config
 
 SIZES = ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
 

@@ -1,8 +1,8 @@
-"""The child process of one benchmark run: ``python -m benchmarks.worker SPEC.json RESULT.json``.
+"""The child process of one benchmark run: ``python -m gridsat.benchmarks.worker SPEC.json RESULT.json``.
 
 It limits itself first (address space, CPU seconds), then parses the instance and calls
-``solvers.run.execute``, and writes one JSON object: the outcome's summary and a status. The parent
-(``benchmarks.runner``) measures the process from outside and decides what a missing result means.
+``gridsat.solvers.run.execute``, and writes one JSON object: the outcome's summary and a status. The parent
+(``gridsat.benchmarks.runner``) measures the process from outside and decides what a missing result means.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ def status_of(summary: dict[str, Any], mode: str, timeout: float, left: float) -
 
 def work(spec: dict[str, Any]) -> dict[str, Any]:
     """Run the spec in this process and describe the result."""
-    from models import get_puzzle
-    from solvers import backend as registry
-    from solvers.backend import Request
-    from solvers.run import execute
+    from gridsat.models import get_puzzle
+    from gridsat.solvers import backend as registry
+    from gridsat.solvers.backend import Request
+    from gridsat.solvers.run import execute
 
     # The parent's registry entry, so a backend registered there (a plugin, a test's fake) is found.
     registry.BACKENDS.setdefault(spec["backend"], spec["backend_path"])

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import importlib
 
-from models.errors import UnknownName
-from models.puzzle import Puzzle
+from gridsat.models.errors import UnknownName
+from gridsat.models.puzzle import Puzzle
 
 PUZZLES: dict[str, str] = {
-    "tatami": "models.tatami",
-    "prime-grid": "models.prime_grid",
-    "shikaku": "models.shikaku",
-    "knights-tour": "models.knights_tour",
+    "tatami": "gridsat.models.tatami",
+    "prime-grid": "gridsat.models.prime_grid",
+    "shikaku": "gridsat.models.shikaku",
+    "knights-tour": "gridsat.models.knights_tour",
 }
 
 

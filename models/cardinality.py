@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
-from models.encoding import Axis
+from gridsat.models.encoding import Axis
 
 # Order matters: the first is the default, chosen by the tatami benchmark (benchmarks/encodings.py).
 ENCODINGS: dict[str, int] = {

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from models.errors import UnknownEncoding
+from gridsat.models.errors import UnknownEncoding
 
 
 @dataclass(frozen=True)

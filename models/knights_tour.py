@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from models import cardinality
-from models.encoding import Axis, Encoding, EncodingSpace
-from models.errors import InvalidInstance
-from models.formulation import CnfFormulation, CpsatFormulation, Key
-from models.params import bool_param, check_keys, parse_size
-from models.puzzle import Puzzle
+from gridsat.models import cardinality
+from gridsat.models.encoding import Axis, Encoding, EncodingSpace
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.params import bool_param, check_keys, parse_size
+from gridsat.models.puzzle import Puzzle
 
 Square = tuple[int, int]
 Arc = tuple[Square, Square]
@@ -190,7 +190,7 @@ def render(board: Board, tour: Tour) -> str:
 
 def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
     """The tour as clauses, in the named encoding (see models/knights_tour_cnf.py)."""
-    from models.knights_tour_cnf import formulate  # it builds on this module's board helpers
+    from gridsat.models.knights_tour_cnf import formulate  # it builds on this module's board helpers
 
     return formulate(board, encoding)
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from pysat.formula import CNF, IDPool
 
-from models import cardinality
-from models.encoding import Encoding
-from models.formulation import CnfFormulation
-from models.knights_tour import Board, Square, arcs, decode, ends, rooted
+from gridsat.models import cardinality
+from gridsat.models.encoding import Encoding
+from gridsat.models.formulation import CnfFormulation
+from gridsat.models.knights_tour import Board, Square, arcs, decode, ends, rooted
 
 
 def formulate(board: Board, encoding: Encoding) -> CnfFormulation:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from models.errors import InvalidInstance
+from gridsat.models.errors import InvalidInstance
 
 _SIZE = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
 

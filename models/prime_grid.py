@@ -31,12 +31,12 @@ from operator import add, itemgetter
 from ortools.sat.python import cp_model
 from pysat.formula import CNF, IDPool
 
-from models import cardinality
-from models.encoding import Axis, Encoding, EncodingSpace
-from models.errors import InvalidInstance
-from models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key
-from models.params import check_keys, int_param, parse_size
-from models.puzzle import Puzzle
+from gridsat.models import cardinality
+from gridsat.models.encoding import Axis, Encoding, EncodingSpace
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key
+from gridsat.models.params import check_keys, int_param, parse_size
+from gridsat.models.puzzle import Puzzle
 
 Cell = tuple[int, int]
 Filling = list[list[int]]  # the canonical solution: rows of values

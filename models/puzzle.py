@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.encoding import Encoding, EncodingSpace
-from models.formulation import CnfFormulation, CpsatFormulation, Solution
+from gridsat.models.encoding import Encoding, EncodingSpace
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
 
 Instance = Any  # each puzzle's frozen dataclass
 

@@ -17,12 +17,12 @@ from collections.abc import Iterator, Mapping
 from ortools.sat.python import cp_model
 from pysat.formula import CNF, IDPool
 
-from models import cardinality
-from models.encoding import Axis, Encoding, EncodingSpace
-from models.formulation import CnfFormulation, CpsatFormulation, Key
-from models.params import check_keys
-from models.puzzle import Puzzle
-from models.shikaku_formats import Board, read
+from gridsat.models import cardinality
+from gridsat.models.encoding import Axis, Encoding, EncodingSpace
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.params import check_keys
+from gridsat.models.puzzle import Puzzle
+from gridsat.models.shikaku_formats import Board, read
 
 Cell = tuple[int, int]
 Rect = tuple[int, int, int, int]  # (top, left, height, width)
@@ -36,7 +36,8 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # nooverlap2d (CP-SAT only): optional intervals in CP-SAT's 2-D no-overlap, plus the same sum.
 CPSAT_CELLS = Axis("cells", ("cover", "pack", "nooverlap2d"))
 CNF_CELLS = Axis("cells", ("cover", "pack"))
-# seqcounter beat the pairwise default on every unique puzzle from 15x15 to 40x40 (python -m benchmarks.shikaku).
+# seqcounter beat the pairwise default on every unique puzzle from 15x15 to 40x40
+# (python -m gridsat.benchmarks.shikaku).
 CNF_CARD = cardinality.axis(default="seqcounter")
 
 
@@ -258,7 +259,7 @@ def boxes(board: Board, grid: list[list[int]]) -> str:
 
 def generate(size: str, *, seed: int | None = None, max_area: int | None = None, unique: bool = False) -> str:
     """A random puzzle of ``RxC`` in the text format (see models.shikaku_generate)."""
-    from models.shikaku_generate import generate as run
+    from gridsat.models.shikaku_generate import generate as run
 
     return run(size, seed=seed, max_area=max_area, unique=unique)
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from models.errors import InvalidInstance
+from gridsat.models.errors import InvalidInstance
 
 Clue = tuple[int, int, int]  # (row, col, area)
 BLANKS = (".", "-")

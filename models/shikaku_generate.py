@@ -15,11 +15,11 @@ import random
 
 from ortools.sat.python import cp_model
 
-from models.encoding import EncodingSpace
-from models.errors import InvalidInstance
-from models.params import parse_size
-from models.shikaku import CPSAT_CELLS, cpsat
-from models.shikaku_formats import MAX_CELLS, Board, board, to_text
+from gridsat.models.encoding import EncodingSpace
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.params import parse_size
+from gridsat.models.shikaku import CPSAT_CELLS, cpsat
+from gridsat.models.shikaku_formats import MAX_CELLS, Board, board, to_text
 
 Cell = tuple[int, int]
 Rect = tuple[int, int, int, int]  # (top, left, height, width)

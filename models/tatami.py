@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 from pysat.formula import CNF, IDPool
 
-from models import cardinality
-from models.encoding import Encoding, EncodingSpace
-from models.formulation import CnfFormulation, CpsatFormulation, Key
-from models.params import check_keys, parse_size
-from models.puzzle import Puzzle
+from gridsat.models import cardinality
+from gridsat.models.encoding import Encoding, EncodingSpace
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.params import check_keys, parse_size
+from gridsat.models.puzzle import Puzzle
 
 Cell = tuple[int, int]
 Mat = list[list[int]]  # [[r, c], [r2, c2]], the smaller cell first

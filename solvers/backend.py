@@ -2,7 +2,7 @@
 
 A backend turns (puzzle, instance, request) into a ``Job``: a built formulation, ready to stream
 canonical solutions. Solving, enumerating and counting are all that stream, cut short by a limit
-(see ``solvers.run``).
+(see ``gridsat.solvers.run``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from models.errors import BackendUnavailable, GridsatError, UnknownName
-from models.puzzle import Instance, Puzzle
-from solvers.stop import Stop
+from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownName
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.stop import Stop
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,9 @@ class Backend(Protocol):
 
 
 BACKENDS: dict[str, str] = {
-    "cpsat": "solvers.cpsat:CpsatBackend",
-    "sat": "solvers.sat:SatBackend",
-    "reference": "solvers.reference.backend:ReferenceBackend",
+    "cpsat": "gridsat.solvers.cpsat:CpsatBackend",
+    "sat": "gridsat.solvers.sat:SatBackend",
+    "reference": "gridsat.solvers.reference.backend:ReferenceBackend",
 }
 
 

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from models.formulation import CpsatFormulation
-from models.puzzle import Instance, Puzzle
-from solvers.backend import Request
-from solvers.stop import Stop
-from solvers.stream import Emit, stream
+from gridsat.models.formulation import CpsatFormulation
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import Request
+from gridsat.solvers.stop import Stop
+from gridsat.solvers.stream import Emit, stream
 
 
 @dataclass

@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.puzzle import Instance, Puzzle, freeze
-from solvers.backend import BACKENDS, Request, backend_class
-from solvers.run import Outcome, execute
+from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.solvers.backend import BACKENDS, Request, backend_class
+from gridsat.solvers.run import Outcome, execute
 
 SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
 

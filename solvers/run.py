@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.puzzle import Instance, Puzzle, freeze
-from solvers.backend import Request, check_request, get_backend
-from solvers.stop import Stop
+from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.solvers.backend import Request, check_request, get_backend
+from gridsat.solvers.stop import Stop
 
 
 @dataclass

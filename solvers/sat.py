@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from models.errors import GridsatError, UnknownName
-from models.formulation import CnfFormulation
-from models.puzzle import Instance, Puzzle
-from solvers.backend import Request
-from solvers.stop import Stop
+from gridsat.models.errors import GridsatError, UnknownName
+from gridsat.models.formulation import CnfFormulation
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import Request
+from gridsat.solvers.stop import Stop
 
 DEFAULT_SOLVER = "cadical195"
 # Conflicts per call: between calls the loop looks at the clock and lets Ctrl-C through (CaDiCaL

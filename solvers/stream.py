@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from solvers.stop import Stop
+from gridsat.solvers.stop import Stop
 
 Emit = Callable[[Any], bool]  # returns False when the consumer wants no more
 _DONE = object()

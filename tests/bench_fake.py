@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from models.puzzle import Instance, Puzzle
-from solvers.backend import Request
-from solvers.reference.backend import ReferenceBackend
-from solvers.stop import Stop
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import Request
+from gridsat.solvers.reference.backend import ReferenceBackend
+from gridsat.solvers.stop import Stop
 
 
 def drop_first(stream: Iterator[Any]) -> Iterator[Any]:

@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from solvers.cli import main
+from gridsat.cli import main
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -35,5 +35,5 @@ def gridsat(*args: str) -> subprocess.CompletedProcess[str]:
 
 def gridsat_process(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run the real ``gridsat`` in a child process (for signals and the installed script)."""
-    return subprocess.run([sys.executable, "-m", "solvers", *args],
+    return subprocess.run([sys.executable, "-m", "gridsat", *args],
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.command import Progress, main
-from solvers.backend import BACKENDS
+from gridsat.benchmarks.command import Progress, main
+from gridsat.solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
 TATAMI = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\n'
@@ -64,7 +64,7 @@ def test_tiny_time_limit_gives_timeouts_and_a_report_without_dask(tmp_path: Path
     """In a fresh interpreter, so that it can also show that Dask and matplotlib stay unimported."""
     out = tmp_path / "out"
     script = (
-        "import sys; from benchmarks.command import main; "
+        "import sys; from gridsat.benchmarks.command import main; "
         f"status = main([{suite(tmp_path, TATAMI)!r}, '--out', {str(out)!r}, '--timeout', '0.001', '--jobs', '2', "
         "'--no-plots']); "
         "print(sorted(m for m in ('dask', 'distributed', 'matplotlib') if m in sys.modules)); sys.exit(status)"

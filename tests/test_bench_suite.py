@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import command
-from benchmarks.results import judge
-from benchmarks.suite import SuiteError, builtin_suites, load, plan
-from models import PUZZLES
-from models.errors import GridsatError, UnknownName
+from gridsat.benchmarks import command
+from gridsat.benchmarks.results import judge
+from gridsat.benchmarks.suite import SuiteError, builtin_suites, load, plan
+from gridsat.models import PUZZLES
+from gridsat.models.errors import GridsatError, UnknownName
 
 
 def suite_file(tmp_path: Path, text: str, name: str = "mine.toml") -> str:

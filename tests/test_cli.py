@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+
 from conftest import ROOT, gridsat, gridsat_process
 
 BAD_INPUT = [
@@ -147,7 +148,7 @@ def test_a_time_limit_gives_a_partial_count(backend):
 
 @pytest.mark.parametrize("backend", list(LONG))
 def test_ctrl_c_gives_a_partial_answer(backend):
-    child = subprocess.Popen([sys.executable, "-m", "solvers", "count", *LONG[backend], "--backend", backend],
+    child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", *LONG[backend], "--backend", backend],
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(5)  # past start-up (importing OR-Tools), into the search
     child.send_signal(signal.SIGINT)

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from models import get_puzzle
-from models.encoding import Axis, EncodingSpace
-from models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
-from solvers.backend import BACKENDS, Request, get_backend
-from solvers.crosscheck import Config, compare, configurations, crosscheck
-from solvers.reference.backend import ReferenceBackend
-from solvers.run import execute
-from solvers.stop import Stop
+from gridsat.models import get_puzzle
+from gridsat.models.encoding import Axis, EncodingSpace
+from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
+from gridsat.solvers.backend import BACKENDS, Request, get_backend
+from gridsat.solvers.crosscheck import Config, compare, configurations, crosscheck
+from gridsat.solvers.reference.backend import ReferenceBackend
+from gridsat.solvers.run import execute
+from gridsat.solvers.stop import Stop
 
 TATAMI = get_puzzle("tatami")
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from models import get_puzzle
-from models.errors import InvalidInstance
-from models.knights_tour import Board, cpsat, decode, parse, render, verify
-from solvers.backend import Request
-from solvers.crosscheck import configurations, crosscheck
-from solvers.reference.knights_tour import blocks, divide, warnsdorff
-from solvers.run import execute
-from solvers.stop import Stop
+from gridsat.models import get_puzzle
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.knights_tour import Board, cpsat, decode, parse, render, verify
+from gridsat.solvers.backend import Request
+from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.reference.knights_tour import blocks, divide, warnsdorff
+from gridsat.solvers.run import execute
+from gridsat.solvers.stop import Stop
 
 TOUR = get_puzzle("knights-tour")
 with open(Path(__file__).parent / "data" / "knights_tour.toml", "rb") as fh:
@@ -178,7 +178,7 @@ def test_divide_uses_the_seeds_blocks_and_says_which_boards_it_cannot_cover():
 
 
 def test_cli_counts_say_tours_are_directed_and_bad_parameters_exit_2(capsys):
-    cli = pytest.importorskip("solvers.cli")
+    cli = pytest.importorskip("gridsat.cli")
     assert cli.main(["count", "knights-tour", "3x4", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["count"], result["tours"]) == (16, "directed")

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from models import get_puzzle
-from models.errors import InvalidInstance, UnknownEncoding
-from models.prime_grid import Grid, leader_orders, orbit, parse, phases, render, symmetries, verify
-from solvers.backend import Request
-from solvers.crosscheck import configurations, crosscheck
-from solvers.reference.prime_grid import fillings
-from solvers.run import execute
-from solvers.stop import Stop
+from gridsat.models import get_puzzle
+from gridsat.models.errors import InvalidInstance, UnknownEncoding
+from gridsat.models.prime_grid import Grid, leader_orders, orbit, parse, phases, render, symmetries, verify
+from gridsat.solvers.backend import Request
+from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.reference.prime_grid import fillings
+from gridsat.solvers.run import execute
+from gridsat.solvers.stop import Stop
 
 PRIME_GRID = get_puzzle("prime-grid")
 GOLDEN = tomllib.loads((Path(__file__).parent / "data" / "prime_grid.toml").read_text())["count"]

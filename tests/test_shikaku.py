@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from models import get_puzzle
-from models.errors import InvalidInstance
-from models.shikaku import candidates, describe, note, render, verify
-from models.shikaku_formats import Board, parse_game_id, parse_text, read, to_game_id, to_text
-from solvers.backend import Request
-from solvers.crosscheck import configurations, crosscheck
-from solvers.run import execute
+from gridsat.models import get_puzzle
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.shikaku import candidates, describe, note, render, verify
+from gridsat.models.shikaku_formats import Board, parse_game_id, parse_text, read, to_game_id, to_text
+from gridsat.solvers.backend import Request
+from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.run import execute
 
 SHIKAKU = get_puzzle("shikaku")
 DATA = Path(__file__).parent / "data" / "shikaku"
@@ -254,7 +254,7 @@ def test_generated_puzzles_cross_check_on_every_backend_and_encoding(size, seed,
 
 def gridsat(*args: str) -> tuple[int, str, str]:
     """Run ``gridsat ARGS`` in this process: exit status, stdout, stderr."""
-    cli = pytest.importorskip("solvers.cli")
+    cli = pytest.importorskip("gridsat.cli")
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:

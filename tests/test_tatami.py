@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from conftest import golden
 
-from models import get_puzzle
-from models.errors import InvalidInstance
-from models.tatami import Room, decode, parse, render, verify
-from solvers.backend import Request
-from solvers.crosscheck import configurations, crosscheck
-from solvers.run import execute
+from conftest import golden
+from gridsat.models import get_puzzle
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.tatami import Room, decode, parse, render, verify
+from gridsat.solvers.backend import Request
+from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.run import execute
 
 TATAMI = get_puzzle("tatami")
 GOLDEN = golden("tatami")

@@ -11,14 +11,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from models.errors import BackendUnavailable, UnknownName
-from solvers.stop import Stop
+from gridsat.models.errors import BackendUnavailable, UnknownName
+from gridsat.solvers.stop import Stop
 
 REFERENCES: dict[str, str] = {
-    "tatami": "solvers.reference.tatami",
-    "prime-grid": "solvers.reference.prime_grid",
-    "shikaku": "solvers.reference.shikaku",
-    "knights-tour": "solvers.reference.knights_tour",
+    "tatami": "gridsat.solvers.reference.tatami",
+    "prime-grid": "gridsat.solvers.reference.prime_grid",
+    "shikaku": "gridsat.solvers.reference.shikaku",
+    "knights-tour": "gridsat.solvers.reference.knights_tour",
 }
 
 

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from models.puzzle import Instance, Puzzle
-from solvers.backend import Request
-from solvers.reference import REFERENCES, Algorithm, algorithm, algorithms
-from solvers.stop import Stop
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import Request
+from gridsat.solvers.reference import REFERENCES, Algorithm, algorithm, algorithms
+from gridsat.solvers.stop import Stop
 
 
 @dataclass

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from models.knights_tour import Board, Tour
-from solvers.reference import Algorithm
-from solvers.stop import Stop
+from gridsat.models.knights_tour import Board, Tour
+from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.stop import Stop
 
 # The seed's jumps as (dx, dy), x the column and y the row, in its order.
 DELTAS = ((1, -2), (2, -1), (2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2))

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from models.prime_grid import Filling, Grid, primes
-from solvers.reference import Algorithm
-from solvers.stop import Stop
+from gridsat.models.prime_grid import Filling, Grid, primes
+from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.stop import Stop
 
 POLL = 1 << 14  # loop turns between looks at the clock
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from models.shikaku_formats import Board
-from solvers.reference import Algorithm
-from solvers.stop import Stop
+from gridsat.models.shikaku_formats import Board
+from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.stop import Stop
 
 Rect = tuple[int, int, int, int]  # (top, left, height, width), as in the canonical solution
 Space = list[tuple[Rect, ...]]  # per clue, its remaining candidates

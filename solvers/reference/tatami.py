@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from models.tatami import Room, Tiling
-from solvers.reference import Algorithm
-from solvers.stop import Stop
+from gridsat.models.tatami import Room, Tiling
+from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.stop import Stop
 
 GUARD = -1
 POLL = 1 << 14  # loop turns between looks at the clock

@@ -1,4 +1,4 @@
-"""``python -m solvers`` and the ``gridsat`` script: the command line, Ctrl-C during start-up included."""
+"""``python -m gridsat`` and the ``gridsat`` script: the command line, Ctrl-C during start-up included."""
 
 import sys
 
@@ -6,7 +6,7 @@ import sys
 def main() -> int:
     """Import the command line (OR-Tools takes a moment) and run it."""
     try:
-        from solvers.cli import main as gridsat
+        from gridsat.cli import main as gridsat
     except KeyboardInterrupt:
         print("gridsat: interrupted", file=sys.stderr)
         return 130

@@ -10,14 +10,14 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from models import PUZZLES, get_puzzle
-from models.cardinality import ENCODINGS as CARDINALITY
-from models.errors import GridsatError
-from models.puzzle import Instance, Puzzle, dumps
-from solvers.backend import BACKENDS, Request, backend_class
-from solvers.crosscheck import SCOPES, configurations, crosscheck
-from solvers.reference import REFERENCES, algorithms
-from solvers.run import Outcome, execute
+from gridsat.models import PUZZLES, get_puzzle
+from gridsat.models.cardinality import ENCODINGS as CARDINALITY
+from gridsat.models.errors import GridsatError
+from gridsat.models.puzzle import Instance, Puzzle, dumps
+from gridsat.solvers.backend import BACKENDS, Request, backend_class
+from gridsat.solvers.crosscheck import SCOPES, configurations, crosscheck
+from gridsat.solvers.reference import REFERENCES, algorithms
+from gridsat.solvers.run import Outcome, execute
 
 INTERRUPTED = 130  # the shell's status for a Ctrl-C
 
@@ -371,7 +371,7 @@ def build_parser() -> Parser:
     generate.set_defaults(run=cmd_generate)
 
     try:
-        from benchmarks import command as bench_command
+        from gridsat.benchmarks import command as bench_command
     except ImportError:  # the benchmark harness is not part of this installation
         bench_command = None
     if bench_command is not None and hasattr(bench_command, "add_arguments"):
