@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gridsat.models import PUZZLES, get_puzzle
+from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.puzzle import Puzzle
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
@@ -286,11 +286,11 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
     for i, entry in enumerate(suite.entries, 1):
         name = entry["puzzle"]
         where = f"{suite.path.name}: entry {i} ({name})"
-        if name not in PUZZLES:
+        if name not in names():
             if expect(entry.get("optional", False), bool, where, "optional"):
                 notes.append(f"puzzle {name!r} skipped: not registered yet (entry {i} of {suite.path.name})")
                 continue
-            raise SuiteError(f"{where}: unknown puzzle {name!r}; valid: {', '.join(PUZZLES)}")
+            raise SuiteError(f"{where}: unknown puzzle {name!r}; valid: {', '.join(names())}")
         try:
             puzzle = get_puzzle(name)
         except ImportError as error:

@@ -1,1 +1,37 @@
-"""gridsat: combinatorial puzzles as CP-SAT models and CNF, cross-checked against reference searches."""
+"""gridsat: combinatorial puzzles as CP-SAT models and CNF, cross-checked against reference searches.
+
+    >>> import gridsat
+    >>> gridsat.count("tatami", "4x7").count
+    3
+
+``solve``, ``count``, ``enumerate`` and ``crosscheck`` are the API (see ``gridsat.api``); the
+puzzles are ``gridsat.models``, the backends ``gridsat.solvers``, the benchmark harness
+``gridsat.benchmarks``. OR-Tools and PySAT load only when a formulation is built.
+"""
+
+from gridsat.api import count, crosscheck, enumerate, solve
+from gridsat.models import get_puzzle, names
+from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
+from gridsat.models.puzzle import Puzzle
+from gridsat.solvers.crosscheck import Report
+from gridsat.solvers.run import Enumeration, Outcome
+
+__version__ = "0.2.0"
+
+__all__ = [
+    "BackendUnavailable",
+    "Enumeration",
+    "GridsatError",
+    "InvalidInstance",
+    "InvalidOption",
+    "Outcome",
+    "Puzzle",
+    "Report",
+    "UnknownName",
+    "count",
+    "crosscheck",
+    "enumerate",
+    "get_puzzle",
+    "names",
+    "solve",
+]

@@ -1,4 +1,5 @@
-"""The ``gridsat`` command line. Input errors become one line on stderr and exit status 2."""
+"""The ``gridsat`` command line: a thin layer over ``gridsat.api``. Input errors become one line on
+stderr and exit status 2."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from gridsat.models import PUZZLES, get_puzzle
+from gridsat import __version__, api
+from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
-from gridsat.models.errors import GridsatError
+from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle, dumps
-from gridsat.solvers.backend import BACKENDS, Request, backend_class
-from gridsat.solvers.crosscheck import SCOPES, configurations, crosscheck
-from gridsat.solvers.reference import REFERENCES, algorithms
-from gridsat.solvers.run import Outcome, execute
+from gridsat.solvers.backend import BACKENDS, backend_class
+from gridsat.solvers.crosscheck import SCOPES
+from gridsat.solvers.run import Outcome
 
 INTERRUPTED = 130  # the shell's status for a Ctrl-C
 
@@ -35,17 +36,16 @@ def parse_params(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise GridsatError(f"bad parameter {pair!r}: expected KEY=VALUE")
+            raise InvalidOption(f"bad parameter {pair!r}: expected KEY=VALUE")
         if key.strip() in params:
-            raise GridsatError(f"parameter {key.strip()!r} given twice")
+            raise InvalidOption(f"parameter {key.strip()!r} given twice")
         params[key.strip()] = value.strip()
     return params
 
 
 def load(args: argparse.Namespace) -> tuple[Puzzle, Instance]:
     """The puzzle and its parsed instance; the puzzle's note on the instance goes to stderr."""
-    puzzle = get_puzzle(args.puzzle)
-    instance = puzzle.parse(args.instance, parse_params(args.param))
+    puzzle, instance = api.load(args.puzzle, args.instance, parse_params(args.param))
     note = notes(puzzle, instance)
     if note and not getattr(args, "json", False):
         print(f"gridsat: note: {note['note']}", file=sys.stderr)
@@ -58,8 +58,10 @@ def notes(puzzle: Puzzle, instance: Instance) -> dict[str, str]:
     return {"note": text} if text else {}
 
 
-def request_of(args: argparse.Namespace) -> Request:
-    return Request(args.encoding, args.solver, args.algorithm)
+def choices(args: argparse.Namespace) -> dict[str, Any]:
+    """The backend options of a solving command, as the API's keywords."""
+    return {"backend": args.backend, "encoding": args.encoding, "solver": args.solver, "algorithm": args.algorithm,
+            "time_limit": args.time_limit}
 
 
 def plural(count: int, noun: str) -> str:
@@ -86,6 +88,8 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
         notes.insert(0, verdict(outcome))
     if not outcome.complete:
         notes.append(f"incomplete: {outcome.reason}")
+    if outcome.invalid:
+        notes.append(f"{len(outcome.invalid)} INVALID solutions not counted")
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
@@ -100,48 +104,76 @@ def report_problems(outcome: Outcome) -> int:
     return 1 if outcome.invalid else 0
 
 
-def cmd_list(args: argparse.Namespace) -> int:
-    puzzles = []
-    for name in PUZZLES:
-        p = get_puzzle(name)
+def listing() -> dict[str, Any]:
+    """Every puzzle (plugins included), backend, PySAT solver and cardinality encoding."""
+    from gridsat.solvers.reference import algorithms
+
+    puzzles, broken = [], [*shadowed()]
+    for name in names():
+        try:
+            p = get_puzzle(name)
+            table = algorithms(p)
+        except (GridsatError, ImportError) as error:  # a plugin that does not load: one line, not fatal
+            broken.append(str(error))
+            continue
         puzzles.append({
             "name": name, "summary": p.summary, "instance": p.instance_help, "params": dict(p.params),
             "cpsat_encodings": {a.name: list(a.choices) for a in p.cpsat_encodings.axes},
             "cnf_encodings": {a.name: list(a.choices) for a in p.cnf_encodings.axes},
-            "algorithms": {a.name: a.summary for a in algorithms(name).values()} if name in REFERENCES else {},
+            "algorithms": {a.name: a.summary for a in table.values()},
         })
     backends = []
     for name in BACKENDS:
         b = backend_class(name)()
         backends.append({"name": name, "summary": b.summary, "available": b.supported(), "takes": list(b.takes)})
-    listing = {"puzzles": puzzles, "backends": backends, "cardinality_encodings": list(CARDINALITY)}
+    return {"puzzles": puzzles, "backends": backends, "sat_solvers": sat_solvers(),
+            "cardinality_encodings": list(CARDINALITY), "plugin_errors": broken}
+
+
+def sat_solvers() -> list[dict[str, Any]]:
+    """The PySAT solvers this installation can start, and what each can do."""
+    from gridsat.solvers import sat
+
+    if not sat.SatBackend().supported():
+        return []
+    return [{"name": n, "default": n == sat.DEFAULT_SOLVER, "solve_only": n in sat.ONE_SHOT}
+            for n in sat.solver_names()]
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    found = listing()
     if args.json:
-        print_json(listing)
+        print_json(found)
         return 0
     print("puzzles:")
-    for p in puzzles:
+    for p in found["puzzles"]:
         print(f"  {p['name']:<14} {p['summary']}  [instance: {p['instance']}]")
         for key, meaning in p["params"].items():
             print(f"  {'':<14}   -p {key}=...  {meaning}")
         for kind in ("cpsat_encodings", "cnf_encodings"):
-            for axis, choices in p[kind].items():
-                print(f"  {'':<14}   {kind.split('_')[0]} {axis}: {', '.join(choices)} (default {choices[0]})")
+            for axis, options in p[kind].items():
+                print(f"  {'':<14}   {kind.split('_')[0]} {axis}: {', '.join(options)} (default {options[0]})")
         if p["algorithms"]:
-            names = list(p["algorithms"])
-            print(f"  {'':<14}   reference algorithms: {', '.join(names)} (default {names[0]})")
+            algos = list(p["algorithms"])
+            print(f"  {'':<14}   reference algorithms: {', '.join(algos)} (default {algos[0]})")
     print("backends:")
-    for b in backends:
+    for b in found["backends"]:
         state = "" if b["available"] else "  (not installed)"
         print(f"  {b['name']:<14} {b['summary']}{state}")
+    if found["sat_solvers"]:
+        solvers = [s["name"] + (" (default)" if s["default"] else " (solve only)" if s["solve_only"] else "")
+                   for s in found["sat_solvers"]]
+        print(f"PySAT solvers (--solver): {', '.join(solvers)}")
     print(f"cardinality encodings: {', '.join(CARDINALITY)}")
+    for line in found["plugin_errors"]:
+        print(f"broken plugin: {line}")
     return 0
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    outcome = execute(puzzle, instance, args.backend, request_of(args), limit=1, time_limit=args.time_limit,
-                      keep=True)
-    solution = outcome.solutions[0] if outcome.solutions else None
+    outcome = api.solve(puzzle, instance, **choices(args))
+    solution = outcome.solution
     if args.json:
         print_json({**outcome.summary(), **notes(puzzle, instance), "solution": solution})
     elif solution is None:
@@ -158,8 +190,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    outcome = execute(puzzle, instance, args.backend, request_of(args), limit=args.limit,
-                      time_limit=args.time_limit)
+    outcome = api.count(puzzle, instance, limit=args.limit, **choices(args))
     if args.json:
         record = {**outcome.summary(), **puzzle.count_meta, **notes(puzzle, instance)}
         if args.limit is not None:
@@ -174,18 +205,18 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    index = 0
-
-    def show(solution: Any) -> None:
-        nonlocal index
-        index += 1
-        if args.format == "jsonl":
-            print(json.dumps({"solution": solution}, separators=(",", ":")), flush=True)
-        else:
-            print(f"# solution {index}\n{puzzle.render(instance, solution)}\n", flush=True)
-
-    outcome = execute(puzzle, instance, args.backend, request_of(args), limit=args.limit,
-                      time_limit=args.time_limit, on_solution=show)
+    solutions = api.enumerate(puzzle, instance, limit=args.limit, **choices(args))
+    outcome = solutions.outcome
+    try:
+        for index, solution in enumerate(solutions, 1):
+            if args.format == "jsonl":
+                print(json.dumps({"solution": solution}, separators=(",", ":")), flush=True)
+            else:
+                print(f"# solution {index}\n{puzzle.render(instance, solution)}\n", flush=True)
+    except KeyboardInterrupt:
+        solutions.stop.request("interrupted")
+    finally:
+        solutions.close()
     if args.format == "jsonl":
         print(json.dumps({"summary": {**outcome.summary(), **puzzle.count_meta}}, separators=(",", ":")))
     else:
@@ -198,10 +229,6 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
 def cmd_crosscheck(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
     backends = [b.strip() for b in args.backends.split(",") if b.strip()] if args.backends else None
-    for name in backends or []:
-        if name not in BACKENDS:
-            raise GridsatError(f"unknown backend {name!r} in --backends; valid: {', '.join(BACKENDS)}")
-    configs = configurations(puzzle, backends, args.encodings)
 
     def progress(o: Outcome) -> None:
         if not args.json:
@@ -210,7 +237,8 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             bad = f", {len(o.invalid)} INVALID" if o.invalid else ""
             print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
 
-    report = crosscheck(puzzle, instance, configs, time_limit=args.time_limit, on_outcome=progress)
+    report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings,
+                            time_limit=args.time_limit, on_outcome=progress)
     if args.json:
         print_json({**report.summary(), **puzzle.count_meta, **notes(puzzle, instance)})
     else:
@@ -236,7 +264,7 @@ def write_output(path: str | None, write: Callable[[Any], None]) -> None:
         return
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise GridsatError(f"cannot write {path!r}: folder {folder!r} does not exist")
+        raise InvalidOption(f"cannot write {path!r}: folder {folder!r} does not exist")
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".gridsat-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as out:
@@ -248,37 +276,25 @@ def write_output(path: str | None, write: Callable[[Any], None]) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from gridsat.solvers.export import write_cpsat, write_dimacs
+
     puzzle, instance = load(args)
     if args.format == "dimacs":
-        space = puzzle.cnf_encodings
-        encoding = space.resolve(args.encoding)
-        f = puzzle.cnf(instance, encoding)
-        shown = " ".join(map(str, f.projection))
-
-        def write(out: Any) -> None:
-            out.write(f"c gridsat {puzzle.name} {puzzle.describe(instance)} encoding {encoding.name}\n")
-            out.write(f"c p show {shown} 0\nc ind {shown} 0\n")
-            for line in f.legend():
-                out.write(f"c {line}\n")
-            out.write(f"p cnf {f.cnf.nv} {len(f.cnf.clauses)}\n")
-            for clause in f.cnf.clauses:
-                out.write(" ".join(map(str, clause)) + " 0\n")
+        encoding = puzzle.cnf_encodings.resolve(args.encoding, f" for the CNF of {puzzle.name}")
+        formulation = puzzle.cnf(instance, encoding)
+        write_output(args.output, lambda out: write_dimacs(out, puzzle, instance, encoding, formulation))
     else:
-        encoding = puzzle.cpsat_encodings.resolve(args.encoding)
-        model = puzzle.cpsat(instance, encoding).model
-
-        def write(out: Any) -> None:
-            out.write(str(model.Proto()))
-
-    write_output(args.output, write)
+        encoding = puzzle.cpsat_encodings.resolve(args.encoding, f" for the CP-SAT model of {puzzle.name}")
+        formulation = puzzle.cpsat(instance, encoding)
+        write_output(args.output, lambda out: write_cpsat(out, formulation))
     return 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
     puzzle = get_puzzle(args.puzzle)
     if puzzle.generate is None:
-        generators = [n for n in PUZZLES if get_puzzle(n).generate is not None]
-        raise GridsatError(f"puzzle {args.puzzle!r} has no generator; puzzles with one: {', '.join(generators)}")
+        generators = [n for n in names() if get_puzzle(n).generate is not None]
+        raise InvalidOption(f"puzzle {args.puzzle!r} has no generator; puzzles with one: {', '.join(generators)}")
     text = puzzle.generate(args.size, seed=args.seed, max_area=args.max_area, unique=args.unique)
     write_output(args.output, lambda out: out.write(text))
     return 0
@@ -306,36 +322,36 @@ def positive_float(text: str) -> float:
 
 def build_parser() -> Parser:
     parser = Parser(prog="gridsat", description="Puzzles as CP-SAT models and CNF, cross-checked.")
+    parser.add_argument("--version", action="version", version=f"gridsat {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    listing = sub.add_parser("list", help="puzzles, backends and encodings")
-    listing.add_argument("--json", action="store_true")
-    listing.set_defaults(run=cmd_list)
+    listing_ = sub.add_parser("list", help="puzzles, backends and encodings")
+    listing_.add_argument("--json", action="store_true", help="print the listing as JSON")
+    listing_.set_defaults(run=cmd_list)
 
     def instance_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("puzzle", metavar="PUZZLE", help=f"one of: {', '.join(PUZZLES)}")
+        p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle name (see gridsat list)")
         p.add_argument("instance", metavar="INSTANCE", help="the instance, e.g. 4x7 for tatami")
         p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a puzzle parameter (see gridsat list)")
 
-    def solving_args(p: argparse.ArgumentParser, backend: bool = True) -> None:
+    def solving_args(p: argparse.ArgumentParser) -> None:
         instance_args(p)
-        if backend:
-            p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
-        p.add_argument("--encoding", help="encoding choices joined by '+', e.g. seqcounter (see gridsat list)")
+        p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
+        p.add_argument("--encoding", help="encoding choices joined by '+' (see gridsat list)")
         p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
         p.add_argument("--algorithm", help="the algorithm of the reference backend")
         p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
 
     solve = sub.add_parser("solve", help="print one solution")
     solving_args(solve)
-    solve.add_argument("--json", action="store_true")
+    solve.add_argument("--json", action="store_true", help="print the run and the solution as JSON")
     solve.set_defaults(run=cmd_solve)
 
     count = sub.add_parser("count", help="count the solutions")
     solving_args(count)
     count.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
-    count.add_argument("--json", action="store_true")
+    count.add_argument("--json", action="store_true", help="print the run as JSON")
     count.set_defaults(run=cmd_count)
 
     enum = sub.add_parser("enumerate", help="stream the solutions")
@@ -351,7 +367,7 @@ def build_parser() -> Parser:
                        help="default: each backend's default; each: every choice once; all: every combination")
     check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
     check.add_argument("--show", action="store_true", help="print the solutions")
-    check.add_argument("--json", action="store_true")
+    check.add_argument("--json", action="store_true", help="print the runs and the verdict as JSON")
     check.set_defaults(run=cmd_crosscheck)
 
     export = sub.add_parser("export", help="write the CNF (DIMACS) or the CP-SAT model (protobuf text)")
@@ -370,14 +386,11 @@ def build_parser() -> Parser:
     generate.add_argument("-o", "--output", metavar="FILE")
     generate.set_defaults(run=cmd_generate)
 
-    try:
-        from gridsat.benchmarks import command as bench_command
-    except ImportError:  # the benchmark harness is not part of this installation
-        bench_command = None
-    if bench_command is not None and hasattr(bench_command, "add_arguments"):
-        bench = sub.add_parser("bench", help="run a benchmark suite in isolated child processes")
-        bench_command.add_arguments(bench)
-        bench.set_defaults(run=bench_command.run)
+    from gridsat.benchmarks import command as bench_command
+
+    bench = sub.add_parser("bench", help="run a benchmark suite in isolated child processes")
+    bench_command.add_arguments(bench)
+    bench.set_defaults(run=bench_command.run)
     return parser
 
 

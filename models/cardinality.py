@@ -3,27 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from pysat.card import CardEnc, EncType
-from pysat.formula import CNF, IDPool
+from typing import TYPE_CHECKING
 
 from gridsat.models.encoding import Axis
 
-# Order matters: the first is the default, chosen by the tatami benchmark (benchmarks/encodings.py).
-ENCODINGS: dict[str, int] = {
-    "pairwise": EncType.pairwise,
-    "seqcounter": EncType.seqcounter,
-    "ladder": EncType.ladder,
-    "totalizer": EncType.totalizer,
-    "bitwise": EncType.bitwise,
-    "cardnetwrk": EncType.cardnetwrk,
-    "sortnetwrk": EncType.sortnetwrk,
-    "mtotalizer": EncType.mtotalizer,
-    "kmtotalizer": EncType.kmtotalizer,
-}
+if TYPE_CHECKING:
+    from pysat.formula import CNF, IDPool
+
+# The names of pysat.card.EncType's members, looked up when a formulation is built (so that listing
+# them does not load PySAT). Order matters: the first is the default, chosen by the tatami benchmark
+# (python -m gridsat.benchmarks.tatami --encodings).
+ENCODINGS: tuple[str, ...] = (
+    "pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "cardnetwrk", "sortnetwrk", "mtotalizer", "kmtotalizer",
+)
 
 # pysat implements these only for a bound of one.
 AT_MOST_ONE_ONLY = frozenset({"pairwise", "ladder", "bitwise"})
+
+
+def enc_type(name: str) -> int:
+    """The ``pysat.card.EncType`` value of a named encoding."""
+    from pysat.card import EncType
+
+    return getattr(EncType, name)
 
 
 def axis(names: Sequence[str] | None = None, default: str = "pairwise") -> Axis:
@@ -43,8 +45,10 @@ def at_most(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) 
     if bound == 0:
         cnf.extend([[-lit] for lit in lits])
         return
+    from pysat.card import CardEnc
+
     encoding = name if bound == 1 or name not in AT_MOST_ONE_ONLY else "seqcounter"
-    cnf.extend(CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]).clauses)
+    cnf.extend(CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=enc_type(encoding)).clauses)
 
 
 def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
@@ -57,8 +61,10 @@ def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str)
     if bound > len(lits):
         cnf.append([])
         return
+    from pysat.card import CardEnc
+
     encoding = name if name not in AT_MOST_ONE_ONLY else "seqcounter"
-    cnf.extend(CardEnc.atleast(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]).clauses)
+    cnf.extend(CardEnc.atleast(list(lits), bound=bound, vpool=pool, encoding=enc_type(encoding)).clauses)
 
 
 def exactly(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:

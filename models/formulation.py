@@ -5,10 +5,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ortools.sat.python import cp_model
-from pysat.formula import CNF, IDPool
+if TYPE_CHECKING:  # the solvers' packages load only when a formulation is built
+    from ortools.sat.python import cp_model
+    from pysat.formula import CNF, IDPool
 
 Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints

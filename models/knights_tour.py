@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from gridsat.models import cardinality
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.errors import InvalidInstance
@@ -133,6 +131,8 @@ def rooted(board: Board, tour: Tour) -> Tour:
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     """``AddCircuit`` over the squares; an open tour closes through a dummy node."""
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     index = {square: i for i, square in enumerate(board.squares())}
     primary: dict[Key, cp_model.IntVar] = {}
@@ -212,4 +212,6 @@ PUZZLE = Puzzle(
     describe=describe,
     cnf_encodings=CNF_ENCODINGS,
     count_meta={"tours": "directed"},
+    reference="gridsat.solvers.reference.knights_tour",
+    example="3x4",
 )

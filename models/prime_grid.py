@@ -28,9 +28,6 @@ from functools import cache
 from itertools import compress
 from operator import add, itemgetter
 
-from ortools.sat.python import cp_model
-from pysat.formula import CNF, IDPool
-
 from gridsat.models import cardinality
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.errors import InvalidInstance
@@ -266,6 +263,8 @@ def cpsat(grid: Grid, encoding: Encoding) -> CpsatFormulation:
 
 def cpsat_integer(grid: Grid, encoding: Encoding) -> CpsatFormulation:
     """One integer per cell; adjacency as an allowed-pairs table per edge."""
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     parity = encoding["parity"] == "parity"
     cells = {cell: model.NewIntVarFromDomain(
@@ -288,6 +287,8 @@ def cpsat_integer(grid: Grid, encoding: Encoding) -> CpsatFormulation:
 
 def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
     """One Boolean per (cell, value): exactly one value per cell, each value at most once, supports."""
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     parity = encoding["parity"] == "parity"
     x = {("x", r, c, v): model.NewBoolVar(f"x_{r}_{c}_{v}") for r, c in grid.cells()
@@ -325,6 +326,8 @@ def by_value(grid: Grid, x: Mapping[Key, object]) -> dict[int, list]:
 
 def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
     """The direct encoding: exactly one value per cell, at most one cell per value, adjacency rules."""
+    from pysat.formula import CNF, IDPool
+
     pool, formula = IDPool(), CNF()
     parity, card = encoding["parity"] == "parity", encoding["card"]
     cand = {cell: candidates(grid, cell, parity) for cell in grid.cells()}
@@ -447,4 +450,6 @@ PUZZLE = Puzzle(
     describe=describe,
     cpsat_encodings=EncodingSpace((Axis("model", ("integer", "boolean")), PARITY, SYMMETRY)),
     cnf_encodings=EncodingSpace((Axis("adjacency", ("support", "conflict")), cardinality.axis(), PARITY, SYMMETRY)),
+    reference="gridsat.solvers.reference.prime_grid",
+    example="3x3",
 )

@@ -35,6 +35,11 @@ class Puzzle:
     note: Callable[[Instance], str | None] | None = None
     # Optional: write a random puzzle of a size as instance text (size, seed, max_area, unique).
     generate: Callable[..., str] | None = None
+    # Optional: the module whose ``ALGORITHMS`` (a dict of ``gridsat.solvers.reference.Algorithm``)
+    # are the puzzle's reference searches, imported only when the reference backend runs.
+    reference: str | None = None
+    # Optional: a small instance (text as on the command line) that the smoke benchmark suite runs.
+    example: str | None = None
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ortools.sat.python import cp_model
-from pysat.formula import CNF, IDPool
-
 from gridsat.models import cardinality
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
@@ -119,6 +116,8 @@ def decode(values: Mapping[Key, int]) -> Solution:
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     """A Boolean per candidate; exactly one per clue; the cell rule as the encoding says."""
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     keys = choices(board)
     chosen = {key: model.NewBoolVar("r_{}_{}_{}_{}_{}".format(*key[1:])) for mine in keys for key in mine}
@@ -144,6 +143,8 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
 
 def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
     """The same exact cover as clauses, every exactly/at-most-one through the named cardinality encoding."""
+    from pysat.formula import CNF, IDPool
+
     pool, formula = IDPool(), CNF()
     keys = choices(board)
     projection = [pool.id(key) for mine in keys for key in mine]
@@ -279,4 +280,6 @@ PUZZLE = Puzzle(
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
     cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS)),
     generate=generate,
+    reference="gridsat.solvers.reference.shikaku",
+    example="seed",
 )

@@ -12,9 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-from pysat.formula import CNF, IDPool
-
 from gridsat.models import cardinality
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
@@ -91,6 +88,8 @@ def decode(values: Mapping[Key, int]) -> Tiling:
 
 def cpsat(room: Room, encoding: Encoding) -> CpsatFormulation:
     """Booleans per mat position, exactly one mat per cell, one clause per corner."""
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     mats = {key: model.NewBoolVar(f"{key[0]}_{key[1]}_{key[2]}") for key in placements(room)}
     for r, c in room.cells():
@@ -102,6 +101,8 @@ def cpsat(room: Room, encoding: Encoding) -> CpsatFormulation:
 
 def cnf(room: Room, encoding: Encoding) -> CnfFormulation:
     """The same rules as clauses; exactly-one per cell through the named cardinality encoding."""
+    from pysat.formula import CNF, IDPool
+
     pool, formula = IDPool(), CNF()
     projection = [pool.id(key) for key in placements(room)]
     for r, c in room.cells():
@@ -178,4 +179,6 @@ PUZZLE = Puzzle(
     render=render,
     describe=describe,
     cnf_encodings=EncodingSpace((cardinality.axis(),)),
+    reference="gridsat.solvers.reference.tatami",
+    example="4x7",
 )

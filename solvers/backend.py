@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownName
+from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.stop import Stop
 
@@ -81,5 +81,5 @@ def check_request(backend: Backend, request: Request) -> None:
     for field, value in flags.items():
         if value is not None and field not in backend.takes:
             takers = [n for n in BACKENDS if field in backend_class(n).takes]
-            raise GridsatError(
+            raise InvalidOption(
                 f"--{field} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +14,11 @@ from gridsat.solvers.stop import Stop
 
 @dataclass
 class Outcome:
-    """What one run found; ``complete`` is False when a limit, Ctrl-C or the method cut it short."""
+    """What one run found; ``complete`` is False when a limit, Ctrl-C or the method cut it short.
+
+    ``count`` counts the valid solutions only; a solution that breaks a rule is kept apart in
+    ``invalid`` with the rules it breaks (and makes the command fail).
+    """
 
     puzzle: str
     instance: str
@@ -34,6 +38,11 @@ class Outcome:
     def label(self) -> str:
         return f"{self.backend}:{self.encoding}"
 
+    @property
+    def solution(self) -> Any:
+        """The first solution kept (``solve`` keeps the one it found), or None."""
+        return self.solutions[0] if self.solutions else None
+
     def summary(self) -> dict[str, Any]:
         """The JSON-ready record of this run (without the solutions)."""
         return {
@@ -52,6 +61,91 @@ class Outcome:
         }
 
 
+class Enumeration:
+    """The verified, de-duplicated solutions of one run, as they come; ``outcome`` tells what was seen.
+
+    An iterator: closing it (``close()``, leaving a ``with`` block, or dropping it) stops the solver,
+    and the outcome then says the run is incomplete. The formulation is built on construction, so
+    bad input fails before the first solution is asked for.
+    """
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        instance: Instance,
+        backend: str,
+        request: Request | None = None,
+        *,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        keep: bool = False,
+    ) -> None:
+        chosen = get_backend(backend)
+        request = request or Request()
+        check_request(chosen, request)
+        self.stop = Stop(time_limit)
+        started = time.perf_counter()
+        self.job = chosen.prepare(puzzle, instance, Request(request.encoding, request.solver, request.algorithm, limit))
+        self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, self.job.label, size=self.job.size())
+        self.outcome.build_seconds = time.perf_counter() - started
+        self.outcome.solutions = [] if keep else None
+        self.puzzle, self.instance, self.limit = puzzle, instance, limit
+        self._solutions = self._stream()
+
+    def __iter__(self) -> Enumeration:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._solutions)
+
+    def close(self) -> None:
+        """Stop the solver; what was seen so far stays in ``outcome``, marked incomplete."""
+        self._solutions.close()
+
+    def __enter__(self) -> Enumeration:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _stream(self) -> Iterator[Any]:
+        outcome, stop, puzzle, instance = self.outcome, self.stop, self.puzzle, self.instance
+        seen: set[Any] = set()
+        started = time.perf_counter()
+        solutions = self.job.solutions(stop)
+        try:
+            for solution in solutions:
+                key = freeze(solution)
+                if key in seen:
+                    outcome.duplicates += 1
+                    continue
+                seen.add(key)
+                problems = puzzle.verify(instance, solution)
+                if problems:
+                    outcome.invalid.append((solution, problems))
+                    continue
+                outcome.count += 1
+                if outcome.solutions is not None:
+                    outcome.solutions.append(solution)
+                yield solution
+                if self.limit is not None and outcome.count >= self.limit:
+                    stop.request("solution limit")
+                    break
+        except KeyboardInterrupt:
+            stop.request("interrupted")
+            raise
+        except GeneratorExit:
+            stop.request("closed by the caller")
+            raise
+        finally:
+            solutions.close()
+            outcome.seconds = time.perf_counter() - started
+            if not self.job.exhaustive:
+                stop.request(f"{self.job.label} does not search for every solution")
+            outcome.complete = stop.reason is None
+            outcome.reason = stop.reason
+
+
 def execute(
     puzzle: Puzzle,
     instance: Instance,
@@ -63,44 +157,14 @@ def execute(
     keep: bool = False,
     on_solution: Callable[[Any], None] | None = None,
 ) -> Outcome:
-    """Stream solutions from ``backend``; every one is verified and duplicates are dropped and counted."""
-    chosen = get_backend(backend)
-    request = request or Request()
-    check_request(chosen, request)
-    started = time.perf_counter()
-    job = chosen.prepare(puzzle, instance, Request(request.encoding, request.solver, request.algorithm, limit))
-    outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, job.label, size=job.size())
-    outcome.build_seconds = time.perf_counter() - started
-    outcome.solutions = [] if keep else None
-    seen: set[Any] = set()
-    stop = Stop(time_limit)
-    started = time.perf_counter()
-    stream = job.solutions(stop)
+    """Run ``backend`` to the end (or a limit, or Ctrl-C); every solution verified, duplicates dropped."""
+    run = Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
     try:
-        for solution in stream:
-            key = freeze(solution)
-            if key in seen:
-                outcome.duplicates += 1
-                continue
-            seen.add(key)
-            problems = puzzle.verify(instance, solution)
-            if problems:
-                outcome.invalid.append((solution, problems))
-            outcome.count += 1
-            if keep:
-                outcome.solutions.append(solution)
+        for solution in run:
             if on_solution:
                 on_solution(solution)
-            if limit is not None and outcome.count >= limit:
-                stop.request("solution limit")
-                break
     except KeyboardInterrupt:
-        stop.request("interrupted")
+        run.stop.request("interrupted")  # also when it arrived in ``on_solution``, outside the stream
     finally:
-        stream.close()
-        outcome.seconds = time.perf_counter() - started
-    if not job.exhaustive:
-        stop.request(f"{job.label} does not search for every solution")
-    outcome.complete = stop.reason is None
-    outcome.reason = stop.reason
-    return outcome
+        run.close()
+    return run.outcome

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gridsat.models.errors import GridsatError, UnknownName
+from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
@@ -57,7 +58,7 @@ class SatJob:
         try:
             oracle = Solver(name=self.solver, bootstrap_with=f.cnf.clauses)
         except NoSuchSolverError:
-            raise GridsatError(f"PySAT solver {self.solver!r} is not built into this python-sat") from None
+            raise BackendUnavailable(f"PySAT solver {self.solver!r} is not built into this python-sat") from None
         with oracle:
             if f.projection:
                 # Mention the highest projection variable, so that the solver's model covers every
@@ -110,11 +111,7 @@ class SatBackend:
     takes = ("encoding", "solver")
 
     def supported(self) -> bool:
-        try:
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            return False
-        return True
+        return importlib.util.find_spec("pysat") is not None  # without importing it: listing stays fast
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
@@ -124,7 +121,7 @@ class SatBackend:
         if solver not in solver_names():
             raise UnknownName("solver", solver, solver_names())
         if solver in ONE_SHOT and request.limit != 1:
-            raise GridsatError(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
+            raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
         encoding = puzzle.cnf_encodings.resolve(request.encoding, f" for the CNF of {puzzle.name}")
         label = f"{encoding.name}/{solver}"
         return SatJob(puzzle.cnf(instance, encoding), solver, label)

@@ -141,7 +141,9 @@ def test_runs_on_a_dask_cluster(tmp_path: Path) -> None:
 
 
 def test_a_tiny_memory_limit_gives_memout(tmp_path: Path) -> None:
-    path = suite(tmp_path, TATAMI + 'backends = ["sat"]\n')
+    # A 200x200 room's CNF needs far more than 100 MB of address space (a 3x4 room fits in it).
+    room = '[[entry]]\npuzzle = "tatami"\ninstances = ["200x200"]\nmode = "solve"\n'
+    path = suite(tmp_path, room + 'backends = ["sat"]\n')
     assert bench(path, "--out", str(tmp_path / "out"), "--memory", "100") == 0
     [record] = records(tmp_path / "out")
     assert record["status"] == "memout", record["message"]

@@ -10,7 +10,7 @@ import pytest
 from gridsat.benchmarks import command
 from gridsat.benchmarks.results import judge
 from gridsat.benchmarks.suite import SuiteError, builtin_suites, load, plan
-from gridsat.models import PUZZLES
+from gridsat.models import names
 from gridsat.models.errors import GridsatError, UnknownName
 
 
@@ -82,7 +82,7 @@ def test_encodings_scopes_and_per_backend_tables(tmp_path: Path) -> None:
 
 def test_smoke_covers_every_registered_puzzle_with_two_encodings() -> None:
     runs, _ = plan(load("smoke"))
-    for puzzle in PUZZLES:
+    for puzzle in names():
         encodings = {(r.backend, r.encoding) for r in runs if r.puzzle == puzzle and r.encoding is not None}
         assert len(encodings) >= 2, f"smoke suite: give puzzle {puzzle!r} an entry with at least two encodings"
 

@@ -1,7 +1,7 @@
 """Reference algorithms: the seed documents' own searches, reimplemented independently of any encoding.
 
-``REFERENCES`` maps a puzzle name to the module holding its ``ALGORITHMS``; the first algorithm is
-the default.
+A puzzle names the module holding its ``ALGORITHMS`` in ``Puzzle.reference``; that dict maps a name
+to an ``Algorithm``, and its first entry is the default.
 """
 
 from __future__ import annotations
@@ -12,14 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridsat.models.errors import BackendUnavailable, UnknownName
+from gridsat.models.puzzle import Puzzle
 from gridsat.solvers.stop import Stop
-
-REFERENCES: dict[str, str] = {
-    "tatami": "gridsat.solvers.reference.tatami",
-    "prime-grid": "gridsat.solvers.reference.prime_grid",
-    "shikaku": "gridsat.solvers.reference.shikaku",
-    "knights-tour": "gridsat.solvers.reference.knights_tour",
-}
 
 
 @dataclass(frozen=True)
@@ -32,16 +26,18 @@ class Algorithm:
     exhaustive: bool = True  # False: finds some solutions (e.g. one), so its count is never complete
 
 
-def algorithms(puzzle: str) -> dict[str, Algorithm]:
-    """The reference algorithms registered for ``puzzle``."""
-    if puzzle not in REFERENCES:
-        raise BackendUnavailable(f"no reference algorithm for puzzle {puzzle!r}")
-    return importlib.import_module(REFERENCES[puzzle]).ALGORITHMS
+def algorithms(puzzle: Puzzle) -> dict[str, Algorithm]:
+    """The reference algorithms of ``puzzle`` (empty when it has none)."""
+    if puzzle.reference is None:
+        return {}
+    return importlib.import_module(puzzle.reference).ALGORITHMS
 
 
-def algorithm(puzzle: str, name: str | None) -> Algorithm:
+def algorithm(puzzle: Puzzle, name: str | None) -> Algorithm:
     """One algorithm by name, the default when ``name`` is None."""
     table = algorithms(puzzle)
+    if not table:
+        raise BackendUnavailable(f"puzzle {puzzle.name!r} has no reference algorithm")
     if name is None:
         return next(iter(table.values()))
     if name not in table:

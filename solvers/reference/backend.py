@@ -8,7 +8,7 @@ from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
-from gridsat.solvers.reference import REFERENCES, Algorithm, algorithm, algorithms
+from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
 
 
@@ -47,7 +47,7 @@ class ReferenceBackend:
         return True
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
-        return {"algorithm": list(algorithms(puzzle.name)) if puzzle.name in REFERENCES else []}
+        return {"algorithm": list(algorithms(puzzle))}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> ReferenceJob:
         """The named algorithm; unnamed, the default, or for one solution the first one-solution method."""
@@ -55,5 +55,5 @@ class ReferenceBackend:
         if name is None and request.limit == 1:
             # An exhaustive search can take forever to reach its first solution (knight's tours on
             # 9x10); a method built to find one, like Warnsdorff's rule, is what ``solve`` wants.
-            name = next((a.name for a in algorithms(puzzle.name).values() if not a.exhaustive), None)
-        return ReferenceJob(algorithm(puzzle.name, name), instance)
+            name = next((a.name for a in algorithms(puzzle).values() if not a.exhaustive), None)
+        return ReferenceJob(algorithm(puzzle, name), instance)
