@@ -17,11 +17,11 @@ demo: $(STAMP)
 	$(BIN)/gridsat crosscheck tatami 4x7 --show
 
 test: $(STAMP)
-	$(BIN)/ruff check gridsat models solvers benchmarks tests
+	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check gridsat models solvers benchmarks tests
+	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
 
 clean:
 	rm -rf $(VENV) build *.egg-info

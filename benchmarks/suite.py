@@ -19,6 +19,9 @@ A suite file has a few defaults at the top and one ``[[entry]]`` table per puzzl
     algorithms = "default"  # reference algorithms: "default", "each" or a list
     optional = true         # skip with a note while the puzzle is not registered
 
+An entry with ``puzzle = "*"`` (and no ``instances``) stands for every registered puzzle that no
+other entry names, plugins included, each on its own ``Puzzle.example`` instance.
+
 Everything is checked when the suite is planned, before any run starts: an unknown key, puzzle,
 backend, encoding, solver or algorithm, and an instance that does not parse, are input errors that
 name the file, the entry and the bad value.
@@ -283,7 +286,7 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
     """Every run of the suite, checked; and notes on what was skipped and why."""
     runs: list[Run] = []
     notes: list[str] = []
-    for i, entry in enumerate(suite.entries, 1):
+    for i, entry in enumerate(expand(suite, notes), 1):
         name = entry["puzzle"]
         where = f"{suite.path.name}: entry {i} ({name})"
         if name not in names():
@@ -315,6 +318,32 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
         twice = sorted({i for i in ids if ids.count(i) > 1})
         raise SuiteError(f"{suite.path.name}: the same run is listed twice: {twice[0]}")
     return runs, notes
+
+
+def expand(suite: Suite, notes: list[str]) -> list[dict[str, Any]]:
+    """The entries, an entry for ``puzzle = "*"`` becoming one per registered puzzle that no other
+    entry names (plugins included), on the puzzle's own ``example`` instance."""
+    named = {entry["puzzle"] for entry in suite.entries}
+    out = []
+    for entry in suite.entries:
+        if entry["puzzle"] != "*":
+            out.append(entry)
+            continue
+        if "instances" in entry:
+            raise SuiteError(f"{suite.path.name}: the entry for puzzle '*' takes each puzzle's example, not instances")
+        for name in names():
+            if name in named:
+                continue
+            try:
+                example = get_puzzle(name).example
+            except GridsatError as error:
+                notes.append(f"puzzle {name!r} skipped: {error}")
+                continue
+            if example is None:
+                notes.append(f"puzzle {name!r} skipped: it has no example instance (Puzzle.example)")
+                continue
+            out.append({**entry, "puzzle": name, "instances": [example]})
+    return out
 
 
 def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: list[str]) -> list[tuple]:

@@ -128,3 +128,11 @@ def test_judge_in_solve_mode_compares_satisfiability() -> None:
     judge(records)
     assert [r["status"] for r in records] == ["ok", "ok", "wrong"]
     assert judge(records[:2]) == []
+
+
+def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_path: Path) -> None:
+    path = tmp_path / "star.toml"
+    path.write_text('[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\n\n[[entry]]\npuzzle = "*"\n')
+    runs, _ = plan(load(str(path)))
+    cases = {(r.puzzle, r.instance) for r in runs}
+    assert cases == {("tatami", "3x4"), ("prime-grid", "3x3"), ("shikaku", "seed"), ("knights-tour", "3x4")}

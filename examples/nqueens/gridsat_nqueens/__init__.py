@@ -1,0 +1,125 @@
+"""N-Queens for gridsat: place N queens on an N x N board, no two on a row, column or diagonal.
+
+A solution is the queen's column in each row, top row first (0-based). Two formulations:
+
+- CP-SAT: one integer per row (its queen's column), AllDifferent on the columns and on both
+  diagonals (column + row and column - row).
+- CNF: a Boolean ``("queen", r, c)`` per square; exactly one per row, at most one per column and per
+  diagonal, each through the named cardinality encoding (``pysat.card`` via gridsat).
+
+Every solution places N queens, so a blocking clause over the true squares alone is exact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gridsat.models import cardinality
+from gridsat.models.encoding import Encoding, EncodingSpace
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.params import check_keys
+from gridsat.models.puzzle import Puzzle
+
+Placement = list[int]  # the column of the queen in each row
+MAX_SIZE = 200
+
+
+@dataclass(frozen=True)
+class Board:
+    """An N x N chess board."""
+
+    size: int
+
+
+def parse(text: str, params: Mapping[str, str]) -> Board:
+    """``N`` or ``NxN``; N-Queens takes no parameters."""
+    check_keys(params, {})
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?", text)
+    if not match or (match[2] is not None and match[1] != match[2]):
+        raise InvalidInstance(f"bad board {text!r}: expected N or NxN, e.g. 8")
+    size = int(match[1])
+    if not 1 <= size <= MAX_SIZE:
+        raise InvalidInstance(f"bad board {text!r}: N must be from 1 to {MAX_SIZE}")
+    return Board(size)
+
+
+def describe(board: Board) -> str:
+    return f"{board.size}x{board.size}"
+
+
+def decode(values: Mapping[Key, int]) -> Placement:
+    """Columns by row, from the integer model (``("col", r)``) or the Boolean one (``("queen", r, c)``)."""
+    columns = {key[1]: (value if key[0] == "col" else key[2]) for key, value in values.items()
+               if key[0] == "col" or value}
+    return [columns[r] for r in sorted(columns)]
+
+
+def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
+    """A column per row; AllDifferent on columns and on both diagonals."""
+    from ortools.sat.python import cp_model
+
+    n, model = board.size, cp_model.CpModel()
+    cols = {("col", r): model.NewIntVar(0, n - 1, f"col_{r}") for r in range(n)}
+    model.AddAllDifferent(cols.values())
+    model.AddAllDifferent(cols["col", r] + r for r in range(n))
+    model.AddAllDifferent(cols["col", r] - r for r in range(n))
+    return CpsatFormulation(model=model, primary=cols, decode=decode)
+
+
+def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
+    """A Boolean per square; the line rules through the named cardinality encoding."""
+    from pysat.formula import CNF, IDPool
+
+    n, pool, formula, card = board.size, IDPool(), CNF(), encoding["card"]
+    squares = [(r, c) for r in range(n) for c in range(n)]
+    projection = [pool.id(("queen", r, c)) for r, c in squares]
+    for r in range(n):
+        cardinality.exactly_one(formula, [pool.id(("queen", r, c)) for c in range(n)], pool, card)
+    lines: dict[tuple[str, int], list[int]] = {}
+    for r, c in squares:
+        for line in (("column", c), ("diagonal", r + c), ("antidiagonal", r - c)):
+            lines.setdefault(line, []).append(pool.id(("queen", r, c)))
+    for lits in lines.values():
+        cardinality.at_most(formula, lits, 1, pool, card)
+    formula.nv = max(formula.nv, pool.top)
+    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode, block_true_only=True)
+
+
+def verify(board: Board, placement: Placement) -> list[str]:
+    """The rules a placement breaks, from the definition."""
+    n = board.size
+    if not isinstance(placement, list) or len(placement) != n or any(type(c) is not int for c in placement):
+        return [f"expected {n} column numbers, one per row, not {placement!r}"]
+    problems = [f"row {r}: column {c} is off the board" for r, c in enumerate(placement) if not 0 <= c < n]
+    for a in range(n):
+        for b in range(a + 1, n):
+            if placement[a] == placement[b]:
+                problems.append(f"rows {a} and {b} share column {placement[a]}")
+            elif abs(placement[a] - placement[b]) == b - a:
+                problems.append(f"rows {a} and {b} share a diagonal")
+    return problems
+
+
+def render(board: Board, placement: Placement) -> str:
+    """The board: ``Q`` for a queen, ``.`` for an empty square."""
+    return "\n".join(" ".join("Q" if c == col else "." for c in range(board.size)) for col in placement)
+
+
+PUZZLE = Puzzle(
+    name="nqueens",
+    summary="place N queens on an NxN board, no two on a row, column or diagonal",
+    instance_help="N or NxN board size, e.g. 8",
+    params={},
+    parse=parse,
+    cpsat=cpsat,
+    cnf=cnf,
+    verify=verify,
+    render=render,
+    describe=describe,
+    cnf_encodings=EncodingSpace((cardinality.axis(),)),
+    reference="gridsat_nqueens.reference",
+    example="6",
+)

@@ -1,0 +1,114 @@
+"""The Python API: what ``import gridsat`` offers, its results, its errors, and the README's examples."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import threading
+import time
+
+import pytest
+
+import gridsat as gs
+from conftest import ROOT, gridsat
+from gridsat.models.knights_tour import Board
+from gridsat.models.knights_tour import verify as verify_tour
+
+
+def test_solve_returns_a_verified_canonical_solution() -> None:
+    result = gs.solve("knights-tour", "5x5", params={"start": "0,0"}, backend="sat")
+    assert result.solution[0] == [0, 0] and verify_tour(Board(5, 5, start=(0, 0)), result.solution) == []
+    assert result.count == 1 and result.seconds >= 0
+
+
+def test_solve_says_when_there_is_no_solution() -> None:
+    result = gs.solve("tatami", "3x5")
+    assert result.solution is None and result.complete
+
+
+def test_count_takes_params_as_a_dict_of_numbers_and_booleans() -> None:
+    assert gs.count("prime-grid", "3x3", params={"max": 10}).count == 128
+    closed = gs.count("knights-tour", "3x10", params={"closed": True}, backend="sat")
+    assert (closed.count, closed.complete, closed.duplicates, closed.invalid) == (32, True, 0, [])
+    assert closed.size["variables"] > 0 and closed.build_seconds >= 0
+
+
+def test_count_with_a_limit_is_incomplete() -> None:
+    result = gs.count("tatami", "3x4", limit=2)
+    assert (result.count, result.complete, result.reason) == (2, False, "solution limit")
+
+
+def test_enumerate_yields_canonical_solutions_and_its_outcome() -> None:
+    solutions = gs.enumerate("tatami", "3x4", backend="reference")
+    found = list(solutions)
+    assert len(found) == 4 and solutions.outcome.complete and solutions.outcome.count == 4
+    tatami = gs.get_puzzle("tatami")
+    room = tatami.parse("3x4", {})
+    assert all(tatami.verify(room, tiling) == [] for tiling in found)
+    assert len({str(tiling) for tiling in found}) == 4
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "reference"])
+def test_closing_enumerate_early_stops_the_solver(backend: str) -> None:
+    before = threading.active_count()
+    started = time.monotonic()
+    with gs.enumerate("prime-grid", "4x4", params={"max": 16}, backend=backend) as solutions:
+        first = [next(solutions) for _ in range(3)]
+    assert len(first) == 3 and time.monotonic() - started < 30
+    assert (solutions.outcome.complete, solutions.outcome.reason) == (False, "closed by the caller")
+    assert solutions.outcome.count == 3
+    deadline = time.monotonic() + 5
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert threading.active_count() == before  # no solver thread left running
+
+
+def test_crosscheck_reports_agreement_and_the_runs() -> None:
+    report = gs.crosscheck("tatami", "4x7", encodings="each")
+    assert report.agree and report.complete and len(report.outcomes) == 11
+    assert {o.count for o in report.outcomes} == {3}
+
+
+@pytest.mark.parametrize(
+    "call, error, cli",
+    [
+        (lambda: gs.count("chess", "4x4"), gs.UnknownName, ["count", "chess", "4x4"]),
+        (lambda: gs.count("tatami", "4by7"), gs.InvalidInstance, ["count", "tatami", "4by7"]),
+        (lambda: gs.count("tatami", "4x7", backend="gurobi"), gs.UnknownName,
+         ["count", "tatami", "4x7", "--backend", "gurobi"]),
+        (lambda: gs.count("tatami", "4x7", backend="sat", encoding="magic"), gs.UnknownName,
+         ["count", "tatami", "4x7", "--backend", "sat", "--encoding", "magic"]),
+        (lambda: gs.count("prime-grid", "3x3", params={"max": "ten"}), gs.InvalidInstance,
+         ["count", "prime-grid", "3x3", "-p", "max=ten"]),
+        (lambda: gs.solve("tatami", "4x7", solver="glucose4"), gs.InvalidOption,
+         ["solve", "tatami", "4x7", "--solver", "glucose4"]),
+    ],
+)
+def test_bad_input_raises_a_value_error_with_the_cli_message(call, error, cli) -> None:
+    with pytest.raises(error) as raised:
+        call()
+    assert isinstance(raised.value, ValueError)
+    assert gridsat(*cli).stderr == f"gridsat: error: {raised.value}\n"
+
+
+@pytest.mark.parametrize("limits", [{"limit": 0}, {"limit": 1.5}, {"time_limit": -1}, {"time_limit": "soon"}])
+def test_bad_limits_are_value_errors(limits: dict) -> None:
+    with pytest.raises(gs.InvalidOption):
+        gs.count("tatami", "4x7", **limits)
+
+
+def test_the_readme_python_examples_run_as_written() -> None:
+    """Every ```python block of the README, run as a doctest (the fences are not part of the output)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    globs: dict = {}
+    for i, block in enumerate(blocks):
+        runner.run(doctest.DocTestParser().get_doctest(block, globs, f"README block {i + 1}", "README.md", 0))
+    failed, tried = runner.summarize(verbose=False)
+    assert blocks and tried >= 5 and failed == 0
+
+
+def test_the_package_docstring_example_runs() -> None:
+    failures, tried = doctest.testmod(gs)
+    assert tried >= 2 and failures == 0
