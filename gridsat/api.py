@@ -8,16 +8,19 @@ the instance as the same text the command line takes (``"4x7"``) or as ``load`` 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import BACKENDS, Request
-from gridsat.solvers.crosscheck import SCOPES, Report, configurations
+from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
-from gridsat.solvers.run import Enumeration, Outcome, execute
+from gridsat.solvers.parallel import Split, SplitRun
+from gridsat.solvers.run import Enumeration, Outcome, Progress, Stream, consume, execute
 
 Params = Mapping[str, Any]
 
@@ -69,12 +72,25 @@ def count(
     algorithm: str | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    checkpoint: str | Path | None = None,
+    parts: int | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
-    ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints)."""
+    ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
+
+    ``jobs`` worker processes (0: one per core) or a Dask ``scheduler`` address split the count into
+    disjoint parts (``.parts``, ``.parts_done``); ``checkpoint`` records each finished part in that
+    file, and the same call resumes from it; ``parts`` names how many parts to aim for.
+    """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    return execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=limit, time_limit=time_limit)
+    split = splitting(jobs, scheduler, checkpoint, parts)
+    run = stream(chosen, parsed, backend, Request(encoding, solver, algorithm), split, limit=limit,
+                 time_limit=time_limit, on_progress=on_progress)
+    return consume(run, on_progress=on_progress if split is None else None)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
@@ -88,15 +104,21 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     algorithm: str | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
-) -> Enumeration:
+    jobs: int = 1,
+    scheduler: str | None = None,
+    parts: int | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Stream:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all.
 
-    Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver.
+    Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``jobs``
+    or a ``scheduler`` the solutions come part by part, in the order the parts finish.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    return Enumeration(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=limit,
-                       time_limit=time_limit)
+    split = splitting(jobs, scheduler, None, parts)
+    return stream(chosen, parsed, backend, Request(encoding, solver, algorithm), split, limit=limit,
+                  time_limit=time_limit, emit=True, on_progress=on_progress)
 
 
 def crosscheck(
@@ -108,11 +130,14 @@ def crosscheck(
     encodings: str = "default",
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    parts: int | None = None,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
     ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
-    (every combination); ``on_outcome`` sees each run as it finishes.
+    (every combination); ``on_outcome`` sees each run as it finishes; ``jobs``/``scheduler`` split each run.
     """
     chosen, parsed = load(puzzle, instance, params)
     names = list(backends) if backends is not None else None
@@ -122,8 +147,54 @@ def crosscheck(
     if encodings not in SCOPES:
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
+    split = splitting(jobs, scheduler, None, parts)
     configs = configurations(chosen, names, encodings)
-    return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome)
+
+    def run(config: Config) -> Outcome:
+        return consume(stream(chosen, parsed, config.backend, config.request, split, time_limit=time_limit,
+                              keep=True))
+
+    return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, run=run)
+
+
+def splitting(jobs: int, scheduler: str | None, checkpoint: str | Path | None, parts: int | None) -> Split | None:
+    """How to split a run, or None for one plain search in this process (the default)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise InvalidOption(f"jobs {jobs!r} must be a whole number: 0 for one per core, or at least 1")
+    if parts is not None and (isinstance(parts, bool) or not isinstance(parts, int) or parts < 1):
+        raise InvalidOption(f"parts {parts!r} must be a whole number of at least 1")
+    workers = cores() if jobs == 0 else jobs
+    if workers == 1 and scheduler is None and checkpoint is None and parts is None:
+        return None
+    return Split(workers, scheduler, None if checkpoint is None else Path(checkpoint), parts)
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def stream(
+    puzzle: Puzzle,
+    instance: Instance,
+    backend: str,
+    request: Request,
+    split: Split | None,
+    *,
+    limit: int | None = None,
+    time_limit: float | None = None,
+    keep: bool = False,
+    emit: bool = False,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Stream:
+    """One plain search, or a split one (``emit``: the caller reads the solutions as they come)."""
+    if split is None:
+        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+    return SplitRun(puzzle, instance, backend, request, split, limit=limit, time_limit=time_limit, keep=keep,
+                    stream=emit, on_progress=on_progress)
 
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:

@@ -16,9 +16,10 @@ from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle, dumps
+from gridsat.progress import ProgressLine
 from gridsat.solvers.backend import BACKENDS, backend_class
 from gridsat.solvers.crosscheck import SCOPES
-from gridsat.solvers.run import Outcome
+from gridsat.solvers.run import Outcome, consume
 
 INTERRUPTED = 130  # the shell's status for a Ctrl-C
 
@@ -64,6 +65,14 @@ def choices(args: argparse.Namespace) -> dict[str, Any]:
             "time_limit": args.time_limit}
 
 
+def splitting(args: argparse.Namespace) -> dict[str, Any]:
+    """The parallel options of a counting command, as the API's keywords."""
+    found = {"jobs": args.jobs, "scheduler": args.scheduler, "parts": args.parts}
+    if getattr(args, "checkpoint", None) is not None:
+        found["checkpoint"] = args.checkpoint
+    return found
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
@@ -87,7 +96,8 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
     if with_verdict:
         notes.insert(0, verdict(outcome))
     if not outcome.complete:
-        notes.append(f"incomplete: {outcome.reason}")
+        done = f"; {outcome.parts_done} of {outcome.parts} parts done" if outcome.parts and outcome.parts > 1 else ""
+        notes.append(f"incomplete: {outcome.reason}{done}")
     if outcome.invalid:
         notes.append(f"{len(outcome.invalid)} INVALID solutions not counted")
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
@@ -190,7 +200,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    outcome = api.count(puzzle, instance, limit=args.limit, **choices(args))
+    progress = ProgressLine.on_terminal(args.quiet)
+    try:
+        outcome = api.count(puzzle, instance, limit=args.limit, on_progress=progress, **choices(args),
+                            **splitting(args))
+    finally:
+        if progress:
+            progress.close()
     if args.json:
         record = {**outcome.summary(), **puzzle.count_meta, **notes(puzzle, instance)}
         if args.limit is not None:
@@ -205,18 +221,33 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    solutions = api.enumerate(puzzle, instance, limit=args.limit, **choices(args))
+    progress = ProgressLine.on_terminal(args.quiet)
+    solutions = api.enumerate(puzzle, instance, limit=args.limit, on_progress=progress, **choices(args),
+                              **splitting(args))
     outcome = solutions.outcome
+
+    def show(index: int, solution: Any) -> None:
+        if progress:
+            progress.close()
+        if args.format == "jsonl":
+            print(json.dumps({"solution": solution}, separators=(",", ":")), flush=True)
+        else:
+            print(f"# solution {index}\n{puzzle.render(instance, solution)}\n", flush=True)
+
     try:
-        for index, solution in enumerate(solutions, 1):
-            if args.format == "jsonl":
-                print(json.dumps({"solution": solution}, separators=(",", ":")), flush=True)
-            else:
-                print(f"# solution {index}\n{puzzle.render(instance, solution)}\n", flush=True)
+        found: Any = solutions
+        if args.sorted:  # every solution first (an interrupt still prints what was found), then sorted
+            kept: list[Any] = []
+            consume(solutions, kept.append)
+            found = sorted(kept, key=dumps)
+        for index, solution in enumerate(found, 1):
+            show(index, solution)
     except KeyboardInterrupt:
         solutions.stop.request("interrupted")
     finally:
         solutions.close()
+        if progress:
+            progress.close()
     if args.format == "jsonl":
         print(json.dumps({"summary": {**outcome.summary(), **puzzle.count_meta}}, separators=(",", ":")))
     else:
@@ -238,7 +269,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
 
     report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings,
-                            time_limit=args.time_limit, on_outcome=progress)
+                            time_limit=args.time_limit, on_outcome=progress, **splitting(args))
     if args.json:
         print_json({**report.summary(), **puzzle.count_meta, **notes(puzzle, instance)})
     else:
@@ -310,6 +341,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -335,6 +376,16 @@ def build_parser() -> Parser:
         p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a puzzle parameter (see gridsat list)")
 
+    def parallel_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--jobs", type=whole, default=1, metavar="N",
+                       help="split the run into parts and count them on N local worker processes "
+                            "(0: one per core; default 1: one plain search in this process)")
+        p.add_argument("--scheduler", metavar="ADDRESS",
+                       help="conquer the parts on a Dask cluster, e.g. tcp://host:8786 (its workers need gridsat)")
+        p.add_argument("--parts", type=positive_int, metavar="N",
+                       help="aim for N parts (default: 16 per worker, at least 32)")
+        p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
     def solving_args(p: argparse.ArgumentParser) -> None:
         instance_args(p)
         p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
@@ -351,6 +402,9 @@ def build_parser() -> Parser:
     count = sub.add_parser("count", help="count the solutions")
     solving_args(count)
     count.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+    parallel_args(count)
+    count.add_argument("--checkpoint", metavar="FILE",
+                       help="record each finished part in FILE; the same command with the same FILE resumes")
     count.add_argument("--json", action="store_true", help="print the run as JSON")
     count.set_defaults(run=cmd_count)
 
@@ -358,6 +412,10 @@ def build_parser() -> Parser:
     solving_args(enum)
     enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
     enum.add_argument("--format", choices=("text", "jsonl"), default="text")
+    parallel_args(enum)
+    enum.add_argument("--sorted", action="store_true",
+                      help="print the solutions sorted (by their JSON), once all are found: parts deliver them "
+                           "in the order they finish")
     enum.set_defaults(run=cmd_enumerate)
 
     check = sub.add_parser("crosscheck", help="run every backend and compare the solution sets")
@@ -367,6 +425,7 @@ def build_parser() -> Parser:
                        help="default: each backend's default; each: every choice once; all: every combination")
     check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
     check.add_argument("--show", action="store_true", help="print the solutions")
+    parallel_args(check)
     check.add_argument("--json", action="store_true", help="print the runs and the verdict as JSON")
     check.set_defaults(run=cmd_crosscheck)
 

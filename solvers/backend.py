@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.parts import Part
 from gridsat.solvers.stop import Stop
 
 
@@ -25,6 +26,7 @@ class Request:
     solver: str | None = None
     algorithm: str | None = None
     limit: int | None = None  # a hint: with 1 a backend may search for one solution, not enumerate
+    part: Part | None = None  # search only this part of the solution space (see solvers.parts)
 
 
 class Job(Protocol):
@@ -36,6 +38,10 @@ class Job(Protocol):
     def size(self) -> dict[str, int]: ...
 
     def solutions(self, stop: Stop) -> Iterator[Any]: ...
+
+    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
+        """Disjoint parts that together hold every solution (see ``solvers.parts``)."""
+        ...
 
 
 class Backend(Protocol):

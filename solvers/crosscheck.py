@@ -104,11 +104,18 @@ def crosscheck(
     *,
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
+    run: Callable[[Config], Outcome] | None = None,
 ) -> Report:
-    """Run every configuration to the end (or its time limit) and compare the solution sets."""
+    """Run every configuration to the end (or its time limit) and compare the solution sets.
+
+    ``run`` runs one configuration keeping its solutions (default: one process, ``execute``).
+    """
     outcomes = []
     for config in configs:
-        outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit, keep=True)
+        if run is not None:
+            outcome = run(config)
+        else:
+            outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit, keep=True)
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)

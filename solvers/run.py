@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -10,6 +11,18 @@ from typing import Any
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import Request, check_request, get_backend
 from gridsat.solvers.stop import Stop
+
+REPORT = 0.25  # seconds between progress reports
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A snapshot for a progress display: valid solutions so far, parts finished of all, seconds."""
+
+    solutions: int
+    parts_done: int
+    parts: int | None  # None when the run is not split (or not yet)
+    elapsed: float
 
 
 @dataclass
@@ -33,6 +46,8 @@ class Outcome:
     seconds: float = 0.0  # solving, after the formulation was built
     build_seconds: float = 0.0
     size: dict[str, int] = field(default_factory=dict)
+    parts: int | None = None  # when the run was split (solvers.parallel): how many parts, how many finished
+    parts_done: int | None = None
 
     @property
     def label(self) -> str:
@@ -58,10 +73,36 @@ class Outcome:
             "seconds": round(self.seconds, 6),
             "build_seconds": round(self.build_seconds, 6),
             **self.size,
+            **({"parts": self.parts, "parts_done": self.parts_done} if self.parts is not None else {}),
         }
 
 
-class Enumeration:
+class Stream:
+    """Solutions as they come, from a generator, with the ``outcome`` of the run that makes them and
+    its ``stop``. Closing it (``close()``, leaving a ``with`` block, or dropping it) stops the run."""
+
+    outcome: Outcome
+    stop: Stop
+    _solutions: Iterator[Any]
+
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._solutions)
+
+    def close(self) -> None:
+        """Stop the solver; what was seen so far stays in ``outcome``, marked incomplete."""
+        self._solutions.close()
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Enumeration(Stream):
     """The verified, de-duplicated solutions of one run, as they come; ``outcome`` tells what was seen.
 
     An iterator: closing it (``close()``, leaving a ``with`` block, or dropping it) stops the solver,
@@ -85,28 +126,12 @@ class Enumeration:
         check_request(chosen, request)
         self.stop = Stop(time_limit)
         started = time.perf_counter()
-        self.job = chosen.prepare(puzzle, instance, Request(request.encoding, request.solver, request.algorithm, limit))
+        self.job = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
         self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, self.job.label, size=self.job.size())
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
         self.puzzle, self.instance, self.limit = puzzle, instance, limit
         self._solutions = self._stream()
-
-    def __iter__(self) -> Enumeration:
-        return self
-
-    def __next__(self) -> Any:
-        return next(self._solutions)
-
-    def close(self) -> None:
-        """Stop the solver; what was seen so far stays in ``outcome``, marked incomplete."""
-        self._solutions.close()
-
-    def __enter__(self) -> Enumeration:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _stream(self) -> Iterator[Any]:
         outcome, stop, puzzle, instance = self.outcome, self.stop, self.puzzle, self.instance
@@ -158,11 +183,25 @@ def execute(
     on_solution: Callable[[Any], None] | None = None,
 ) -> Outcome:
     """Run ``backend`` to the end (or a limit, or Ctrl-C); every solution verified, duplicates dropped."""
-    run = Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+    return consume(Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep),
+                   on_solution)
+
+
+def consume(
+    run: Stream,
+    on_solution: Callable[[Any], None] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Outcome:
+    """Read a stream to its end (or a limit, or Ctrl-C) and return its outcome; ``on_progress`` sees
+    the count every ``REPORT`` seconds while solutions come (a split run reports on its own)."""
+    started = last = time.monotonic()
     try:
         for solution in run:
             if on_solution:
                 on_solution(solution)
+            if on_progress is not None and time.monotonic() - last >= REPORT:
+                last = time.monotonic()
+                on_progress(Progress(run.outcome.count, 0, None, last - started))
     except KeyboardInterrupt:
         run.stop.request("interrupted")  # also when it arrived in ``on_solution``, outside the stream
     finally:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import importlib.util
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
-from gridsat.models.formulation import CnfFormulation
+from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
+from gridsat.solvers.parts import Part, StopSplitting, split_prefix
 from gridsat.solvers.stop import Stop
 
 DEFAULT_SOLVER = "cadical195"
@@ -47,11 +48,18 @@ class SatJob:
     solver: str
     label: str
     exhaustive: bool = True
+    units: list[list[int]] = field(default_factory=list)  # a part's fixed projection variables
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
 
-    def solutions(self, stop: Stop) -> Iterator[Any]:
+    def restrict(self, part: Part) -> None:
+        """Fix the part's projection variables by unit clauses."""
+        pool = self.formulation.pool
+        self.units += [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
+
+    def oracle(self) -> Any:
+        """A solver loaded with the CNF and the part's units."""
         from pysat.solvers import NoSuchSolverError, Solver
 
         f = self.formulation
@@ -59,12 +67,49 @@ class SatJob:
             oracle = Solver(name=self.solver, bootstrap_with=f.cnf.clauses)
         except NoSuchSolverError:
             raise BackendUnavailable(f"PySAT solver {self.solver!r} is not built into this python-sat") from None
-        with oracle:
-            if f.projection:
-                # Mention the highest projection variable, so that the solver's model covers every
-                # projection variable, including any that no clause constrains.
-                top = max(f.projection)
-                oracle.add_clause([top, -top])
+        for unit in self.units:
+            oracle.add_clause(unit)
+        if f.projection:
+            # Mention the highest projection variable, so that the solver's model covers every
+            # projection variable, including any that no clause constrains.
+            top = max(f.projection)
+            oracle.add_clause([top, -top])
+        return oracle
+
+    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
+        """Parts on a prefix of the projection, their projections enumerated by the solver.
+
+        One solver serves every prefix: each prefix's blocking clauses carry a fresh activation
+        literal that only that prefix's calls assume, so they never cut another prefix's models.
+        """
+        f = self.formulation
+        with self.oracle() as oracle:
+            fresh = [max(f.cnf.nv, f.pool.top)]
+
+            def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
+                variables = [f.pool.id(key) for key in onto]
+                fresh[0] += 1
+                active = fresh[0]
+                found: list[tuple[int, ...]] = []
+                while True:
+                    answer = self._solve(oracle, stop, [active])
+                    if answer is None:
+                        raise KeyboardInterrupt if stop.reason == "interrupted" else StopSplitting(stop.reason)
+                    if not answer:
+                        return found
+                    model = oracle.get_model()
+                    values = tuple(int(model[v - 1] > 0) for v in variables)
+                    found.append(values)
+                    if len(found) > limit:
+                        return None
+                    other = [-v if value else v for v, value in zip(variables, values, strict=True)]
+                    oracle.add_clause([-active, *other])
+
+            return split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap)
+
+    def solutions(self, stop: Stop) -> Iterator[Any]:
+        f = self.formulation
+        with self.oracle() as oracle:
             while True:
                 if not self._solve(oracle, stop):  # None (stopped) or False (no more solutions)
                     return
@@ -77,13 +122,14 @@ class SatJob:
                 # auxiliaries of an encoding cannot multiply the count.
                 oracle.add_clause(f.blocking_clause(model))
 
-    def _solve(self, oracle: Any, stop: Stop) -> bool | None:
+    def _solve(self, oracle: Any, stop: Stop, assumptions: list[int] | None = None) -> bool | None:
         """One satisfiability call in budgeted slices; None when the stop came first."""
+        assumed = assumptions or []
         if self.solver in UNLIMITED:
-            return None if stop.expired() else _interruptible(oracle.solve)
+            return None if stop.expired() else _interruptible(lambda: oracle.solve(assumptions=assumed))
         while not stop.expired():
             oracle.conf_budget(BUDGET)
-            answer = _interruptible(oracle.solve_limited)
+            answer = _interruptible(lambda: oracle.solve_limited(assumptions=assumed))
             if answer is not None:
                 return answer
         return None
@@ -124,4 +170,7 @@ class SatBackend:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
         encoding = puzzle.cnf_encodings.resolve(request.encoding, f" for the CNF of {puzzle.name}")
         label = f"{encoding.name}/{solver}"
-        return SatJob(puzzle.cnf(instance, encoding), solver, label)
+        job = SatJob(puzzle.cnf(instance, encoding), solver, label)
+        if request.part is not None:
+            job.restrict(request.part)
+        return job

@@ -8,16 +8,40 @@ from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
+from gridsat.solvers.parts import Part, StopSplitting, split_ordinals
 from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
+
+MAX_SPLIT_DEPTH = 64  # decisions deep at most: past that the tree is a path, and splitting it helps nobody
+
+
+class Numbering:
+    """A search listener that numbers the decisions at ``part.depth`` in search order, vetoes those the
+    part does not own, and says whether each solution reported belongs to the part."""
+
+    def __init__(self, part: Part) -> None:
+        self.part, self.seen, self.inside, self.keep = part, 0, False, False
+
+    def __call__(self, kind: str, depth: int, what: Any) -> bool:
+        part = self.part
+        if kind == "place" and depth == part.depth:
+            number, self.seen = self.seen, self.seen + 1
+            self.inside = part.lo <= number < part.hi
+            return self.inside
+        if kind == "remove" and depth == part.depth:
+            self.inside = False
+        elif kind == "solution":
+            self.keep = self.inside or (depth < part.depth and part.shallow)
+        return True
 
 
 @dataclass
 class ReferenceJob:
-    """An algorithm bound to an instance."""
+    """An algorithm bound to an instance (and, when split, to one part of its search tree)."""
 
     algorithm: Algorithm
     instance: Instance
+    part: Part | None = None
 
     @property
     def label(self) -> str:
@@ -30,8 +54,37 @@ class ReferenceJob:
     def size(self) -> dict[str, int]:
         return {}
 
+    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
+        """Parts of the search tree: the first depth with at least ``target`` decisions, numbered."""
+        if not self.algorithm.exhaustive:
+            return [Part()]
+        count = 0
+        for depth in range(1, MAX_SPLIT_DEPTH + 1):
+            count = self.decisions(depth, stop)
+            if count >= target or count == 0:
+                break
+        if count == 0 and depth == 1:
+            return [Part()]  # no decision at all: nothing to split
+        return split_ordinals(count, depth, target)
+
+    def decisions(self, depth: int, stop: Stop) -> int:
+        """How many decisions the search takes at ``depth`` (it vetoes every one of them)."""
+        numbering = Numbering(Part(depth=depth))  # owns no decision: the search stays above depth
+        for _ in self.algorithm.run(self.instance, stop, listen=numbering):
+            pass
+        if stop.expired():
+            raise KeyboardInterrupt if stop.reason == "interrupted" else StopSplitting(stop.reason)
+        return numbering.seen
+
     def solutions(self, stop: Stop) -> Iterator[Any]:
-        yield from self.algorithm.run(self.instance, stop)
+        part = self.part
+        if part is None or part.depth == 0:
+            yield from self.algorithm.run(self.instance, stop)
+        else:
+            numbering = Numbering(part)
+            for solution in self.algorithm.run(self.instance, stop, listen=numbering):
+                if numbering.keep:
+                    yield solution
         if not self.algorithm.exhaustive:
             stop.request(f"algorithm {self.algorithm.name!r} does not search for every solution")
 
@@ -56,4 +109,4 @@ class ReferenceBackend:
             # An exhaustive search can take forever to reach its first solution (knight's tours on
             # 9x10); a method built to find one, like Warnsdorff's rule, is what ``solve`` wants.
             name = next((a.name for a in algorithms(puzzle).values() if not a.exhaustive), None)
-        return ReferenceJob(algorithm(puzzle, name), instance)
+        return ReferenceJob(algorithm(puzzle, name), instance, request.part)

@@ -1,0 +1,65 @@
+"""A progress line on a terminal: solutions so far, rate, parts done, elapsed time and time left.
+
+Drawn on stderr and redrawn in place, at most five times a second; nothing at all when stderr is
+not a terminal, so logs and pipes see only the answer.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import IO
+
+from gridsat.solvers.run import Progress
+
+EVERY = 0.2  # seconds between redraws
+
+
+def clock(seconds: float) -> str:
+    """``1:05`` or ``2:03:04``."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def describe(p: Progress) -> str:
+    """The line's text."""
+    rate = p.solutions / p.elapsed if p.elapsed > 0 else 0.0
+    text = f"{p.solutions:,} solutions  {rate:,.0f}/s"
+    if p.parts is None:
+        text += "  splitting" if p.elapsed >= 1 else ""
+    else:
+        text += f"  parts {p.parts_done}/{p.parts}"
+    text += f"  {clock(p.elapsed)} elapsed"
+    if p.parts and 0 < p.parts_done < p.parts:
+        text += f"  ~{clock(p.elapsed * (p.parts - p.parts_done) / p.parts_done)} left"
+    return text
+
+
+class ProgressLine:
+    """A callable that redraws the progress line; ``close`` clears it."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.last = 0.0
+        self.drawn = False
+
+    @classmethod
+    def on_terminal(cls, quiet: bool) -> ProgressLine | None:
+        """A progress line when stderr is a terminal and the user did not ask for quiet."""
+        return None if quiet or not sys.stderr.isatty() else cls()
+
+    def __call__(self, progress: Progress) -> None:
+        now = time.monotonic()
+        if now - self.last < EVERY:
+            return
+        self.last = now
+        self.stream.write(f"\r{describe(progress)}\033[K")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.drawn = False

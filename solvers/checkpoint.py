@@ -1,0 +1,92 @@
+"""Checkpoints of a split count: the parts, then one record per finished part, appended as it finishes.
+
+The file is JSON lines. The first line is the header: the fingerprint of the run (puzzle, instance,
+backend, the full encoding/solver/algorithm label, what is counted, gridsat's version) and the
+parts themselves, so a resumed run conquers exactly the parts the first run split into. Each later
+line records one finished part and its count; it is flushed and synced before the next part is
+taken into account, so ``kill -9`` loses at most the parts in flight. A last line cut short by such
+a kill is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gridsat.models.errors import InvalidOption
+from gridsat.solvers.parts import Part
+
+FORMAT = 1
+
+
+@dataclass
+class Checkpoint:
+    """An append-only record of finished parts for one run (its ``fingerprint``)."""
+
+    path: Path
+    fingerprint: dict[str, Any]
+    parts: list[Part] = field(default_factory=list)
+    done: dict[int, dict[str, Any]] = field(default_factory=dict)  # part index -> its record
+
+    def load(self) -> bool:
+        """Read an existing file for this run; False when there is none yet. A file written for
+        another run is refused, naming what differs."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return False
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        try:
+            header = json.loads(lines[0])
+        except (json.JSONDecodeError, IndexError):
+            raise InvalidOption(f"checkpoint {str(self.path)!r} is not a gridsat checkpoint") from None
+        if not isinstance(header, dict) or header.get("gridsat_checkpoint") != FORMAT:
+            raise InvalidOption(f"checkpoint {str(self.path)!r} is not a gridsat checkpoint (format {FORMAT})")
+        theirs = header.get("fingerprint", {})
+        for key, mine in self.fingerprint.items():
+            if theirs.get(key) != mine:
+                raise InvalidOption(f"checkpoint {str(self.path)!r} was written for another run: its {key} is "
+                                    f"{theirs.get(key)!r}, this run's is {mine!r}; use another file or delete it")
+        self.parts = [Part.from_json(p) for p in header["parts"]]
+        for number, line in enumerate(lines[1:], 2):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                if number == len(lines):  # cut short by a kill while it was written: drop it
+                    self.write(lines[:-1])
+                    break
+                raise InvalidOption(f"checkpoint {str(self.path)!r}: line {number} is not JSON") from None
+            self.done[int(record["part"])] = record
+        return True
+
+    def start(self, parts: list[Part]) -> None:
+        """Write the header: a new file, written whole before any part is recorded."""
+        self.parts = parts
+        header = {"gridsat_checkpoint": FORMAT, "fingerprint": self.fingerprint, "parts": [p.to_json() for p in parts]}
+        self.write([json.dumps(header, separators=(",", ":"))])
+
+    def write(self, lines: list[str]) -> None:
+        """Replace the file with these lines, atomically."""
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        with open(tmp, "w", encoding="utf-8") as out:
+            out.write("".join(line + "\n" for line in lines))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, self.path)
+
+    def record(self, index: int, count: int, duplicates: int, seconds: float) -> None:
+        """Append one finished part, synced to disk before this returns."""
+        record = {"part": index, "count": count, "duplicates": duplicates, "seconds": round(seconds, 3)}
+        self.done[index] = record
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(record, separators=(",", ":")) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+
+def check_writable(path: Path) -> None:
+    """A checkpoint's folder must exist; say so before any work is done."""
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise InvalidOption(f"cannot write checkpoint {str(path)!r}: folder {str(folder)!r} does not exist")

@@ -1,0 +1,309 @@
+"""Counting and enumerating in disjoint parts, on local worker processes or a Dask cluster.
+
+A split run first searches alone for ``PROBE`` seconds: an instance finished by then is tiny, and
+is answered without splitting or starting any worker. Otherwise the backend splits the run into
+parts (``solvers.parts``), many more than workers so that uneven parts balance, and the workers
+conquer them, each part verified and de-duplicated like any run. Every part carries the puzzle's
+name and the parsed instance, never a local path, so a remote worker needs only gridsat itself.
+
+Solutions arrive part by part, in the order parts finish (not the order of a sequential run).
+With a checkpoint, each finished part is recorded as it finishes, and a rerun of the same command
+skips the recorded parts (``solvers.checkpoint``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gridsat.models import get_puzzle
+from gridsat.models.errors import InvalidOption
+from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.solvers.backend import Request
+from gridsat.solvers.checkpoint import Checkpoint, check_writable
+from gridsat.solvers.parts import Part, StopSplitting
+from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
+from gridsat.solvers.run import REPORT, Enumeration, Outcome, Progress, Stream
+from gridsat.solvers.stop import Stop
+
+PROBE = 1.0  # seconds of plain search before a run is split
+PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
+OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
+
+
+@dataclass(frozen=True)
+class Split:
+    """How to split a run: workers (local processes, or a Dask scheduler's), checkpoint, part count."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    checkpoint: Path | None = None
+    parts: int | None = None  # the number of parts to aim for; None: PARTS_PER_WORKER per worker
+    up_to: str | None = None  # what is counted, for the checkpoint's fingerprint
+    probe: float = PROBE  # seconds of plain search first (0: split at once)
+
+    def target(self) -> int:
+        return self.parts or max(MIN_PARTS, PARTS_PER_WORKER * self.jobs)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One part to conquer, with everything a worker needs (nothing from the parent's disk)."""
+
+    puzzle: str
+    instance: Instance
+    backend: str
+    request: Request  # its ``part`` says which part
+    deadline: float | None  # wall-clock time.time() when the run's time limit ends
+    keep: bool  # send the solutions back (enumerate, cross-check)
+    limit: int | None
+
+
+@dataclass
+class PartResult:
+    """What a worker found in one part."""
+
+    index: int
+    count: int
+    duplicates: int
+    invalid: list[tuple[Any, list[str]]]
+    solutions: list[Any] | None
+    seconds: float
+    complete: bool
+    reason: str | None
+
+
+def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResult:
+    """Run one part to its end (in a worker process, or a Dask worker)."""
+    index = task.request.part.index
+    left = None if task.deadline is None else task.deadline - time.time()
+    if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
+        return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, "time limit")
+    puzzle = get_puzzle(task.puzzle)
+    run = Enumeration(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
+                      keep=task.keep)
+    last = time.monotonic()
+    with run:
+        for _ in run:
+            if report is not None and time.monotonic() - last >= REPORT:
+                report(run.outcome.count)
+                last = time.monotonic()
+    o = run.outcome
+    return PartResult(index, o.count, o.duplicates, o.invalid, o.solutions, o.seconds, o.complete, o.reason)
+
+
+def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, up_to: str | None) -> dict[str, Any]:
+    """What identifies a run for its checkpoint: a checkpoint of any other run is refused."""
+    from gridsat import __version__
+
+    return {
+        "puzzle": puzzle.name,
+        "instance": puzzle.describe(instance),
+        "instance_sha256": hashlib.sha256(repr(instance).encode()).hexdigest(),
+        "backend": backend,
+        "configuration": label,
+        "up_to": up_to,
+        "gridsat": __version__,
+    }
+
+
+class SplitRun(Stream):
+    """A count or enumeration split into parts; iterate it for the solutions (when ``stream``)."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        instance: Instance,
+        backend: str,
+        request: Request,
+        split: Split,
+        *,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        keep: bool = False,
+        stream: bool = False,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        if split.jobs < 1:
+            raise InvalidOption(f"--jobs {split.jobs}: must be at least 1")
+        if split.checkpoint is not None:
+            if limit is not None or stream or keep:
+                raise InvalidOption("--checkpoint records counts: it goes with count, without --limit")
+            check_writable(split.checkpoint)
+        self.stop = Stop(time_limit)
+        self.deadline = None if time_limit is None else time.time() + time_limit
+        # The probe builds the formulation once; splitting reuses it.
+        self.probe = Enumeration(puzzle, instance, backend, request, limit=limit,
+                                 time_limit=min(split.probe, time_limit or split.probe) or 1e-9, keep=keep)
+        self.outcome = dataclasses.replace(self.probe.outcome, solutions=[] if keep else None)
+        self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
+        self.limit, self.keep, self.stream, self.on_progress = limit, keep, stream, on_progress
+        self.seen: set[Any] | None = set() if keep or stream else None  # solutions already delivered
+        self.checkpoint = None if split.checkpoint is None else Checkpoint(
+            split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.job.label, split.up_to))
+        self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
+        self.split_seconds = 0.0
+        self.redelivered: set[Any] = set()
+        self.started = time.monotonic()
+        self._solutions = self._run()
+
+    def _run(self) -> Iterator[Any]:
+        outcome, stop = self.outcome, self.stop
+        try:
+            parts = yield from self._plan()
+            if parts is not None:
+                yield from self._conquer(parts)
+        except KeyboardInterrupt:
+            stop.request("interrupted")
+            raise
+        except GeneratorExit:
+            stop.request("closed by the caller")
+            raise
+        finally:
+            self.probe.close()
+            outcome.seconds = time.monotonic() - self.started
+            if outcome.parts is not None and outcome.parts_done != outcome.parts and stop.reason is None:
+                stop.request("not every part finished")
+            outcome.complete = stop.reason is None
+            outcome.reason = stop.reason
+
+    def _plan(self) -> Iterator[Any]:
+        """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
+        outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
+        if checkpoint is not None and checkpoint.load():
+            return checkpoint.parts
+        last = time.monotonic()
+        probed = self.probe.outcome
+        try:
+            for solution in self.probe:
+                if self._deliver(solution):
+                    yield solution
+                if self.on_progress and time.monotonic() - last >= REPORT:
+                    self.on_progress(Progress(probed.count, 0, None, time.monotonic() - self.started))
+                    last = time.monotonic()
+        except KeyboardInterrupt:
+            self._take(probed)
+            raise
+        if probed.complete or probed.reason != "time limit" or stop.expired():
+            # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
+            self._take(probed)
+            if not probed.complete and stop.reason is None:
+                stop.request(probed.reason or "stopped")
+            if probed.complete and checkpoint is not None:
+                checkpoint.start([Part()])
+                checkpoint.record(0, probed.count, probed.duplicates, probed.seconds)
+            outcome.parts, outcome.parts_done = 1, int(probed.complete)
+            return None
+        started = time.monotonic()
+        try:
+            parts = self.probe.job.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
+        except (StopSplitting, KeyboardInterrupt) as stopped:
+            self._take(probed)  # what the probe counted is still a correct lower bound
+            if isinstance(stopped, KeyboardInterrupt):
+                raise
+            stop.request(str(stopped))
+            return None
+        self.split_seconds = time.monotonic() - started
+        self.redelivered = set(self.seen or ())  # the parts find the probe's solutions again
+        if checkpoint is not None:
+            checkpoint.start(parts)
+        return parts
+
+    def _conquer(self, parts: list[Part]) -> Iterator[Any]:
+        outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
+        done = checkpoint.done if checkpoint is not None else {}
+        if self.seen is None:  # counting: the probe's solutions are counted again in their parts
+            outcome.count = sum(int(record["count"]) for record in done.values())
+        outcome.duplicates += sum(int(record.get("duplicates", 0)) for record in done.values())
+        outcome.parts, outcome.parts_done = len(parts), len(done)
+        todo = [p for p in parts if p.index not in done]
+        if not todo:
+            return
+        tasks = [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
+                      self.deadline, self.keep or self.stream, self.limit) for p in todo]
+        flying: dict[int, int] = {}  # part -> solutions it reported so far
+        pool = (DaskPool(self.split.scheduler, conquer) if self.split.scheduler
+                else LocalPool(min(self.split.jobs, len(todo)), conquer))
+        try:
+            for message in pool.run(tasks):
+                yield from self._receive(message, flying)
+                if self.limit is not None and outcome.count >= self.limit:
+                    stop.request("solution limit")
+                    outcome.count = min(outcome.count, self.limit)
+                    return
+                if stop.expired():  # the time limit: parts in flight end with it, the rest never start
+                    self._abandon(flying)
+                    return
+                if self.on_progress:
+                    self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
+                                              outcome.parts, time.monotonic() - self.started))
+        except KeyboardInterrupt:
+            stop.request("interrupted")
+            self._abandon(flying)
+            raise
+        except WorkerDied as died:
+            stop.request(str(died))
+            self._abandon(flying)
+        finally:
+            pool.close()
+
+    def _abandon(self, flying: dict[int, int]) -> None:
+        """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""
+        if self.seen is None:
+            self.outcome.count += sum(flying.values())
+
+    def _receive(self, message: Message, flying: dict[int, int]) -> Iterator[Any]:
+        """Account for one message from the pool; yield the solutions of a finished part."""
+        if message.kind in ("start", "progress"):
+            flying[message.index] = message.value if message.kind == "progress" else 0
+            return
+        if message.kind != "done":
+            return
+        flying.pop(message.index, None)
+        result: PartResult = message.value
+        outcome = self.outcome
+        outcome.duplicates += result.duplicates
+        outcome.invalid += result.invalid
+        if self.seen is None:
+            outcome.count += result.count
+        for solution in result.solutions or []:
+            if self._deliver(solution):
+                yield solution
+        if result.complete:
+            outcome.parts_done += 1
+            self.part_seconds[result.index] = result.seconds
+            if self.checkpoint is not None:
+                self.checkpoint.record(result.index, result.count, result.duplicates, result.seconds)
+        elif self.stop.reason is None and result.reason != "solution limit":
+            self.stop.request(result.reason or f"part {result.index} did not finish")
+
+    def _deliver(self, solution: Any) -> bool:
+        """Whether a verified solution is new to the caller (it is then counted and kept)."""
+        if self.seen is None:
+            return False
+        key = freeze(solution)
+        if key in self.seen:
+            if key in self.redelivered:  # found by the probe, then again by its part: not a duplicate
+                self.redelivered.discard(key)
+            else:
+                self.outcome.duplicates += 1
+            return False
+        if self.limit is not None and len(self.seen) >= self.limit:
+            return False
+        self.seen.add(key)
+        self.outcome.count = len(self.seen)
+        if self.outcome.solutions is not None:
+            self.outcome.solutions.append(solution)
+        return True
+
+    def _take(self, probed: Outcome) -> None:
+        """Adopt the probe's counts (its solutions were delivered as they came)."""
+        if self.seen is None:
+            self.outcome.count = probed.count
+        self.outcome.duplicates += probed.duplicates
+        self.outcome.invalid += probed.invalid

@@ -1,0 +1,104 @@
+"""Disjoint parts of a count (cube and conquer): what a part is, and how a run is split into parts.
+
+A part is the original run restricted in a way every solution satisfies for exactly one part:
+
+- formulation backends (cpsat, sat): ``fixed`` gives values to a prefix of the formulation's primary
+  variables (in the order the formulation declares them: first cells, first mats, first moves).
+  The parts are the *distinct projections of the solution space onto that prefix*, enumerated by
+  the solver itself with blocking constraints until none is left, so they are disjoint (distinct
+  assignments of the same variables) and together exhaustive (every solution projects onto one of
+  them) by construction. The prefix grows (doubling, then bisecting) until there are at least
+  ``target`` parts but not more than ``cap``.
+- the reference backend: the search tree's decisions at ``depth`` are numbered in search order
+  (the algorithms are deterministic); a part owns the decisions numbered ``lo <= n < hi`` and
+  vetoes the others, and the part with ``shallow`` also owns solutions found above ``depth``.
+
+Parts are plain data (they pickle, and ``to_json``/``from_json`` round-trip them for checkpoints),
+so a remote worker needs nothing but the part, the puzzle's name and the parsed instance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+Key = Hashable
+Projections = Callable[[list[Key], int], list[tuple[int, ...]] | None]  # onto, cap -> values (None: over cap)
+
+
+class StopSplitting(Exception):
+    """A limit ended the run while it was still being split (nothing was counted yet)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of a split run; ``Part()`` is the whole run."""
+
+    index: int = 0
+    fixed: tuple[tuple[Key, int], ...] = ()  # formulation backends: primary variable -> value
+    depth: int = 0  # reference: the depth of the numbered decisions (0: no restriction)
+    lo: int = 0  # reference: the first decision number this part owns
+    hi: int = 0  # reference: one past the last
+    shallow: bool = False  # reference: this part also owns the solutions found above ``depth``
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "fixed": [[listed(k), v] for k, v in self.fixed], "depth": self.depth,
+                "lo": self.lo, "hi": self.hi, "shallow": self.shallow}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Part:
+        fixed = tuple((tupled(k), int(v)) for k, v in data["fixed"])
+        return cls(int(data["index"]), fixed, int(data["depth"]), int(data["lo"]), int(data["hi"]),
+                   bool(data["shallow"]))
+
+
+def listed(key: Any) -> Any:
+    """A structured key as JSON (tuples become lists)."""
+    return [listed(k) for k in key] if isinstance(key, tuple) else key
+
+
+def tupled(key: Any) -> Any:
+    """The inverse of ``listed``: JSON lists become the tuples the formulations use as keys."""
+    return tuple(tupled(k) for k in key) if isinstance(key, list) else key
+
+
+def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int) -> list[Part]:
+    """Parts fixing the shortest prefix of ``keys`` whose projections number at least ``target``
+    (or the longest with at most ``cap``); one whole part when no prefix splits the run."""
+    best: tuple[int, list[tuple[int, ...]]] | None = None
+    size, over = 1, None  # over: the shortest prefix length known to exceed cap
+    while keys and size <= len(keys):
+        found = projections(keys[:size], cap)
+        if found is None:
+            over = size
+            break
+        best = (size, found)
+        if len(found) >= target or size == len(keys):
+            break
+        size = min(2 * size, len(keys))
+    if over is not None:  # bisect between the last prefix that fitted and the first that did not
+        low = best[0] if best else 0
+        while over - low > 1:
+            mid = (low + over) // 2
+            found = projections(keys[:mid], cap)
+            if found is None:
+                over = mid
+                continue
+            low, best = mid, (mid, found)
+            if len(found) >= target:
+                break
+    if best is None:
+        return [Part()]
+    size, found = best
+    return [Part(i, tuple(zip(keys[:size], values, strict=True))) for i, values in enumerate(found)]
+
+
+def split_ordinals(count: int, depth: int, target: int) -> list[Part]:
+    """``count`` numbered decisions at ``depth`` in about ``target`` runs of consecutive numbers;
+    the first part also owns the solutions found above ``depth``."""
+    if count == 0:
+        return [Part(0, depth=depth, lo=0, hi=0, shallow=True)]
+    pieces = min(count, target)
+    bounds = [count * i // pieces for i in range(pieces + 1)]
+    return [Part(i, depth=depth, lo=bounds[i], hi=bounds[i + 1], shallow=i == 0) for i in range(pieces)]

@@ -1,0 +1,139 @@
+"""Where parts are conquered: local worker processes, or the workers of a Dask cluster.
+
+Both take a list of tasks and yield messages as they come: ``start`` (a worker took a part),
+``progress`` (solutions so far in a part, local workers only) and ``done`` (a part's result). The
+local pool starts its workers with ``spawn`` (a clean interpreter: forking a parent that runs
+solver threads is unsafe), makes them ignore Ctrl-C (the parent decides what an interrupt means)
+and, when closed early, terminates them, so an interrupt never waits for a part in flight.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from gridsat.models.errors import BackendUnavailable, InvalidOption
+
+POLL = 0.2  # seconds between looks at the workers while no message comes
+
+
+@dataclass(frozen=True)
+class Message:
+    """What a pool reports: ``kind`` is start, progress, done, or tick (nothing came for a while)."""
+
+    kind: str
+    index: int
+    value: Any = None  # start: the worker's name; progress: solutions so far; done: the part's result
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without a result (a crash in native code, or the memory limit)."""
+
+
+class PartFailed(RuntimeError):
+    """A part raised an exception in its worker: a bug, reported with the worker's traceback."""
+
+
+def work(tasks: Any, results: Any, conquer: Callable[..., Any]) -> None:
+    """A worker's loop: conquer parts until the parent sends None."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while (task := tasks.get()) is not None:
+        index = task.request.part.index
+        results.put(Message("start", index, multiprocessing.current_process().name))
+        try:
+            result = conquer(task, lambda count, index=index: results.put(Message("progress", index, count)))
+        except Exception:  # sent to the parent, which raises it there
+            results.put(Message("failed", index, traceback.format_exc()))
+            continue
+        results.put(Message("done", index, result))
+
+
+class LocalPool:
+    """``jobs`` worker processes on this machine."""
+
+    def __init__(self, jobs: int, conquer: Callable[..., Any]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.tasks, self.results = context.Queue(), context.Queue()
+        self.workers = [context.Process(target=work, args=(self.tasks, self.results, conquer), daemon=True,
+                                        name=f"gridsat-worker-{i + 1}") for i in range(jobs)]
+        for worker in self.workers:
+            worker.start()
+
+    def run(self, tasks: list[Any]) -> Iterator[Message]:
+        for task in tasks:
+            self.tasks.put(task)
+        for _ in self.workers:
+            self.tasks.put(None)
+        working: dict[str, int] = {}  # worker name -> the part it is on
+        pending = len(tasks)
+        while pending:
+            try:
+                message = self.results.get(timeout=POLL)
+            except queue.Empty:
+                for worker in self.workers:
+                    if worker.exitcode not in (None, 0):
+                        part = working.get(worker.name, "?")
+                        raise WorkerDied(
+                            f"a worker process died (exit code {worker.exitcode}) on part {part}") from None
+                yield Message("tick", -1)
+                continue
+            if message.kind == "start":
+                working[message.value] = message.index
+            elif message.kind == "failed":
+                raise PartFailed(f"part {message.index} failed in its worker:\n{message.value}")
+            elif message.kind == "done":
+                pending -= 1
+            yield message
+
+    def close(self) -> None:
+        """Stop every worker at once (a part in flight is abandoned)."""
+        for worker in self.workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in self.workers:
+            worker.join(5)
+        for channel in (self.tasks, self.results):
+            # Tasks no worker will read may still wait in the feeding thread: do not wait for them at exit.
+            channel.cancel_join_thread()
+            channel.close()
+
+
+class DaskPool:
+    """The workers of a Dask distributed cluster; each needs gridsat installed (and any plugin used)."""
+
+    def __init__(self, address: str, conquer: Callable[..., Any]) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
+        try:
+            self.client = Client(address, timeout=10)
+        except (OSError, TimeoutError) as error:
+            raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+        self.conquer = conquer
+        self.futures: list[Any] = []
+
+    def run(self, tasks: list[Any]) -> Iterator[Message]:
+        from distributed import wait
+
+        self.futures = [self.client.submit(self.conquer, task, pure=False) for task in tasks]
+        pending = set(self.futures)
+        while pending:
+            try:
+                finished, pending = wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # nothing finished for a while: let the caller look at the clock
+                yield Message("tick", -1)
+                continue
+            for future in finished:
+                result = future.result()  # a worker's exception is raised here, with its traceback
+                yield Message("done", result.index, result)
+
+    def close(self) -> None:
+        if self.futures:
+            self.client.cancel(self.futures)
+        self.client.close()

@@ -1,0 +1,212 @@
+"""Counting in disjoint parts: splits that are exact, worker processes, checkpoints, signals and Dask."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import gridsat as gs
+from conftest import ROOT, gridsat
+from gridsat.api import load
+from gridsat.models.puzzle import freeze
+from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.checkpoint import Checkpoint
+from gridsat.solvers.parallel import Split, SplitRun
+from gridsat.solvers.parts import Part, split_ordinals, split_prefix
+from gridsat.solvers.run import consume, execute
+from gridsat.solvers.stop import Stop
+
+# (puzzle, instance, params, backend, encoding, golden count and its source in tests/data)
+CASES = [
+    ("prime-grid", "4x4", {"max": 16}, "sat", None, 2992),
+    ("prime-grid", "4x4", {"max": 16}, "sat", "conflict+noparity+nosymmetry", 2992),
+    ("prime-grid", "4x4", {"max": 16}, "cpsat", None, 2992),
+    ("prime-grid", "4x4", {"max": 16}, "cpsat", "boolean+noparity", 2992),
+    ("prime-grid", "3x4", {"max": 13}, "sat", "parity+nosymmetry", None),
+    ("tatami", "6x6", {}, "sat", "seqcounter", None),
+    ("tatami", "5x8", {}, "cpsat", None, None),
+    ("knights-tour", "5x5", {}, "sat", None, 1728),
+    ("knights-tour", "5x5", {}, "cpsat", None, 1728),
+    ("knights-tour", "3x10", {"closed": True}, "sat", "ordering", 32),
+    ("knights-tour", "3x10", {"closed": True}, "cpsat", None, 32),
+    ("knights-tour", "5x5", {"start": "0,0"}, "sat", "position+seqcounter", 304),
+    ("shikaku", "5x5:e8e6a3_3f3b2", {}, "sat", "pack", 1),
+    ("shikaku", "seed", {}, "cpsat", "nooverlap2d", 1),
+]
+
+
+def case_id(case: tuple) -> str:
+    puzzle, instance, params, backend, encoding, _ = case
+    return " ".join([puzzle, instance, *(f"{k}={v}" for k, v in params.items()), backend, encoding or "default"])
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> None:
+    puzzle_name, instance, params, backend, encoding, golden = case
+    puzzle, parsed = load(puzzle_name, instance, params)
+    request = Request(encoding=encoding)
+    whole = execute(puzzle, parsed, backend, request, keep=True)
+    parts = get_backend(backend).prepare(puzzle, parsed, request).split(16, 256, Stop())
+    seen: dict = {}
+    for part in parts:
+        found = execute(puzzle, parsed, backend, Request(encoding=encoding, part=part), keep=True)
+        assert found.complete and not found.invalid
+        for solution in found.solutions:
+            key = freeze(solution)
+            assert key not in seen, f"part {part.index} repeats a solution of part {seen.get(key)}"
+            seen[key] = part.index
+    assert set(seen) == {freeze(s) for s in whole.solutions}
+    assert len(seen) == whole.count == (golden if golden is not None else whole.count)
+    assert len(parts) > 1 or whole.count <= 1
+
+
+def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
+    keys = list("abcdef")
+    asked: list[int] = []
+
+    def projections(onto: list, cap: int) -> list[tuple[int, ...]] | None:
+        asked.append(len(onto))
+        found = [tuple((n >> i) & 1 for i in range(len(onto))) for n in range(2 ** len(onto))]
+        return None if len(found) > cap else found
+
+    parts = split_prefix(keys, projections, target=5, cap=100)
+    assert asked == [1, 2, 4] and len(parts) == 16
+    assert parts[3] == Part(3, (("a", 1), ("b", 1), ("c", 0), ("d", 0)))
+    asked.clear()
+    assert len(split_prefix(keys, projections, target=50, cap=20)) == 16 and asked == [1, 2, 4, 6, 5]
+    assert split_prefix([], projections, 5, 100) == [Part()]
+
+
+def test_split_ordinals_cover_every_decision_once() -> None:
+    parts = split_ordinals(10, 3, 4)
+    assert [(p.lo, p.hi) for p in parts] == [(0, 2), (2, 5), (5, 7), (7, 10)]
+    assert [p.shallow for p in parts] == [True, False, False, False]
+    assert split_ordinals(0, 2, 4) == [Part(0, depth=2, lo=0, hi=0, shallow=True)]
+
+
+def test_parts_round_trip_through_json() -> None:
+    part = Part(7, ((("arc", (0, 0), (1, 2)), 1), (("x", 0, 0, 3), 0)), 2, 4, 9, True)
+    assert Part.from_json(json.loads(json.dumps(part.to_json()))) == part
+
+
+def split_run(puzzle: str, instance: str, params: dict, backend: str, **options) -> SplitRun:
+    chosen, parsed = load(puzzle, instance, params)
+    split = Split(jobs=2, probe=0, parts=options.pop("parts", 24), checkpoint=options.pop("checkpoint", None))
+    return SplitRun(chosen, parsed, backend, Request(options.pop("encoding", None)), split, **options)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_two_workers_count_what_one_search_counts(backend: str) -> None:
+    run = split_run("knights-tour", "5x5", {}, backend)
+    outcome = consume(run)
+    assert (outcome.count, outcome.complete, outcome.duplicates) == (1728, True, 0)
+    assert outcome.parts == outcome.parts_done > 1 and len(run.part_seconds) == outcome.parts
+
+
+def test_enumerate_in_parts_streams_each_solution_once() -> None:
+    run = split_run("prime-grid", "4x4", {"max": 16}, "sat", stream=True)
+    solutions = list(run)
+    whole = gs.enumerate("prime-grid", "4x4", params={"max": 16}, backend="sat")
+    assert sorted(map(freeze, solutions)) == sorted(map(freeze, whole))
+    assert (run.outcome.count, run.outcome.duplicates, run.outcome.complete) == (2992, 0, True)
+
+
+def test_a_solution_limit_ends_a_split_enumeration() -> None:
+    run = split_run("knights-tour", "5x5", {}, "sat", stream=True, limit=100)
+    assert len(list(run)) == 100
+    assert (run.outcome.count, run.outcome.complete, run.outcome.reason) == (100, False, "solution limit")
+
+
+def test_a_time_limit_gives_a_partial_split_count() -> None:
+    run = split_run("prime-grid", "5x5", {"max": 25}, "sat", time_limit=3)
+    started = time.monotonic()
+    outcome = consume(run)
+    assert time.monotonic() - started < 15
+    assert not outcome.complete and outcome.reason == "time limit" and 0 < outcome.count < 917848
+
+
+def test_a_tiny_instance_is_answered_without_splitting() -> None:
+    outcome = gs.count("prime-grid", "3x3", backend="sat", jobs=2)
+    assert (outcome.count, outcome.parts, outcome.parts_done) == (128, 1, 1)
+
+
+def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"
+    first = consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path))
+    assert first.count == 1728
+    lines = path.read_text().splitlines()
+    header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    assert len(header["parts"]) == first.parts == len(records)
+    # As if killed after three parts, in the middle of writing the fourth record.
+    path.write_text("\n".join(lines[:4]) + "\n" + lines[4][:7])
+    resumed = split_run("knights-tour", "5x5", {}, "sat", checkpoint=path)
+    assert consume(resumed).count == 1728 and resumed.outcome.parts_done == first.parts
+    kept = Checkpoint(path, resumed.checkpoint.fingerprint)
+    assert kept.load() and len(kept.done) == first.parts
+    assert sum(r["count"] for r in kept.done.values()) == 1728
+
+
+def test_a_checkpoint_of_another_run_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    assert gridsat("count", "prime-grid", "3x3", "--jobs", "2", "--checkpoint", str(path)).stdout == "128\n"
+    done = gridsat("count", "prime-grid", "3x3", "-p", "max=11", "--jobs", "2", "--checkpoint", str(path))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "was written for another run: its instance is '3x3/1..10', this run's is '3x3/1..11'" in done.stderr
+    other = gridsat("count", "prime-grid", "3x3", "--backend", "sat", "--checkpoint", str(path))
+    assert other.returncode == 2 and "its backend is 'cpsat', this run's is 'sat'" in other.stderr
+    path.write_text("not json\n")
+    assert "is not a gridsat checkpoint" in gridsat("count", "prime-grid", "3x3", "--checkpoint", str(path)).stderr
+
+
+def test_ctrl_c_prints_a_partial_count_and_the_same_command_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    command = [sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "-p", "closed=true", "--backend",
+               "sat", "--jobs", "2", "--parts", "64", "--checkpoint", str(path)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not path.exists() or len(path.read_text().splitlines()) < 4):
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    partial = re.fullmatch(
+        r"at least (\d+) \(tours: directed; incomplete: interrupted; (\d+) of (\d+) parts done\)\n", out)
+    assert partial, out
+    assert 0 < int(partial[1]) < 19724 and 3 <= int(partial[2]) < int(partial[3])
+    assert "Traceback" not in err
+    resumed = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert (resumed.returncode, resumed.stdout) == (0, "19724 (tours: directed)\n"), resumed.stderr
+
+
+def test_a_dask_cluster_counts_what_local_workers_count() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
+        chosen, parsed = load("knights-tour", "5x5", {})
+        run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, scheduler=c.scheduler_address, probe=0))
+        outcome = consume(run)
+    assert (outcome.count, outcome.complete) == (1728, True) and outcome.parts > 1
+
+
+def test_bad_parallel_options_are_one_line_errors() -> None:
+    for args, named in [(["--jobs", "-1"], "'-1'"), (["--parts", "0"], "'0'"),
+                        (["--checkpoint", "/no/such/folder/c.json"], "'/no/such/folder'"),
+                        (["--limit", "5", "--checkpoint", "c.json"], "--checkpoint")]:
+        done = gridsat("count", "tatami", "4x7", *args)
+        assert done.returncode == 2 and named in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_interrupted_split_counts_say_how_many_parts_were_done() -> None:
+    from gridsat.cli import describe_count
+    from gridsat.solvers.run import Outcome
+
+    outcome = Outcome("knights-tour", "6x6", "sat", "x", count=5, complete=False, reason="interrupted", parts=64,
+                      parts_done=3)
+    assert describe_count(gs.get_puzzle("knights-tour"), outcome, False) == (
+        "at least 5 (tours: directed; incomplete: interrupted; 3 of 64 parts done)")
