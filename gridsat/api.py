@@ -51,11 +51,17 @@ def solve(
     algorithm: str | None = None,
     time_limit: float | None = None,
 ) -> Outcome:
-    """One solution: ``.solution`` (canonical form, or None), ``.complete``, ``.reason``, ``.seconds``."""
+    """One solution: ``.solution`` (canonical form, or None), ``.complete``, ``.reason``, ``.seconds``.
+
+    The answer is complete when a solution was found or the search proved there is none.
+    """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
-    return execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=1, time_limit=time_limit,
-                   keep=True)
+    outcome = execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=1, time_limit=time_limit,
+                      keep=True)
+    if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
+        outcome.complete, outcome.reason = True, None
+    return outcome
 
 
 def count(

@@ -11,16 +11,15 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from gridsat import __version__, api
+from gridsat import __version__, api, jsontext, status
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle, dumps
+from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS, backend_class
-from gridsat.solvers.crosscheck import SCOPES
+from gridsat.solvers.crosscheck import SCOPES, Report
 from gridsat.solvers.run import Outcome
-
-INTERRUPTED = 130  # the shell's status for a Ctrl-C
 
 
 class Parser(argparse.ArgumentParser):
@@ -69,7 +68,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2))
+    """One JSON document: indented, with each grid row, mat or square on one line (see gridsat.jsontext)."""
+    print(jsontext.dumps(value))
 
 
 def verdict(outcome: Outcome) -> str:
@@ -89,19 +89,18 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
     if not outcome.complete:
         notes.append(f"incomplete: {outcome.reason}")
     if outcome.invalid:
-        notes.append(f"{len(outcome.invalid)} INVALID solutions not counted")
+        notes.append(f"{plural(len(outcome.invalid), 'INVALID solution')} not counted")
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def report_problems(outcome: Outcome) -> int:
-    """Warn about duplicates and invalid solutions; 1 when a solution broke the rules."""
+def report_problems(outcome: Outcome) -> None:
+    """Warn about duplicates and invalid solutions (which make the command fail)."""
     if outcome.duplicates:
         print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
     for solution, problems in outcome.invalid:
         print(f"gridsat: INVALID solution from {outcome.label}: {'; '.join(problems)}: {dumps(solution)}",
               file=sys.stderr)
-    return 1 if outcome.invalid else 0
 
 
 def listing() -> dict[str, Any]:
@@ -182,10 +181,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(puzzle.render(instance, solution))
         print(f"# {outcome.label}, {outcome.seconds:.3f} s", file=sys.stderr)
-    status = report_problems(outcome)
-    if outcome.reason == "interrupted":
-        return INTERRUPTED
-    return status or (0 if solution is not None else 1)
+    report_problems(outcome)
+    return status.of_run(outcome, solve=True)
 
 
 def cmd_count(args: argparse.Namespace) -> int:
@@ -199,8 +196,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     else:
         print(describe_count(puzzle, outcome, args.limit is not None))
         print(f"# {outcome.puzzle} {outcome.instance} on {outcome.label}: {outcome.seconds:.3f} s", file=sys.stderr)
-    status = report_problems(outcome)
-    return INTERRUPTED if outcome.reason == "interrupted" else status
+    report_problems(outcome)
+    return status.of_run(outcome)
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
@@ -222,8 +219,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     else:
         state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
         print(f"# {plural(outcome.count, 'solution')} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
-    status = report_problems(outcome)
-    return INTERRUPTED if outcome.reason == "interrupted" else status
+    report_problems(outcome)
+    return status.of_run(outcome)
 
 
 def cmd_crosscheck(args: argparse.Namespace) -> int:
@@ -248,13 +245,31 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
         if args.show and complete:
             for i, solution in enumerate(sorted(complete[0].solutions or [], key=dumps), 1):
                 print(f"\n# solution {i}\n{puzzle.render(instance, solution)}")
-        verdict_line = ("agree" if report.agree else "DISAGREE") + (
-            f": {plural(complete[0].count, 'solution')}" if complete else ": no run finished, nothing to compare")
-        meta = "".join(f" ({k}: {v})" for k, v in puzzle.count_meta.items())
-        print(f"\n{puzzle.name} {report.instance}: {len(report.outcomes)} runs {verdict_line}{meta}")
+        print(f"\n{puzzle.name} {report.instance}: {crosscheck_verdict(puzzle, report)}")
+    return status.of_crosscheck(report)
+
+
+def crosscheck_verdict(puzzle: Puzzle, report: Report) -> str:
+    """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared."""
+    runs = plural(len(report.outcomes), "run")
+    complete = [o for o in report.outcomes if o.complete]
     if not report.agree:
-        return 1
-    return 0 if report.complete else 3
+        text = f"{runs}: DISAGREE"
+    elif not complete:
+        reasons = ", ".join(sorted({o.reason or "unknown" for o in report.outcomes}))
+        text = f"no run finished ({reasons}), so nothing was compared"
+    else:
+        found = plural(complete[0].count, "solution") + "".join(f" ({k}: {v})" for k, v in puzzle.count_meta.items())
+        unfinished = [o for o in report.outcomes if not o.complete]
+        if not unfinished:
+            text = f"{runs} agree: {found}" if len(complete) > 1 else f"1 run: {found}"
+        else:
+            reasons = ", ".join(sorted({o.reason or "unknown" for o in unfinished}))
+            text = (f"{len(complete)} of {runs} finished and agree: {found}; the {len(unfinished)} unfinished "
+                    f"({reasons}) found none beyond these")
+    if report.interrupted:
+        text += f"; interrupted during run {len(report.outcomes)}, the runs after it skipped"
+    return text
 
 
 def write_output(path: str | None, write: Callable[[Any], None]) -> None:
@@ -398,13 +413,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gridsat`` command."""
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        with sigterm_as_interrupt():
+            return args.run(args)
     except GridsatError as error:
         print(f"gridsat: error: {error}", file=sys.stderr)
-        return 2
+        return status.BAD_INPUT
     except KeyboardInterrupt:
         print("gridsat: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return status.INTERRUPTED
     except BrokenPipeError:  # e.g. `gridsat enumerate ... | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -9,6 +9,7 @@ from typing import Any
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.run import Outcome, execute
+from gridsat.solvers.stop import INTERRUPTED
 
 SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
 
@@ -39,12 +40,18 @@ class Report:
         """Whether at least one run saw every solution (so counts could be compared)."""
         return any(o.complete for o in self.outcomes)
 
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C or SIGTERM ended the cross-check (the runs after it never started)."""
+        return any(o.reason == INTERRUPTED for o in self.outcomes)
+
     def summary(self) -> dict[str, Any]:
         return {
             "puzzle": self.puzzle,
             "instance": self.instance,
             "agree": self.agree,
             "complete": self.complete,
+            "interrupted": self.interrupted,
             "problems": self.problems,
             "results": [o.summary() for o in self.outcomes],
         }
@@ -105,11 +112,16 @@ def crosscheck(
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
 ) -> Report:
-    """Run every configuration to the end (or its time limit) and compare the solution sets."""
+    """Run every configuration to the end (or its time limit) and compare the solution sets.
+
+    Ctrl-C (or SIGTERM) ends the cross-check, not just the run it hit: what ran is still compared.
+    """
     outcomes = []
     for config in configs:
         outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit, keep=True)
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)
+        if outcome.reason == INTERRUPTED:
+            break
     return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes))

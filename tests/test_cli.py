@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -142,17 +143,68 @@ LONG = {"reference": ("tatami", "30x30"), "cpsat": ("prime-grid", "5x5"), "sat":
 def test_a_time_limit_gives_a_partial_count(backend):
     started = time.monotonic()
     done = gridsat("count", *LONG[backend], "--backend", backend, "--time-limit", "1")
-    assert done.returncode == 0 and time.monotonic() - started < 15
+    assert done.returncode == 4 and time.monotonic() - started < 15  # gave up: not 0, not 1
     assert done.stdout.startswith("at least ") and done.stdout.endswith("(incomplete: time limit)\n")
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("backend", list(LONG))
-def test_ctrl_c_gives_a_partial_answer(backend):
+def test_ctrl_c_and_sigterm_give_a_partial_answer(backend, sig):
     child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", *LONG[backend], "--backend", backend],
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(5)  # past start-up (importing OR-Tools), into the search
-    child.send_signal(signal.SIGINT)
+    child.send_signal(sig)
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130, err
     assert out.startswith("at least ") and out.endswith("(incomplete: interrupted)\n")
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(shutil.which("timeout") is None, reason="needs coreutils timeout")
+def test_timeout_sends_sigterm_twice_and_the_partial_crosscheck_still_prints():
+    # timeout signals the command, then its whole process group: the repeat must not cut the report short.
+    done = subprocess.run(["timeout", "--preserve-status", "-s", "TERM", "6", sys.executable, "-m", "gridsat",
+                           "crosscheck", "prime-grid", "5x5", "--backends", "sat,cpsat", "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    report = json.loads(done.stdout)
+    assert report["interrupted"] is True and report["complete"] is False
+    assert [r["reason"] for r in report["results"]] == ["interrupted"]  # the cpsat run never started
+
+
+def test_exit_statuses_tell_no_solution_from_giving_up():
+    assert gridsat("solve", "tatami", "3x5").returncode == 1  # proved: no tiling
+    # No closed tour exists on an odd board, but backtracking cannot prove it in the time allowed.
+    gave_up = gridsat("solve", "knights-tour", "7x7", "-p", "closed=true", "--backend", "reference",
+                      "--algorithm", "backtrack", "--time-limit", "0.3")
+    assert (gave_up.returncode, gave_up.stdout) == (4, "no solution found (time limit)\n")
+    assert gridsat("count", "tatami", "3x4", "--limit", "2").returncode == 0  # the answer asked for
+    not_all = gridsat("count", "knights-tour", "5x5", "--backend", "reference", "--algorithm", "warnsdorff")
+    assert not_all.returncode == 4 and "does not search for every solution" in not_all.stdout
+    enum = gridsat("enumerate", "tatami", "30x30", "--backend", "reference", "--time-limit", "0.5")
+    assert enum.returncode == 4 and "incomplete: time limit" in enum.stdout
+
+
+def test_solve_that_found_a_solution_is_complete():
+    record = json.loads(gridsat("solve", "tatami", "4x7", "--json").stdout)
+    assert (record["complete"], record["reason"], record["count"]) == (True, None, 1)
+    tour = gridsat("solve", "knights-tour", "9x10", "--backend", "reference", "--json")
+    assert tour.returncode == 0 and json.loads(tour.stdout)["complete"] is True
+    assert len(tour.stdout.splitlines()) < 40  # squares wrapped several to a line, not a number per line
+
+
+def test_json_keeps_rows_and_mats_on_one_line():
+    text = gridsat("solve", "tatami", "4x7", "--json").stdout
+    mats = [line.strip().rstrip(",") for line in text.splitlines() if line.strip().startswith("[[")]
+    assert len(mats) == 14 and all(json.loads(m)[0] for m in mats)
+    grid = gridsat("solve", "prime-grid", "6x6", "--json").stdout
+    record = json.loads(grid)
+    for row in record["solution"]:
+        assert json.dumps(row) in grid  # one row per line, as json.dumps writes it
+
+
+def test_crosscheck_says_when_nothing_finished():
+    done = gridsat("crosscheck", "tatami", "30x30", "--backends", "reference", "--time-limit", "0.3")
+    assert done.returncode == 3
+    assert done.stdout.splitlines()[-1] == "tatami 30x30: no run finished (time limit), so nothing was compared"
+    assert "agree" not in done.stdout.splitlines()[-1]
