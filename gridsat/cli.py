@@ -15,6 +15,7 @@ from gridsat import __version__, api, jsontext, status
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
+from gridsat.models.formulation import Formulation
 from gridsat.models.puzzle import Instance, Puzzle, dumps
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS, backend_class
@@ -294,14 +295,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     from gridsat.solvers.export import write_cpsat, write_dimacs
 
     puzzle, instance = load(args)
+    # exact=True: the file's models are the solutions unless the user names a reduced encoding.
     if args.format == "dimacs":
-        encoding = puzzle.cnf_encodings.resolve(args.encoding, f" for the CNF of {puzzle.name}")
-        formulation = puzzle.cnf(instance, encoding)
+        encoding = puzzle.cnf_encodings.resolve(args.encoding, f" for the CNF of {puzzle.name}", exact=True)
+        formulation: Formulation = puzzle.cnf(instance, encoding)
         write_output(args.output, lambda out: write_dimacs(out, puzzle, instance, encoding, formulation))
     else:
-        encoding = puzzle.cpsat_encodings.resolve(args.encoding, f" for the CP-SAT model of {puzzle.name}")
+        encoding = puzzle.cpsat_encodings.resolve(args.encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)
         formulation = puzzle.cpsat(instance, encoding)
-        write_output(args.output, lambda out: write_cpsat(out, formulation))
+        write_output(args.output, lambda out: write_cpsat(out, puzzle, instance, encoding, formulation))
+    if formulation.images is not None:
+        print(f"gridsat: note: encoding {encoding.name} keeps one solution per symmetry orbit: each model of the "
+              f"file stands for {formulation.orbit_size} solutions (its header says so)", file=sys.stderr)
     return 0
 
 
