@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -285,10 +286,21 @@ def write_output(path: str | None, write: Callable[[Any], None]) -> None:
     try:
         with os.fdopen(fd, "w") as out:
             write(out)
+        os.chmod(tmp, file_mode(path))  # mkstemp makes 0600; the file gets the mode open() would give it
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def file_mode(path: str) -> int:
+    """The permissions ``open(path, "w")`` would leave: the file's own if it exists, else 0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask is to set it
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def cmd_export(args: argparse.Namespace) -> int:

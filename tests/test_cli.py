@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -118,6 +120,20 @@ def test_a_failed_export_leaves_no_file(tmp_path):
     target = tmp_path / "room.cnf"
     done = gridsat("export", "tatami", "3x4", "--format", "dimacs", "--encoding", "magic", "-o", str(target))
     assert done.returncode == 2 and list(tmp_path.iterdir()) == []
+
+
+def test_output_files_follow_the_umask(tmp_path):
+    old = os.umask(0o027)
+    try:
+        target = tmp_path / "room.cnf"
+        assert gridsat("export", "tatami", "3x4", "--format", "dimacs", "-o", str(target)).returncode == 0
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+        target.chmod(0o604)  # a file that exists keeps its mode, as with open(path, "w")
+        assert gridsat("generate", "shikaku", "5x5", "--seed", "1", "-o", str(target)).returncode == 0
+        assert stat.S_IMODE(target.stat().st_mode) == 0o604 and target.read_text().startswith("# gridsat generate")
+    finally:
+        os.umask(old)
+    assert [p.name for p in tmp_path.iterdir()] == ["room.cnf"]  # no temporary file left
 
 
 def test_the_installed_script_runs(tmp_path):
