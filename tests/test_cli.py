@@ -14,6 +14,9 @@ import time
 import pytest
 
 from conftest import ROOT, gridsat, gridsat_process
+from gridsat.models.tatami import corners
+from gridsat.solvers.backend import BACKENDS
+from gridsat.solvers.sat import SatBackend
 
 BAD_INPUT = [
     (["count", "tatami", "0x4"], "'0x4'"),
@@ -57,6 +60,30 @@ def test_count_with_a_limit_says_unique_several_or_none():
     assert several == "at least 2 (several; incomplete: solution limit)\n"
     assert gridsat("count", "tatami", "3x3", "--limit", "2").stdout == "0 (none)\n"
     assert gridsat("count", "tatami", "1x2", "--limit", "2").stdout == "1 (unique)\n"
+
+
+class CornerlessSat(SatBackend):
+    """A deliberately broken encoding: the tatami CNF without its no-four-corners clauses, so it also
+    finds the domino tilings where four mats meet (3x4 has 11 tilings, 4 of them valid)."""
+
+    name = "cornerless"
+
+    def prepare(self, puzzle, instance, request):
+        job = super().prepare(puzzle, instance, request)
+        pool, clauses = job.formulation.pool, job.formulation.cnf.clauses
+        rules = [sorted(pool.id(k) for k in corner) for corner in corners(instance)]
+        clauses[:] = [c for c in clauses if sorted(c) not in rules]
+        return job
+
+
+def test_count_counts_valid_solutions_only(monkeypatch):
+    monkeypatch.setitem(BACKENDS, "cornerless", f"{__name__}:CornerlessSat")
+    done = gridsat("count", "tatami", "3x4", "--backend", "cornerless", "--json")
+    record = json.loads(done.stdout)
+    assert (record["count"], record["invalid"], done.returncode) == (4, 7, 1)
+    assert done.stderr.count("INVALID solution from cornerless") == 7
+    text = gridsat("count", "tatami", "3x4", "--backend", "cornerless")
+    assert (text.stdout, text.returncode) == ("4 (7 INVALID solutions not counted)\n", 1)
 
 
 def test_a_puzzle_note_reaches_stderr_and_json():
