@@ -14,8 +14,8 @@ from typing import Any
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, Request
-from gridsat.solvers.crosscheck import SCOPES, Report, configurations
+from gridsat.solvers.backend import BACKENDS, Request, backend_class
+from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.run import Enumeration, Outcome, execute
 
@@ -112,13 +112,15 @@ def crosscheck(
     params: Params | None = None,
     backends: Iterable[str] | None = None,
     encodings: str = "default",
+    solver: str | None = None,
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
     ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
-    (every combination); ``on_outcome`` sees each run as it finishes.
+    (every combination); ``solver`` is the PySAT solver of the sat runs; ``on_outcome`` sees each run
+    as it finishes.
     """
     chosen, parsed = load(puzzle, instance, params)
     names = list(backends) if backends is not None else None
@@ -128,8 +130,25 @@ def crosscheck(
     if encodings not in SCOPES:
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
-    configs = configurations(chosen, names, encodings)
+    configs = configurations(chosen, names, encodings, solver)
+    if solver is not None:
+        check_counting_solver(chosen, configs, solver)
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome)
+
+
+def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
+    """A cross-check's ``solver`` must be known to the runs that take it, and able to count."""
+    from gridsat.solvers.sat import ONE_SHOT
+
+    takers = sorted({c.backend for c in configs if c.request.solver is not None})
+    if not takers:
+        raise InvalidOption(f"--solver {solver!r} applies to the sat backend, which this cross-check does not run")
+    for name in takers:
+        valid = backend_class(name)().choices(puzzle)["solver"]
+        if solver not in valid:
+            raise UnknownName("solver", solver, valid)
+    if solver in ONE_SHOT:
+        raise InvalidOption(f"solver {solver!r} cannot solve incrementally, so it cannot count: use it with 'solve'")
 
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:

@@ -236,7 +236,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             bad = f", {len(o.invalid)} INVALID" if o.invalid else ""
             print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
 
-    report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings,
+    report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings, solver=args.solver,
                             time_limit=args.time_limit, on_outcome=progress)
     if args.json:
         print_json({**report.summary(), **puzzle.count_meta, **notes(puzzle, instance)})
@@ -397,6 +397,7 @@ def build_parser() -> Parser:
     check.add_argument("--backends", metavar="A,B,...", help="backends to run (default: every available one)")
     check.add_argument("--encodings", choices=SCOPES, default="default",
                        help="default: each backend's default; each: every choice once; all: every combination")
+    check.add_argument("--solver", help="the PySAT solver of the sat runs (default cadical195)")
     check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
     check.add_argument("--show", action="store_true", help="print the solutions")
     check.add_argument("--json", action="store_true", help="print the runs and the verdict as JSON")

@@ -62,15 +62,19 @@ def available_backends() -> list[str]:
     return [name for name in BACKENDS if backend_class(name)().supported()]
 
 
-def configurations(puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default") -> list[Config]:
-    """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``."""
+def configurations(
+    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default", solver: str | None = None
+) -> list[Config]:
+    """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``; ``solver``
+    goes to the backends that take one."""
     configs = []
     for name in backends or available_backends():
         backend = backend_class(name)()
         if "encoding" in backend.takes:
             space = puzzle.encodings(backend.name)
             encodings = [None] if scope == "default" else space.variants() if scope == "each" else space.all()
-            configs += [Config(name, Request(encoding=e.name if e else None)) for e in encodings]
+            chosen = solver if "solver" in backend.takes else None
+            configs += [Config(name, Request(encoding=e.name if e else None, solver=chosen)) for e in encodings]
         elif "algorithm" in backend.takes and scope != "default":
             configs += [Config(name, Request(algorithm=a)) for a in backend.choices(puzzle)["algorithm"]]
         else:

@@ -33,6 +33,9 @@ BAD_INPUT = [
     (["count", "tatami", "4x7", "--solver", "glucose4"], "does not apply to backend 'cpsat'"),
     (["enumerate", "tatami", "4x7", "--format", "xml"], "'xml'"),
     (["crosscheck", "tatami", "4x7", "--backends", "cpsat,nope"], "'nope'"),
+    (["crosscheck", "tatami", "4x7", "--solver", "zchaff"], "unknown solver 'zchaff'"),
+    (["crosscheck", "tatami", "4x7", "--solver", "kissat404"], "solver 'kissat404' cannot solve incrementally"),
+    (["crosscheck", "tatami", "4x7", "--solver", "glucose4", "--backends", "cpsat"], "--solver 'glucose4'"),
     (["generate", "tatami", "4x7"], "has no generator"),
     (["frobnicate"], "frobnicate"),
 ]
@@ -116,6 +119,12 @@ def test_crosscheck_agrees_on_the_seed_room():
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["agree"] is True
     assert {r["count"] for r in report["results"]} == {3} and len(report["results"]) == 11
+
+
+def test_crosscheck_runs_the_sat_backend_with_the_solver_named():
+    report = json.loads(gridsat("crosscheck", "tatami", "3x4", "--solver", "minisat22", "--json").stdout)
+    assert [r["encoding"] for r in report["results"]] == ["default", "pairwise/minisat22", "rowscan"]
+    assert report["agree"] and {r["count"] for r in report["results"]} == {4}
 
 
 def test_solve_on_the_reference_prefers_a_one_solution_method():
