@@ -353,9 +353,11 @@ def positive_float(text: str) -> float:
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="gridsat", description="Puzzles as CP-SAT models and CNF, cross-checked.")
+    parser = Parser(prog="gridsat", description="Puzzles as CP-SAT models and CNF, cross-checked.",
+                    epilog=status.SUMMARY)
     parser.add_argument("--version", action="version", version=f"gridsat {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="see gridsat COMMAND --help")
 
     listing_ = sub.add_parser("list", help="puzzles, backends and encodings")
     listing_.add_argument("--json", action="store_true", help="print the listing as JSON")
@@ -370,7 +372,8 @@ def build_parser() -> Parser:
     def solving_args(p: argparse.ArgumentParser) -> None:
         instance_args(p)
         p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
-        p.add_argument("--encoding", help="encoding choices joined by '+' (see gridsat list)")
+        p.add_argument("--encoding", help="the puzzle's choices for this backend's formulation (cpsat or cnf in "
+                       "gridsat list), joined by '+'; unnamed axes take their defaults")
         p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
         p.add_argument("--algorithm", help="the algorithm of the reference backend")
         p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
@@ -389,7 +392,8 @@ def build_parser() -> Parser:
     enum = sub.add_parser("enumerate", help="stream the solutions")
     solving_args(enum)
     enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
-    enum.add_argument("--format", choices=("text", "jsonl"), default="text")
+    enum.add_argument("--format", choices=("text", "jsonl"), default="text",
+                      help="text: each solution drawn; jsonl: one JSON object per solution, then a summary line")
     enum.set_defaults(run=cmd_enumerate)
 
     check = sub.add_parser("crosscheck", help="run every backend and compare the solution sets")
@@ -405,18 +409,20 @@ def build_parser() -> Parser:
 
     export = sub.add_parser("export", help="write the CNF (DIMACS) or the CP-SAT model (protobuf text)")
     instance_args(export)
-    export.add_argument("--format", choices=("dimacs", "cpsat"), required=True)
-    export.add_argument("--encoding", help="encoding choices joined by '+'")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    export.add_argument("--format", choices=("dimacs", "cpsat"), required=True,
+                        help="dimacs: the CNF with its projection; cpsat: the CP-SAT model as protobuf text")
+    export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
+                        "solutions (prime-grid: nosymmetry unless you name symmetry)")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 
     generate = sub.add_parser("generate", help="write a random puzzle instance")
-    generate.add_argument("puzzle", metavar="PUZZLE")
-    generate.add_argument("size", metavar="RxC")
+    generate.add_argument("puzzle", metavar="PUZZLE", help="a puzzle with a generator (shikaku)")
+    generate.add_argument("size", metavar="RxC", help="rows x columns, e.g. 20x20")
     generate.add_argument("--seed", type=int, help="random seed, for a repeatable puzzle")
     generate.add_argument("--max-area", type=positive_int, metavar="A", help="largest region")
     generate.add_argument("--unique", action="store_true", help="retry until the puzzle has exactly one solution")
-    generate.add_argument("-o", "--output", metavar="FILE")
+    generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     generate.set_defaults(run=cmd_generate)
 
     from gridsat.benchmarks import command as bench_command

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import time
 import pytest
 
 from conftest import ROOT, gridsat, gridsat_process
+from gridsat.cli import build_parser
 from gridsat.models.tatami import corners
 from gridsat.solvers.backend import BACKENDS
 from gridsat.solvers.sat import SatBackend
@@ -260,3 +262,24 @@ def test_crosscheck_says_when_nothing_finished():
     assert done.returncode == 3
     assert done.stdout.splitlines()[-1] == "tatami 30x30: no run finished (time limit), so nothing was compared"
     assert "agree" not in done.stdout.splitlines()[-1]
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return {"": parser, **sub.choices}
+
+
+def test_every_option_has_help_text():
+    for name, parser in subcommands().items():
+        for action in parser._actions:
+            assert action.help, f"gridsat {name}: {action.option_strings or action.dest} has no help"
+
+
+def test_the_readme_documents_every_flag():
+    readme = (ROOT / "README.md").read_text()
+    for name, parser in subcommands().items():
+        for action in parser._actions:
+            flags = [f for f in action.option_strings if f.startswith("--") and f != "--help"]
+            if flags:
+                assert any(f"`{f}" in readme or f"{f} " in readme for f in flags), f"gridsat {name} {flags[0]}"
