@@ -1,7 +1,7 @@
 """Prime-sum grids: fill an R x C grid with distinct numbers from L..M so that every two
 orthogonally adjacent numbers sum to a prime.
 
-Seed: ../shared/seeds/001 (3x3 from 1..10 has 128 fillings, counted by a row-major DFS).
+Seed: the prime-sum grid write-up (3x3 from 1..10 has 128 fillings, counted by a row-major DFS).
 Variables: ``(r, c)`` is cell (r, c)'s value (CP-SAT integers); ``("x", r, c, v)`` says cell (r, c)
 holds v (the one-hot models, CP-SAT Booleans and CNF).
 
