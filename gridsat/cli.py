@@ -25,10 +25,28 @@ from gridsat.solvers.run import Outcome
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error in one line."""
+    """argparse that reports a usage error in one line, naming a value argparse took for an option."""
+
+    argv: list[str] = []  # the command line being parsed, for the error of whichever subcommand fails
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        Parser.argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"gridsat: error: {message}\n")
+        missing = "expected one argument" in message or "arguments are required" in message
+        self.exit(2, f"gridsat: error: {message}{self.dash_hint() if missing else ''}\n")
+
+    def dash_hint(self) -> str:
+        """Why argparse missed a value: it starts with '-' (``--encoding -x``, a size ``-1x0``), so it
+        looked like an option; say which, and how to write it."""
+        known = set(self._option_string_actions)
+        odd = [a for a in Parser.argv if a.startswith("-") and a != "--" and a.partition("=")[0] not in known
+               and not self._negative_number_matcher.match(a)]
+        if not odd:
+            return ""
+        return f" ({', '.join(map(repr, odd))} is read as an option: write a value that starts with '-' as " \
+               f"--option=VALUE, or after --)"
 
 
 def parse_params(pairs: Sequence[str]) -> dict[str, str]:

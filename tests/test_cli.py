@@ -40,6 +40,8 @@ BAD_INPUT = [
     (["crosscheck", "tatami", "4x7", "--solver", "glucose4", "--backends", "cpsat"], "--solver 'glucose4'"),
     (["generate", "tatami", "4x7"], "has no generator"),
     (["frobnicate"], "frobnicate"),
+    (["generate", "shikaku", "-1x0"], "'-1x0' is read as an option"),
+    (["count", "tatami", "3x4", "--encoding", "-x"], "'-x' is read as an option"),
 ]
 
 
