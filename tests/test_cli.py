@@ -17,6 +17,7 @@ import pytest
 from conftest import ROOT, gridsat, gridsat_process
 from gridsat.cli import build_parser
 from gridsat.models.tatami import corners
+from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS
 from gridsat.solvers.sat import SatBackend
 
@@ -285,3 +286,14 @@ def test_the_readme_documents_every_flag():
             flags = [f for f in action.option_strings if f.startswith("--") and f != "--help"]
             if flags:
                 assert any(f"`{f}" in readme or f"{f} " in readme for f in flags), f"gridsat {name} {flags[0]}"
+
+
+def test_sigterm_raises_keyboard_interrupt_once_and_the_old_handler_comes_back():
+    before = signal.getsignal(signal.SIGTERM)
+    with sigterm_as_interrupt():
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)  # the handler runs here, in the main thread
+        os.kill(os.getpid(), signal.SIGTERM)  # the repeat that timeout sends to the process group
+        time.sleep(0.1)  # ignored: no KeyboardInterrupt while the partial answer is printed
+    assert signal.getsignal(signal.SIGTERM) is before
