@@ -1,10 +1,11 @@
 """Knight's tours: one tour per backend, CNF encoding and algorithm on growing boards; small-board counts.
 
-    python -m gridsat.benchmarks.knights_tour                       # one tour on 8x8 .. 20x20, counts on small boards
+    python -m gridsat.benchmarks.knights_tour                       # the quick series: about two minutes
+    python -m gridsat.benchmarks.knights_tour --full                # one tour on 8x8 .. 20x20, 60 s per run
     python -m gridsat.benchmarks.knights_tour --sizes 9x10 --repeat 3
     python -m gridsat.benchmarks.knights_tour --six --time-limit 900  # add the 6x6 closed count (19,724 directed)
 
-Targets (issue 5): the default CNF encoding (``rank``) finds a 9x10 tour at least 3x faster than
+Targets: the default CNF encoding (``rank``) finds a 9x10 tour at least 3x faster than
 ``position``, measured side by side; every method's tour is verified (a run whose tour breaks a
 rule is reported). Ratios in the tour table are against ``sat:position`` (its default pairwise
 at-most-ones; past 12x12 that CNF has tens of millions of clauses, so there the baseline is
@@ -16,14 +17,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Iterator
 
-from gridsat.benchmarks.series import Row, common_arguments, measure, print_table
+from gridsat.benchmarks.series import Row, Series, measure, print_table
 from gridsat.models.knights_tour import Board
 from gridsat.models.params import parse_size
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config
 from gridsat.solvers.reference.knights_tour import blocks
 
-SIZES = ["8x8", "9x10", "12x12", "16x16", "20x20"]
+SERIES = Series(module="gridsat.benchmarks.knights_tour", quick=["8x8", "9x10", "12x12"], quick_limit=10,
+                full=["8x8", "9x10", "12x12", "16x16", "20x20"], full_limit=60, full_takes="about half an hour")
 # Each a board and its -p parameters; the golden counts are in tests/data/knights_tour.toml.
 COUNTS = [("3x4", {}), ("3x8", {}), ("5x5", {"start": "0,0"}), ("5x5", {}), ("3x10", {"closed": "true"})]
 SIX = ("6x6", {"closed": "true"})
@@ -65,13 +67,14 @@ def checked(rows: Iterable[Row]) -> Iterator[Row]:
         yield row
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    common_arguments(parser, SIZES, time_limit=60)
+    SERIES.add_arguments(parser, "boards for the one-tour table")
     parser.add_argument("--closed", action="store_true", help="closed tours in the one-tour table")
     parser.add_argument("--no-counts", action="store_true", help="skip the small-board counts")
     parser.add_argument("--six", action="store_true", help="also count the 6x6 closed tours (minutes)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    SERIES.settle(args)
     params = {"closed": "true"} if args.closed else {}
     print(f"One {'closed' if args.closed else 'open'} tour, time limit {args.time_limit:g} s per run")
     tours = (

@@ -1,6 +1,7 @@
 """Prime-sum grid counting series: every backend, encoding and redundancy switch beside the seed's DFS.
 
-    python -m gridsat.benchmarks.prime_grid                               # the issue's series, 60 s per run
+    python -m gridsat.benchmarks.prime_grid                               # the quick series: about two minutes
+    python -m gridsat.benchmarks.prime_grid --full                        # up to 5x5/25, 60 s per run
     python -m gridsat.benchmarks.prime_grid --sizes 4x5/20 --repeat 3     # one instance, best of 3
     python -m gridsat.benchmarks.prime_grid --sizes 5x5/25 --configs sat cpsat --time-limit 600
     python -m gridsat.benchmarks.prime_grid --scope each                  # every single encoding choice
@@ -10,7 +11,7 @@ counts the same instance in this process, one after the other, so the ratios com
 on this shared machine: the ratio is the seed's DFS (reference) total time over the run's, ``>=``
 when the seed's run hit the time limit; "per s" is fillings per second, the fair comparison when
 runs hit the limit. Counts are checked against tests/data/prime_grid.toml.
-Targets (issue 3): 5x5/25 (917,848 fillings) in under 60 s; at least 2x the seed's speed on 4x5/20.
+Targets: 5x5/25 (917,848 fillings) in under 60 s (the full series); at least 2x the seed's speed on 4x5/20.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ import re
 import tomllib
 from pathlib import Path
 
-from gridsat.benchmarks.series import Row, common_arguments, label, measure, ratio
+from gridsat.benchmarks.series import Row, Series, label, measure, ratio
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config, configurations
 
-SIZES = ["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"]
+SERIES = Series(module="gridsat.benchmarks.prime_grid", quick=["3x3/10", "4x4/16", "4x4/17", "4x5/20"], quick_limit=10,
+                full=["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"], full_limit=60, full_takes="about 12 minutes")
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "data" / "prime_grid.toml"
 # The redundancy switches side by side: each backend's default, then one switch (or model) changed.
 SWITCHES = [
@@ -94,12 +96,13 @@ def line(row: Row, base: Row | None, known: dict[str, int]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    common_arguments(parser, SIZES, time_limit=60.0)
+    SERIES.add_arguments(parser, "grids: RxC, RxC/M or RxC/L..M")
     parser.add_argument("--scope", choices=("default", "each", "all"), help="run these encodings, not the switches")
     parser.add_argument("--configs", nargs="+", metavar="NAME", help="keep these backends or labels (cpsat:boolean)")
     parser.add_argument("--solver", nargs="+", metavar="NAME", help="also run these PySAT solvers (default encoding)")
     parser.add_argument("--no-reference", action="store_true", help="skip the seed's DFS (no ratios)")
     args = parser.parse_args(argv)
+    SERIES.settle(args)
     configs, known = chosen(args), golden_counts()
     header = (f"{'instance':<11} {'configuration':<38} {'count':>8} {'complete':<17} {'check':<6} "
               f"{'total s':>9} {'per s':>9} {'vs seed':>10}")

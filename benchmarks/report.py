@@ -139,22 +139,43 @@ def pick_pair(configs: list[str], prefixes: tuple[str, str] | None) -> tuple[str
     return (chosen[0], chosen[1]) if len(chosen) == 2 else None
 
 
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+
+
+def styles(count: int) -> list[dict[str, Any]]:
+    """A colour and marker per configuration, no two alike: ten colours with one marker up to ten
+    lines, twenty colours up to twenty, past that colours spread over a wide colour map; the markers
+    cycle too, so that neighbouring colours are also told apart by shape."""
+    from matplotlib import colormaps
+
+    if count <= 10:
+        colours = [colormaps["tab10"](i) for i in range(count)]
+    elif count <= 20:
+        colours = [colormaps["tab20"](i) for i in range(count)]
+    else:
+        colours = [colormaps["turbo"](i / (count - 1)) for i in range(count)]
+    return [{"color": colours[i], "marker": MARKERS[i % len(MARKERS)] if count > 10 else "o"} for i in range(count)]
+
+
 def plot(
     records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float, pair: tuple[str, str] | None
 ) -> list[str]:
-    """A cactus plot, and a scatter plot of ``pair``; the files written (relative to the report)."""
+    """A cactus plot and a scatter plot of ``pair``, or for a single case a bar per configuration
+    (a cactus of one run each is a column of dots); the files written (relative to the report)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     (out / "plots").mkdir(exist_ok=True)
+    if len(cases_of(records)) == 1:
+        return [bars(plt, records, puzzle, out, timeout)]
     written = []
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for i, config in enumerate(configs_of(records)):
+    configs = configs_of(records)
+    for config, style in zip(configs, styles(len(configs)), strict=True):
         times = sorted(max(r["seconds"], FLOOR) for r in records if r["config"] == config and r["status"] == "ok")
-        style = ("-", "--", ":", "-.")[i // 10 % 4]  # ten colours, then the next line style
-        ax.plot(range(1, len(times) + 1), times, style, marker="o", markersize=3, label=config)
+        ax.plot(range(1, len(times) + 1), times, "-", markersize=4, label=config, **style)
     ax.axhline(timeout, color="grey", linestyle="--", linewidth=0.8)
     ax.set(yscale="log", xlabel="runs solved", ylabel="seconds (build + solve)", title=f"{puzzle}: cactus")
     ax.xaxis.get_major_locator().set_params(integer=True)
@@ -185,6 +206,35 @@ def plot(
         plt.close(fig)
         written.append(name)
     return written
+
+
+def bars(plt: Any, records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float) -> str:
+    """One instance: a horizontal bar per configuration (median time, log scale), coloured by backend;
+    a run that did not end ``ok`` is a hatched bar to the limit, labelled with its status."""
+    [case] = cases_of(records)
+    configs = configs_of(records)
+    backends = list(dict.fromkeys(c.split(":")[0] for c in configs))
+    colours = {b: s["color"] for b, s in zip(backends, styles(len(backends)), strict=True)}
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * len(configs)))
+    for y, config in enumerate(configs):
+        runs = [r for r in records if r["config"] == config]
+        seconds, failed = at_limit(runs, timeout) or (timeout, True)
+        backend = config.split(":")[0]
+        ax.barh(y, seconds, color="white" if failed else colours[backend], edgecolor=colours[backend],
+                hatch="//" if failed else None, label=backend if config == next(
+                    c for c in configs if c.startswith(backend + ":")) else None)
+        status = next((r["status"] for r in runs if r["status"] != "ok"), None)
+        ax.annotate(f" {status}" if failed else f" {seconds:.3g} s", (seconds, y), va="center", fontsize=7)
+    ax.axvline(timeout, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_yticks(range(len(configs)), configs, fontsize=7)
+    ax.invert_yaxis()  # the suite's order, top down
+    ax.set(xscale="log", xlim=(FLOOR, timeout * 3), xlabel="seconds (build + solve); dashed: the limit",
+           title=f"{puzzle} {case}: one instance, time per configuration")
+    ax.legend(fontsize=7, loc="lower right")
+    name = f"plots/{puzzle}-times.png"
+    fig.savefig(out / name, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return name
 
 
 def at_limit(runs: list[dict[str, Any]], timeout: float) -> tuple[float, bool] | None:

@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from gridsat import api
 from gridsat.models import get_puzzle
 from gridsat.solvers.crosscheck import Config
 from gridsat.solvers.run import Outcome, execute
@@ -40,8 +41,12 @@ def measure(puzzle_name: str, instance_text: str, params: dict[str, str], config
     for config in configs:
         times, outcome = [], None
         for _ in range(repeat):
-            outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit,
-                              limit=1 if mode == "solve" else None)
+            if mode == "solve":  # complete once a solution is found, as gridsat solve says
+                r = config.request
+                outcome = api.solve(puzzle, instance, backend=config.backend, encoding=r.encoding, solver=r.solver,
+                                    algorithm=r.algorithm, time_limit=time_limit)
+            else:
+                outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit)
             times.append(outcome.seconds + outcome.build_seconds)
             if not outcome.complete and outcome.reason == "time limit":
                 break  # repeating a timeout only repeats the limit
@@ -54,7 +59,10 @@ def ratio(baseline: Row | None, row: Row) -> str:
         return "-"
     value = baseline.seconds / row.seconds
     lower_bound = not baseline.outcome.complete and baseline.outcome.reason == "time limit"
-    return f"{'>=' if lower_bound else ''}{value:,.1f}x"
+    upper_bound = not row.outcome.complete and row.outcome.reason == "time limit"
+    if lower_bound and upper_bound:
+        return "?"  # both stopped at the limit: no ratio was measured
+    return f"{'>=' if lower_bound else '<=' if upper_bound else ''}{value:,.1f}x"
 
 
 def print_table(rows: Iterable[Row], baseline: str = "reference") -> list[Row]:
@@ -83,7 +91,34 @@ def print_table(rows: Iterable[Row], baseline: str = "reference") -> list[Row]:
     return done
 
 
-def common_arguments(parser: argparse.ArgumentParser, sizes: Sequence[str], time_limit: float) -> None:
-    parser.add_argument("--sizes", nargs="+", default=list(sizes), metavar="RxC")
-    parser.add_argument("--time-limit", type=float, default=time_limit, metavar="SEC", help="per run")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per configuration (best time kept)")
+@dataclass(frozen=True)
+class Series:
+    """What a per-puzzle script runs: by default a quick series (about two minutes on a loaded two-core
+    machine), with ``--full`` the whole series; ``--sizes`` and ``--time-limit`` override either."""
+
+    module: str  # e.g. "gridsat.benchmarks.tatami", for the line that says how to run the full series
+    quick: Sequence[str]
+    quick_limit: float
+    full: Sequence[str]
+    full_limit: float
+    full_takes: str  # how long the full series may take, e.g. "up to several hours"
+
+    def add_arguments(self, parser: argparse.ArgumentParser, sizes_help: str = "instances") -> None:
+        parser.add_argument("--full", action="store_true",
+                            help=f"the full series ({' '.join(self.full)}; {self.full_limit:g} s per run; "
+                                 f"{self.full_takes}) instead of the quick one")
+        parser.add_argument("--sizes", nargs="+", metavar="RxC",
+                            help=f"{sizes_help} (default {' '.join(self.quick)}; with --full {' '.join(self.full)})")
+        parser.add_argument("--time-limit", type=float, metavar="SEC",
+                            help=f"per run (default {self.quick_limit:g}; with --full {self.full_limit:g})")
+        parser.add_argument("--repeat", type=int, default=1, help="runs per configuration (best time kept)")
+
+    def settle(self, args: argparse.Namespace) -> None:
+        """Fill in ``args.sizes`` and ``args.time_limit`` and say what runs, and how to run the rest."""
+        args.sizes = args.sizes or list(self.full if args.full else self.quick)
+        if args.time_limit is None:
+            args.time_limit = self.full_limit if args.full else self.quick_limit
+        print(f"# {' '.join(args.sizes)}; time limit {args.time_limit:g} s per run", flush=True)
+        if not args.full:
+            print(f"# the quick series (about two minutes); the full one ({self.full_takes}): "
+                  f"python -m {self.module} --full", flush=True)

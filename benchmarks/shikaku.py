@@ -1,6 +1,7 @@
 """Shikaku on generated puzzles from 10x10 to 40x40: every backend and encoding beside the seed's search.
 
-    python -m gridsat.benchmarks.shikaku                             # unique puzzles, each encoding once
+    python -m gridsat.benchmarks.shikaku                             # one puzzle a size, each encoding once: ~1 min
+    python -m gridsat.benchmarks.shikaku --seeds 1 2 3 --scope all   # the full series (three puzzles a size): ~3 min
     python -m gridsat.benchmarks.shikaku --sizes 12x12 40x40 --time-limit 20 --scope all
     python -m gridsat.benchmarks.shikaku --seeds 1 2 3 --scope default # three puzzles a size, default encodings
     python -m gridsat.benchmarks.shikaku --any                       # puzzles as drawn (often several solutions)
@@ -83,6 +84,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="SEC", help="per run (default 60)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per configuration, the fastest kept")
     args = parser.parse_args(argv)
+    print(f"# {' '.join(args.sizes)}; seeds {' '.join(map(str, args.seeds))}; encodings: {args.scope}; "
+          f"time limit {args.time_limit:g} s per run", flush=True)
+    if args.seeds == [1] and args.scope == "each":
+        print("# the quick series (about a minute); the full one (about three minutes): "
+              "python -m gridsat.benchmarks.shikaku --seeds 1 2 3 --scope all", flush=True)
     header = f"{'puzzle':<11} {'configuration':<36} {'count':>6} {'complete':<18} {'build s':>8} {'total s':>9}"
     header += f" {'vs seed':>10}"
     print(header)

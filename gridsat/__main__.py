@@ -1,12 +1,15 @@
-"""``python -m gridsat`` and the ``gridsat`` script: the command line, Ctrl-C during start-up included."""
+"""``python -m gridsat`` and the ``gridsat`` script: the command line, Ctrl-C (or SIGTERM) during start-up included."""
 
 import sys
+
+from gridsat.signals import sigterm_as_interrupt
 
 
 def main() -> int:
     """Import the command line (OR-Tools takes a moment) and run it."""
     try:
-        from gridsat.cli import main as gridsat
+        with sigterm_as_interrupt():
+            from gridsat.cli import main as gridsat
     except KeyboardInterrupt:
         print("gridsat: interrupted", file=sys.stderr)
         return 130

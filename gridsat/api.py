@@ -16,7 +16,7 @@ from typing import Any
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, Request
+from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.parallel import Split, SplitRun
@@ -54,11 +54,17 @@ def solve(
     algorithm: str | None = None,
     time_limit: float | None = None,
 ) -> Outcome:
-    """One solution: ``.solution`` (canonical form, or None), ``.complete``, ``.reason``, ``.seconds``."""
+    """One solution: ``.solution`` (canonical form, or None), ``.complete``, ``.reason``, ``.seconds``.
+
+    The answer is complete when a solution was found or the search proved there is none.
+    """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
-    return execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=1, time_limit=time_limit,
-                   keep=True)
+    outcome = execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=1, time_limit=time_limit,
+                      keep=True)
+    if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
+        outcome.complete, outcome.reason = True, None
+    return outcome
 
 
 def count(
@@ -128,6 +134,7 @@ def crosscheck(
     params: Params | None = None,
     backends: Iterable[str] | None = None,
     encodings: str = "default",
+    solver: str | None = None,
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     jobs: int = 1,
@@ -137,7 +144,8 @@ def crosscheck(
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
     ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
-    (every combination); ``on_outcome`` sees each run as it finishes; ``jobs``/``scheduler`` split each run.
+    (every combination); ``solver`` is the PySAT solver of the sat runs; ``on_outcome`` sees each run
+    as it finishes; ``jobs``/``scheduler``/``parts`` split each run.
     """
     chosen, parsed = load(puzzle, instance, params)
     names = list(backends) if backends is not None else None
@@ -148,7 +156,9 @@ def crosscheck(
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
     split = splitting(jobs, scheduler, None, parts)
-    configs = configurations(chosen, names, encodings)
+    configs = configurations(chosen, names, encodings, solver)
+    if solver is not None:
+        check_counting_solver(chosen, configs, solver)
 
     def run(config: Config) -> Outcome:
         return consume(stream(chosen, parsed, config.backend, config.request, split, time_limit=time_limit,
@@ -195,6 +205,21 @@ def stream(
         return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
     return SplitRun(puzzle, instance, backend, request, split, limit=limit, time_limit=time_limit, keep=keep,
                     stream=emit, on_progress=on_progress)
+
+
+def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
+    """A cross-check's ``solver`` must be known to the runs that take it, and able to count."""
+    from gridsat.solvers.sat import ONE_SHOT
+
+    takers = sorted({c.backend for c in configs if c.request.solver is not None})
+    if not takers:
+        raise InvalidOption(f"--solver {solver!r} applies to the sat backend, which this cross-check does not run")
+    for name in takers:
+        valid = backend_class(name)().choices(puzzle)["solver"]
+        if solver not in valid:
+            raise UnknownName("solver", solver, valid)
+    if solver in ONE_SHOT:
+        raise InvalidOption(f"solver {solver!r} cannot solve incrementally, so it cannot count: use it with 'solve'")
 
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:

@@ -6,29 +6,49 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from gridsat import __version__, api
+from gridsat import __version__, api, jsontext, status
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
+from gridsat.models.formulation import Formulation
 from gridsat.models.puzzle import Instance, Puzzle, dumps
 from gridsat.progress import ProgressLine
+from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS, backend_class
-from gridsat.solvers.crosscheck import SCOPES
+from gridsat.solvers.crosscheck import SCOPES, Report
 from gridsat.solvers.run import Outcome, consume
-
-INTERRUPTED = 130  # the shell's status for a Ctrl-C
+from gridsat.solvers.stop import INTERRUPTED
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error in one line."""
+    """argparse that reports a usage error in one line, naming a value argparse took for an option."""
+
+    argv: list[str] = []  # the command line being parsed, for the error of whichever subcommand fails
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        Parser.argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"gridsat: error: {message}\n")
+        missing = "expected one argument" in message or "arguments are required" in message
+        self.exit(2, f"gridsat: error: {message}{self.dash_hint() if missing else ''}\n")
+
+    def dash_hint(self) -> str:
+        """Why argparse missed a value: it starts with '-' (``--encoding -x``, a size ``-1x0``), so it
+        looked like an option; say which, and how to write it."""
+        known = set(self._option_string_actions)
+        odd = [a for a in Parser.argv if a.startswith("-") and a != "--" and a.partition("=")[0] not in known
+               and not self._negative_number_matcher.match(a)]
+        if not odd:
+            return ""
+        return f" ({', '.join(map(repr, odd))} is read as an option: write a value that starts with '-' as " \
+               f"--option=VALUE, or after --)"
 
 
 def parse_params(pairs: Sequence[str]) -> dict[str, str]:
@@ -78,7 +98,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2))
+    """One JSON document: indented, with each grid row, mat or square on one line (see gridsat.jsontext)."""
+    print(jsontext.dumps(value))
 
 
 def verdict(outcome: Outcome) -> str:
@@ -99,19 +120,18 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
         done = f"; {outcome.parts_done} of {outcome.parts} parts done" if outcome.parts and outcome.parts > 1 else ""
         notes.append(f"incomplete: {outcome.reason}{done}")
     if outcome.invalid:
-        notes.append(f"{len(outcome.invalid)} INVALID solutions not counted")
+        notes.append(f"{plural(len(outcome.invalid), 'INVALID solution')} not counted")
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def report_problems(outcome: Outcome) -> int:
-    """Warn about duplicates and invalid solutions; 1 when a solution broke the rules."""
+def report_problems(outcome: Outcome) -> None:
+    """Warn about duplicates and invalid solutions (which make the command fail)."""
     if outcome.duplicates:
         print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
     for solution, problems in outcome.invalid:
         print(f"gridsat: INVALID solution from {outcome.label}: {'; '.join(problems)}: {dumps(solution)}",
               file=sys.stderr)
-    return 1 if outcome.invalid else 0
 
 
 def listing() -> dict[str, Any]:
@@ -192,10 +212,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(puzzle.render(instance, solution))
         print(f"# {outcome.label}, {outcome.seconds:.3f} s", file=sys.stderr)
-    status = report_problems(outcome)
-    if outcome.reason == "interrupted":
-        return INTERRUPTED
-    return status or (0 if solution is not None else 1)
+    report_problems(outcome)
+    return status.of_run(outcome, solve=True)
 
 
 def cmd_count(args: argparse.Namespace) -> int:
@@ -215,8 +233,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     else:
         print(describe_count(puzzle, outcome, args.limit is not None))
         print(f"# {outcome.puzzle} {outcome.instance} on {outcome.label}: {outcome.seconds:.3f} s", file=sys.stderr)
-    status = report_problems(outcome)
-    return INTERRUPTED if outcome.reason == "interrupted" else status
+    report_problems(outcome)
+    return status.of_run(outcome)
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
@@ -243,7 +261,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         for index, solution in enumerate(found, 1):
             show(index, solution)
     except KeyboardInterrupt:
-        solutions.stop.request("interrupted")
+        solutions.stop.request(INTERRUPTED)
     finally:
         solutions.close()
         if progress:
@@ -253,8 +271,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     else:
         state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
         print(f"# {plural(outcome.count, 'solution')} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
-    status = report_problems(outcome)
-    return INTERRUPTED if outcome.reason == "interrupted" else status
+    report_problems(outcome)
+    return status.of_run(outcome)
 
 
 def cmd_crosscheck(args: argparse.Namespace) -> int:
@@ -268,7 +286,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             bad = f", {len(o.invalid)} INVALID" if o.invalid else ""
             print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
 
-    report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings,
+    report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings, solver=args.solver,
                             time_limit=args.time_limit, on_outcome=progress, **splitting(args))
     if args.json:
         print_json({**report.summary(), **puzzle.count_meta, **notes(puzzle, instance)})
@@ -279,13 +297,31 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
         if args.show and complete:
             for i, solution in enumerate(sorted(complete[0].solutions or [], key=dumps), 1):
                 print(f"\n# solution {i}\n{puzzle.render(instance, solution)}")
-        verdict_line = ("agree" if report.agree else "DISAGREE") + (
-            f": {plural(complete[0].count, 'solution')}" if complete else ": no run finished, nothing to compare")
-        meta = "".join(f" ({k}: {v})" for k, v in puzzle.count_meta.items())
-        print(f"\n{puzzle.name} {report.instance}: {len(report.outcomes)} runs {verdict_line}{meta}")
+        print(f"\n{puzzle.name} {report.instance}: {crosscheck_verdict(puzzle, report)}")
+    return status.of_crosscheck(report)
+
+
+def crosscheck_verdict(puzzle: Puzzle, report: Report) -> str:
+    """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared."""
+    runs = plural(len(report.outcomes), "run")
+    complete = [o for o in report.outcomes if o.complete]
     if not report.agree:
-        return 1
-    return 0 if report.complete else 3
+        text = f"{runs}: DISAGREE"
+    elif not complete:
+        reasons = ", ".join(sorted({o.reason or "unknown" for o in report.outcomes}))
+        text = f"no run finished ({reasons}), so nothing was compared"
+    else:
+        found = plural(complete[0].count, "solution") + "".join(f" ({k}: {v})" for k, v in puzzle.count_meta.items())
+        unfinished = [o for o in report.outcomes if not o.complete]
+        if not unfinished:
+            text = f"{runs} agree: {found}" if len(complete) > 1 else f"1 run: {found}"
+        else:
+            reasons = ", ".join(sorted({o.reason or "unknown" for o in unfinished}))
+            text = (f"{len(complete)} of {runs} finished and agree: {found}; the {len(unfinished)} unfinished "
+                    f"({reasons}) found none beyond these")
+    if report.interrupted:
+        text += f"; interrupted during run {len(report.outcomes)}, the runs after it skipped"
+    return text
 
 
 def write_output(path: str | None, write: Callable[[Any], None]) -> None:
@@ -300,24 +336,39 @@ def write_output(path: str | None, write: Callable[[Any], None]) -> None:
     try:
         with os.fdopen(fd, "w") as out:
             write(out)
+        os.chmod(tmp, file_mode(path))  # mkstemp makes 0600; the file gets the mode open() would give it
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
 
 
+def file_mode(path: str) -> int:
+    """The permissions ``open(path, "w")`` would leave: the file's own if it exists, else 0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask is to set it
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from gridsat.solvers.export import write_cpsat, write_dimacs
 
     puzzle, instance = load(args)
+    # exact=True: the file's models are the solutions unless the user names a reduced encoding.
     if args.format == "dimacs":
-        encoding = puzzle.cnf_encodings.resolve(args.encoding, f" for the CNF of {puzzle.name}")
-        formulation = puzzle.cnf(instance, encoding)
+        encoding = puzzle.cnf_encodings.resolve(args.encoding, f" for the CNF of {puzzle.name}", exact=True)
+        formulation: Formulation = puzzle.cnf(instance, encoding)
         write_output(args.output, lambda out: write_dimacs(out, puzzle, instance, encoding, formulation))
     else:
-        encoding = puzzle.cpsat_encodings.resolve(args.encoding, f" for the CP-SAT model of {puzzle.name}")
+        encoding = puzzle.cpsat_encodings.resolve(args.encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)
         formulation = puzzle.cpsat(instance, encoding)
-        write_output(args.output, lambda out: write_cpsat(out, formulation))
+        write_output(args.output, lambda out: write_cpsat(out, puzzle, instance, encoding, formulation))
+    if formulation.images is not None:
+        print(f"gridsat: note: encoding {encoding.name} keeps one solution per symmetry orbit: each model of the "
+              f"file stands for {formulation.orbit_size} solutions (its header says so)", file=sys.stderr)
     return 0
 
 
@@ -362,9 +413,11 @@ def positive_float(text: str) -> float:
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="gridsat", description="Puzzles as CP-SAT models and CNF, cross-checked.")
+    parser = Parser(prog="gridsat", description="Puzzles as CP-SAT models and CNF, cross-checked.",
+                    epilog=status.SUMMARY)
     parser.add_argument("--version", action="version", version=f"gridsat {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="see gridsat COMMAND --help")
 
     listing_ = sub.add_parser("list", help="puzzles, backends and encodings")
     listing_.add_argument("--json", action="store_true", help="print the listing as JSON")
@@ -389,7 +442,8 @@ def build_parser() -> Parser:
     def solving_args(p: argparse.ArgumentParser) -> None:
         instance_args(p)
         p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
-        p.add_argument("--encoding", help="encoding choices joined by '+' (see gridsat list)")
+        p.add_argument("--encoding", help="the puzzle's choices for this backend's formulation (cpsat or cnf in "
+                       "gridsat list), joined by '+'; unnamed axes take their defaults")
         p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
         p.add_argument("--algorithm", help="the algorithm of the reference backend")
         p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
@@ -411,7 +465,8 @@ def build_parser() -> Parser:
     enum = sub.add_parser("enumerate", help="stream the solutions")
     solving_args(enum)
     enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
-    enum.add_argument("--format", choices=("text", "jsonl"), default="text")
+    enum.add_argument("--format", choices=("text", "jsonl"), default="text",
+                      help="text: each solution drawn; jsonl: one JSON object per solution, then a summary line")
     parallel_args(enum)
     enum.add_argument("--sorted", action="store_true",
                       help="print the solutions sorted (by their JSON), once all are found: parts deliver them "
@@ -423,6 +478,7 @@ def build_parser() -> Parser:
     check.add_argument("--backends", metavar="A,B,...", help="backends to run (default: every available one)")
     check.add_argument("--encodings", choices=SCOPES, default="default",
                        help="default: each backend's default; each: every choice once; all: every combination")
+    check.add_argument("--solver", help="the PySAT solver of the sat runs (default cadical195)")
     check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
     check.add_argument("--show", action="store_true", help="print the solutions")
     parallel_args(check)
@@ -431,18 +487,20 @@ def build_parser() -> Parser:
 
     export = sub.add_parser("export", help="write the CNF (DIMACS) or the CP-SAT model (protobuf text)")
     instance_args(export)
-    export.add_argument("--format", choices=("dimacs", "cpsat"), required=True)
-    export.add_argument("--encoding", help="encoding choices joined by '+'")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    export.add_argument("--format", choices=("dimacs", "cpsat"), required=True,
+                        help="dimacs: the CNF with its projection; cpsat: the CP-SAT model as protobuf text")
+    export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
+                        "solutions (prime-grid: nosymmetry unless you name symmetry)")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 
     generate = sub.add_parser("generate", help="write a random puzzle instance")
-    generate.add_argument("puzzle", metavar="PUZZLE")
-    generate.add_argument("size", metavar="RxC")
+    generate.add_argument("puzzle", metavar="PUZZLE", help="a puzzle with a generator (shikaku)")
+    generate.add_argument("size", metavar="RxC", help="rows x columns, e.g. 20x20")
     generate.add_argument("--seed", type=int, help="random seed, for a repeatable puzzle")
     generate.add_argument("--max-area", type=positive_int, metavar="A", help="largest region")
     generate.add_argument("--unique", action="store_true", help="retry until the puzzle has exactly one solution")
-    generate.add_argument("-o", "--output", metavar="FILE")
+    generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     generate.set_defaults(run=cmd_generate)
 
     from gridsat.benchmarks import command as bench_command
@@ -457,13 +515,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gridsat`` command."""
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        with sigterm_as_interrupt():
+            return args.run(args)
     except GridsatError as error:
         print(f"gridsat: error: {error}", file=sys.stderr)
-        return 2
+        return status.BAD_INPUT
     except KeyboardInterrupt:
         print("gridsat: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return status.INTERRUPTED
     except BrokenPipeError:  # e.g. `gridsat enumerate ... | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -17,10 +17,15 @@ from gridsat.models.errors import UnknownEncoding
 
 @dataclass(frozen=True)
 class Axis:
-    """One independent formulation choice; the first choice is the default."""
+    """One independent formulation choice; the first choice is the default.
+
+    ``exact`` names the choice to take instead when the default's models are not exactly the
+    solutions (e.g. it keeps one per symmetry orbit) and the model leaves gridsat, as an export.
+    """
 
     name: str
     choices: tuple[str, ...]
+    exact: str | None = None
 
     @property
     def default(self) -> str:
@@ -59,8 +64,11 @@ class EncodingSpace:
         """Every name a user may give, in declaration order."""
         return [c for axis in self.axes for c in axis.choices]
 
-    def resolve(self, text: str | None, where: str = "") -> Encoding:
-        """Parse ``a+b`` into one choice per axis; unknown or clashing names fail (``where`` says whose)."""
+    def resolve(self, text: str | None, where: str = "", exact: bool = False) -> Encoding:
+        """Parse ``a+b`` into one choice per axis; unknown or clashing names fail (``where`` says whose).
+
+        An axis not named takes its default, or with ``exact`` its exact choice when it has one.
+        """
         picked: dict[str, str] = {}
         words = [w for w in (text or "").split("+") if w and w != "default"]
         owner = {c: axis.name for axis in self.axes for c in axis.choices}
@@ -71,7 +79,7 @@ class EncodingSpace:
             if axis in picked and picked[axis] != word:
                 raise UnknownEncoding(text or "", self.tokens(), f"{where} ({picked[axis]} and {word} are both {axis})")
             picked[axis] = word
-        return Encoding(tuple((a.name, picked.get(a.name, a.default)) for a in self.axes))
+        return Encoding(tuple((a.name, picked.get(a.name, (exact and a.exact) or a.default)) for a in self.axes))
 
     def all(self) -> Iterator[Encoding]:
         """Every combination of choices (the cross-check's product)."""

@@ -22,8 +22,10 @@ class Formulation:
     """What both kinds share: decoding the primary variables into canonical solutions."""
 
     decode: Decoder
-    # When the model keeps one solution per symmetry orbit, ``images`` gives the whole orbit.
+    # When the model keeps one solution per symmetry orbit, ``images`` gives the whole orbit and
+    # ``orbit_size`` how many solutions one model stands for (every orbit has that many).
     images: Images | None = None
+    orbit_size: int = 1
 
     def solutions_of(self, values: Mapping[Key, int]) -> list[Solution]:
         """The canonical solutions one assignment of the primary variables stands for."""

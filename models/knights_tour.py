@@ -1,6 +1,6 @@
 """Knight's tours: visit every square of an R x C board once with chess knight moves.
 
-Seed: ../shared/seeds/003 (the 9x10 Chinese-chess board; backtracking, Warnsdorff, divide and conquer).
+Seed: the knight's-tour write-up (the 9x10 Chinese-chess board; backtracking, Warnsdorff, divide and conquer).
 Counting convention: an open tour is a directed path (a sequence of squares), a closed tour a
 directed cycle: each undirected closed tour counts twice and is not multiplied by its starting
 square. A solution is the list of ``[row, col]`` squares in visiting order; a closed tour begins

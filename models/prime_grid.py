@@ -1,7 +1,7 @@
 """Prime-sum grids: fill an R x C grid with distinct numbers from L..M so that every two
 orthogonally adjacent numbers sum to a prime.
 
-Seed: ../shared/seeds/001 (3x3 from 1..10 has 128 fillings, counted by a row-major DFS).
+Seed: the prime-sum grid write-up (3x3 from 1..10 has 128 fillings, counted by a row-major DFS).
 Variables: ``(r, c)`` is cell (r, c)'s value (CP-SAT integers); ``("x", r, c, v)`` says cell (r, c)
 holds v (the one-hot models, CP-SAT Booleans and CNF).
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import compress
 from operator import add, itemgetter
+from typing import Any
 
 from gridsat.models import cardinality
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
@@ -45,8 +46,9 @@ MAX_VALUE = 100_000
 MAX_LITERALS = 4_000_000  # cells x values: past that a one-hot model is gigabytes
 
 # The redundancy switches both formulations offer; each default is the faster choice (benchmarks/prime_grid.py).
+# Parity never changes which fillings are models; symmetry keeps one per orbit, so exports default to nosymmetry.
 PARITY = Axis("parity", ("parity", "noparity"))
-SYMMETRY = Axis("symmetry", ("symmetry", "nosymmetry"))
+SYMMETRY = Axis("symmetry", ("symmetry", "nosymmetry"), exact="nosymmetry")
 
 PARAMS = {
     "max": "largest value allowed (default rows*cols+1)",
@@ -207,6 +209,12 @@ def images(grid: Grid, encoding: Encoding) -> Images | None:
     return lambda filling: orbit(grid, filling)
 
 
+def orbits(grid: Grid, encoding: Encoding) -> dict[str, Any]:
+    """A formulation's ``images`` and ``orbit_size``: one model per orbit of that many fillings, or per filling."""
+    found = images(grid, encoding)
+    return {"images": found, "orbit_size": len(symmetries(grid)) if found else 1}
+
+
 def keeps_leaders(grid: Grid, encoding: Encoding) -> list[tuple[Cell, Cell]]:
     """The leader inequalities the encoding asks for (none without symmetry breaking)."""
     return leader_orders(grid) if images(grid, encoding) else []
@@ -282,7 +290,7 @@ def cpsat_integer(grid: Grid, encoding: Encoding) -> CpsatFormulation:
             model.Add(odd == (odd_first if colour(cell) == 0 else 1 - odd_first))
     for p, q in keeps_leaders(grid, encoding):
         model.Add(cells[p] < cells[q])
-    return CpsatFormulation(model=model, primary=cells, decode=decode_integers(grid), images=images(grid, encoding))
+    return CpsatFormulation(model=model, primary=cells, decode=decode_integers(grid), **orbits(grid, encoding))
 
 
 def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
@@ -313,7 +321,7 @@ def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
         for a in candidates(grid, p, parity):
             larger = [x["x", *q, b] for b in candidates(grid, q, parity) if b > a]
             model.AddBoolOr(larger).OnlyEnforceIf(x["x", *p, a])
-    return CpsatFormulation(model=model, primary=x, decode=decode_one_hot(grid), images=images(grid, encoding))
+    return CpsatFormulation(model=model, primary=x, decode=decode_one_hot(grid), **orbits(grid, encoding))
 
 
 def by_value(grid: Grid, x: Mapping[Key, object]) -> dict[int, list]:
@@ -362,7 +370,7 @@ def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
     formula.nv = max(formula.nv, pool.top)
     # One value per cell: every filling sets as many projection variables, so blocking the true ones is exact.
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode_one_hot(grid),
-                          images=images(grid, encoding), block_true_only=True)
+                          block_true_only=True, **orbits(grid, encoding))
 
 
 def verify(grid: Grid, filling: Filling) -> list[str]:

@@ -1,6 +1,6 @@
 """Shikaku (Tatham's "Rectangles"): divide the grid into rectangles, one per clue, of the clue's area.
 
-Seed: ../shared/seeds/002 (a 12x12 grid with 22 clues and one solution, printed as letters).
+Seed: the rectangle-puzzle write-up (a 12x12 grid with 22 clues and one solution, printed as letters).
 Every clue chooses one candidate rectangle: one that contains the clue, has the clue's area, fits
 in the grid and contains no other clue. Variables: ``("rect", i, top, left, height, width)`` is
 true when clue ``i`` takes that rectangle, so a solution is exactly a choice of rectangles. The

@@ -1,6 +1,6 @@
 """Tatami tilings: cover an H x W room with 1x2 mats so that no four mats meet at one point.
 
-Seed: ../shared/seeds/000 (3x4 has 4 tilings; the question is the 4x7 room, 14 mats).
+Seed: the tatami write-up (3x4 has 4 tilings; the question is the 4x7 room, 14 mats).
 Variables: ``("h", r, c)`` is a mat on (r, c)-(r, c+1); ``("v", r, c)`` a mat on (r, c)-(r+1, c).
 Four mats meet at the corner shared by (r, c), (r, c+1), (r+1, c), (r+1, c+1) exactly when no
 mat crosses that corner's four half-edges, so the rule is one clause per interior corner:

@@ -10,7 +10,7 @@ from typing import Any
 from gridsat.models.formulation import CpsatFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
-from gridsat.solvers.parts import Part, StopSplitting, split_prefix
+from gridsat.solvers.parts import Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.stream import Emit, stream
 
@@ -213,7 +213,7 @@ def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop) -> 
     if status == cp_model.MODEL_INVALID:
         raise RuntimeError(f"CP-SAT rejected a relaxation: {relaxed.Validate()}")
     if stop.expired():
-        raise KeyboardInterrupt if stop.reason == "interrupted" else StopSplitting(stop.reason)
+        raise interrupted_split(stop)
     return None if len(found) > cap else sorted(found)
 
 

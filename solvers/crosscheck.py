@@ -9,6 +9,7 @@ from typing import Any
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.run import Outcome, execute
+from gridsat.solvers.stop import INTERRUPTED
 
 SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
 
@@ -39,12 +40,18 @@ class Report:
         """Whether at least one run saw every solution (so counts could be compared)."""
         return any(o.complete for o in self.outcomes)
 
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C or SIGTERM ended the cross-check (the runs after it never started)."""
+        return any(o.reason == INTERRUPTED for o in self.outcomes)
+
     def summary(self) -> dict[str, Any]:
         return {
             "puzzle": self.puzzle,
             "instance": self.instance,
             "agree": self.agree,
             "complete": self.complete,
+            "interrupted": self.interrupted,
             "problems": self.problems,
             "results": [o.summary() for o in self.outcomes],
         }
@@ -55,15 +62,19 @@ def available_backends() -> list[str]:
     return [name for name in BACKENDS if backend_class(name)().supported()]
 
 
-def configurations(puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default") -> list[Config]:
-    """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``."""
+def configurations(
+    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default", solver: str | None = None
+) -> list[Config]:
+    """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``; ``solver``
+    goes to the backends that take one."""
     configs = []
     for name in backends or available_backends():
         backend = backend_class(name)()
         if "encoding" in backend.takes:
             space = puzzle.encodings(backend.name)
             encodings = [None] if scope == "default" else space.variants() if scope == "each" else space.all()
-            configs += [Config(name, Request(encoding=e.name if e else None)) for e in encodings]
+            chosen = solver if "solver" in backend.takes else None
+            configs += [Config(name, Request(encoding=e.name if e else None, solver=chosen)) for e in encodings]
         elif "algorithm" in backend.takes and scope != "default":
             configs += [Config(name, Request(algorithm=a)) for a in backend.choices(puzzle)["algorithm"]]
         else:
@@ -109,6 +120,7 @@ def crosscheck(
     """Run every configuration to the end (or its time limit) and compare the solution sets.
 
     ``run`` runs one configuration keeping its solutions (default: one process, ``execute``).
+    Ctrl-C (or SIGTERM) ends the cross-check, not just the run it hit: what ran is still compared.
     """
     outcomes = []
     for config in configs:
@@ -119,4 +131,6 @@ def crosscheck(
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)
+        if outcome.reason == INTERRUPTED:
+            break
     return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes))

@@ -1,18 +1,56 @@
-"""Formulations as files: DIMACS CNF with its projection and legend, and CP-SAT models as protobuf text."""
+"""Formulations as files: DIMACS CNF with its projection and legend, and CP-SAT models as protobuf text.
+
+Both begin with comment lines that say what the file is and what one of its models stands for,
+in words and as a line a program can read: ``gridsat models-are solutions`` when the models
+(projected onto the puzzle's own variables) are exactly the solutions, ``gridsat models-are orbits
+of size 8`` when the encoding keeps one solution per symmetry orbit. Exports use an exact encoding
+unless the user names a reduced one (see ``EncodingSpace.resolve``).
+"""
 
 from __future__ import annotations
 
+import textwrap
 from typing import IO
 
-from gridsat.models.encoding import Encoding
-from gridsat.models.formulation import CnfFormulation, CpsatFormulation
+from gridsat.models.encoding import Encoding, EncodingSpace
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
 from gridsat.models.puzzle import Instance, Puzzle
+
+WIDTH = 100
+
+
+def models_are(f: Formulation) -> str:
+    """The machine-readable part of the header: ``solutions`` or ``orbits of size N``."""
+    return f"orbits of size {f.orbit_size}" if f.images is not None else "solutions"
+
+
+def meaning(f: Formulation, encoding: Encoding, space: EncodingSpace) -> str:
+    """What one model stands for, in words (with what to do when it is not one solution)."""
+    if f.images is None:
+        return ("Each model, projected onto the puzzle's own variables, is exactly one solution, so a projected "
+                "model count is the number of solutions.")
+    exact = [axis.exact for axis in space.axes if axis.exact and encoding[axis.name] != axis.exact]
+    return (f"Each model stands for a whole symmetry orbit of {f.orbit_size} solutions (this encoding keeps one "
+            f"solution per orbit): multiply a projected model count by {f.orbit_size}. Export with "
+            f"{'+'.join(exact)} (the default) for a formula whose models are exactly the solutions.")
+
+
+def header(puzzle: Puzzle, instance: Instance, encoding: Encoding, space: EncodingSpace, f: Formulation) -> list[str]:
+    """The comment lines every export starts with (without the comment mark)."""
+    return [
+        f"gridsat {puzzle.name} {puzzle.describe(instance)} encoding {encoding.name}",
+        f"gridsat models-are {models_are(f)}",
+        *textwrap.wrap(meaning(f, encoding, space), WIDTH),
+    ]
 
 
 def write_dimacs(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Encoding, f: CnfFormulation) -> None:
     """The CNF with ``c p show``/``c ind`` lines (the projection) and one ``c v`` line per named variable."""
     shown = " ".join(map(str, f.projection))
-    out.write(f"c gridsat {puzzle.name} {puzzle.describe(instance)} encoding {encoding.name}\n")
+    for line in header(puzzle, instance, encoding, puzzle.cnf_encodings, f):
+        out.write(f"c {line}\n")
+    out.write("c The projection (the puzzle's own variables) is listed twice: 'c p show' for projected model\n"
+              "c counters such as Ganak and d4, 'c ind' for ApproxMC; 'c v ID KEY' names each variable.\n")
     out.write(f"c p show {shown} 0\nc ind {shown} 0\n")
     for line in f.legend():
         out.write(f"c {line}\n")
@@ -21,6 +59,15 @@ def write_dimacs(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Enc
         out.write(" ".join(map(str, clause)) + " 0\n")
 
 
-def write_cpsat(out: IO[str], f: CpsatFormulation) -> None:
-    """The CP-SAT model as protobuf text."""
+def write_cpsat(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Encoding, f: CpsatFormulation) -> None:
+    """The CP-SAT model as protobuf text, after ``#`` comments: the header and the primary variables.
+
+    ``# gridsat primary INDEX NAME KEY`` gives each of the puzzle's own variables (its index in
+    ``variables``, 0-based, its name in the model and its key); solutions are projected onto them.
+    """
+    for line in header(puzzle, instance, encoding, puzzle.cpsat_encodings, f):
+        out.write(f"# {line}\n")
+    out.write("# The puzzle's own variables, onto which solutions are projected (the others are auxiliary):\n")
+    for key, var in f.primary.items():
+        out.write(f"# gridsat primary {var.index} {var.name} {key!r}\n")
     out.write(str(f.model.Proto()))

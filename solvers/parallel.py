@@ -29,7 +29,7 @@ from gridsat.solvers.checkpoint import Checkpoint, check_writable
 from gridsat.solvers.parts import Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, Enumeration, Outcome, Progress, Stream
-from gridsat.solvers.stop import Stop
+from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 PROBE = 1.0  # seconds of plain search before a run is split
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
@@ -83,7 +83,7 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     index = task.request.part.index
     left = None if task.deadline is None else task.deadline - time.time()
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
-        return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, "time limit")
+        return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, TIME_LIMIT)
     puzzle = get_puzzle(task.puzzle)
     run = Enumeration(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
                       keep=task.keep)
@@ -159,10 +159,10 @@ class SplitRun(Stream):
             if parts is not None:
                 yield from self._conquer(parts)
         except KeyboardInterrupt:
-            stop.request("interrupted")
+            stop.request(INTERRUPTED)
             raise
         except GeneratorExit:
-            stop.request("closed by the caller")
+            stop.request(CLOSED)
             raise
         finally:
             self.probe.close()
@@ -189,7 +189,7 @@ class SplitRun(Stream):
         except KeyboardInterrupt:
             self._take(probed)
             raise
-        if probed.complete or probed.reason != "time limit" or stop.expired():
+        if probed.complete or probed.reason != TIME_LIMIT or stop.expired():
             # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
             self._take(probed)
             if not probed.complete and stop.reason is None:
@@ -233,7 +233,7 @@ class SplitRun(Stream):
             for message in pool.run(tasks):
                 yield from self._receive(message, flying)
                 if self.limit is not None and outcome.count >= self.limit:
-                    stop.request("solution limit")
+                    stop.request(SOLUTION_LIMIT)
                     outcome.count = min(outcome.count, self.limit)
                     return
                 if stop.expired():  # the time limit: parts in flight end with it, the rest never start
@@ -243,7 +243,7 @@ class SplitRun(Stream):
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
                                               outcome.parts, time.monotonic() - self.started))
         except KeyboardInterrupt:
-            stop.request("interrupted")
+            stop.request(INTERRUPTED)
             self._abandon(flying)
             raise
         except WorkerDied as died:
@@ -279,7 +279,7 @@ class SplitRun(Stream):
             self.part_seconds[result.index] = result.seconds
             if self.checkpoint is not None:
                 self.checkpoint.record(result.index, result.count, result.duplicates, result.seconds)
-        elif self.stop.reason is None and result.reason != "solution limit":
+        elif self.stop.reason is None and result.reason != SOLUTION_LIMIT:
             self.stop.request(result.reason or f"part {result.index} did not finish")
 
     def _deliver(self, solution: Any) -> bool:

@@ -23,12 +23,19 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from gridsat.solvers.stop import INTERRUPTED, Stop
+
 Key = Hashable
 Projections = Callable[[list[Key], int], list[tuple[int, ...]] | None]  # onto, cap -> values (None: over cap)
 
 
 class StopSplitting(Exception):
     """A limit ended the run while it was still being split (nothing was counted yet)."""
+
+
+def interrupted_split(stop: Stop) -> BaseException:
+    """What a split that ``stop`` ended raises: KeyboardInterrupt for a signal, else StopSplitting."""
+    return KeyboardInterrupt() if stop.reason == INTERRUPTED else StopSplitting(stop.reason)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import Request, check_request, get_backend
-from gridsat.solvers.stop import Stop
+from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, Stop
 
 REPORT = 0.25  # seconds between progress reports
 
@@ -154,13 +154,13 @@ class Enumeration(Stream):
                     outcome.solutions.append(solution)
                 yield solution
                 if self.limit is not None and outcome.count >= self.limit:
-                    stop.request("solution limit")
+                    stop.request(SOLUTION_LIMIT)
                     break
         except KeyboardInterrupt:
-            stop.request("interrupted")
+            stop.request(INTERRUPTED)
             raise
         except GeneratorExit:
-            stop.request("closed by the caller")
+            stop.request(CLOSED)
             raise
         finally:
             solutions.close()
@@ -203,7 +203,7 @@ def consume(
                 last = time.monotonic()
                 on_progress(Progress(run.outcome.count, 0, None, last - started))
     except KeyboardInterrupt:
-        run.stop.request("interrupted")  # also when it arrived in ``on_solution``, outside the stream
+        run.stop.request(INTERRUPTED)  # also when it arrived in ``on_solution``, outside the stream
     finally:
         run.close()
     return run.outcome

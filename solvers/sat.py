@@ -12,7 +12,7 @@ from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
-from gridsat.solvers.parts import Part, StopSplitting, split_prefix
+from gridsat.solvers.parts import Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 
 DEFAULT_SOLVER = "cadical195"
@@ -94,7 +94,7 @@ class SatJob:
                 while True:
                     answer = self._solve(oracle, stop, [active])
                     if answer is None:
-                        raise KeyboardInterrupt if stop.reason == "interrupted" else StopSplitting(stop.reason)
+                        raise interrupted_split(stop)
                     if not answer:
                         return found
                     model = oracle.get_model()

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import time
 
+# The reasons a run ends early that callers act on (the exit status, the crosscheck loop).
+SOLUTION_LIMIT = "solution limit"
+TIME_LIMIT = "time limit"
+INTERRUPTED = "interrupted"  # Ctrl-C or SIGTERM
+CLOSED = "closed by the caller"  # an iterator of solutions closed before its end
+
 
 class Stop:
     """A deadline plus the first reason a run ended before it had seen every solution."""
@@ -25,5 +31,5 @@ class Stop:
     def expired(self) -> bool:
         """True once a stop was requested or the deadline passed."""
         if self.reason is None and self.deadline is not None and time.monotonic() >= self.deadline:
-            self.reason = "time limit"
+            self.reason = TIME_LIMIT
         return self.reason is not None

@@ -128,6 +128,26 @@ def test_report_has_tables_and_plots(tmp_path: Path) -> None:
         assert f"(plots/{name})" in report and (out / "plots" / name).stat().st_size > 1000
 
 
+def test_a_one_instance_suite_gets_a_bar_per_configuration(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "out"
+    text = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["cpsat", "sat"]\n'
+    assert bench(suite(tmp_path, text), "--out", str(out), "--plots") == 0
+    report = (out / "report.md").read_text()
+    assert "(plots/tatami-times.png)" in report and (out / "plots" / "tatami-times.png").stat().st_size > 1000
+    assert "cactus" not in report and "scatter" not in report  # a column of dots and a single point say nothing
+
+
+def test_plot_styles_stay_distinct_past_ten_and_twenty_configurations() -> None:
+    pytest.importorskip("matplotlib")
+    from gridsat.benchmarks.report import styles
+
+    for count in (3, 10, 17, 25, 40):
+        found = styles(count)
+        assert len({(tuple(s["color"]), s["marker"]) for s in found}) == count
+        assert len({tuple(s["color"]) for s in found}) == count  # colours alone already differ
+
+
 def test_runs_on_a_dask_cluster(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "out"

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -11,6 +15,11 @@ import time
 import pytest
 
 from conftest import ROOT, gridsat, gridsat_process
+from gridsat.cli import build_parser
+from gridsat.models.tatami import corners
+from gridsat.signals import sigterm_as_interrupt
+from gridsat.solvers.backend import BACKENDS
+from gridsat.solvers.sat import SatBackend
 
 BAD_INPUT = [
     (["count", "tatami", "0x4"], "'0x4'"),
@@ -27,8 +36,13 @@ BAD_INPUT = [
     (["count", "tatami", "4x7", "--solver", "glucose4"], "does not apply to backend 'cpsat'"),
     (["enumerate", "tatami", "4x7", "--format", "xml"], "'xml'"),
     (["crosscheck", "tatami", "4x7", "--backends", "cpsat,nope"], "'nope'"),
+    (["crosscheck", "tatami", "4x7", "--solver", "zchaff"], "unknown solver 'zchaff'"),
+    (["crosscheck", "tatami", "4x7", "--solver", "kissat404"], "solver 'kissat404' cannot solve incrementally"),
+    (["crosscheck", "tatami", "4x7", "--solver", "glucose4", "--backends", "cpsat"], "--solver 'glucose4'"),
     (["generate", "tatami", "4x7"], "has no generator"),
     (["frobnicate"], "frobnicate"),
+    (["generate", "shikaku", "-1x0"], "'-1x0' is read as an option"),
+    (["count", "tatami", "3x4", "--encoding", "-x"], "'-x' is read as an option"),
 ]
 
 
@@ -54,6 +68,30 @@ def test_count_with_a_limit_says_unique_several_or_none():
     assert several == "at least 2 (several; incomplete: solution limit)\n"
     assert gridsat("count", "tatami", "3x3", "--limit", "2").stdout == "0 (none)\n"
     assert gridsat("count", "tatami", "1x2", "--limit", "2").stdout == "1 (unique)\n"
+
+
+class CornerlessSat(SatBackend):
+    """A deliberately broken encoding: the tatami CNF without its no-four-corners clauses, so it also
+    finds the domino tilings where four mats meet (3x4 has 11 tilings, 4 of them valid)."""
+
+    name = "cornerless"
+
+    def prepare(self, puzzle, instance, request):
+        job = super().prepare(puzzle, instance, request)
+        pool, clauses = job.formulation.pool, job.formulation.cnf.clauses
+        rules = [sorted(pool.id(k) for k in corner) for corner in corners(instance)]
+        clauses[:] = [c for c in clauses if sorted(c) not in rules]
+        return job
+
+
+def test_count_counts_valid_solutions_only(monkeypatch):
+    monkeypatch.setitem(BACKENDS, "cornerless", f"{__name__}:CornerlessSat")
+    done = gridsat("count", "tatami", "3x4", "--backend", "cornerless", "--json")
+    record = json.loads(done.stdout)
+    assert (record["count"], record["invalid"], done.returncode) == (4, 7, 1)
+    assert done.stderr.count("INVALID solution from cornerless") == 7
+    text = gridsat("count", "tatami", "3x4", "--backend", "cornerless")
+    assert (text.stdout, text.returncode) == ("4 (7 INVALID solutions not counted)\n", 1)
 
 
 def test_a_puzzle_note_reaches_stderr_and_json():
@@ -88,6 +126,12 @@ def test_crosscheck_agrees_on_the_seed_room():
     assert {r["count"] for r in report["results"]} == {3} and len(report["results"]) == 11
 
 
+def test_crosscheck_runs_the_sat_backend_with_the_solver_named():
+    report = json.loads(gridsat("crosscheck", "tatami", "3x4", "--solver", "minisat22", "--json").stdout)
+    assert [r["encoding"] for r in report["results"]] == ["default", "pairwise/minisat22", "rowscan"]
+    assert report["agree"] and {r["count"] for r in report["results"]} == {4}
+
+
 def test_solve_on_the_reference_prefers_a_one_solution_method():
     record = json.loads(gridsat("solve", "knights-tour", "9x10", "--backend", "reference", "--json").stdout)
     assert record["encoding"] == "warnsdorff" and len(record["solution"]) == 90
@@ -119,6 +163,20 @@ def test_a_failed_export_leaves_no_file(tmp_path):
     assert done.returncode == 2 and list(tmp_path.iterdir()) == []
 
 
+def test_output_files_follow_the_umask(tmp_path):
+    old = os.umask(0o027)
+    try:
+        target = tmp_path / "room.cnf"
+        assert gridsat("export", "tatami", "3x4", "--format", "dimacs", "-o", str(target)).returncode == 0
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+        target.chmod(0o604)  # a file that exists keeps its mode, as with open(path, "w")
+        assert gridsat("generate", "shikaku", "5x5", "--seed", "1", "-o", str(target)).returncode == 0
+        assert stat.S_IMODE(target.stat().st_mode) == 0o604 and target.read_text().startswith("# gridsat generate")
+    finally:
+        os.umask(old)
+    assert [p.name for p in tmp_path.iterdir()] == ["room.cnf"]  # no temporary file left
+
+
 def test_the_installed_script_runs(tmp_path):
     done = gridsat_process("count", "tatami", "4x7", "--backend", "reference")
     assert (done.returncode, done.stdout) == (0, "3\n")
@@ -142,17 +200,100 @@ LONG = {"reference": ("tatami", "30x30"), "cpsat": ("prime-grid", "5x5"), "sat":
 def test_a_time_limit_gives_a_partial_count(backend):
     started = time.monotonic()
     done = gridsat("count", *LONG[backend], "--backend", backend, "--time-limit", "1")
-    assert done.returncode == 0 and time.monotonic() - started < 15
+    assert done.returncode == 4 and time.monotonic() - started < 15  # gave up: not 0, not 1
     assert done.stdout.startswith("at least ") and done.stdout.endswith("(incomplete: time limit)\n")
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("backend", list(LONG))
-def test_ctrl_c_gives_a_partial_answer(backend):
+def test_ctrl_c_and_sigterm_give_a_partial_answer(backend, sig):
     child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", *LONG[backend], "--backend", backend],
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(5)  # past start-up (importing OR-Tools), into the search
-    child.send_signal(signal.SIGINT)
+    child.send_signal(sig)
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130, err
     assert out.startswith("at least ") and out.endswith("(incomplete: interrupted)\n")
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(shutil.which("timeout") is None, reason="needs coreutils timeout")
+def test_timeout_sends_sigterm_twice_and_the_partial_crosscheck_still_prints():
+    # timeout signals the command, then its whole process group: the repeat must not cut the report short.
+    done = subprocess.run(["timeout", "--preserve-status", "-s", "TERM", "6", sys.executable, "-m", "gridsat",
+                           "crosscheck", "prime-grid", "5x5", "--backends", "sat,cpsat", "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    report = json.loads(done.stdout)
+    assert report["interrupted"] is True and report["complete"] is False
+    assert [r["reason"] for r in report["results"]] == ["interrupted"]  # the cpsat run never started
+
+
+def test_exit_statuses_tell_no_solution_from_giving_up():
+    assert gridsat("solve", "tatami", "3x5").returncode == 1  # proved: no tiling
+    # No closed tour exists on an odd board, but backtracking cannot prove it in the time allowed.
+    gave_up = gridsat("solve", "knights-tour", "7x7", "-p", "closed=true", "--backend", "reference",
+                      "--algorithm", "backtrack", "--time-limit", "0.3")
+    assert (gave_up.returncode, gave_up.stdout) == (4, "no solution found (time limit)\n")
+    assert gridsat("count", "tatami", "3x4", "--limit", "2").returncode == 0  # the answer asked for
+    not_all = gridsat("count", "knights-tour", "5x5", "--backend", "reference", "--algorithm", "warnsdorff")
+    assert not_all.returncode == 4 and "does not search for every solution" in not_all.stdout
+    enum = gridsat("enumerate", "tatami", "30x30", "--backend", "reference", "--time-limit", "0.5")
+    assert enum.returncode == 4 and "incomplete: time limit" in enum.stdout
+
+
+def test_solve_that_found_a_solution_is_complete():
+    record = json.loads(gridsat("solve", "tatami", "4x7", "--json").stdout)
+    assert (record["complete"], record["reason"], record["count"]) == (True, None, 1)
+    tour = gridsat("solve", "knights-tour", "9x10", "--backend", "reference", "--json")
+    assert tour.returncode == 0 and json.loads(tour.stdout)["complete"] is True
+    assert len(tour.stdout.splitlines()) < 40  # squares wrapped several to a line, not a number per line
+
+
+def test_json_keeps_rows_and_mats_on_one_line():
+    text = gridsat("solve", "tatami", "4x7", "--json").stdout
+    mats = [line.strip().rstrip(",") for line in text.splitlines() if line.strip().startswith("[[")]
+    assert len(mats) == 14 and all(json.loads(m)[0] for m in mats)
+    grid = gridsat("solve", "prime-grid", "6x6", "--json").stdout
+    record = json.loads(grid)
+    for row in record["solution"]:
+        assert json.dumps(row) in grid  # one row per line, as json.dumps writes it
+
+
+def test_crosscheck_says_when_nothing_finished():
+    done = gridsat("crosscheck", "tatami", "30x30", "--backends", "reference", "--time-limit", "0.3")
+    assert done.returncode == 3
+    assert done.stdout.splitlines()[-1] == "tatami 30x30: no run finished (time limit), so nothing was compared"
+    assert "agree" not in done.stdout.splitlines()[-1]
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return {"": parser, **sub.choices}
+
+
+def test_every_option_has_help_text():
+    for name, parser in subcommands().items():
+        for action in parser._actions:
+            assert action.help, f"gridsat {name}: {action.option_strings or action.dest} has no help"
+
+
+def test_the_readme_documents_every_flag():
+    readme = (ROOT / "README.md").read_text()
+    for name, parser in subcommands().items():
+        for action in parser._actions:
+            flags = [f for f in action.option_strings if f.startswith("--") and f != "--help"]
+            if flags:
+                assert any(f"`{f}" in readme or f"{f} " in readme for f in flags), f"gridsat {name} {flags[0]}"
+
+
+def test_sigterm_raises_keyboard_interrupt_once_and_the_old_handler_comes_back():
+    before = signal.getsignal(signal.SIGTERM)
+    with sigterm_as_interrupt():
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)  # the handler runs here, in the main thread
+        os.kill(os.getpid(), signal.SIGTERM)  # the repeat that timeout sends to the process group
+        time.sleep(0.1)  # ignored: no KeyboardInterrupt while the partial answer is printed
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -137,3 +137,7 @@ def test_encoding_space_resolves_names_on_their_axes():
     with pytest.raises(UnknownEncoding, match="conflict and support are both rule"):
         space.resolve("conflict+support")
     assert EncodingSpace().resolve("default").name == "default"
+    exacting = EncodingSpace((Axis("sym", ("on", "off"), exact="off"), Axis("card", ("pairwise", "ladder"))))
+    assert exacting.resolve(None).name == "on+pairwise"
+    assert exacting.resolve(None, exact=True).name == "off+pairwise"  # what export takes unless told
+    assert exacting.resolve("on+ladder", exact=True).name == "on+ladder"

@@ -8,7 +8,7 @@ from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
-from gridsat.solvers.parts import Part, StopSplitting, split_ordinals
+from gridsat.solvers.parts import Part, interrupted_split, split_ordinals
 from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
 
@@ -73,7 +73,7 @@ class ReferenceJob:
         for _ in self.algorithm.run(self.instance, stop, listen=numbering):
             pass
         if stop.expired():
-            raise KeyboardInterrupt if stop.reason == "interrupted" else StopSplitting(stop.reason)
+            raise interrupted_split(stop)
         return numbering.seen
 
     def solutions(self, stop: Stop) -> Iterator[Any]:

@@ -1,0 +1,189 @@
+"""Fuzzing the doors: malformed instances, parameters, encodings, numbers, Shikaku files, Tatham game
+ids and bench suites, thrown at the real command line (in this process, so a traceback fails the test).
+
+Each input is first offered to the parsing layer; what it rejects must come back from ``gridsat`` as
+exit status 2, exactly one line on stderr naming the bad value, nothing on stdout and no file left
+behind. Inputs the parser accepts are discarded (they are valid, and would start a solver). The
+examples are derandomized, so a run of ``make test`` is repeatable and takes seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import string
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from conftest import gridsat
+from gridsat.benchmarks.suite import load, plan
+from gridsat.cli import parse_params, positive_float, positive_int
+from gridsat.models import get_puzzle
+from gridsat.models.errors import GridsatError
+from gridsat.models.shikaku_generate import generate
+
+FUZZ = settings(max_examples=120, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+GRIDS = ("tatami", "prime-grid", "knights-tour")  # puzzles whose instance is RxC
+JUNK = st.text(alphabet=string.ascii_letters + string.digits + string.punctuation + " \t×é\x00", max_size=4)
+
+
+def rejected(parse: Callable[[], object]) -> None:
+    """Go on only when the parsing layer rejects the input with a GridsatError (any other exception fails)."""
+    try:
+        parse()
+    except GridsatError:
+        return
+    assume(False)  # valid input: not what this test is about
+
+
+def refused(args: list[str], named: list[str], folder: Path | None = None) -> None:
+    """``gridsat ARGS`` gave status 2, one stderr line naming the bad value, and wrote nothing."""
+    done = gridsat(*args)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, (args, done.stderr)
+    assert len(lines) == 1 and lines[0].startswith("gridsat: error: "), (args, done.stderr)
+    assert any(name in lines[0] for name in named), (args, named, lines[0])
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    if folder is not None:
+        assert list(folder.iterdir()) == [], (args, list(folder.iterdir()))
+
+
+def shown(text: str) -> list[str]:
+    """The ways a message may quote a value: as typed, stripped, or as Python writes it."""
+    return [repr(text), repr(text.strip()), repr(text)[:30], text.strip()[:30] or repr(text)]
+
+
+@st.composite
+def sizes(draw: st.DrawFn) -> str:
+    """RxC with bad numbers, bad separators and junk around them."""
+    number = st.one_of(st.integers(-3, 12), st.integers(10**3, 10**12)).map(str) | JUNK
+    sep = st.sampled_from(["x", "X", "×", "*", "by", "", " x ", "xx", ",", "x-"])
+    return draw(JUNK) + draw(number) + draw(sep) + draw(number) + draw(st.sampled_from(["", "", "x3", " ", "\n"]))
+
+
+@FUZZ
+@given(puzzle=st.sampled_from(GRIDS), text=sizes())
+def test_malformed_sizes(puzzle, text):
+    rejected(lambda: get_puzzle(puzzle).parse(text, {}))
+    with tempfile.TemporaryDirectory() as tmp:
+        refused(["export", puzzle, text, "--format", "dimacs", "-o", f"{tmp}/out.cnf"], shown(text), Path(tmp))
+
+
+PARAM_KEYS = ["max", "min", "closed", "start", "size", "", " ", "max ", "MAX", "k=v"]
+PARAM_VALUES = st.one_of(st.integers(-5, 10**7).map(str), st.sampled_from(["", "true", "maybe", "0,0", "9,9", "1,",
+                                                                               "a,b", "1e3", "0x10", "-1,0"]), JUNK)
+
+
+@FUZZ
+@given(puzzle=st.sampled_from(GRIDS), pairs=st.lists(st.tuples(st.sampled_from(PARAM_KEYS), PARAM_VALUES),
+                                                     min_size=1, max_size=3))
+def test_malformed_parameters(puzzle, pairs):
+    texts = [f"{k}={v}" for k, v in pairs]
+    rejected(lambda: get_puzzle(puzzle).parse("3x4", parse_params(texts)))
+    flags = [f for text in texts for f in ("-p", text)]
+    keys = [t.partition("=")[0].strip() for t in texts]  # the key as the command line reads it
+    keys = [repr(k) for k in keys] + [f"{k}=" for k in keys] + [repr(t) for t in texts]
+    refused(["count", puzzle, "3x4", *flags], keys)
+
+
+TOKENS = ["support", "conflict", "pairwise", "ladder", "seqcounter", "symmetry", "nosymmetry", "parity", "integer",
+          "boolean", "cover", "pack", "nooverlap2d", "rank", "position", "default", "magic", "", "PAIRWISE", "+"]
+
+
+@FUZZ
+@given(puzzle=st.sampled_from(["tatami", "prime-grid", "shikaku", "knights-tour"]), fmt=st.sampled_from(["dimacs",
+       "cpsat"]), words=st.lists(st.sampled_from(TOKENS) | JUNK, min_size=1, max_size=4))
+def test_malformed_encodings(puzzle, fmt, words):
+    encoding = "+".join(words)
+    chosen = get_puzzle(puzzle)
+    rejected(lambda: chosen.encodings("cnf" if fmt == "dimacs" else "cpsat").resolve(encoding, exact=True))
+    instance = "seed" if puzzle == "shikaku" else "3x4"
+    with tempfile.TemporaryDirectory() as tmp:
+        refused(["export", puzzle, instance, "--format", fmt, "--encoding", encoding, "-o", f"{tmp}/out"],
+                [repr(encoding)], Path(tmp))
+
+
+NUMBERS = st.one_of(st.integers(-10, 3).map(str), st.sampled_from(["nan", "-inf", "1e-999", "0.0", "1.5", "", "1_0x",
+                                                                   "½", "0x10", "--1", "1e999999"]), JUNK)
+
+
+@FUZZ
+@given(flag=st.sampled_from(["--limit", "--time-limit"]), command=st.sampled_from(["count", "enumerate", "solve",
+       "crosscheck"]), value=NUMBERS)
+def test_malformed_numbers(flag, command, value):
+    assume(not (flag == "--limit" and command in ("solve", "crosscheck")))  # they have no --limit
+    check = positive_int if flag == "--limit" else positive_float
+    try:
+        check(value)
+    except argparse.ArgumentTypeError:
+        pass
+    else:
+        assume(False)
+    refused([command, "tatami", "3x4", f"{flag}={value}"], [repr(value)])
+
+
+@FUZZ
+@given(size=sizes() | st.sampled_from(["20x20", "3x3"]), area=st.integers(-3, 3) | st.none(), seed=st.integers())
+def test_malformed_generator_requests(size, area, seed):
+    rejected(lambda: generate(size, seed=seed, max_area=area))  # a valid request makes a small puzzle: ms
+    flags = ["--max-area", str(area)] if area is not None else []
+    with tempfile.TemporaryDirectory() as tmp:
+        refused(["generate", "shikaku", size, "--seed", str(seed), *flags, "-o", f"{tmp}/p.txt"],
+                [*shown(size), "'--max-area'", f"--max-area {area}", f"'{area}'"], Path(tmp))
+
+
+CELLS = st.sampled_from([".", "-", "1", "2", "3", "4", "12", "0", "-3", "x", "1.5", "99999", "#", "..", "٣"])
+
+
+@FUZZ
+@given(rows=st.lists(st.lists(CELLS, min_size=0, max_size=5), min_size=0, max_size=5),
+       head=st.sampled_from(["", "# a comment\n", "\n\n"]))
+def test_malformed_shikaku_files(rows, head):
+    text = head + "\n".join(" ".join(row) for row in rows) + "\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "puzzle.txt"
+        path.write_text(text)
+        rejected(lambda: get_puzzle("shikaku").parse(str(path), {}))
+        refused(["count", "shikaku", str(path)], [str(path)])
+
+
+@FUZZ
+@given(width=st.integers(-1, 30), height=st.integers(-1, 30),
+       desc=st.text(alphabet="abcyz_0123456789!A .", max_size=12), suffix=st.sampled_from(["", "e", "a", "e3.4"]))
+def test_malformed_tatham_ids(width, height, desc, suffix):
+    text = f"{width}x{height}{suffix}:{desc}"
+    rejected(lambda: get_puzzle("shikaku").parse(text, {}))
+    refused(["solve", "shikaku", text], [text[:30], text.strip()[:30], repr(text)[:30]])
+
+
+def test_missing_and_unreadable_puzzle_files(tmp_path):
+    refused(["count", "shikaku", str(tmp_path / "nope.txt")], ["nope.txt"])
+    refused(["count", "shikaku", str(tmp_path)], [str(tmp_path)])
+    (tmp_path / "latin1.txt").write_bytes(b"1 \xe9\n")
+    refused(["count", "shikaku", str(tmp_path / "latin1.txt")], ["latin1.txt"])
+
+
+SUITE_LINES = st.sampled_from([
+    'mode = "count"', 'mode = "race"', "timeout = 0", "timeout = -1", 'timeout = "fast"', "timeout = nan",
+    "memory = 0", "repeat = 1.5", "repeat = 0", 'scatter = ["cpsat"]', "colour = 1", 'description = 3',
+    "[[entry]]", '[[entry]]\npuzzle = "tatami"', '[[entry]]\npuzzle = "chess"', 'instances = ["4x7"]',
+    'instances = ["0x4"]', 'instances = [{ name = "4x7", expected = "three" }]', 'backends = ["gurobi"]',
+    'encodings = ["magic"]', 'encodings = "every"', 'solvers = ["zchaff"]', 'algorithms = ["dfs"]',
+    "optional = 2", "puzzle = 7", "params = 3", 'params = { max = "x" }', "x = [", "= 1", '"unterminated',
+])
+
+
+@FUZZ
+@given(lines=st.lists(SUITE_LINES, min_size=1, max_size=6))
+def test_malformed_bench_suites(lines):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "mine.toml"
+        path.write_text("\n".join(lines) + "\n")
+        rejected(lambda: plan(load(str(path)), None))
+        out = Path(tmp) / "out"
+        refused(["bench", str(path), "--out", str(out)], ["mine.toml"])
+        assert not out.exists()  # nothing written before the suite was checked
