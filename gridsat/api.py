@@ -17,6 +17,7 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import BACKENDS, Request
 from gridsat.solvers.crosscheck import SCOPES, Report, configurations
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
+from gridsat.solvers.orbits import Orbits, count_orbits, crosscheck_orbits
 from gridsat.solvers.run import Enumeration, Outcome, execute
 
 Params = Mapping[str, Any]
@@ -69,12 +70,25 @@ def count(
     algorithm: str | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
+    up_to: str | None = None,
+    method: str | None = None,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
-    ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints)."""
+    ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
+
+    ``up_to="symmetry"`` (or ``"reversal"``, knight's tours) counts orbits instead, by ``method``
+    ``"canonical"`` (the default: canonical representatives) or ``"burnside"``; the outcome is an
+    ``OrbitOutcome`` (see ``gridsat.solvers.orbits``).
+    """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    return execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=limit, time_limit=time_limit)
+    request = Request(encoding, solver, algorithm)
+    if up_to is not None:
+        return count_orbits(chosen, parsed, backend, request, up_to=up_to, method=method or "canonical",
+                            limit=limit, time_limit=time_limit)
+    if method is not None:
+        raise InvalidOption(f"method {method!r} counts orbits: it needs up_to (--up-to symmetry or reversal)")
+    return execute(chosen, parsed, backend, request, limit=limit, time_limit=time_limit)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
@@ -88,15 +102,19 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     algorithm: str | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
-) -> Enumeration:
+    up_to: str | None = None,
+) -> Enumeration | Orbits:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all.
 
-    Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver.
+    Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
+    it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and ``.size``).
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    return Enumeration(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=limit,
-                       time_limit=time_limit)
+    request = Request(encoding, solver, algorithm)
+    if up_to is not None:
+        return Orbits(chosen, parsed, backend, request, up_to=up_to, limit=limit, time_limit=time_limit)
+    return Enumeration(chosen, parsed, backend, request, limit=limit, time_limit=time_limit)
 
 
 def crosscheck(
@@ -108,11 +126,14 @@ def crosscheck(
     encodings: str = "default",
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
+    up_to: str | None = None,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
     ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
-    (every combination); ``on_outcome`` sees each run as it finishes.
+    (every combination); ``on_outcome`` sees each run as it finishes. With ``up_to`` every run counts
+    orbits by canonical representatives and, where it has a formulation, by Burnside's lemma, and
+    the counts and representatives are compared.
     """
     chosen, parsed = load(puzzle, instance, params)
     names = list(backends) if backends is not None else None
@@ -123,6 +144,8 @@ def crosscheck(
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
     configs = configurations(chosen, names, encodings)
+    if up_to is not None:
+        return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome)
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome)
 
 

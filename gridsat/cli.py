@@ -18,6 +18,7 @@ from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle, dumps
 from gridsat.solvers.backend import BACKENDS, backend_class
 from gridsat.solvers.crosscheck import SCOPES
+from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, count_notes, counted
 from gridsat.solvers.run import Outcome
 
 INTERRUPTED = 130  # the shell's status for a Ctrl-C
@@ -83,7 +84,7 @@ def verdict(outcome: Outcome) -> str:
 
 def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
     """``128``, ``16 (tours: directed)`` or ``at least 5 (incomplete: time limit)``."""
-    notes = [f"{k}: {v}" for k, v in puzzle.count_meta.items()]
+    notes = count_notes(puzzle, outcome)
     if with_verdict:
         notes.insert(0, verdict(outcome))
     if not outcome.complete:
@@ -95,13 +96,18 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
 
 
 def report_problems(outcome: Outcome) -> int:
-    """Warn about duplicates and invalid solutions; 1 when a solution broke the rules."""
+    """Warn about duplicates and invalid solutions; 1 when a solution broke the rules (or an orbit count failed)."""
+    orbits = outcome if isinstance(outcome, OrbitOutcome) else None
+    if orbits and orbits.group_note:
+        print(f"gridsat: note: {orbits.group_note}", file=sys.stderr)
+    for problem in orbits.problems if orbits else []:
+        print(f"gridsat: WRONG orbit count from {outcome.label}: {problem}", file=sys.stderr)
     if outcome.duplicates:
         print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
     for solution, problems in outcome.invalid:
         print(f"gridsat: INVALID solution from {outcome.label}: {'; '.join(problems)}: {dumps(solution)}",
               file=sys.stderr)
-    return 1 if outcome.invalid else 0
+    return 1 if outcome.invalid or (orbits and orbits.problems) else 0
 
 
 def listing() -> dict[str, Any]:
@@ -190,9 +196,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    outcome = api.count(puzzle, instance, limit=args.limit, **choices(args))
+    outcome = api.count(puzzle, instance, limit=args.limit, up_to=args.up_to, method=args.method, **choices(args))
     if args.json:
-        record = {**outcome.summary(), **puzzle.count_meta, **notes(puzzle, instance)}
+        record = {**outcome.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)}
         if args.limit is not None:
             record["verdict"] = verdict(outcome)
         print_json(record)
@@ -205,23 +211,28 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    solutions = api.enumerate(puzzle, instance, limit=args.limit, **choices(args))
+    solutions = api.enumerate(puzzle, instance, limit=args.limit, up_to=args.up_to, **choices(args))
     outcome = solutions.outcome
+    noun = "orbit" if args.up_to else "solution"
     try:
-        for index, solution in enumerate(solutions, 1):
+        for index, item in enumerate(solutions, 1):
+            # Up to symmetry: one canonical representative per orbit, and the orbit's size.
+            solution, size = (item.solution, {"orbit_size": item.size}) if args.up_to else (item, {})
             if args.format == "jsonl":
-                print(json.dumps({"solution": solution}, separators=(",", ":")), flush=True)
+                print(json.dumps({"solution": solution, **size}, separators=(",", ":")), flush=True)
             else:
-                print(f"# solution {index}\n{puzzle.render(instance, solution)}\n", flush=True)
+                held = f" ({plural(item.size, 'solution')})" if args.up_to else ""
+                print(f"# {noun} {index}{held}\n{puzzle.render(instance, solution)}\n", flush=True)
     except KeyboardInterrupt:
         solutions.stop.request("interrupted")
     finally:
         solutions.close()
     if args.format == "jsonl":
-        print(json.dumps({"summary": {**outcome.summary(), **puzzle.count_meta}}, separators=(",", ":")))
+        print(json.dumps({"summary": {**outcome.summary(), **counted(puzzle, args.up_to)}}, separators=(",", ":")))
     else:
-        state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
-        print(f"# {plural(outcome.count, 'solution')} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
+        state = "; ".join([*(count_notes(puzzle, outcome) if args.up_to else []),
+                           "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
+        print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
     status = report_problems(outcome)
     return INTERRUPTED if outcome.reason == "interrupted" else status
 
@@ -238,19 +249,22 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
 
     report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings,
-                            time_limit=args.time_limit, on_outcome=progress)
+                            time_limit=args.time_limit, on_outcome=progress, up_to=args.up_to)
+    noun = "orbit" if args.up_to else "solution"
     if args.json:
-        print_json({**report.summary(), **puzzle.count_meta, **notes(puzzle, instance)})
+        print_json({**report.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)})
     else:
+        for note in getattr(report, "notes", []):
+            print(f"note: {note}")
         for problem in report.problems:
             print(f"DISAGREE: {problem}")
         complete = [o for o in report.outcomes if o.complete]
         if args.show and complete:
             for i, solution in enumerate(sorted(complete[0].solutions or [], key=dumps), 1):
-                print(f"\n# solution {i}\n{puzzle.render(instance, solution)}")
+                print(f"\n# {noun} {i}\n{puzzle.render(instance, solution)}")
         verdict_line = ("agree" if report.agree else "DISAGREE") + (
-            f": {plural(complete[0].count, 'solution')}" if complete else ": no run finished, nothing to compare")
-        meta = "".join(f" ({k}: {v})" for k, v in puzzle.count_meta.items())
+            f": {plural(complete[0].count, noun)}" if complete else ": no run finished, nothing to compare")
+        meta = f" ({'; '.join(count_notes(puzzle, report.outcomes[0]))})" if report.outcomes else ""
         print(f"\n{puzzle.name} {report.instance}: {len(report.outcomes)} runs {verdict_line}{meta}")
     if not report.agree:
         return 1
@@ -335,6 +349,10 @@ def build_parser() -> Parser:
         p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a puzzle parameter (see gridsat list)")
 
+    def up_to_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--up-to", choices=UP_TO, help="count orbits: under the board's symmetries that keep the "
+                       "instance (symmetry), or a knight's tour and its reverse as one (reversal)")
+
     def solving_args(p: argparse.ArgumentParser) -> None:
         instance_args(p)
         p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
@@ -351,6 +369,9 @@ def build_parser() -> Parser:
     count = sub.add_parser("count", help="count the solutions")
     solving_args(count)
     count.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+    up_to_arg(count)
+    count.add_argument("--method", choices=METHODS,
+                       help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     count.add_argument("--json", action="store_true", help="print the run as JSON")
     count.set_defaults(run=cmd_count)
 
@@ -358,6 +379,7 @@ def build_parser() -> Parser:
     solving_args(enum)
     enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
     enum.add_argument("--format", choices=("text", "jsonl"), default="text")
+    up_to_arg(enum)
     enum.set_defaults(run=cmd_enumerate)
 
     check = sub.add_parser("crosscheck", help="run every backend and compare the solution sets")
@@ -367,6 +389,7 @@ def build_parser() -> Parser:
                        help="default: each backend's default; each: every choice once; all: every combination")
     check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
     check.add_argument("--show", action="store_true", help="print the solutions")
+    up_to_arg(check)
     check.add_argument("--json", action="store_true", help="print the runs and the verdict as JSON")
     check.set_defaults(run=cmd_crosscheck)
 

@@ -10,6 +10,7 @@ from typing import Any
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import Request, check_request, get_backend
 from gridsat.solvers.stop import Stop
+from gridsat.solvers.stream import Closing
 
 
 @dataclass
@@ -61,7 +62,7 @@ class Outcome:
         }
 
 
-class Enumeration:
+class Enumeration(Closing[Any]):
     """The verified, de-duplicated solutions of one run, as they come; ``outcome`` tells what was seen.
 
     An iterator: closing it (``close()``, leaving a ``with`` block, or dropping it) stops the solver,
@@ -90,23 +91,7 @@ class Enumeration:
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
         self.puzzle, self.instance, self.limit = puzzle, instance, limit
-        self._solutions = self._stream()
-
-    def __iter__(self) -> Enumeration:
-        return self
-
-    def __next__(self) -> Any:
-        return next(self._solutions)
-
-    def close(self) -> None:
-        """Stop the solver; what was seen so far stays in ``outcome``, marked incomplete."""
-        self._solutions.close()
-
-    def __enter__(self) -> Enumeration:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self._items = self._stream()
 
     def _stream(self) -> Iterator[Any]:
         outcome, stop, puzzle, instance = self.outcome, self.stop, self.puzzle, self.instance
