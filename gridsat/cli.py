@@ -18,7 +18,7 @@ from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle, dumps
 from gridsat.solvers.backend import BACKENDS, backend_class
 from gridsat.solvers.crosscheck import SCOPES
-from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, count_notes, counted
+from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, OrbitReport, count_notes, counted
 from gridsat.solvers.run import Outcome
 
 INTERRUPTED = 130  # the shell's status for a Ctrl-C
@@ -254,7 +254,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**report.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)})
     else:
-        for note in getattr(report, "notes", []):
+        for note in report.notes if isinstance(report, OrbitReport) else []:
             print(f"note: {note}")
         for problem in report.problems:
             print(f"DISAGREE: {problem}")

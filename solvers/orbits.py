@@ -286,7 +286,13 @@ class OrbitReport(Report):
 
     up_to: str = "symmetry"
     group: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    group_note: str | None = None
+    skipped: list[str] = field(default_factory=list)  # configurations Burnside could not run on, and why
+
+    @property
+    def notes(self) -> list[str]:
+        """What to tell the user besides the verdict: a shrunken group, the Burnside counts not made."""
+        return ([self.group_note] if self.group_note else []) + self.skipped
 
     def summary(self) -> dict[str, Any]:
         return {**super().summary(), "up_to": self.up_to, "group": len(self.group), "elements": self.group,
@@ -299,7 +305,7 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
     """Count orbits both ways on every configuration and compare counts and representatives."""
     group = group_of(puzzle, instance, up_to)
     outcomes: list[OrbitOutcome] = []
-    notes: list[str] = []
+    skipped: list[str] = []
 
     def record(outcome: OrbitOutcome) -> None:
         outcomes.append(outcome)
@@ -314,10 +320,9 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
         try:
             record(burnside(puzzle, instance, config.backend, config.request, up_to=up_to, time_limit=time_limit))
         except InvalidOption as error:  # e.g. the closed-tour position encoding, which no rotation permutes
-            notes.append(f"{config.backend}:{config.request.encoding or 'default'}: no Burnside count: {error}")
-    report = OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), compare_orbits(outcomes),
-                         up_to=up_to, group=group.names, notes=notes)
-    return report
+            skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: no Burnside count: {error}")
+    return OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), compare_orbits(outcomes),
+                       up_to=up_to, group=group.names, group_note=group.note, skipped=skipped)
 
 
 def compare_orbits(outcomes: list[OrbitOutcome]) -> list[str]:
