@@ -14,6 +14,7 @@ from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
 from gridsat.solvers.crosscheck import Report
+from gridsat.solvers.orbits import Orbit, OrbitOutcome, OrbitReport, Orbits
 from gridsat.solvers.run import Enumeration, Outcome
 
 __version__ = "0.2.0"
@@ -24,6 +25,10 @@ __all__ = [
     "GridsatError",
     "InvalidInstance",
     "InvalidOption",
+    "Orbit",
+    "OrbitOutcome",
+    "OrbitReport",
+    "Orbits",
     "Outcome",
     "Puzzle",
     "Report",

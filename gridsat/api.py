@@ -19,8 +19,9 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
-from gridsat.solvers.parallel import Split, SplitRun
-from gridsat.solvers.run import Enumeration, Outcome, Progress, Stream, consume, execute
+from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, open_run
+from gridsat.solvers.parallel import SOLUTIONS, Split, SplitRun
+from gridsat.solvers.run import Outcome, Progress, Stream, consume, execute
 
 Params = Mapping[str, Any]
 
@@ -78,6 +79,8 @@ def count(
     algorithm: str | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
+    up_to: str | None = None,
+    method: str | None = None,
     jobs: int = 1,
     scheduler: str | None = None,
     checkpoint: str | Path | None = None,
@@ -87,14 +90,28 @@ def count(
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
 
+    ``up_to="symmetry"`` (or ``"reversal"``, knight's tours) counts orbits instead, by ``method``
+    ``"canonical"`` (the default: canonical representatives) or ``"burnside"``; the outcome is an
+    ``OrbitOutcome`` (see ``gridsat.solvers.orbits``).
+
     ``jobs`` worker processes (0: one per core) or a Dask ``scheduler`` address split the count into
     disjoint parts (``.parts``, ``.parts_done``); ``checkpoint`` records each finished part in that
     file, and the same call resumes from it; ``parts`` names how many parts to aim for.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
+    request = Request(encoding, solver, algorithm)
     split = splitting(jobs, scheduler, checkpoint, parts)
-    run = stream(chosen, parsed, backend, Request(encoding, solver, algorithm), split, limit=limit,
+    if method is not None and method not in METHODS:
+        raise UnknownName("orbit counting method", method, METHODS)
+    if up_to is not None and method == "burnside":
+        if checkpoint is not None:
+            raise InvalidOption("--checkpoint records one count: Burnside's lemma makes one per group element")
+        return count_orbits(chosen, parsed, backend, request, up_to=up_to, method="burnside", limit=limit,
+                            time_limit=time_limit, split=split)
+    if up_to is None and method is not None:
+        raise InvalidOption(f"method {method!r} counts orbits: it needs up_to (--up-to symmetry or reversal)")
+    run = stream(chosen, parsed, backend, request, split, variant=Variant(up_to), limit=limit,
                  time_limit=time_limit, on_progress=on_progress)
     return consume(run, on_progress=on_progress if split is None else None)
 
@@ -110,6 +127,7 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     algorithm: str | None = None,
     time_limit: float | None = None,
     limit: int | None = None,
+    up_to: str | None = None,
     jobs: int = 1,
     scheduler: str | None = None,
     parts: int | None = None,
@@ -117,14 +135,16 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
 ) -> Stream:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all.
 
-    Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``jobs``
-    or a ``scheduler`` the solutions come part by part, in the order the parts finish.
+    Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
+    it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and
+    ``.size``). With ``jobs`` or a ``scheduler`` the items come part by part, in the order the parts
+    finish.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
     split = splitting(jobs, scheduler, None, parts)
-    return stream(chosen, parsed, backend, Request(encoding, solver, algorithm), split, limit=limit,
-                  time_limit=time_limit, emit=True, on_progress=on_progress)
+    return stream(chosen, parsed, backend, Request(encoding, solver, algorithm), split, variant=Variant(up_to),
+                  limit=limit, time_limit=time_limit, emit=True, on_progress=on_progress)
 
 
 def crosscheck(
@@ -137,6 +157,7 @@ def crosscheck(
     solver: str | None = None,
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
+    up_to: str | None = None,
     jobs: int = 1,
     scheduler: str | None = None,
     parts: int | None = None,
@@ -145,7 +166,9 @@ def crosscheck(
 
     ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
     (every combination); ``solver`` is the PySAT solver of the sat runs; ``on_outcome`` sees each run
-    as it finishes; ``jobs``/``scheduler``/``parts`` split each run.
+    as it finishes; ``jobs``/``scheduler``/``parts`` split each run. With ``up_to`` every run counts
+    orbits by canonical representatives and, where it has a formulation, by Burnside's lemma, and
+    the counts and representatives are compared.
     """
     chosen, parsed = load(puzzle, instance, params)
     names = list(backends) if backends is not None else None
@@ -159,6 +182,9 @@ def crosscheck(
     configs = configurations(chosen, names, encodings, solver)
     if solver is not None:
         check_counting_solver(chosen, configs, solver)
+    if up_to is not None:
+        return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
+                                 split=split)
 
     def run(config: Config) -> Outcome:
         return consume(stream(chosen, parsed, config.backend, config.request, split, time_limit=time_limit,
@@ -194,17 +220,18 @@ def stream(
     request: Request,
     split: Split | None,
     *,
+    variant: Variant = SOLUTIONS,
     limit: int | None = None,
     time_limit: float | None = None,
     keep: bool = False,
     emit: bool = False,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Stream:
-    """One plain search, or a split one (``emit``: the caller reads the solutions as they come)."""
+    """One plain search, or a split one (``emit``: the caller reads the items as they come)."""
     if split is None:
-        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
-    return SplitRun(puzzle, instance, backend, request, split, limit=limit, time_limit=time_limit, keep=keep,
-                    stream=emit, on_progress=on_progress)
+        return open_run(puzzle, instance, backend, request, variant, limit=limit, time_limit=time_limit, keep=keep)
+    return SplitRun(puzzle, instance, backend, request, split, variant=variant, limit=limit, time_limit=time_limit,
+                    keep=keep, stream=emit, on_progress=on_progress)
 
 
 def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:

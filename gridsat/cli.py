@@ -22,6 +22,7 @@ from gridsat.progress import ProgressLine
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS, backend_class
 from gridsat.solvers.crosscheck import SCOPES, Report
+from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, OrbitReport, count_notes, counted
 from gridsat.solvers.run import Outcome, consume
 from gridsat.solvers.stop import INTERRUPTED
 
@@ -113,7 +114,7 @@ def verdict(outcome: Outcome) -> str:
 
 def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
     """``128``, ``16 (tours: directed)`` or ``at least 5 (incomplete: time limit)``."""
-    notes = [f"{k}: {v}" for k, v in puzzle.count_meta.items()]
+    notes = count_notes(puzzle, outcome)
     if with_verdict:
         notes.insert(0, verdict(outcome))
     if not outcome.complete:
@@ -126,7 +127,13 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
 
 
 def report_problems(outcome: Outcome) -> None:
-    """Warn about duplicates and invalid solutions (which make the command fail)."""
+    """Warn about duplicates and invalid solutions (which make the command fail), and for an orbit count
+    about the group and anything that makes the count wrong (which also fails)."""
+    orbits = outcome if isinstance(outcome, OrbitOutcome) else None
+    if orbits and orbits.group_note:
+        print(f"gridsat: note: {orbits.group_note}", file=sys.stderr)
+    for problem in orbits.problems if orbits else []:
+        print(f"gridsat: WRONG orbit count from {outcome.label}: {problem}", file=sys.stderr)
     if outcome.duplicates:
         print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
     for solution, problems in outcome.invalid:
@@ -220,13 +227,13 @@ def cmd_count(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
     progress = ProgressLine.on_terminal(args.quiet)
     try:
-        outcome = api.count(puzzle, instance, limit=args.limit, on_progress=progress, **choices(args),
-                            **splitting(args))
+        outcome = api.count(puzzle, instance, limit=args.limit, up_to=args.up_to, method=args.method,
+                            on_progress=progress, **choices(args), **splitting(args))
     finally:
         if progress:
             progress.close()
     if args.json:
-        record = {**outcome.summary(), **puzzle.count_meta, **notes(puzzle, instance)}
+        record = {**outcome.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)}
         if args.limit is not None:
             record["verdict"] = verdict(outcome)
         print_json(record)
@@ -240,26 +247,30 @@ def cmd_count(args: argparse.Namespace) -> int:
 def cmd_enumerate(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
     progress = ProgressLine.on_terminal(args.quiet)
-    solutions = api.enumerate(puzzle, instance, limit=args.limit, on_progress=progress, **choices(args),
-                              **splitting(args))
+    solutions = api.enumerate(puzzle, instance, limit=args.limit, up_to=args.up_to, on_progress=progress,
+                              **choices(args), **splitting(args))
     outcome = solutions.outcome
+    noun = "orbit" if args.up_to else "solution"
 
-    def show(index: int, solution: Any) -> None:
+    def show(index: int, item: Any) -> None:
         if progress:
             progress.close()
+        # Up to symmetry: one canonical representative per orbit, and the orbit's size.
+        solution, size = (item.solution, {"orbit_size": item.size}) if args.up_to else (item, {})
         if args.format == "jsonl":
-            print(json.dumps({"solution": solution}, separators=(",", ":")), flush=True)
+            print(json.dumps({"solution": solution, **size}, separators=(",", ":")), flush=True)
         else:
-            print(f"# solution {index}\n{puzzle.render(instance, solution)}\n", flush=True)
+            held = f" ({plural(item.size, 'solution')})" if args.up_to else ""
+            print(f"# {noun} {index}{held}\n{puzzle.render(instance, solution)}\n", flush=True)
 
     try:
         found: Any = solutions
-        if args.sorted:  # every solution first (an interrupt still prints what was found), then sorted
+        if args.sorted:  # every item first (an interrupt still prints what was found), then sorted
             kept: list[Any] = []
             consume(solutions, kept.append)
-            found = sorted(kept, key=dumps)
-        for index, solution in enumerate(found, 1):
-            show(index, solution)
+            found = sorted(kept, key=lambda item: dumps(item.solution if args.up_to else item))
+        for index, item in enumerate(found, 1):
+            show(index, item)
     except KeyboardInterrupt:
         solutions.stop.request(INTERRUPTED)
     finally:
@@ -267,10 +278,11 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         if progress:
             progress.close()
     if args.format == "jsonl":
-        print(json.dumps({"summary": {**outcome.summary(), **puzzle.count_meta}}, separators=(",", ":")))
+        print(json.dumps({"summary": {**outcome.summary(), **counted(puzzle, args.up_to)}}, separators=(",", ":")))
     else:
-        state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
-        print(f"# {plural(outcome.count, 'solution')} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
+        state = "; ".join([*(count_notes(puzzle, outcome) if args.up_to else []),
+                           "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
+        print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
     report_problems(outcome)
     return status.of_run(outcome)
 
@@ -287,21 +299,24 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
 
     report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings, solver=args.solver,
-                            time_limit=args.time_limit, on_outcome=progress, **splitting(args))
+                            time_limit=args.time_limit, on_outcome=progress, up_to=args.up_to, **splitting(args))
+    noun = "orbit" if args.up_to else "solution"
     if args.json:
-        print_json({**report.summary(), **puzzle.count_meta, **notes(puzzle, instance)})
+        print_json({**report.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)})
     else:
+        for note in report.notes if isinstance(report, OrbitReport) else []:
+            print(f"note: {note}")
         for problem in report.problems:
             print(f"DISAGREE: {problem}")
         complete = [o for o in report.outcomes if o.complete]
         if args.show and complete:
             for i, solution in enumerate(sorted(complete[0].solutions or [], key=dumps), 1):
-                print(f"\n# solution {i}\n{puzzle.render(instance, solution)}")
-        print(f"\n{puzzle.name} {report.instance}: {crosscheck_verdict(puzzle, report)}")
+                print(f"\n# {noun} {i}\n{puzzle.render(instance, solution)}")
+        print(f"\n{puzzle.name} {report.instance}: {crosscheck_verdict(puzzle, report, noun)}")
     return status.of_crosscheck(report)
 
 
-def crosscheck_verdict(puzzle: Puzzle, report: Report) -> str:
+def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -> str:
     """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared."""
     runs = plural(len(report.outcomes), "run")
     complete = [o for o in report.outcomes if o.complete]
@@ -311,7 +326,8 @@ def crosscheck_verdict(puzzle: Puzzle, report: Report) -> str:
         reasons = ", ".join(sorted({o.reason or "unknown" for o in report.outcomes}))
         text = f"no run finished ({reasons}), so nothing was compared"
     else:
-        found = plural(complete[0].count, "solution") + "".join(f" ({k}: {v})" for k, v in puzzle.count_meta.items())
+        meta = count_notes(puzzle, complete[0])
+        found = plural(complete[0].count, noun) + (f" ({'; '.join(meta)})" if meta else "")
         unfinished = [o for o in report.outcomes if not o.complete]
         if not unfinished:
             text = f"{runs} agree: {found}" if len(complete) > 1 else f"1 run: {found}"
@@ -439,6 +455,10 @@ def build_parser() -> Parser:
                        help="aim for N parts (default: 16 per worker, at least 32)")
         p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
+    def up_to_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--up-to", choices=UP_TO, help="count orbits: under the board's symmetries that keep the "
+                       "instance (symmetry), or a knight's tour and its reverse as one (reversal)")
+
     def solving_args(p: argparse.ArgumentParser) -> None:
         instance_args(p)
         p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
@@ -456,6 +476,9 @@ def build_parser() -> Parser:
     count = sub.add_parser("count", help="count the solutions")
     solving_args(count)
     count.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+    up_to_arg(count)
+    count.add_argument("--method", choices=METHODS,
+                       help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished part in FILE; the same command with the same FILE resumes")
@@ -467,6 +490,7 @@ def build_parser() -> Parser:
     enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
     enum.add_argument("--format", choices=("text", "jsonl"), default="text",
                       help="text: each solution drawn; jsonl: one JSON object per solution, then a summary line")
+    up_to_arg(enum)
     parallel_args(enum)
     enum.add_argument("--sorted", action="store_true",
                       help="print the solutions sorted (by their JSON), once all are found: parts deliver them "
@@ -481,6 +505,7 @@ def build_parser() -> Parser:
     check.add_argument("--solver", help="the PySAT solver of the sat runs (default cadical195)")
     check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
     check.add_argument("--show", action="store_true", help="print the solutions")
+    up_to_arg(check)
     parallel_args(check)
     check.add_argument("--json", action="store_true", help="print the runs and the verdict as JSON")
     check.set_defaults(run=cmd_crosscheck)

@@ -39,7 +39,7 @@ def of_run(outcome: Outcome, *, solve: bool = False) -> int:
     """
     if outcome.reason == STOPPED_BY_SIGNAL:
         return INTERRUPTED
-    if outcome.invalid:
+    if outcome.invalid or getattr(outcome, "problems", None):  # a broken rule, or a wrong orbit count
         return FAILED
     if solve and outcome.solution is None and outcome.complete:
         return FAILED

@@ -18,6 +18,15 @@ Two pieces of redundant knowledge, each an encoding choice that never changes a 
   row-major order: for a permutation g whose first moved cell is q, a filling x and its image
   (x[g^-1(q')] at q') first differ at q, so "x is at most its image" is the single strict
   inequality x[q] < x[g^-1(q)].
+
+Counting up to symmetry (``--up-to symmetry``, solvers/orbits.py) uses that structure. The group is
+the same set of board permutations (a moved filling keeps its values, so the range L..M is always
+preserved), the representative an orbit count prints is the smallest filling read row by row, and
+that is exactly the leader the ``symmetry`` encoding keeps. So with that encoding the orbits are
+counted as the leaders themselves: one solver solution per orbit, no images listed and filtered
+again (each leader is still checked to be the smallest of its images). Burnside's lemma agrees
+without the argument: the solutions a non-identity g fixes are counted on the ``nosymmetry`` model
+with x == g(x) added, which AllDifferent makes infeasible.
 """
 
 from __future__ import annotations
@@ -35,11 +44,11 @@ from gridsat.models.errors import InvalidInstance
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key
 from gridsat.models.params import check_keys, int_param, parse_size
 from gridsat.models.puzzle import Puzzle
+from gridsat.models.symmetry import Element, Group, Motion, Permutation, board_group, motions
 
 Cell = tuple[int, int]
 Filling = list[list[int]]  # the canonical solution: rows of values
 Phase = int  # the parity (0 even, 1 odd) of the colour of cell (0, 0); the other colour has the other
-Permutation = tuple[int, ...]  # image[i] = the row-major cell index that cell i goes to
 
 MAX_CELLS = 10_000
 MAX_VALUE = 100_000
@@ -148,25 +157,7 @@ def partners(grid: Grid, value: int, others: list[int]) -> list[int]:
 @cache
 def symmetries(grid: Grid) -> tuple[Permutation, ...]:
     """The distinct cell permutations of the board's rotations and reflections, identity first."""
-    rows, cols = grid.rows, grid.cols
-    maps = [
-        lambda r, c: (r, c),
-        lambda r, c: (r, cols - 1 - c),
-        lambda r, c: (rows - 1 - r, c),
-        lambda r, c: (rows - 1 - r, cols - 1 - c),
-    ]
-    if rows == cols:
-        maps += [
-            lambda r, c: (c, r),
-            lambda r, c: (cols - 1 - c, r),
-            lambda r, c: (c, rows - 1 - r),
-            lambda r, c: (cols - 1 - c, rows - 1 - r),
-        ]
-    found: dict[Permutation, None] = {}
-    for move in maps:
-        image = tuple(move(r, c)[0] * cols + move(r, c)[1] for r, c in grid.cells())
-        found.setdefault(image, None)
-    return tuple(found)
+    return tuple(move.permutation() for move in motions(grid.rows, grid.cols))
 
 
 def leader_orders(grid: Grid) -> list[tuple[Cell, Cell]]:
@@ -182,12 +173,12 @@ def leader_orders(grid: Grid) -> list[tuple[Cell, Cell]]:
 def orbit(grid: Grid, filling: Filling) -> list[Filling]:
     """The images of a filling under every symmetry of the board (all distinct, itself first)."""
     flat = [v for row in filling for v in row]
-    cols, size = grid.cols, grid.rows * grid.cols
-    out = []
-    for gather in gatherers(grid):
-        moved = gather(flat)
-        out.append([list(moved[start : start + cols]) for start in range(0, size, cols)])
-    return out
+    return [rows_of(grid, gather(flat)) for gather in gatherers(grid)]
+
+
+def rows_of(grid: Grid, flat: tuple[int, ...]) -> Filling:
+    """A flat row-major filling cut into rows."""
+    return [list(flat[start : start + grid.cols]) for start in range(0, len(flat), grid.cols)]
 
 
 @cache
@@ -213,6 +204,30 @@ def orbits(grid: Grid, encoding: Encoding) -> dict[str, Any]:
     """A formulation's ``images`` and ``orbit_size``: one model per orbit of that many fillings, or per filling."""
     found = images(grid, encoding)
     return {"images": found, "orbit_size": len(symmetries(grid)) if found else 1}
+
+
+def group(grid: Grid) -> Group:
+    """Every rotation and reflection: a moved filling keeps its values, its range and its neighbours.
+
+    The ``symmetry`` encoding keeps exactly the lexicographic leader of each orbit (see above), and
+    that leader is the representative an orbit count prints (the smallest filling, read row by row),
+    so counting orbits needs no images: solvers/orbits.py counts the leaders themselves.
+    """
+    pickers = dict(zip(symmetries(grid), gatherers(grid), strict=True))
+
+    def element(move: Motion) -> Element:
+        gather = pickers[move.permutation()]
+
+        def filling(f: Filling) -> Filling:
+            return rows_of(grid, gather([v for row in f for v in row]))
+
+        def key(k: Key) -> Key:
+            # ("x", r, c, v) in the one-hot models, (r, c) in the integer model
+            return ("x", *move(k[1:3]), k[3]) if k[0] == "x" else move(k)
+
+        return Element(move.name, filling, key)
+
+    return board_group(grid.rows, grid.cols, element, unbroken=("nosymmetry",))
 
 
 def keeps_leaders(grid: Grid, encoding: Encoding) -> list[tuple[Cell, Cell]]:
@@ -460,4 +475,5 @@ PUZZLE = Puzzle(
     cnf_encodings=EncodingSpace((Axis("adjacency", ("support", "conflict")), cardinality.axis(), PARITY, SYMMETRY)),
     reference="gridsat.solvers.reference.prime_grid",
     example="3x3",
+    symmetries={"symmetry": group},
 )

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
+
+if TYPE_CHECKING:
+    from gridsat.models.symmetry import Group
 
 Instance = Any  # each puzzle's frozen dataclass
 
@@ -40,6 +43,9 @@ class Puzzle:
     reference: str | None = None
     # Optional: a small instance (text as on the command line) that the smoke benchmark suite runs.
     example: str | None = None
+    # Optional: what a count may be "up to" (``symmetry``, ``reversal``), each with the group of the
+    # symmetries that map an instance onto itself (see models/symmetry.py and solvers/orbits.py).
+    symmetries: Mapping[str, Callable[[Instance], Group]] = field(default_factory=dict)
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

@@ -20,6 +20,7 @@ from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.params import check_keys
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.shikaku_formats import Board, read
+from gridsat.models.symmetry import Element, Group, Motion, board_group
 
 Cell = tuple[int, int]
 Rect = tuple[int, int, int, int]  # (top, left, height, width)
@@ -163,6 +164,30 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode)
 
 
+def group(board: Board) -> Group:
+    """The rotations and reflections that map every clue onto a clue of the same number."""
+    clues = set(board.clues)
+    index = {(r, c): i for i, (r, c, _) in enumerate(board.clues)}
+
+    def element(move: Motion) -> Element | None:
+        if {(*move((r, c)), n) for r, c, n in board.clues} != clues:
+            return None
+        target = [index[move((r, c))] for r, c, _ in board.clues]  # clue i's rectangle becomes clue target[i]'s
+
+        def solution(s: Solution) -> Solution:
+            out: Solution = [[]] * len(s)
+            for i, rect in enumerate(s):
+                out[target[i]] = list(move.rect(tuple(rect)))
+            return out
+
+        def key(k: Key) -> Key:
+            return ("rect", target[k[1]], *move.rect(k[2:]))
+
+        return Element(move.name, solution, key)
+
+    return board_group(board.rows, board.cols, element, why="move the clues")
+
+
 def verify(board: Board, solution: Solution) -> list[str]:
     """The rules a solution breaks, checked from the definition (not from any encoding)."""
     if not isinstance(solution, list) or len(solution) != len(board.clues):
@@ -282,4 +307,5 @@ PUZZLE = Puzzle(
     generate=generate,
     reference="gridsat.solvers.reference.shikaku",
     example="seed",
+    symmetries={"symmetry": group},
 )

@@ -17,6 +17,7 @@ from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.params import check_keys, parse_size
 from gridsat.models.puzzle import Puzzle
+from gridsat.models.symmetry import Element, Group, Motion, board_group
 
 Cell = tuple[int, int]
 Mat = list[list[int]]  # [[r, c], [r2, c2]], the smaller cell first
@@ -114,6 +115,29 @@ def cnf(room: Room, encoding: Encoding) -> CnfFormulation:
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode, block_true_only=True)
 
 
+def mat_key(cells: list[Cell]) -> tuple[str, int, int]:
+    """The variable of the mat on two adjacent cells."""
+    (r, c), (r2, c2) = sorted(cells)
+    return ("h" if r == r2 else "v", r, c)
+
+
+def group(room: Room) -> Group:
+    """Every rotation and reflection of the room: a mirrored tiling is a tiling (the corner rule is local)."""
+
+    def element(move: Motion) -> Element:
+        table = move.table
+
+        def tiling(t: Tiling) -> Tiling:
+            return sorted(sorted([list(table[r][c]) for r, c in mat]) for mat in t)
+
+        def key(k: Key) -> Key:
+            return mat_key([move(tuple(cell)) for cell in mat_cells(k)])
+
+        return Element(move.name, tiling, key)
+
+    return board_group(room.rows, room.cols, element)
+
+
 def verify(room: Room, tiling: Tiling) -> list[str]:
     """The rules a tiling breaks, checked from the definition (not from any encoding)."""
     owner: dict[Cell, int] = {}
@@ -181,4 +205,5 @@ PUZZLE = Puzzle(
     cnf_encodings=EncodingSpace((cardinality.axis(),)),
     reference="gridsat.solvers.reference.tatami",
     example="4x7",
+    symmetries={"symmetry": group},
 )

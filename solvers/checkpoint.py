@@ -75,9 +75,10 @@ class Checkpoint:
             os.fsync(out.fileno())
         os.replace(tmp, self.path)
 
-    def record(self, index: int, count: int, duplicates: int, seconds: float) -> None:
-        """Append one finished part, synced to disk before this returns."""
-        record = {"part": index, "count": count, "duplicates": duplicates, "seconds": round(seconds, 3)}
+    def record(self, index: int, count: int, duplicates: int, seconds: float, **more: Any) -> None:
+        """Append one finished part, synced to disk before this returns (``more``: what an orbit
+        count adds: the solutions its orbits hold, by size, and the solutions its search met)."""
+        record = {"part": index, "count": count, "duplicates": duplicates, "seconds": round(seconds, 3), **more}
         self.done[index] = record
         with open(self.path, "a", encoding="utf-8") as out:
             out.write(json.dumps(record, separators=(",", ":")) + "\n")

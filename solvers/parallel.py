@@ -16,8 +16,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,13 @@ from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
+from gridsat.solvers.orbits import Orbit, OrbitOutcome, Orbits, Variant, group_of, open_run
 from gridsat.solvers.parts import Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
-from gridsat.solvers.run import REPORT, Enumeration, Outcome, Progress, Stream
+from gridsat.solvers.run import REPORT, Outcome, Progress, Stream
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
+SOLUTIONS = Variant()  # what a plain run counts
 PROBE = 1.0  # seconds of plain search before a run is split
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
@@ -44,7 +47,6 @@ class Split:
     scheduler: str | None = None
     checkpoint: Path | None = None
     parts: int | None = None  # the number of parts to aim for; None: PARTS_PER_WORKER per worker
-    up_to: str | None = None  # what is counted, for the checkpoint's fingerprint
     probe: float = PROBE  # seconds of plain search first (0: split at once)
 
     def target(self) -> int:
@@ -59,6 +61,7 @@ class Task:
     instance: Instance
     backend: str
     request: Request  # its ``part`` says which part
+    variant: Variant  # what is counted: solutions, orbit representatives, or an element's fixed points
     deadline: float | None  # wall-clock time.time() when the run's time limit ends
     keep: bool  # send the solutions back (enumerate, cross-check)
     limit: int | None
@@ -76,6 +79,9 @@ class PartResult:
     seconds: float
     complete: bool
     reason: str | None
+    held: int = 0  # orbit representatives: the solutions their orbits hold
+    sizes: Counter[int] = field(default_factory=Counter)  # orbit representatives: how many of each size
+    seen: int = 0  # orbit representatives: the solutions the part's search met
 
 
 def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResult:
@@ -85,8 +91,8 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
         return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, TIME_LIMIT)
     puzzle = get_puzzle(task.puzzle)
-    run = Enumeration(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
-                      keep=task.keep)
+    run = open_run(puzzle, task.instance, task.backend, task.request, task.variant, limit=task.limit,
+                   time_limit=left, keep=task.keep, whole=False)
     last = time.monotonic()
     with run:
         for _ in run:
@@ -94,10 +100,13 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
                 report(run.outcome.count)
                 last = time.monotonic()
     o = run.outcome
-    return PartResult(index, o.count, o.duplicates, o.invalid, o.solutions, o.seconds, o.complete, o.reason)
+    result = PartResult(index, o.count, o.duplicates, o.invalid, o.solutions, o.seconds, o.complete, o.reason)
+    if isinstance(o, OrbitOutcome):
+        result.held, result.sizes, result.seen = o.held, o.sizes, run.run.outcome.count
+    return result
 
 
-def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, up_to: str | None) -> dict[str, Any]:
+def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:
     """What identifies a run for its checkpoint: a checkpoint of any other run is refused."""
     from gridsat import __version__
 
@@ -107,7 +116,7 @@ def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, up
         "instance_sha256": hashlib.sha256(repr(instance).encode()).hexdigest(),
         "backend": backend,
         "configuration": label,
-        "up_to": up_to,
+        "counts": str(variant),
         "gridsat": __version__,
     }
 
@@ -123,6 +132,7 @@ class SplitRun(Stream):
         request: Request,
         split: Split,
         *,
+        variant: Variant = SOLUTIONS,
         limit: int | None = None,
         time_limit: float | None = None,
         keep: bool = False,
@@ -138,19 +148,23 @@ class SplitRun(Stream):
         self.stop = Stop(time_limit)
         self.deadline = None if time_limit is None else time.time() + time_limit
         # The probe builds the formulation once; splitting reuses it.
-        self.probe = Enumeration(puzzle, instance, backend, request, limit=limit,
-                                 time_limit=min(split.probe, time_limit or split.probe) or 1e-9, keep=keep)
+        self.probe = open_run(puzzle, instance, backend, request, variant, limit=limit,
+                              time_limit=min(split.probe, time_limit or split.probe) or 1e-9, keep=keep)
         self.outcome = dataclasses.replace(self.probe.outcome, solutions=[] if keep else None)
+        if isinstance(self.outcome, OrbitOutcome):  # its own tallies, not the probe's
+            self.outcome.held, self.outcome.sizes, self.outcome.problems = 0, Counter(), []
+        self.variant, self.met = variant, 0  # met: orbit counts, the solutions the parts' searches met
+        self.group = group_of(puzzle, instance, variant.up_to) if isinstance(self.probe, Orbits) else None
         self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
         self.limit, self.keep, self.stream, self.on_progress = limit, keep, stream, on_progress
         self.seen: set[Any] | None = set() if keep or stream else None  # solutions already delivered
         self.checkpoint = None if split.checkpoint is None else Checkpoint(
-            split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.job.label, split.up_to))
+            split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.job.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.split_seconds = 0.0
         self.redelivered: set[Any] = set()
         self.started = time.monotonic()
-        self._solutions = self._run()
+        self._items = self._run()
 
     def _run(self) -> Iterator[Any]:
         outcome, stop = self.outcome, self.stop
@@ -167,6 +181,7 @@ class SplitRun(Stream):
         finally:
             self.probe.close()
             outcome.seconds = time.monotonic() - self.started
+            self._check_closure()
             if outcome.parts is not None and outcome.parts_done != outcome.parts and stop.reason is None:
                 stop.request("not every part finished")
             outcome.complete = stop.reason is None
@@ -219,13 +234,18 @@ class SplitRun(Stream):
         done = checkpoint.done if checkpoint is not None else {}
         if self.seen is None:  # counting: the probe's solutions are counted again in their parts
             outcome.count = sum(int(record["count"]) for record in done.values())
+        if isinstance(outcome, OrbitOutcome):  # what the recorded parts found
+            for record in done.values():
+                outcome.held += int(record.get("held", 0))
+                outcome.sizes.update({int(k): v for k, v in record.get("sizes", {}).items()})
+                self.met += int(record.get("seen", 0))
         outcome.duplicates += sum(int(record.get("duplicates", 0)) for record in done.values())
         outcome.parts, outcome.parts_done = len(parts), len(done)
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
         tasks = [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
-                      self.deadline, self.keep or self.stream, self.limit) for p in todo]
+                      self.variant, self.deadline, self.keep or self.stream, self.limit) for p in todo]
         flying: dict[int, int] = {}  # part -> solutions it reported so far
         pool = (DaskPool(self.split.scheduler, conquer) if self.split.scheduler
                 else LocalPool(min(self.split.jobs, len(todo)), conquer))
@@ -271,21 +291,31 @@ class SplitRun(Stream):
         outcome.invalid += result.invalid
         if self.seen is None:
             outcome.count += result.count
+        if isinstance(outcome, OrbitOutcome) and self.seen is None:
+            outcome.held += result.held
+            outcome.sizes.update(result.sizes)
+        self.met += result.seen
         for solution in result.solutions or []:
-            if self._deliver(solution):
-                yield solution
+            group = self.group  # a representative's orbit size, as its part's search measured it
+            item = solution if group is None else Orbit(solution, len(group.orbit(solution, freeze(solution))))
+            if self._deliver(item):
+                yield item
         if result.complete:
             outcome.parts_done += 1
             self.part_seconds[result.index] = result.seconds
             if self.checkpoint is not None:
-                self.checkpoint.record(result.index, result.count, result.duplicates, result.seconds)
+                orbits = {"held": result.held, "sizes": result.sizes, "seen": result.seen} if result.seen else {}
+                self.checkpoint.record(result.index, result.count, result.duplicates, result.seconds, **orbits)
         elif self.stop.reason is None and result.reason != SOLUTION_LIMIT:
             self.stop.request(result.reason or f"part {result.index} did not finish")
 
-    def _deliver(self, solution: Any) -> bool:
-        """Whether a verified solution is new to the caller (it is then counted and kept)."""
+    def _deliver(self, item: Any) -> bool:
+        """Whether a verified solution (or an orbit's representative) is new to the caller; it is then
+        counted and kept."""
         if self.seen is None:
             return False
+        orbit = item if isinstance(item, Orbit) else None
+        solution = orbit.solution if orbit else item
         key = freeze(solution)
         if key in self.seen:
             if key in self.redelivered:  # found by the probe, then again by its part: not a duplicate
@@ -297,13 +327,30 @@ class SplitRun(Stream):
             return False
         self.seen.add(key)
         self.outcome.count = len(self.seen)
+        if orbit is not None:
+            self.outcome.held += orbit.size
+            self.outcome.sizes[orbit.size] += 1
         if self.outcome.solutions is not None:
             self.outcome.solutions.append(solution)
         return True
 
+    def _check_closure(self) -> None:
+        """An orbit count split into parts checks what each whole run checks: its orbits hold exactly
+        the solutions its searches met (unless the encoding keeps one solution per orbit)."""
+        outcome = self.outcome
+        if (isinstance(outcome, OrbitOutcome) and outcome.parts and outcome.parts > 1 and self.stop.reason is None
+                and not self.probe.leaders and outcome.held != self.met):
+            outcome.problems.append(f"the orbits hold {outcome.held} solutions but the parts met {self.met}: "
+                                    "the solutions are not closed under the group")
+
     def _take(self, probed: Outcome) -> None:
         """Adopt the probe's counts (its solutions were delivered as they came)."""
+        outcome = self.outcome
         if self.seen is None:
-            self.outcome.count = probed.count
-        self.outcome.duplicates += probed.duplicates
-        self.outcome.invalid += probed.invalid
+            outcome.count = probed.count
+            if isinstance(probed, OrbitOutcome):
+                outcome.held, outcome.sizes = probed.held, Counter(probed.sizes)
+        if isinstance(probed, OrbitOutcome):
+            outcome.problems += probed.problems
+        outcome.duplicates += probed.duplicates
+        outcome.invalid += probed.invalid

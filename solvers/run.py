@@ -11,6 +11,7 @@ from typing import Any
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import Request, check_request, get_backend
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, Stop
+from gridsat.solvers.stream import Closing
 
 REPORT = 0.25  # seconds between progress reports
 
@@ -77,29 +78,12 @@ class Outcome:
         }
 
 
-class Stream:
-    """Solutions as they come, from a generator, with the ``outcome`` of the run that makes them and
-    its ``stop``. Closing it (``close()``, leaving a ``with`` block, or dropping it) stops the run."""
+class Stream(Closing[Any]):
+    """Solutions as they come, with the ``outcome`` of the run that makes them and its ``stop``.
+    Closing it (``close()``, leaving a ``with`` block, or dropping it) stops the run."""
 
     outcome: Outcome
     stop: Stop
-    _solutions: Iterator[Any]
-
-    def __iter__(self) -> Stream:
-        return self
-
-    def __next__(self) -> Any:
-        return next(self._solutions)
-
-    def close(self) -> None:
-        """Stop the solver; what was seen so far stays in ``outcome``, marked incomplete."""
-        self._solutions.close()
-
-    def __enter__(self) -> Stream:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class Enumeration(Stream):
@@ -131,7 +115,7 @@ class Enumeration(Stream):
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
         self.puzzle, self.instance, self.limit = puzzle, instance, limit
-        self._solutions = self._stream()
+        self._items = self._stream()
 
     def _stream(self) -> Iterator[Any]:
         outcome, stop, puzzle, instance = self.outcome, self.stop, self.puzzle, self.instance

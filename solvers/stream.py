@@ -10,10 +10,11 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from gridsat.solvers.stop import Stop
 
+T = TypeVar("T")
 Emit = Callable[[Any], bool]  # returns False when the consumer wants no more
 _DONE = object()
 POLL = 0.05  # seconds between looks at the clock while the solver is quiet
@@ -65,3 +66,26 @@ def stream(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop
         while worker.is_alive():
             halt()
             worker.join(POLL)
+
+
+class Closing(Generic[T]):
+    """An iterator over the generator ``_items`` that stops it when closed (``close()``, a ``with``
+    block, or dropping it), so that the solver behind the generator halts."""
+
+    _items: Iterator[T]
+
+    def __iter__(self) -> Closing[T]:
+        return self
+
+    def __next__(self) -> T:
+        return next(self._items)
+
+    def close(self) -> None:
+        """Stop the solver; what was seen so far stays in the outcome, marked incomplete."""
+        self._items.close()
+
+    def __enter__(self) -> Closing[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

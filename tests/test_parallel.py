@@ -210,3 +210,37 @@ def test_interrupted_split_counts_say_how_many_parts_were_done() -> None:
                       parts_done=3)
     assert describe_count(gs.get_puzzle("knights-tour"), outcome, False) == (
         "at least 5 (tours: directed; incomplete: interrupted; 3 of 64 parts done)")
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_orbit_counts_split_into_parts_equal_whole_ones(backend: str) -> None:
+    from gridsat.solvers.orbits import Variant, count_orbits
+
+    chosen, parsed = load("knights-tour", "5x5", {})
+    whole = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry")
+    split = Split(jobs=2, probe=0, parts=24)
+    canonical = consume(SplitRun(chosen, parsed, backend, Request(), split, variant=Variant("symmetry")))
+    assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (112, 1728, True, [])
+    assert canonical.sizes == whole.sizes and canonical.parts > 1
+    burnside = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry", method="burnside", split=split)
+    assert (burnside.count, burnside.fixed["identity"], burnside.complete) == (112, 1728, True)
+
+
+def test_orbits_of_a_symmetry_breaking_encoding_split_into_parts() -> None:
+    from gridsat.solvers.orbits import Variant
+
+    chosen, parsed = load("prime-grid", "4x4", {"max": 16})  # 2992 fillings, orbits of 8, leaders kept
+    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=16), variant=Variant("symmetry"))
+    outcome = consume(run)
+    assert (outcome.count, outcome.held, outcome.invalid, outcome.problems) == (374, 2992, [], [])
+
+
+def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
+    from gridsat.solvers.orbits import Variant
+
+    chosen, parsed = load("knights-tour", "5x5", {})
+    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=24), variant=Variant("reversal"),
+                   stream=True)
+    orbits = list(run)
+    assert len(orbits) == 864 and {o.size for o in orbits} == {2}
+    assert (run.outcome.count, run.outcome.held, run.outcome.duplicates) == (864, 1728, 0)

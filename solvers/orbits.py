@@ -1,0 +1,410 @@
+"""Counting up to symmetry: orbits of solutions under a puzzle's group, two independent ways.
+
+The group is the puzzle's own declaration (``Puzzle.symmetries``, built on models/symmetry.py):
+the board symmetries that map the instance onto itself, and for knight's tours the reversal.
+
+* Canonical representatives (``Orbits``, every backend): each solution a run streams (verified,
+  de-duplicated) is mapped through every element of the group; it is kept when it is the canonical
+  representative of its orbit, the smallest of its images' canonical forms compared as frozen
+  tuples (nested lists become tuples, compared element by element: for a tiling the sorted mats,
+  for a grid the values row by row, for a tour the squares in visiting order). The orbit's size is
+  the number of distinct images. This is a filter applied to one solution at a time, so it composes
+  with a count split into disjoint parts: each orbit's representative lies in exactly one part.
+* Burnside's lemma (``burnside``, backends with a formulation: cpsat and sat): orbits =
+  (1/|G|) * sum over g of fix(g), where fix(g) is an ordinary count of the puzzle's formulation
+  with x == g(x) added for every primary variable (``fix_cpsat``, ``fix_cnf``), not a filter over
+  an enumeration. The reference backend has no formulation, so it only counts representatives.
+
+An encoding that already breaks symmetry keeps one solution per orbit and lists the orbit through
+``images`` (prime-grid's ``symmetry``). When its kept solution is the canonical representative,
+the orbit count is the number of solutions the solver finds: the canonical method drops the
+``images`` and counts those solutions directly, checking that each really is the smallest of its
+images (one that is not is reported as invalid, since its orbit's representative would be missed).
+Burnside keeps the formulation whole for fix(identity) (the ordinary count, images listed) and
+counts fix(g) for the other elements with the group's ``unbroken`` encoding choices, since a model
+that keeps one solution per orbit cannot say which solutions g fixes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from gridsat.models.errors import InvalidOption, UnknownName
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
+from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
+from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.crosscheck import Config, Report, compare
+from gridsat.solvers.run import Enumeration, Outcome, consume
+from gridsat.solvers.stop import Stop
+from gridsat.solvers.stream import Closing
+
+if TYPE_CHECKING:
+    from gridsat.solvers.parallel import Split
+
+UP_TO = ("symmetry", "reversal")
+METHODS = ("canonical", "burnside")
+# What an orbit is, in the words a count is described with ("tours: undirected").
+PHRASES = {"symmetry": "up to symmetry", "reversal": "undirected"}
+
+
+def group_of(puzzle: Puzzle, instance: Instance, up_to: str) -> Group:
+    """The group the puzzle declares for ``up_to``; one it does not declare is an input error."""
+    if up_to not in UP_TO:
+        raise UnknownName("--up-to", up_to, UP_TO)
+    build = puzzle.symmetries.get(up_to)
+    if build is None:
+        offered = f"it counts up to: {', '.join(puzzle.symmetries)}" if puzzle.symmetries else "it declares none"
+        raise InvalidOption(f"--up-to {up_to} does not apply to puzzle {puzzle.name!r} ({offered})")
+    return build(instance)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What a run counts: its solutions (the default), the canonical representatives of their orbits
+    (``up_to``), or the solutions one element of the group fixes (``up_to`` and ``element``, by name).
+    Plain data, so that a worker process rebuilds the same run from the puzzle's name."""
+
+    up_to: str | None = None
+    element: str | None = None
+
+    def __str__(self) -> str:
+        return "solutions" if self.up_to is None else self.up_to + (f":{self.element}" if self.element else "")
+
+
+def open_run(puzzle: Puzzle, instance: Instance, backend: str, request: Request, variant: Variant, *,
+             limit: int | None = None, time_limit: float | None = None, keep: bool = False,
+             whole: bool = True) -> Enumeration | Orbits:
+    """The run that counts ``variant`` (``whole``: False for one part of a split run)."""
+    if variant.up_to is None:
+        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+    if variant.element is None:
+        return Orbits(puzzle, instance, backend, request, up_to=variant.up_to, limit=limit, time_limit=time_limit,
+                      keep=keep, whole=whole)
+    group = group_of(puzzle, instance, variant.up_to)
+    index = group.names.index(variant.element)
+    if index == 0:  # the identity fixes every solution: the ordinary count, with the encoding asked for
+        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+    fixed = unbroken_request(puzzle, backend, request, group.unbroken)
+    return Enumeration(fixing(puzzle, group.elements[index]), instance, backend, fixed, limit=limit,
+                       time_limit=time_limit, keep=keep)
+
+
+@dataclass
+class OrbitOutcome(Outcome):
+    """An orbit count: ``count`` is orbits; the rest says how they were counted and what they hold."""
+
+    up_to: str = "symmetry"
+    method: str = "canonical"
+    group: list[str] = field(default_factory=list)  # the elements' names, identity first
+    group_note: str | None = None
+    held: int = 0  # canonical: the solutions the orbits found hold (sum of their sizes)
+    sizes: Counter[int] = field(default_factory=Counter)  # canonical: orbits found, by size
+    fixed: dict[str, int] = field(default_factory=dict)  # burnside: fix(g) per element
+    fixed_encoding: str | None = None  # burnside: the encoding of fix(g) for g != identity, when another
+    problems: list[str] = field(default_factory=list)  # inconsistencies that make the count wrong
+
+    @property
+    def label(self) -> str:
+        return f"{self.backend}:{self.encoding} {self.method}"
+
+    def summary(self) -> dict[str, Any]:
+        record = {**super().summary(), "up_to": self.up_to, "method": self.method, "group": len(self.group),
+                  "elements": self.group, "problems": self.problems}
+        if self.group_note:
+            record["group_note"] = self.group_note
+        if self.method == "canonical":
+            record["solutions"] = self.held
+            record["orbit_sizes"] = {str(size): n for size, n in sorted(self.sizes.items())}
+        else:
+            record["solutions"] = next(iter(self.fixed.values()), 0)
+            record["fixed"] = self.fixed
+            if self.fixed_encoding:
+                record["fixed_encoding"] = self.fixed_encoding
+        return record
+
+
+def orbit_outcome(base: Outcome, group: Group, up_to: str, method: str) -> OrbitOutcome:
+    """An orbit outcome that starts as a copy of an ordinary run's."""
+    copied = {f.name: getattr(base, f.name) for f in fields(Outcome)}
+    copied["invalid"] = list(base.invalid)
+    return OrbitOutcome(**copied, up_to=up_to, method=method, group=group.names, group_note=group.note)
+
+
+@dataclass(frozen=True)
+class Orbit:
+    """One orbit: its canonical representative and how many solutions it holds."""
+
+    solution: Solution
+    size: int
+
+
+class Orbits(Closing[Orbit]):
+    """The canonical representative of every orbit a run meets, as they come; ``outcome`` counts them.
+
+    Like ``Enumeration`` (which it wraps): closing it stops the solver, and ``limit`` counts orbits.
+    """
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        instance: Instance,
+        backend: str,
+        request: Request | None = None,
+        *,
+        up_to: str,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        keep: bool = False,
+        whole: bool = True,
+    ) -> None:
+        self.group = group_of(puzzle, instance, up_to)
+        self.whole = whole  # False for one part of a split run: its solutions need not be closed under the group
+        self.leaders = False  # set when the formulation keeps one solution per orbit
+        request = replace(request or Request(), limit=None)  # a representative may come after many solutions
+        wrapped = replace(puzzle, cpsat=self._representatives(puzzle.cpsat), cnf=self._representatives(puzzle.cnf))
+        self.run = Enumeration(wrapped, instance, backend, request, time_limit=time_limit)
+        self.job, self.stop = self.run.job, self.run.stop
+        self.outcome = orbit_outcome(self.run.outcome, self.group, up_to, "canonical")
+        self.outcome.solutions = [] if keep else None
+        self.limit = limit
+        self._wrong: list[tuple[Solution, list[str]]] = []
+        self._items = self._stream()
+
+    def _representatives(self, build: Callable[[Instance, Any], Any]) -> Callable[[Instance, Any], Any]:
+        """``build`` with the orbit listing dropped: such a formulation's own solutions are the orbits."""
+
+        def formulate(instance: Instance, encoding: Any) -> CpsatFormulation | CnfFormulation:
+            formulation = build(instance, encoding)
+            if formulation.images is None:
+                return formulation
+            self.leaders = True
+            return replace(formulation, images=None)
+
+        return formulate
+
+    def _stream(self) -> Iterator[Orbit]:
+        outcome, group = self.outcome, self.group
+        try:
+            for solution in self.run:
+                frozen = freeze(solution)
+                images = group.orbit(solution, frozen)
+                if frozen != min(images):
+                    if self.leaders:
+                        self._wrong.append((solution, ["the encoding kept a solution that is not the smallest of "
+                                                       "its orbit, so the orbit's representative is missed"]))
+                    continue
+                outcome.count += 1
+                outcome.held += len(images)
+                outcome.sizes[len(images)] += 1
+                if outcome.solutions is not None:
+                    outcome.solutions.append(solution)
+                yield Orbit(solution, len(images))
+                if self.limit is not None and outcome.count >= self.limit:
+                    self.stop.request("solution limit")
+                    break
+        finally:
+            self.run.close()
+            self._settle()
+
+    def _settle(self) -> None:
+        """Copy the run's verdict; check that the orbits hold every solution the run saw."""
+        run, outcome = self.run.outcome, self.outcome
+        outcome.complete, outcome.reason, outcome.seconds = run.complete, run.reason, run.seconds
+        outcome.duplicates, outcome.invalid = run.duplicates, run.invalid + self._wrong
+        if run.complete and self.whole and not self.leaders and outcome.held != run.count:
+            outcome.problems.append(f"the orbits hold {outcome.held} solutions but the run found {run.count}: "
+                                    "the solutions are not closed under the group")
+
+
+def count_canonical(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
+                    up_to: str, limit: int | None = None, time_limit: float | None = None,
+                    keep: bool = False, split: Split | None = None) -> OrbitOutcome:
+    """Count canonical representatives to the end (or a limit, or Ctrl-C), in parts when ``split``."""
+    return run_count(puzzle, instance, backend, request or Request(), Variant(up_to), split, limit=limit,
+                     time_limit=time_limit, keep=keep)
+
+
+def run_count(puzzle: Puzzle, instance: Instance, backend: str, request: Request, variant: Variant,
+              split: Split | None, *, limit: int | None = None, time_limit: float | None = None,
+              keep: bool = False) -> Any:
+    """One count of ``variant``: one search in this process, or a run split into parts."""
+    if split is None:
+        run = open_run(puzzle, instance, backend, request, variant, limit=limit, time_limit=time_limit, keep=keep)
+    else:
+        from gridsat.solvers.parallel import SplitRun  # it builds its runs with open_run
+
+        run = SplitRun(puzzle, instance, backend, request, split, variant=variant, limit=limit,
+                       time_limit=time_limit, keep=keep)
+    return consume(run)
+
+
+def fixing(puzzle: Puzzle, element: Element) -> Puzzle:
+    """The puzzle whose formulations keep only the solutions ``element`` fixes (and whose verifier checks it)."""
+
+    def verify(instance: Instance, solution: Solution) -> list[str]:
+        problems = puzzle.verify(instance, solution)
+        if not problems and freeze(element.solution(solution)) != freeze(solution):
+            problems = [f"not fixed by {element.name}"]
+        return problems
+
+    return replace(
+        puzzle,
+        cpsat=lambda instance, encoding: fix_cpsat(puzzle.cpsat(instance, encoding), element),
+        cnf=lambda instance, encoding: fix_cnf(puzzle.cnf(instance, encoding), element),
+        verify=verify,
+    )
+
+
+def unbroken_request(puzzle: Puzzle, backend: str, request: Request, choices: tuple[str, ...]) -> Request:
+    """``request`` with the encoding choices that keep every solution in place of their axes' choices."""
+    if not choices:
+        return request
+    space = puzzle.encodings(backend)
+    owner = {choice: axis.name for axis in space.axes for choice in axis.choices}
+    swap = {owner[choice]: choice for choice in choices if choice in owner}
+    resolved = space.resolve(request.encoding, f" for the {backend} formulation of {puzzle.name}")
+    return replace(request, encoding="+".join(swap.get(axis, choice) for axis, choice in resolved.choices))
+
+
+def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
+             up_to: str, time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
+    """Count orbits by Burnside's lemma: fix(g) for every element, each an ordinary count of a constrained
+    model (each split into parts when ``split``)."""
+    group = group_of(puzzle, instance, up_to)
+    if "encoding" not in get_backend(backend).takes:
+        raise InvalidOption(f"backend {backend!r} has no formulation to count fixed points with, so it can only "
+                            "count canonical representatives (Burnside's lemma needs cpsat or sat)")
+    request = request or Request()
+    stop = Stop(time_limit)
+    outcome: OrbitOutcome | None = None
+    for index, element in enumerate(group.elements):
+        run = run_count(puzzle, instance, backend, request, Variant(up_to, element.name), split,
+                        time_limit=time_limit if index == 0 else stop.remaining())
+        if index == 0:  # the identity fixes every solution: the ordinary count
+            outcome = orbit_outcome(run, group, up_to, "burnside")
+            outcome.seconds = outcome.build_seconds = 0.0
+        elif run.encoding != outcome.encoding:
+            outcome.fixed_encoding = run.encoding
+        outcome.fixed[element.name] = run.count
+        outcome.seconds += run.seconds
+        outcome.build_seconds += run.build_seconds
+        outcome.duplicates += run.duplicates
+        outcome.invalid += run.invalid if index else []
+        if not run.complete:
+            outcome.complete, outcome.reason = False, run.reason
+            break
+        if stop.expired():
+            outcome.complete, outcome.reason = False, stop.reason
+            break
+    assert outcome is not None  # the identity is always an element
+    total = sum(outcome.fixed.values())
+    outcome.count = total // len(group)  # a lower bound when incomplete: every fix(g) only grows
+    if outcome.complete and total % len(group):
+        outcome.problems.append(f"the fixed points sum to {total}, which {len(group)} does not divide")
+    return outcome
+
+
+def count_orbits(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
+                 up_to: str, method: str = "canonical", limit: int | None = None,
+                 time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
+    """Count orbits by ``method``: ``canonical`` representatives or ``burnside``."""
+    if method not in METHODS:
+        raise UnknownName("orbit counting method", method, METHODS)
+    if method == "canonical":
+        return count_canonical(puzzle, instance, backend, request, up_to=up_to, limit=limit, time_limit=time_limit,
+                               split=split)
+    if limit is not None:
+        raise InvalidOption("a solution limit needs the canonical method: Burnside's lemma counts, it finds no orbits")
+    return burnside(puzzle, instance, backend, request, up_to=up_to, time_limit=time_limit, split=split)
+
+
+@dataclass
+class OrbitReport(Report):
+    """A cross-check of orbit counts: every configuration by canonical representatives and, where it
+    has a formulation, by Burnside's lemma."""
+
+    up_to: str = "symmetry"
+    group: list[str] = field(default_factory=list)
+    group_note: str | None = None
+    skipped: list[str] = field(default_factory=list)  # configurations Burnside could not run on, and why
+
+    @property
+    def notes(self) -> list[str]:
+        """What to tell the user besides the verdict: a shrunken group, the Burnside counts not made."""
+        return ([self.group_note] if self.group_note else []) + self.skipped
+
+    def summary(self) -> dict[str, Any]:
+        return {**super().summary(), "up_to": self.up_to, "group": len(self.group), "elements": self.group,
+                "notes": self.notes}
+
+
+def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config], *, up_to: str,
+                      time_limit: float | None = None, on_outcome: Callable[[Outcome], None] | None = None,
+                      split: Split | None = None) -> OrbitReport:
+    """Count orbits both ways on every configuration and compare counts and representatives."""
+    group = group_of(puzzle, instance, up_to)
+    outcomes: list[OrbitOutcome] = []
+    skipped: list[str] = []
+
+    def record(outcome: OrbitOutcome) -> None:
+        outcomes.append(outcome)
+        if on_outcome:
+            on_outcome(outcome)
+
+    for config in configs:
+        record(count_canonical(puzzle, instance, config.backend, config.request, up_to=up_to,
+                               time_limit=time_limit, keep=True, split=split))
+        if "encoding" not in get_backend(config.backend).takes:
+            continue
+        try:
+            record(burnside(puzzle, instance, config.backend, config.request, up_to=up_to, time_limit=time_limit,
+                            split=split))
+        except InvalidOption as error:  # e.g. the closed-tour position encoding, which no rotation permutes
+            skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: no Burnside count: {error}")
+    return OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), compare_orbits(outcomes),
+                       up_to=up_to, group=group.names, group_note=group.note, skipped=skipped)
+
+
+def compare_orbits(outcomes: list[OrbitOutcome]) -> list[str]:
+    """Every disagreement: the representative sets (canonical), the counts (both), each run's own checks."""
+    canonical = [o for o in outcomes if o.method == "canonical"]
+    problems = compare(canonical)
+    for o in outcomes:
+        problems += [f"{o.label}: {problem}" for problem in o.problems]
+        if o.method == "burnside" and o.invalid:
+            solution, broken = o.invalid[0]
+            problems.append(f"{o.label}: {len(o.invalid)} fixed points break the rules, e.g. {broken[0]}: {solution}")
+    complete = [o for o in outcomes if o.complete]
+    if not complete:
+        return problems
+    base = next((o for o in complete if o.method == "canonical"), complete[0])
+    for o in complete:
+        if o.method == "burnside" and o.count != base.count:
+            problems.append(f"{o.label} counts {o.count} orbits, {base.label} counts {base.count}")
+        if o.method == "burnside" and base.method == "canonical" and o.fixed.get(o.group[0]) != base.held:
+            problems.append(f"{o.label} counts {o.fixed.get(o.group[0])} solutions, the orbits of {base.label} "
+                            f"hold {base.held}")
+    return problems
+
+
+def counted(puzzle: Puzzle, up_to: str | None) -> dict[str, str]:
+    """What a count counts, for JSON: the puzzle's words (``{"tours": "directed"}``), or for an orbit
+    count the same keys saying what an orbit is (``{"tours": "up to symmetry"}``)."""
+    if up_to is None:
+        return dict(puzzle.count_meta)
+    return {key: PHRASES[up_to] for key in puzzle.count_meta}
+
+
+def count_notes(puzzle: Puzzle, outcome: Outcome) -> list[str]:
+    """What a count counts, for the text line: ``tours: directed``, or ``tours: up to symmetry; group of 16``."""
+    orbits = isinstance(outcome, OrbitOutcome)
+    notes = [f"{k}: {v}" for k, v in counted(puzzle, outcome.up_to if orbits else None).items()]
+    if orbits:
+        if not notes:
+            notes.append(PHRASES[outcome.up_to])
+        notes.append(f"group of {len(outcome.group)}")
+    return notes
