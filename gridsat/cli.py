@@ -10,10 +10,12 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from gridsat import animate
 from gridsat.models import PUZZLES, get_puzzle
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Instance, Puzzle, dumps
+from gridsat.pictures import drawer, sheet, still
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.crosscheck import SCOPES, configurations, crosscheck
 from gridsat.solvers.reference import REFERENCES, algorithms
@@ -138,17 +140,27 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.json and args.format == "svg":
+        raise GridsatError("--json and --format svg exclude each other")
+    check_output(args.output)
     puzzle, instance = load(args)
+    if args.format == "svg":
+        drawer(puzzle)  # before solving: a puzzle without pictures is an input error
     outcome = execute(puzzle, instance, args.backend, request_of(args), limit=1, time_limit=args.time_limit,
                       keep=True)
     solution = outcome.solutions[0] if outcome.solutions else None
     if args.json:
-        print_json({**outcome.summary(), **notes(puzzle, instance), "solution": solution})
+        shown = json.dumps({**outcome.summary(), **notes(puzzle, instance), "solution": solution}, indent=2) + "\n"
     elif solution is None:
         why = "no solution exists" if outcome.complete else f"no solution found ({outcome.reason})"
         print(why)
+    elif args.format == "svg":
+        shown = still(puzzle, instance, solution, outcome.label)
     else:
-        print(puzzle.render(instance, solution))
+        shown = puzzle.render(instance, solution) + "\n"
+    if args.json or solution is not None:
+        write_output(args.output, lambda out: out.write(shown))
+    if solution is not None and not args.json:
         print(f"# {outcome.label}, {outcome.seconds:.3f} s", file=sys.stderr)
     status = report_problems(outcome)
     if outcome.reason == "interrupted":
@@ -173,23 +185,36 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
+    if args.output is not None and args.format != "svg":
+        raise GridsatError("-o needs --format svg: text and jsonl stream to stdout")
+    check_output(args.output)
     puzzle, instance = load(args)
     index = 0
+    drawn: list[Any] = []
+    if args.format == "svg":
+        drawer(puzzle)
 
     def show(solution: Any) -> None:
         nonlocal index
         index += 1
-        if args.format == "jsonl":
+        if args.format == "svg":
+            drawn.append(solution)
+        elif args.format == "jsonl":
             print(json.dumps({"solution": solution}, separators=(",", ":")), flush=True)
         else:
             print(f"# solution {index}\n{puzzle.render(instance, solution)}\n", flush=True)
 
     outcome = execute(puzzle, instance, args.backend, request_of(args), limit=args.limit,
                       time_limit=args.time_limit, on_solution=show)
+    state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
     if args.format == "jsonl":
         print(json.dumps({"summary": {**outcome.summary(), **puzzle.count_meta}}, separators=(",", ":")))
+    elif args.format == "svg":
+        text = sheet(puzzle, instance, drawn, outcome.label, state)
+        write_output(args.output, lambda out: out.write(text))
+        print(f"# {plural(outcome.count, 'solution')} ({state}) from {outcome.label} in {outcome.seconds:.3f} s",
+              file=sys.stderr)
     else:
-        state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
         print(f"# {plural(outcome.count, 'solution')} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
     status = report_problems(outcome)
     return INTERRUPTED if outcome.reason == "interrupted" else status
@@ -229,19 +254,37 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     return 0 if report.complete else 3
 
 
+def check_output(path: str | None) -> None:
+    """Fail early, before any solving, when ``path`` can never be written."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise GridsatError(f"cannot write {path!r}: folder {folder!r} does not exist")
+    if os.path.isdir(path):
+        raise GridsatError(f"cannot write {path!r}: it is a folder")
+
+
 def write_output(path: str | None, write: Callable[[Any], None]) -> None:
     """Write to stdout, or atomically to ``path`` so a failure leaves no partial file."""
     if path is None:
         write(sys.stdout)
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise GridsatError(f"cannot write {path!r}: folder {folder!r} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".gridsat-", suffix=".tmp")
+    check_output(path)
     try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".gridsat-", suffix=".tmp")
+    except OSError as error:
+        raise GridsatError(f"cannot write {path!r}: {error.strerror}") from None
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would create it: mkstemp makes files private
         with os.fdopen(fd, "w") as out:
             write(out)
         os.replace(tmp, path)
+    except OSError as error:
+        os.unlink(tmp)
+        raise GridsatError(f"cannot write {path!r}: {error.strerror}") from None
     except BaseException:
         os.unlink(tmp)
         raise
@@ -271,6 +314,21 @@ def cmd_export(args: argparse.Namespace) -> int:
             out.write(str(model.Proto()))
 
     write_output(args.output, write)
+    return 0
+
+
+def cmd_animate(args: argparse.Namespace) -> int:
+    if args.terminal and args.output is not None:
+        raise GridsatError("--terminal plays in the terminal and -o writes a page: choose one")
+    check_output(args.output)
+    puzzle, instance = load(args)
+    recording = animate.record_named(puzzle, instance, args.algorithm, args.max_steps)
+    if args.terminal:
+        animate.play(recording, sys.stdout, args.fps)
+    else:
+        text = animate.page(recording, args.fps)
+        write_output(args.output, lambda out: out.write(text))
+        print(f"# {animate.ending(recording)}", file=sys.stderr)
     return 0
 
 
@@ -330,6 +388,8 @@ def build_parser() -> Parser:
     solve = sub.add_parser("solve", help="print one solution")
     solving_args(solve)
     solve.add_argument("--json", action="store_true")
+    solve.add_argument("--format", choices=("text", "svg"), default="text", help="svg: a picture of the solution")
+    solve.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     solve.set_defaults(run=cmd_solve)
 
     count = sub.add_parser("count", help="count the solutions")
@@ -341,7 +401,9 @@ def build_parser() -> Parser:
     enum = sub.add_parser("enumerate", help="stream the solutions")
     solving_args(enum)
     enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
-    enum.add_argument("--format", choices=("text", "jsonl"), default="text")
+    enum.add_argument("--format", choices=("text", "jsonl", "svg"), default="text",
+                      help="svg: one sheet with every solution found, numbered")
+    enum.add_argument("-o", "--output", metavar="FILE", help="with --format svg: write the sheet here")
     enum.set_defaults(run=cmd_enumerate)
 
     check = sub.add_parser("crosscheck", help="run every backend and compare the solution sets")
@@ -360,6 +422,17 @@ def build_parser() -> Parser:
     export.add_argument("--encoding", help="encoding choices joined by '+'")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(run=cmd_export)
+
+    anim = sub.add_parser("animate", help="replay the reference search as an HTML page or in the terminal")
+    instance_args(anim)
+    anim.add_argument("--algorithm", help="the reference algorithm (default: the puzzle's first, see gridsat list)")
+    anim.add_argument("--max-steps", type=positive_int, default=3000, metavar="N",
+                      help="record at most N search events (default 3000)")
+    anim.add_argument("--fps", type=positive_float, default=20.0, help="steps per second (default 20)")
+    anim.add_argument("-o", "--output", metavar="FILE.html", help="write the page here instead of stdout")
+    anim.add_argument("--terminal", action="store_true",
+                      help="play in the terminal, redrawn in place (frame after frame when not a terminal)")
+    anim.set_defaults(run=cmd_animate)
 
     generate = sub.add_parser("generate", help="write a random puzzle instance")
     generate.add_argument("puzzle", metavar="PUZZLE")

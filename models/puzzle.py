@@ -9,6 +9,7 @@ from typing import Any
 
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
+from gridsat.models.svg import Figure, Layout, Sketch
 
 Instance = Any  # each puzzle's frozen dataclass
 
@@ -35,6 +36,11 @@ class Puzzle:
     note: Callable[[Instance], str | None] | None = None
     # Optional: write a random puzzle of a size as instance text (size, seed, max_area, unique).
     generate: Callable[..., str] | None = None
+    # Optional: the picture of a solution (None: the empty board) at a cell size in pixels (None: a default).
+    draw: Callable[[Instance, Solution | None, float | None], Figure] | None = None
+    # Optional: what a reference-search event (kind, depth, what) adds to that picture, given the
+    # ``what`` of every decision on the path so far (see gridsat.solvers.reference).
+    sketch: Callable[[Instance, Layout, str, int, Any, list[Any]], Sketch] | None = None
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""
