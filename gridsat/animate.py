@@ -13,7 +13,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, TextIO
@@ -180,6 +180,14 @@ function toggle() {
 }
 $("play").onclick = toggle;
 function pause() { if (playing) toggle(); }
+function solution(direction) {  // the step just after the next (or previous) solution
+  pause();
+  for (let n = at + direction; n > 0 && n <= STEPS.length; n += direction) {
+    if (STEPS[n - 1][0] === "solution") { seek(n); return; }
+  }
+}
+$("prev-solution").onclick = () => solution(-1);
+$("next-solution").onclick = () => solution(1);
 $("back").onclick = () => { pause(); seek(at - 1); };
 $("next").onclick = () => { pause(); seek(at + 1); };
 $("seek").oninput = (e) => seek(Number(e.target.value));
@@ -227,10 +235,12 @@ def page(recording: Recording, fps: float = 20.0) -> str:
         f"<style>{PAGE_STYLE}</style></head><body>",
         f"<h1>gridsat animate: {escape(recording.title)}</h1>",
         "<p>The reference search step by step: a decision placed, a decision taken back, a solution found. "
-        "Space plays or pauses, the arrow keys step; open the page with #step=N to start at step N.</p>",
+        "Space plays or pauses, the arrow keys step, the Solution buttons jump to the solutions found; "
+        "open the page with #step=N to start at step N.</p>",
         f'<p class="{"capped" if recording.capped else "ended"}">{escape(ending(recording))}</p>',
         '<div class="controls"><button id="play">Play</button><button id="back">&#9664; Step</button>'
         '<button id="next">Step &#9654;</button>'
+        '<button id="prev-solution">&#9664; Solution</button><button id="next-solution">Solution &#9654;</button>'
         f'<label>Speed <input id="speed" type="range" min="0" max="100" value="{speed}"></label>'
         '<span id="rate"></span></div>'
         f'<div class="controls"><label>Step <input id="seek" type="range" min="0" max="{len(steps)}" value="0">'
@@ -244,15 +254,15 @@ def page(recording: Recording, fps: float = 20.0) -> str:
     return "\n".join(parts)
 
 
-def console(recording: Recording, labels: dict[Cell, str]) -> list[str]:
+def console(recording: Recording, labels: dict[Cell, str], width: int) -> list[str]:
     """The board as the seed's console program prints it: each cell's label, '.' where none."""
-    width = max([1, *(len(text) for text in labels.values())])
     return [" ".join(labels.get((r, c), ".").rjust(width) for c in range(recording.cols))
             for r in range(recording.rows)]
 
 
-def frames(recording: Recording) -> Any:
+def frames(recording: Recording) -> Iterator[tuple[int, str, list[str]]]:
     """Each step's number, caption and console board, replaying the labels as the page replays pieces."""
+    width = max([1, *(len(text) for frame in recording.frames for text in frame.labels.values())])
     cells: dict[Cell, list[tuple[int, str]]] = {}  # per cell, the labels stacked on it (depth, text)
     stacked: list[tuple[int, list[Cell]]] = []
     for number, frame in enumerate(recording.frames, 1):
@@ -265,7 +275,7 @@ def frames(recording: Recording) -> Any:
                 cells.setdefault(cell, []).append((frame.depth, text))
             stacked.append((frame.depth, list(frame.labels)))
         shown = {cell: stack[-1][1] for cell, stack in cells.items() if stack}
-        yield number, frame.caption, console(recording, shown)
+        yield number, frame.caption, console(recording, shown, width)
 
 
 def play(recording: Recording, out: TextIO = sys.stdout, fps: float = 20.0, redraw: bool | None = None,

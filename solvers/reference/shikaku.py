@@ -181,6 +181,8 @@ def solve(board: Board, stop: Stop, cells: bool, listen: Listener | None = None)
                     listen("remove", *path.pop())
                     continue
             before = [len(rects) == 1 for rects in space]
+            if depth:  # the clue just split had several candidates: report it when it is down to one
+                before[decision["clue"]] = False
         alive = search.settle(space, changed)
         if listen is not None:
             listen("prune", depth, {"fixed": fixed(space, before), "dead": not alive})
