@@ -246,6 +246,9 @@ def sketch(board: Board, lay: svg.Layout, kind: str, depth: int, what: object, p
         moves = [move_shape(lay, path[-1], square)] if path else []
         marks = step_shape(board, lay, square, depth, "start" if depth == 1 else None)
         return svg.Sketch(marks, {(square[0], square[1]): str(depth)}, under=moves)
+    if kind == "solution" and what != path:  # Warnsdorff closed the path by rotations: draw the new tour over it
+        labels = {(r, c): str(i + 1) for i, (r, c) in enumerate(what)}
+        return svg.Sketch(draw(board, what, lay.cell).body, labels)
     if kind == "solution" and board.closed and len(what) > 1:
         return svg.Sketch(under=[move_shape(lay, what[-1], what[0], closing=True)])
     if kind == "block":

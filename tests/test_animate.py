@@ -13,6 +13,7 @@ import pytest
 from conftest import gridsat
 from gridsat.animate import frames, page, play, record, record_named
 from gridsat.models import get_puzzle
+from gridsat.models.knights_tour import render
 from gridsat.solvers.reference import algorithms
 from gridsat.solvers.stop import Stop
 
@@ -82,6 +83,16 @@ def test_the_page_is_self_contained_and_says_when_the_step_cap_cut_the_search(tm
     # The board, with the layers the pieces go into, is one SVG: read it back as XML.
     board = ET.fromstring(re.search(r"<svg.*?</svg>", html, re.S).group(0))
     assert {e.get("id") for e in board.iter() if e.get("id")} >= {"under", "pieces"}
+
+
+@pytest.mark.parametrize("text, params", [("6x6", {"closed": "true"}), ("5x5", {}), ("8x8", {"closed": "true"})])
+def test_the_last_frame_of_a_tour_shows_the_tour_found(text, params):
+    p = get_puzzle("knights-tour")
+    board = p.parse(text, params)
+    recording = record_named(p, board, "warnsdorff", 100_000)
+    (tour,) = algorithms("knights-tour")["warnsdorff"].run(board, Stop())
+    *_, (number, _, last) = frames(recording)
+    assert recording.frames[number - 1].kind == "solution" and last == render(board, tour).splitlines()
 
 
 def test_divide_records_its_blocks_then_its_joins():

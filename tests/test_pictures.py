@@ -136,6 +136,8 @@ def test_cli_writes_pictures_and_sheets(tmp_path):
     assert len(by_class(parse(shown.stdout), "rect", "mat")) == 14
     limited = gridsat("enumerate", "prime-grid", "3x3", "--limit", "5", "--format", "svg")
     assert len(by_class(parse(limited.stdout), "g", "tile")) == 5 and "incomplete: solution limit" in limited.stdout
+    none = gridsat("solve", "tatami", "3x3", "--format", "svg", "-o", str(tmp_path / "none.svg"))
+    assert (none.returncode, none.stdout) == (1, "no solution exists\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.svg", "tour.svg"]
 
 
