@@ -12,12 +12,13 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from gridsat import __version__, api, jsontext, status
+from gridsat import __version__, animate, api, jsontext, status
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.formulation import Formulation
 from gridsat.models.puzzle import Instance, Puzzle, dumps
+from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS, backend_class
@@ -208,16 +209,26 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.json and args.format == "svg":
+        raise InvalidOption("--json and --format svg exclude each other")
+    check_output(args.output)
     puzzle, instance = load(args)
+    if args.format == "svg":
+        drawer(puzzle)  # before solving: a puzzle without pictures is an input error
     outcome = api.solve(puzzle, instance, **choices(args))
     solution = outcome.solution
     if args.json:
-        print_json({**outcome.summary(), **notes(puzzle, instance), "solution": solution})
+        shown = jsontext.dumps({**outcome.summary(), **notes(puzzle, instance), "solution": solution}) + "\n"
     elif solution is None:
         why = "no solution exists" if outcome.complete else f"no solution found ({outcome.reason})"
         print(why)
+    elif args.format == "svg":
+        shown = still(puzzle, instance, solution, outcome.label)
     else:
-        print(puzzle.render(instance, solution))
+        shown = puzzle.render(instance, solution) + "\n"
+    if args.json or solution is not None:
+        write_output(args.output, lambda out: out.write(shown))
+    if solution is not None and not args.json:
         print(f"# {outcome.label}, {outcome.seconds:.3f} s", file=sys.stderr)
     report_problems(outcome)
     return status.of_run(outcome, solve=True)
@@ -245,8 +256,14 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
+    if args.output is not None and args.format != "svg":
+        raise InvalidOption("-o needs --format svg: text and jsonl stream to stdout")
+    check_output(args.output)
     puzzle, instance = load(args)
     progress = ProgressLine.on_terminal(args.quiet)
+    drawn: list[Any] = []
+    if args.format == "svg":
+        drawer(puzzle)  # before solving: a puzzle without pictures is an input error
     solutions = api.enumerate(puzzle, instance, limit=args.limit, up_to=args.up_to, on_progress=progress,
                               **choices(args), **splitting(args))
     outcome = solutions.outcome
@@ -257,7 +274,9 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
             progress.close()
         # Up to symmetry: one canonical representative per orbit, and the orbit's size.
         solution, size = (item.solution, {"orbit_size": item.size}) if args.up_to else (item, {})
-        if args.format == "jsonl":
+        if args.format == "svg":
+            drawn.append(solution)  # one drawing per solution, or per orbit
+        elif args.format == "jsonl":
             print(json.dumps({"solution": solution, **size}, separators=(",", ":")), flush=True)
         else:
             held = f" ({plural(item.size, 'solution')})" if args.up_to else ""
@@ -277,11 +296,16 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         solutions.close()
         if progress:
             progress.close()
+    state = "; ".join([*(count_notes(puzzle, outcome) if args.up_to else []),
+                       "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
     if args.format == "jsonl":
         print(json.dumps({"summary": {**outcome.summary(), **counted(puzzle, args.up_to)}}, separators=(",", ":")))
+    elif args.format == "svg":
+        text = sheet(puzzle, instance, drawn, outcome.label, state)
+        write_output(args.output, lambda out: out.write(text))
+        print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s",
+              file=sys.stderr)
     else:
-        state = "; ".join([*(count_notes(puzzle, outcome) if args.up_to else []),
-                           "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
         print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
     report_problems(outcome)
     return status.of_run(outcome)
@@ -340,20 +364,35 @@ def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -
     return text
 
 
+def check_output(path: str | None) -> None:
+    """Fail early, before any solving, when ``path`` can never be written."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidOption(f"cannot write {path!r}: folder {folder!r} does not exist")
+    if os.path.isdir(path):
+        raise InvalidOption(f"cannot write {path!r}: it is a folder")
+
+
 def write_output(path: str | None, write: Callable[[Any], None]) -> None:
     """Write to stdout, or atomically to ``path`` so a failure leaves no partial file."""
     if path is None:
         write(sys.stdout)
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InvalidOption(f"cannot write {path!r}: folder {folder!r} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".gridsat-", suffix=".tmp")
+    check_output(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".gridsat-", suffix=".tmp")
+    except OSError as error:
+        raise InvalidOption(f"cannot write {path!r}: {error.strerror}") from None
     try:
         with os.fdopen(fd, "w") as out:
             write(out)
         os.chmod(tmp, file_mode(path))  # mkstemp makes 0600; the file gets the mode open() would give it
         os.replace(tmp, path)
+    except OSError as error:
+        os.unlink(tmp)
+        raise InvalidOption(f"cannot write {path!r}: {error.strerror}") from None
     except BaseException:
         os.unlink(tmp)
         raise
@@ -385,6 +424,21 @@ def cmd_export(args: argparse.Namespace) -> int:
     if formulation.images is not None:
         print(f"gridsat: note: encoding {encoding.name} keeps one solution per symmetry orbit: each model of the "
               f"file stands for {formulation.orbit_size} solutions (its header says so)", file=sys.stderr)
+    return 0
+
+
+def cmd_animate(args: argparse.Namespace) -> int:
+    if args.terminal and args.output is not None:
+        raise InvalidOption("--terminal plays in the terminal and -o writes a page: choose one")
+    check_output(args.output)
+    puzzle, instance = load(args)
+    recording = animate.record_named(puzzle, instance, args.algorithm, args.max_steps)
+    if args.terminal:
+        animate.play(recording, sys.stdout, args.fps)
+    else:
+        text = animate.page(recording, args.fps)
+        write_output(args.output, lambda out: out.write(text))
+        print(f"# {animate.ending(recording)}", file=sys.stderr)
     return 0
 
 
@@ -471,6 +525,8 @@ def build_parser() -> Parser:
     solve = sub.add_parser("solve", help="print one solution")
     solving_args(solve)
     solve.add_argument("--json", action="store_true", help="print the run and the solution as JSON")
+    solve.add_argument("--format", choices=("text", "svg"), default="text", help="svg: a picture of the solution")
+    solve.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     solve.set_defaults(run=cmd_solve)
 
     count = sub.add_parser("count", help="count the solutions")
@@ -488,8 +544,10 @@ def build_parser() -> Parser:
     enum = sub.add_parser("enumerate", help="stream the solutions")
     solving_args(enum)
     enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
-    enum.add_argument("--format", choices=("text", "jsonl"), default="text",
-                      help="text: each solution drawn; jsonl: one JSON object per solution, then a summary line")
+    enum.add_argument("--format", choices=("text", "jsonl", "svg"), default="text",
+                      help="text: each solution drawn; jsonl: one JSON object per solution, then a summary line; "
+                           "svg: one sheet with every solution found (every orbit, with --up-to), numbered")
+    enum.add_argument("-o", "--output", metavar="FILE", help="with --format svg: write the sheet here")
     up_to_arg(enum)
     parallel_args(enum)
     enum.add_argument("--sorted", action="store_true",
@@ -518,6 +576,17 @@ def build_parser() -> Parser:
                         "solutions (prime-grid: nosymmetry unless you name symmetry)")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
+
+    anim = sub.add_parser("animate", help="replay the reference search as an HTML page or in the terminal")
+    instance_args(anim)
+    anim.add_argument("--algorithm", help="the reference algorithm (default: the puzzle's first, see gridsat list)")
+    anim.add_argument("--max-steps", type=positive_int, default=3000, metavar="N",
+                      help="record at most N search events (default 3000)")
+    anim.add_argument("--fps", type=positive_float, default=20.0, help="steps per second (default 20)")
+    anim.add_argument("-o", "--output", metavar="FILE.html", help="write the page here instead of stdout")
+    anim.add_argument("--terminal", action="store_true",
+                      help="play in the terminal, redrawn in place (frame after frame when not a terminal)")
+    anim.set_defaults(run=cmd_animate)
 
     generate = sub.add_parser("generate", help="write a random puzzle instance")
     generate.add_argument("puzzle", metavar="PUZZLE", help="a puzzle with a generator (shikaku)")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
+from gridsat.models.svg import Figure, Layout, Sketch
 
 if TYPE_CHECKING:
     from gridsat.models.symmetry import Group
@@ -46,6 +47,11 @@ class Puzzle:
     # Optional: what a count may be "up to" (``symmetry``, ``reversal``), each with the group of the
     # symmetries that map an instance onto itself (see models/symmetry.py and solvers/orbits.py).
     symmetries: Mapping[str, Callable[[Instance], Group]] = field(default_factory=dict)
+    # Optional: the picture of a solution (None: the empty board) at a cell size in pixels (None: a default).
+    draw: Callable[[Instance, Solution | None, float | None], Figure] | None = None
+    # Optional: what a reference-search event (kind, depth, what) adds to that picture, given the
+    # ``what`` of every decision on the path so far (see gridsat.solvers.reference).
+    sketch: Callable[[Instance, Layout, str, int, Any, list[Any]], Sketch] | None = None
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

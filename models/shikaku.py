@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gridsat.models import cardinality
+from gridsat.models import cardinality, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.params import check_keys
@@ -228,6 +228,20 @@ def regions(board: Board, solution: Solution) -> list[list[int]]:
     return grid
 
 
+def touching(board: Board, grid: list[list[int]]) -> list[set[int]]:
+    """Per clue, the clues whose regions share an edge with its own (cells of no region are skipped)."""
+    near: list[set[int]] = [set() for _ in board.clues]
+    for r in range(board.rows):
+        for c in range(board.cols):
+            for r2, c2 in ((r + 1, c), (r, c + 1)):
+                if r2 < board.rows and c2 < board.cols:
+                    a, b = grid[r][c], grid[r2][c2]
+                    if a != b and a >= 0 and b >= 0:
+                        near[a].add(b)
+                        near[b].add(a)
+    return near
+
+
 def letters(board: Board, grid: list[list[int]]) -> list[str] | None:
     """A letter per clue: the board's own labels, else a..zA..Z in clue order, else a greedy
     colouring where touching regions differ; None when 52 letters do not suffice."""
@@ -236,16 +250,10 @@ def letters(board: Board, grid: list[list[int]]) -> list[str] | None:
         return list(board.labels)
     if count <= len(LETTERS):
         return list(LETTERS[:count])
-    touching: list[set[int]] = [set() for _ in range(count)]
-    for r in range(board.rows):
-        for c in range(board.cols):
-            for r2, c2 in ((r + 1, c), (r, c + 1)):
-                if r2 < board.rows and c2 < board.cols and grid[r][c] != grid[r2][c2]:
-                    touching[grid[r][c]].add(grid[r2][c2])
-                    touching[grid[r2][c2]].add(grid[r][c])
+    near = touching(board, grid)
     out: list[str] = []
     for i in range(count):
-        taken = {out[j] for j in touching[i] if j < i}
+        taken = {out[j] for j in near[i] if j < i}
         free = [ch for k in range(len(LETTERS)) if (ch := LETTERS[(i + k) % len(LETTERS)]) not in taken]
         if not free:
             return None
@@ -283,6 +291,58 @@ def boxes(board: Board, grid: list[list[int]]) -> str:
     return "\n".join(lines)
 
 
+def region_shape(lay: svg.Layout, rect: Rect | list[int], fill: str, **attrs: object) -> svg.Element:
+    """A clue's rectangle, filled, with a dark outline."""
+    top, left, height, width = rect
+    return svg.rect(lay.x(left), lay.y(top), lay.x(width), lay.y(height), fill=fill, stroke=svg.INK,
+                    stroke_width=max(1.5, lay.cell / 16), **attrs)
+
+
+def draw(board: Board, solution: Solution | None, cell: float | None = None) -> svg.Figure:
+    """The clues, and each rectangle filled so that touching rectangles get different colours."""
+    lay = svg.layout(board.rows, board.cols, cell)
+    body = [svg.rect(0, 0, lay.width, lay.height, fill=svg.PAPER, class_="grid"),
+            *svg.grid_lines(lay, stroke="#cccccc", stroke_width=1)]
+    if solution:
+        colours = svg.greedy_colours(touching(board, regions(board, solution)))
+        body += [region_shape(lay, rect, svg.PALETTE[colours[i]], class_="region") for i, rect in enumerate(solution)]
+    size = lay.font(max([1, *(len(str(n)) for _, _, n in board.clues)]))
+    top = [svg.label(lay.centre(r, c), str(n), size, font_weight="bold", fill=svg.INK, class_="clue")
+           for r, c, n in board.clues] if size else []
+    top.append(svg.rect(0, 0, lay.width, lay.height, fill="none", stroke=svg.INK, stroke_width=2, class_="border"))
+    note = None if size else "clue numbers left out at this size"
+    return svg.Figure(lay.width, lay.height, body, top, note=note, layout=lay)
+
+
+def sketch(board: Board, lay: svg.Layout, kind: str, depth: int, what: dict, path: list[dict]) -> svg.Sketch:
+    """A decision: the rectangle a clue takes (solid) or gives up (dashed red); a propagation: the
+    rectangles it fixed (a dead end: a red frame)."""
+    def fill(i: int) -> str:
+        return svg.PALETTE[i % len(svg.PALETTE)]
+
+    def cells_of(i: int, rect: list[int]) -> dict[Cell, str]:
+        return {cell: LETTERS[i % len(LETTERS)] for cell in cells(tuple(rect))}
+
+    if kind == "place" and "rect" in what:
+        i = what["clue"]
+        return svg.Sketch([region_shape(lay, what["rect"], fill(i), class_="choice")], cells_of(i, what["rect"]))
+    if kind == "place":
+        refusal = region_shape(lay, what["not"], "none", class_="refusal")
+        refusal.set("stroke", "#d62728")
+        refusal.set("stroke-dasharray", "6,4")
+        return svg.Sketch([refusal])
+    if kind == "prune":
+        sketch_ = svg.Sketch()
+        for fix in what["fixed"]:
+            sketch_.pieces.append(region_shape(lay, fix["rect"], fill(fix["clue"]), class_="fixed"))
+            sketch_.labels.update(cells_of(fix["clue"], fix["rect"]))
+        if what["dead"]:
+            sketch_.pieces.append(svg.rect(0, 0, lay.width, lay.height, fill="none", stroke="#d62728",
+                                           stroke_width=4, class_="dead"))
+        return sketch_
+    return svg.Sketch()
+
+
 def generate(size: str, *, seed: int | None = None, max_area: int | None = None, unique: bool = False) -> str:
     """A random puzzle of ``RxC`` in the text format (see models.shikaku_generate)."""
     from gridsat.models.shikaku_generate import generate as run
@@ -308,4 +368,6 @@ PUZZLE = Puzzle(
     reference="gridsat.solvers.reference.shikaku",
     example="seed",
     symmetries={"symmetry": group},
+    draw=draw,
+    sketch=sketch,
 )

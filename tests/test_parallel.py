@@ -39,7 +39,20 @@ CASES = [
     ("knights-tour", "5x5", {"start": "0,0"}, "sat", "position+seqcounter", 304),
     ("shikaku", "5x5:e8e6a3_3f3b2", {}, "sat", "pack", 1),
     ("shikaku", "seed", {}, "cpsat", "nooverlap2d", 1),
+    # The reference backend splits the seed algorithms' own search trees (the last field names the algorithm).
+    ("tatami", "3x16", {}, "reference", "rowscan", None),
+    ("prime-grid", "4x4", {"max": 16}, "reference", "dfs", 2992),
+    ("shikaku", "tests/data/shikaku/seven.txt", {}, "reference", "propagate", 7),
+    ("shikaku", "tests/data/shikaku/seven.txt", {}, "reference", "cells", 7),
+    ("knights-tour", "5x5", {}, "reference", "backtrack", 1728),
 ]
+
+
+def request_of(backend: str, choice: str | None, part: Part | None = None) -> Request:
+    """The request of a case: an encoding, or for the reference backend an algorithm."""
+    if backend == "reference":
+        return Request(algorithm=choice, part=part)
+    return Request(encoding=choice, part=part)
 
 
 def case_id(case: tuple) -> str:
@@ -50,13 +63,15 @@ def case_id(case: tuple) -> str:
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> None:
     puzzle_name, instance, params, backend, encoding, golden = case
+    if instance.startswith("tests/"):
+        instance = str(ROOT / instance)
     puzzle, parsed = load(puzzle_name, instance, params)
-    request = Request(encoding=encoding)
+    request = request_of(backend, encoding)
     whole = execute(puzzle, parsed, backend, request, keep=True)
     parts = get_backend(backend).prepare(puzzle, parsed, request).split(16, 256, Stop())
     seen: dict = {}
     for part in parts:
-        found = execute(puzzle, parsed, backend, Request(encoding=encoding, part=part), keep=True)
+        found = execute(puzzle, parsed, backend, request_of(backend, encoding, part), keep=True)
         assert found.complete and not found.invalid
         for solution in found.solutions:
             key = freeze(solution)
@@ -102,7 +117,7 @@ def split_run(puzzle: str, instance: str, params: dict, backend: str, **options)
     return SplitRun(chosen, parsed, backend, Request(options.pop("encoding", None)), split, **options)
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "reference"])
 def test_two_workers_count_what_one_search_counts(backend: str) -> None:
     run = split_run("knights-tour", "5x5", {}, backend)
     outcome = consume(run)

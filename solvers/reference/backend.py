@@ -58,12 +58,15 @@ class ReferenceJob:
         """Parts of the search tree: the first depth with at least ``target`` decisions, numbered."""
         if not self.algorithm.exhaustive:
             return [Part()]
-        count = 0
-        for depth in range(1, MAX_SPLIT_DEPTH + 1):
-            count = self.decisions(depth, stop)
-            if count >= target or count == 0:
+        depth, count = 0, 0  # the deepest level with decisions, up to the first with enough of them
+        for level in range(1, MAX_SPLIT_DEPTH + 1):
+            found = self.decisions(level, stop)
+            if found == 0:
                 break
-        if count == 0 and depth == 1:
+            depth, count = level, found
+            if count >= target:
+                break
+        if count == 0:
             return [Part()]  # no decision at all: nothing to split
         return split_ordinals(count, depth, target)
 

@@ -17,6 +17,15 @@ Python's recursion limit). They differ in what they try first and where they may
 
 The squares are numbered r * cols + c here; the moves are computed from the rules, not taken
 from any encoding.
+
+Events (see ``gridsat.solvers.reference``), as the seed's coroutine reports (depth, x, y): "place"
+and "remove" of the knight on a square at depth n (the square is step n of the path), ``what`` =
+``[r, c]``; "solution" with the tour. ``divide`` adds "block" (``{"block": [top, left, rows,
+cols], "entry": [r, c]}``, at the depth of the block's first square, before it is placed) and
+"join" (``{"from": [r, c], "to": [r, c]}``, at the depth of the block's last square) when it
+jumps from a toured block into the next. ``backtrack`` honours the veto. ``warnsdorff`` and
+``divide`` skip a vetoed square too, but they stop at their first tour (and ``divide`` remembers
+an entry whose block led nowhere, vetoed or not), so vetoes do not split their work.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from gridsat.models.knights_tour import Board, Tour
-from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.reference import Algorithm, Listener
 from gridsat.solvers.stop import Stop
 
 # The seed's jumps as (dx, dy), x the column and y the row, in its order.
@@ -50,11 +59,26 @@ def graph(board: Board, inside: Callable[[int, int], bool] | None = None) -> Gra
 
 
 def walks(
-    jumps: Graph, start: int, length: int, stop: Stop, order: Order | None = None, visited: bytearray | None = None
+    jumps: Graph,
+    start: int,
+    length: int,
+    stop: Stop,
+    order: Order | None = None,
+    visited: bytearray | None = None,
+    listen: Listener | None = None,
+    cols: int = 1,
+    base: int = 0,
 ) -> Iterator[list[int]]:
-    """Every path of ``length`` unvisited squares from ``start``, depth first and iteratively."""
+    """Every path of ``length`` unvisited squares from ``start``, depth first and iteratively.
+
+    With ``listen``, each square entering the path is a "place" at depth ``base`` + its place in the
+    path (``what`` = ``[r, c]``, squares numbered ``r * cols + c``), each one leaving it a "remove".
+    """
     seen = visited if visited is not None else bytearray(len(jumps))
     if seen[start]:
+        return
+    if listen is not None and listen("place", base + 1, list(divmod(start, cols))) is False:
+        listen("remove", base + 1, list(divmod(start, cols)))
         return
     seen[start] = 1
     path = [start]
@@ -68,6 +92,9 @@ def walks(
     try:
         if length == 1:
             yield [start]
+            seen[path.pop()] = 0
+            if listen is not None:
+                listen("remove", base + 1, list(divmod(start, cols)))
         while stack:
             turns += 1
             if turns % POLL == 0 and stop.expired():
@@ -75,14 +102,23 @@ def walks(
             square = next(stack[-1], None)
             if square is None:
                 stack.pop()
-                seen[path.pop()] = 0
+                seen[path[-1]] = 0
+                gone = path.pop()
+                if listen is not None:
+                    listen("remove", base + len(path) + 1, list(divmod(gone, cols)))
                 continue
             if seen[square]:
                 continue
             path.append(square)
+            if listen is not None and listen("place", base + len(path), list(divmod(square, cols))) is False:
+                path.pop()  # vetoed: as if the square were taken
+                listen("remove", base + len(path) + 1, list(divmod(square, cols)))
+                continue
             if len(path) == length:  # the caller sees the path with all but its last square marked
                 yield list(path)
                 path.pop()
+                if listen is not None:
+                    listen("remove", base + length, list(divmod(square, cols)))
                 continue
             seen[square] = 1
             stack.append(candidates(square))
@@ -108,13 +144,16 @@ def first_squares(board: Board) -> list[int]:
     return list(range(board.area))
 
 
-def backtrack(board: Board, stop: Stop) -> Iterator[Tour]:
+def backtrack(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[Tour]:
     """Every tour, by the seed's plain backtracking (its jump order, no pruning)."""
     jumps = graph(board)
     for start in first_squares(board):
-        for path in walks(jumps, start, board.area, stop):
+        for path in walks(jumps, start, board.area, stop, listen=listen, cols=board.cols):
             if closes(board, jumps, path):
-                yield tour_of(board, path)
+                tour = tour_of(board, path)
+                if listen is not None:
+                    listen("solution", board.area, tour)
+                yield tour
         if stop.expired():
             return
 
@@ -149,7 +188,7 @@ def close_by_rotation(jumps: Graph, path: list[int], stop: Stop, tries: int) -> 
     return None
 
 
-def warnsdorff(board: Board, stop: Stop) -> Iterator[Tour]:
+def warnsdorff(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[Tour]:
     """One tour by Warnsdorff's rule from the start (else the corner [0, 0]), backtracking when stuck.
 
     A closed tour is the greedy open tour closed by rotations; if that fails the search moves on to
@@ -159,9 +198,11 @@ def warnsdorff(board: Board, stop: Stop) -> Iterator[Tour]:
     start = first_squares(board)[0]
     if board.closed and board.area % 2:
         return
-    for path in walks(jumps, start, board.area, stop, warnsdorff_order(jumps)):
+    for path in walks(jumps, start, board.area, stop, warnsdorff_order(jumps), listen=listen, cols=board.cols):
         tour = close_by_rotation(jumps, path, stop, 50 * board.area) if board.closed else path
         if tour is not None:
+            if listen is not None:
+                listen("solution", board.area, tour_of(board, tour))
             yield tour_of(board, tour)
             return
         if stop.expired():
@@ -203,7 +244,7 @@ def blocks(board: Board) -> list[Block] | None:
     return grid
 
 
-def divide(board: Board, stop: Stop) -> Iterator[Tour]:
+def divide(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[Tour]:
     """One open tour joined from block tours; on boards ``blocks`` does not cover it says why and stops."""
     parts = blocks(board)
     if board.closed or parts is None:
@@ -229,7 +270,7 @@ def divide(board: Board, stop: Stop) -> Iterator[Tour]:
 
     failed: set[tuple[int, bytes]] = set()  # (entry, blocks toured): no way on from there
 
-    def chain(entry: int, done: int) -> Iterator[list[int]]:
+    def chain(entry: int, done: int, base: int) -> Iterator[list[int]]:
         """Tours of the rest of the board that begin by touring ``entry``'s block."""
         b = owner[entry]
         toured[b] = 1
@@ -238,7 +279,10 @@ def divide(board: Board, stop: Stop) -> Iterator[Tour]:
         if key in failed:
             toured[b] = 0
             return
-        for piece in walks(inner[b], entry, parts[b][2] * parts[b][3], stop, order[b], seen):
+        if listen is not None:
+            listen("block", base + 1, {"block": list(parts[b]), "entry": list(divmod(entry, cols))})
+        area = parts[b][2] * parts[b][3]
+        for piece in walks(inner[b], entry, area, stop, order[b], seen, listen, cols, base):
             if done + 1 == len(parts):
                 yield piece
                 continue
@@ -249,7 +293,10 @@ def divide(board: Board, stop: Stop) -> Iterator[Tour]:
             exits = [v for v in outer[piece[-1]] if not seen[v] and can_enter(v)]
             exits.sort(key=lambda v: owner[v] != (b + 1) % len(parts))  # the next block in snake order first
             for landing in exits:
-                for rest in chain(landing, done + 1):
+                if listen is not None:
+                    jump = {"from": list(divmod(piece[-1], cols)), "to": list(divmod(landing, cols))}
+                    listen("join", base + area, jump)
+                for rest in chain(landing, done + 1, base + area):
                     yield piece + rest
             seen[piece[-1]] = 0
             if stop.expired():
@@ -257,7 +304,9 @@ def divide(board: Board, stop: Stop) -> Iterator[Tour]:
         failed.add(key)
         toured[b] = 0
 
-    for path in chain(start, 0):
+    for path in chain(start, 0, 0):
+        if listen is not None:
+            listen("solution", board.area, tour_of(board, path))
         yield tour_of(board, path)
         return
 

@@ -4,6 +4,9 @@ Cells are filled left to right, top to bottom. A value may go into a cell when i
 and its sums with the left and the upper neighbour (the only neighbours already filled) are in a
 prime table; a used-array gives distinctness. The seed recurses once per cell and counts the
 fillings; here the choice points live on an explicit stack and every filling is yielded.
+
+Events (see ``gridsat.solvers.reference``): "place" and "remove" of a value in the n-th cell of the
+row-major order at depth n, ``what`` = ``[r, c, value]``; the veto is honoured.
 """
 
 from __future__ import annotations
@@ -11,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gridsat.models.prime_grid import Filling, Grid, primes
-from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.reference import Algorithm, Listener
 from gridsat.solvers.stop import Stop
 
 POLL = 1 << 14  # loop turns between looks at the clock
 
 
-def fillings(grid: Grid, stop: Stop) -> Iterator[Filling]:
+def fillings(grid: Grid, stop: Stop, listen: Listener | None = None) -> Iterator[Filling]:
     """Every filling of ``grid``, in the seed's search order (values tried in increasing order)."""
     rows, cols, low, high = grid.rows, grid.cols, grid.low, grid.high
     size = rows * cols
@@ -34,9 +37,14 @@ def fillings(grid: Grid, stop: Stop) -> Iterator[Filling]:
         if turns % POLL == 0 and stop.expired():
             return
         if pos == size:
-            yield [cells[r * cols : (r + 1) * cols] for r in range(rows)]
+            filling = [cells[r * cols : (r + 1) * cols] for r in range(rows)]
+            if listen is not None:
+                listen("solution", size, filling)
+            yield filling
             pos -= 1
             used[cells[pos]] = 0
+            if listen is not None:
+                listen("remove", pos + 1, [*divmod(pos, cols), cells[pos]])
             continue
         left = cells[pos - 1] if pos % cols else 0
         up = cells[pos - cols] if pos >= cols else 0
@@ -45,6 +53,10 @@ def fillings(grid: Grid, stop: Stop) -> Iterator[Filling]:
             v += 1
         if v <= high:
             cells[pos], used[v], trial[pos] = v, 1, v + 1
+            if listen is not None and listen("place", pos + 1, [*divmod(pos, cols), v]) is False:
+                used[v] = 0  # vetoed: try the next value in this cell
+                listen("remove", pos + 1, [*divmod(pos, cols), v])
+                continue
             pos += 1
             if pos < size:
                 trial[pos] = low
@@ -53,6 +65,8 @@ def fillings(grid: Grid, stop: Stop) -> Iterator[Filling]:
             return
         pos -= 1
         used[cells[pos]] = 0
+        if listen is not None:
+            listen("remove", pos + 1, [*divmod(pos, cols), cells[pos]])
 
 
 ALGORITHMS = {

@@ -10,14 +10,23 @@ clue has one candidate is a solution: at the fixpoint no two of them overlap, an
 sum to the area they then cover the grid. Differences from the seed: only clues whose candidates
 can meet are ever compared, a split re-checks only the clues next to the one split, the halves
 wait on an explicit stack instead of the call stack, and every solution is yielded.
+
+Events (see ``gridsat.solvers.reference``): a distribution at depth n is a "place" of one half,
+``{"clue": i, "rect": [top, left, height, width]}`` (clue i takes its first candidate) or
+``{"clue": i, "not": [...]}`` (it takes any other); its "remove" comes when the search leaves that
+half. After every propagation, "prune" (information) lists the clues it left with one candidate,
+``{"fixed": [{"clue": i, "rect": [...]}, ...], "dead": bool}``, ``dead`` when the state has no
+solution. A solution can be found at any depth, even 0 (propagation alone). The veto is honoured:
+a vetoed half is dropped before propagation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from gridsat.models.shikaku_formats import Board
-from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.reference import Algorithm, Listener
 from gridsat.solvers.stop import Stop
 
 Rect = tuple[int, int, int, int]  # (top, left, height, width), as in the canonical solution
@@ -135,17 +144,22 @@ def inside(rect: Rect, cell: int, cols: int) -> bool:
     return rect[0] <= r < rect[0] + rect[2] and rect[1] <= c < rect[1] + rect[3]
 
 
-def seed_search(board: Board, stop: Stop) -> Iterator[list[list[int]]]:
+def seed_search(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[list[list[int]]]:
     """The seed's rules only: propagation by overlap, distribution over the tightest clue."""
-    return solve(board, stop, cells=False)
+    return solve(board, stop, cells=False, listen=listen)
 
 
-def cell_search(board: Board, stop: Stop) -> Iterator[list[list[int]]]:
+def cell_search(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[list[list[int]]]:
     """The seed's search with the cell rule added to propagation (every cell needs a rectangle)."""
-    return solve(board, stop, cells=True)
+    return solve(board, stop, cells=True, listen=listen)
 
 
-def solve(board: Board, stop: Stop, cells: bool) -> Iterator[list[list[int]]]:
+def fixed(space: Space, before: list[bool]) -> list[dict[str, Any]]:
+    """The clues left with one candidate that had more ``before``."""
+    return [{"clue": i, "rect": list(rects[0])} for i, rects in enumerate(space) if len(rects) == 1 and not before[i]]
+
+
+def solve(board: Board, stop: Stop, cells: bool, listen: Listener | None = None) -> Iterator[list[list[int]]]:
     """Every solution, by propagation to a fixpoint and distribution over the tightest clue."""
     if board.total() != board.area:
         return  # rectangles of these areas cannot tile the grid
@@ -153,20 +167,44 @@ def solve(board: Board, stop: Stop, cells: bool) -> Iterator[list[list[int]]]:
     if any(not rects for rects in root):
         return
     search = Search(board, neighbours(root), stop, cells)
-    stack: list[tuple[Space, list[int]]] = [(root, list(range(len(root))))]
+    # A state to search: the space, the clues just narrowed, its depth, and the decision that made it.
+    stack: list[tuple[Space, list[int], int, Any]] = [(root, list(range(len(root))), 0, None)]
+    path: list[tuple[int, Any]] = []  # the decisions above the current state, when someone listens
     while stack and not stop.expired():
-        space, changed = stack.pop()
-        if not search.settle(space, changed):
+        space, changed, depth, decision = stack.pop()
+        if listen is not None:
+            while path and path[-1][0] >= depth:
+                listen("remove", *path.pop())
+            if depth:
+                path.append((depth, decision))
+                if listen("place", depth, decision) is False:
+                    listen("remove", *path.pop())
+                    continue
+            before = [len(rects) == 1 for rects in space]
+            if depth:  # the clue just split had several candidates: report it when it is down to one
+                before[decision["clue"]] = False
+        alive = search.settle(space, changed)
+        if listen is not None:
+            listen("prune", depth, {"fixed": fixed(space, before), "dead": not alive})
+        if not alive:
             continue
         open_clues = [(len(rects), i) for i, rects in enumerate(space) if len(rects) > 1]
         if not open_clues:
-            yield [list(rects[0]) for rects in space]
+            solution = [list(rects[0]) for rects in space]
+            if listen is not None:
+                listen("solution", depth, solution)
+            yield solution
             continue
         _, index = min(open_clues)
         first, rest = list(space), list(space)
         first[index], rest[index] = space[index][:1], space[index][1:]
-        stack.append((rest, [index]))
-        stack.append((first, [index]))  # popped next: the first candidate is searched first, as in the seed
+        split = list(space[index][0])
+        stack.append((rest, [index], depth + 1, {"clue": index, "not": split}))
+        # Popped next: the first candidate is searched first, as in the seed.
+        stack.append((first, [index], depth + 1, {"clue": index, "rect": split}))
+    if listen is not None and not stack:
+        while path:
+            listen("remove", *path.pop())
 
 
 ALGORITHMS = {

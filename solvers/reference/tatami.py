@@ -6,6 +6,10 @@ mat: otherwise up-left, up and left are three different mats and any mat here wo
 at their common corner. The guard band makes those tests and the "is the next cell free" tests
 work on the border without special cases. The seed recurses once per cell, so a 30x30 room goes
 past Python's recursion limit; here the choice points live on an explicit stack.
+
+Events (see ``gridsat.solvers.reference``): "place" and "remove" of a mat at depth n, the mat's
+number in the seed's numbering (the n-th mat on the path), ``what`` its two cells
+``[[r, c], [r2, c2]]`` (0-based, the first cell the one the scan stands on); the veto is honoured.
 """
 
 from __future__ import annotations
@@ -13,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gridsat.models.tatami import Room, Tiling
-from gridsat.solvers.reference import Algorithm
+from gridsat.solvers.reference import Algorithm, Listener
 from gridsat.solvers.stop import Stop
 
 GUARD = -1
 POLL = 1 << 14  # loop turns between looks at the clock
 
 
-def tilings(room: Room, stop: Stop) -> Iterator[Tiling]:
+def tilings(room: Room, stop: Stop, listen: Listener | None = None) -> Iterator[Tiling]:
     """Every tatami tiling of ``room``, in the seed's search order."""
     stride = room.cols + 2
     grid = [GUARD] * (stride * (room.rows + 2))
@@ -33,13 +37,17 @@ def tilings(room: Room, stop: Stop) -> Iterator[Tiling]:
     pos, turns = stride + 1, 0
 
     def place(cell: int, first: int) -> bool:
-        """Lay a mat at ``cell`` in the first free orientation from ``first`` on."""
+        """Lay a mat at ``cell`` in the first free orientation from ``first`` on (that a listener allows)."""
         for orientation in range(first, 2):
             if grid[cell + step[orientation]] == 0:
                 number = len(stack) + 1
                 grid[cell] = grid[cell + step[orientation]] = number
                 stack.append((cell, orientation))
-                return True
+                if listen is None or listen("place", number, _mat(cell, orientation, stride)) is not False:
+                    return True
+                stack.pop()  # vetoed: as if this orientation had not fit
+                grid[cell] = grid[cell + step[orientation]] = 0
+                listen("remove", number, _mat(cell, orientation, stride))
         return False
 
     while True:
@@ -49,7 +57,10 @@ def tilings(room: Room, stop: Stop) -> Iterator[Tiling]:
         while pos < end and grid[pos] != 0:
             pos += 1
         if pos >= end:
-            yield sorted(_mat(cell, o, stride) for cell, o in stack)
+            tiling = sorted(_mat(cell, o, stride) for cell, o in stack)
+            if listen is not None:
+                listen("solution", len(stack), tiling)
+            yield tiling
         else:
             up, left, corner = grid[pos - stride], grid[pos - 1], grid[pos - stride - 1]
             if (up == corner or left == corner) and place(pos, 0):
@@ -59,6 +70,8 @@ def tilings(room: Room, stop: Stop) -> Iterator[Tiling]:
         while stack:
             cell, orientation = stack.pop()
             grid[cell] = grid[cell + step[orientation]] = 0
+            if listen is not None:
+                listen("remove", len(stack) + 1, _mat(cell, orientation, stride))
             if place(cell, orientation + 1):
                 pos = cell + 1
                 break
