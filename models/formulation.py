@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the solvers' packages load only when a formulation is built
@@ -15,6 +16,13 @@ Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
 Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
+
+
+def picker(indices: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """``itemgetter`` that always returns a tuple, even for zero or one index."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    return lambda items: tuple(items[i] for i in indices)
 
 
 @dataclass(kw_only=True)
@@ -62,9 +70,24 @@ class CnfFormulation(Formulation):
         """The structured key of each projection variable, in projection order."""
         return [self.pool.obj(v) for v in self.projection]
 
+    @functools.cached_property
+    def unset(self) -> dict[Key, int]:
+        """Every projection key at 0: a model's values start as a copy of it (a dict copy does not
+        hash the keys again, and hashing hundreds of tuple keys per model was most of the cost)."""
+        return dict.fromkeys(self.keys, 0)
+
+    @functools.cached_property
+    def key_of(self) -> dict[int, Key]:
+        return dict(zip(self.projection, self.keys, strict=True))
+
     def values(self, model: list[int]) -> dict[Key, int]:
         """The projection of a SAT model (which lists variables 1..n in order), keyed by structured keys."""
-        return {key: int(model[v - 1] > 0) for key, v in zip(self.keys, self.projection, strict=True)}
+        found = self.unset.copy()
+        key_of = self.key_of
+        for v in self.projection:
+            if model[v - 1] > 0:
+                found[key_of[v]] = 1
+        return found
 
     def blocking_clause(self, model: list[int]) -> list[int]:
         """A clause that this model's projection violates and every other projection satisfies."""

@@ -34,14 +34,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from itertools import compress
-from operator import add, itemgetter
+from itertools import chain, compress
+from operator import add
 from typing import Any
 
 from gridsat.models import cardinality, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.errors import InvalidInstance
-from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key, picker
 from gridsat.models.params import check_keys, int_param, parse_size
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.symmetry import Element, Group, Motion, Permutation, board_group, motions
@@ -393,20 +393,28 @@ def verify(grid: Grid, filling: Filling) -> list[str]:
 
     A quick pass accepts a good filling; anything it doubts goes through ``problems`` for the reasons.
     """
-    if type(filling) is list and len(filling) == grid.rows and all(
-        type(row) is list and len(row) == grid.cols for row in filling
+    # Every step is one call into C (no Python loop over the cells): this runs for every solution
+    # of every backend, so it is the floor of the per-solution cost.
+    if (
+        type(filling) is list
+        and len(filling) == grid.rows
+        and set(map(type, filling)) == LIST
+        and set(map(len, filling)) == {grid.cols}
     ):
-        flat = [v for row in filling for v in row]
-        table = primes(2 * grid.high)
+        flat = list(chain.from_iterable(filling))
+        first, second = neighbours(grid)
         if (
-            set(map(type, flat)) == {int}
+            set(map(type, flat)) == INT
             and len(set(flat)) == len(flat)
             and grid.low <= min(flat)
             and max(flat) <= grid.high
-            and table.issuperset(map(add, *(pick(flat) for pick in neighbours(grid))))
+            and primes(2 * grid.high).issuperset(map(add, first(flat), second(flat)))
         ):
             return []
     return problems(grid, filling)
+
+
+LIST, INT = {list}, {int}
 
 
 @cache
@@ -414,13 +422,6 @@ def neighbours(grid: Grid) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]
     """Two pickers that take a flat filling to the first and to the second ends of every edge."""
     ends = [(r1 * grid.cols + c1, r2 * grid.cols + c2) for (r1, c1), (r2, c2) in edges(grid)]
     return tuple(picker([pair[k] for pair in ends]) for k in (0, 1))
-
-
-def picker(indices: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
-    """``itemgetter`` that always returns a tuple, even for zero or one index."""
-    if len(indices) > 1:
-        return itemgetter(*indices)
-    return lambda flat: tuple(flat[i] for i in indices)
 
 
 def problems(grid: Grid, filling: Filling) -> list[str]:

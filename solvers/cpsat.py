@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gridsat.models.formulation import CpsatFormulation, Key
+from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
 from gridsat.solvers.parts import Part, interrupted_split, split_prefix
@@ -66,7 +66,10 @@ class CpsatJob:
         if stop.remaining() is not None:
             solver.parameters.max_time_in_seconds = max(stop.remaining() or 0.0, 1e-3)
         formulation = self.formulation
-        primary = list(formulation.primary.items())
+        keys = list(formulation.primary)
+        # The primary variables' values straight from the response: one copy of the solution and an
+        # itemgetter, instead of one Value() call into the solver per variable.
+        pick = picker([formulation.primary[key].Index() for key in keys])
 
         class Collector(cp_model.CpSolverSolutionCallback):
             def __init__(self, emit: Emit) -> None:
@@ -74,7 +77,7 @@ class CpsatJob:
                 self.emit = emit
 
             def on_solution_callback(self) -> None:
-                values = {key: self.Value(var) for key, var in primary}
+                values = dict(zip(keys, pick(list(self.Response().solution)), strict=True))
                 for solution in formulation.solutions_of(values):
                     if not self.emit(solution):
                         self.StopSearch()
