@@ -44,7 +44,7 @@ def at_most(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) 
         cnf.extend([[-lit] for lit in lits])
         return
     encoding = name if bound == 1 or name not in AT_MOST_ONE_ONLY else "seqcounter"
-    cnf.extend(CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]).clauses)
+    add(cnf, CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]))
 
 
 def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
@@ -58,7 +58,7 @@ def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str)
         cnf.append([])
         return
     encoding = name if name not in AT_MOST_ONE_ONLY else "seqcounter"
-    cnf.extend(CardEnc.atleast(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]).clauses)
+    add(cnf, CardEnc.atleast(list(lits), bound=bound, vpool=pool, encoding=ENCODINGS[encoding]))
 
 
 def exactly(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
@@ -70,3 +70,9 @@ def exactly(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) 
 def exactly_one(cnf: CNF, lits: Sequence[int], pool: IDPool, name: str) -> None:
     """Add ``sum(lits) == 1``: one clause plus the named at-most-one."""
     exactly(cnf, lits, 1, pool, name)
+
+
+def add(cnf: CNF, encoded: CNF) -> None:
+    """Append an encoding's clauses (in one step: CNF.extend checks every clause for ``nv``)."""
+    cnf.clauses.extend(encoded.clauses)
+    cnf.nv = max(cnf.nv, encoded.nv)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Hashable, Mapping
+import time
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +17,8 @@ Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
 Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
+# Given a SAT model (variables 1..n in order), clauses it violates, or [] when it is a real solution.
+Refine = Callable[[list[int]], list[list[int]]]
 
 
 @dataclass(kw_only=True)
@@ -53,15 +58,23 @@ class CnfFormulation(Formulation):
     # one mat per cell pair...): then no solution's true set contains another's, and a blocking
     # clause over the true literals alone excludes exactly one solution, with far fewer literals.
     block_true_only: bool = False
+    # A lazy formulation's missing rules: the sat backend asks about every model before reporting it
+    # and adds the clauses returned to the same incremental solver, until a model passes. Each clause
+    # must hold in every real solution, so refinement never loses one (see models/circuit.py).
+    refine: Refine | None = None
 
     @functools.cached_property
     def keys(self) -> list[Key]:
         """The structured key of each projection variable, in projection order."""
         return [self.pool.obj(v) for v in self.projection]
 
+    @functools.cached_property
+    def _indexed_keys(self) -> list[tuple[Key, int]]:
+        return [(key, v - 1) for key, v in zip(self.keys, self.projection, strict=True)]
+
     def values(self, model: list[int]) -> dict[Key, int]:
         """The projection of a SAT model (which lists variables 1..n in order), keyed by structured keys."""
-        return {key: int(model[v - 1] > 0) for key, v in zip(self.keys, self.projection, strict=True)}
+        return {key: 1 if model[i] > 0 else 0 for key, i in self._indexed_keys}  # once per solution: kept lean
 
     def blocking_clause(self, model: list[int]) -> list[int]:
         """A clause that this model's projection violates and every other projection satisfies."""
@@ -75,3 +88,28 @@ class CnfFormulation(Formulation):
     def legend(self) -> list[str]:
         """One comment line per named variable: ``v <id> <key>``."""
         return [f"v {v} {self.pool.obj(v)!r}" for v in sorted(self.pool.id2obj) if self.pool.obj(v) is not None]
+
+
+class BuildExpired(Exception):
+    """The deadline passed while a formulation was being built (the run ends incomplete)."""
+
+
+_build_deadline: ContextVar[float | None] = ContextVar("gridsat_build_deadline", default=None)
+
+
+@contextlib.contextmanager
+def build_deadline(deadline: float | None) -> Iterator[None]:
+    """Let ``checkpoint`` calls in the formulations built inside raise ``BuildExpired`` at ``deadline``
+    (a ``time.monotonic`` value), so that building counts against a run's time limit."""
+    token = _build_deadline.set(deadline)
+    try:
+        yield
+    finally:
+        _build_deadline.reset(token)
+
+
+def checkpoint() -> None:
+    """Called now and then by a formulation's slow loops: stop building once the deadline has passed."""
+    deadline = _build_deadline.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise BuildExpired

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.solvers.backend import Request, check_request, get_backend
 from gridsat.solvers.stop import Stop
@@ -27,7 +28,7 @@ class Outcome:
     invalid: list[tuple[Any, list[str]]] = field(default_factory=list)
     solutions: list[Any] | None = None
     seconds: float = 0.0  # solving, after the formulation was built
-    build_seconds: float = 0.0
+    build_seconds: float = 0.0  # a time limit counts these too
     size: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -67,13 +68,21 @@ def execute(
     chosen = get_backend(backend)
     request = request or Request()
     check_request(chosen, request)
+    stop = Stop(time_limit)  # started before building: the build counts against the time limit
     started = time.perf_counter()
-    job = chosen.prepare(puzzle, instance, Request(request.encoding, request.solver, request.algorithm, limit))
+    try:
+        with build_deadline(stop.deadline):
+            job = chosen.prepare(puzzle, instance, Request(request.encoding, request.solver, request.algorithm, limit))
+    except (BuildExpired, KeyboardInterrupt) as cut_short:  # nothing found yet, and the answer says so
+        stop.request("time limit" if isinstance(cut_short, BuildExpired) else "interrupted")
+        chosen_name = request.encoding or request.algorithm or "default"
+        return Outcome(puzzle.name, puzzle.describe(instance), backend, chosen_name, complete=False,
+                       reason=stop.reason, solutions=[] if keep else None,
+                       build_seconds=time.perf_counter() - started)
     outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, job.label, size=job.size())
     outcome.build_seconds = time.perf_counter() - started
     outcome.solutions = [] if keep else None
     seen: set[Any] = set()
-    stop = Stop(time_limit)
     started = time.perf_counter()
     stream = job.solutions(stop)
     try:
@@ -99,6 +108,7 @@ def execute(
     finally:
         stream.close()
         outcome.seconds = time.perf_counter() - started
+        outcome.size = job.size()  # a lazy formulation has grown while solving
     if not job.exhaustive:
         stop.request(f"{job.label} does not search for every solution")
     outcome.complete = stop.reason is None

@@ -45,7 +45,7 @@ def test_parse_reads_size_closed_and_start(text, params, board):
     "text, params, message",
     [
         ("0x4", {}, "board"),
-        ("60x60", {}, "too large"),
+        ("101x100", {}, "too large"),
         ("5x5", {"closed": "maybe"}, "closed='maybe'"),
         ("5x5", {"start": "5,0"}, "start='5,0' is off the 5x5 board"),
         ("5x5", {"start": "a,b"}, "start='a,b' is not R,C"),
