@@ -257,6 +257,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         def write(out: Any) -> None:
             out.write(f"c gridsat {puzzle.name} {puzzle.describe(instance)} encoding {encoding.name}\n")
+            if f.refine is not None:
+                out.write("c lazy formulation: these clauses are its eager part only; gridsat's sat backend adds\n"
+                          "c refinement clauses while solving, so a model of this CNF alone may not be a solution\n")
             out.write(f"c p show {shown} 0\nc ind {shown} 0\n")
             for line in f.legend():
                 out.write(f"c {line}\n")

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -15,6 +16,7 @@ from pysat.formula import CNF, IDPool
 
 Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
+# Reads the keys whose value is 1 (a CNF's values leave the false ones out; CP-SAT's list every key).
 Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
 # Given a SAT model (variables 1..n in order), clauses it violates, or [] when it is a real solution.
@@ -69,12 +71,14 @@ class CnfFormulation(Formulation):
         return [self.pool.obj(v) for v in self.projection]
 
     @functools.cached_property
-    def _indexed_keys(self) -> list[tuple[Key, int]]:
-        return [(key, v - 1) for key, v in zip(self.keys, self.projection, strict=True)]
+    def _indices(self) -> list[int]:
+        return [v - 1 for v in self.projection]
 
     def values(self, model: list[int]) -> dict[Key, int]:
-        """The projection of a SAT model (which lists variables 1..n in order), keyed by structured keys."""
-        return {key: 1 if model[i] > 0 else 0 for key, i in self._indexed_keys}  # once per solution: kept lean
+        """The projection of a SAT model (which lists variables 1..n in order): the structured keys of
+        its true variables, each mapped to 1. The false ones are left out: decoders read the true
+        keys, and this runs once for every solution a count finds."""
+        return dict.fromkeys(compress(self.keys, [model[i] > 0 for i in self._indices]), 1)
 
     def blocking_clause(self, model: list[int]) -> list[int]:
         """A clause that this model's projection violates and every other projection satisfies."""
