@@ -90,7 +90,9 @@ def print_table(rows: Iterable[Row], baseline: str = "reference", sizes: bool = 
     matching row on each instance is the baseline, so it should come first in the configurations.
     With ``sizes``, also the formulation's size and refinement rounds, and why a run stopped short.
     """
-    header = f"{'instance':<10} {'configuration':<36} {'count':>10} {'done':>5} {'seconds':>10} {'vs ' + baseline:>14}"
+    width = 14 if sizes else 10  # room for "40x40 closed"
+    header = (f"{'instance':<{width}} {'configuration':<36} {'count':>10} {'done':>5} {'seconds':>10} "
+              f"{'vs ' + baseline:>14}")
     if sizes:
         header += f" {'variables':>10} {'clauses':>11} {'rounds':>6}  note"
     print(header)
@@ -101,10 +103,10 @@ def print_table(rows: Iterable[Row], baseline: str = "reference", sizes: bool = 
         if baseline in (row.config.backend, label(row.config)):
             bases.setdefault(row.instance, row)
         flag = "yes" if finished(row.outcome) else "NO"
-        line = (f"{row.instance:<10} {label(row.config):<36} {row.outcome.count:>10} {flag:>5} {row.seconds:>10.3f} "
-                f"{ratio(bases.get(row.instance), row):>14}")
+        line = (f"{row.instance:<{width}} {label(row.config):<36} {row.outcome.count:>10} {flag:>5} "
+                f"{row.seconds:>10.3f} {ratio(bases.get(row.instance), row):>14}")
         if sizes:
-            note = "" if finished(row.outcome) else row.outcome.reason or ""
+            note = "" if finished(row.outcome) else (row.outcome.reason or "")[:90]
             line += f" {size_columns(row.outcome)}  {note}"
         print(line, flush=True)
         done.append(row)
