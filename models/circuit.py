@@ -164,22 +164,36 @@ class Circuit:
 
     def bipartite_without(self, root: int) -> bool:
         """Whether the arcs not touching ``root`` 2-colour the nodes (then every cycle avoiding it is even)."""
+        return self.colouring(skip=root) is not None
+
+    def forbid_unbalanced(self, formula: CNF) -> bool:
+        """The empty clause when the arcs 2-colour the nodes into classes of different sizes: a circuit
+        alternates colours, so it needs as many of each (an odd knight's board has no closed tour).
+        Returns whether it was added."""
+        colour = self.colouring()
+        if colour is None or 2 * sum(colour) == self.size:
+            return False
+        formula.clauses.append([])  # (a disconnected graph, whose colours are arbitrary, has no circuit either)
+        return True
+
+    def colouring(self, skip: int | None = None) -> list[int] | None:
+        """A 2-colouring (0/1 per node, -1 for ``skip``) of the arcs not touching ``skip``, or None."""
         colour = [-1] * self.size
         for start in range(self.size):
-            if start == root or colour[start] >= 0:
+            if start == skip or colour[start] >= 0:
                 continue
             colour[start], stack = 0, [start]
             while stack:
                 node = stack.pop()
                 for other, _ in self.outs[node] + self.ins[node]:
-                    if other == root:
+                    if other == skip:
                         continue
                     if colour[other] < 0:
                         colour[other] = 1 - colour[node]
                         stack.append(other)
                     elif colour[other] == colour[node]:
-                        return False
-        return True
+                        return None
+        return [max(c, 0) for c in colour] if skip is None else colour
 
 
 def primes_for(longest: int, even: bool) -> list[int]:

@@ -193,6 +193,14 @@ def verify(board: Board, tour: Tour) -> list[str]:
     return problems
 
 
+def note(board: Board) -> str | None:
+    """Why a closed tour cannot exist on a board with an odd number of squares."""
+    if board.closed and board.area % 2:
+        return (f"a closed tour alternates square colours, so it needs an even number of squares; "
+                f"{board.rows}x{board.cols} has {board.area}, so there is none")
+    return None
+
+
 def render(board: Board, tour: Tour) -> str:
     """The board with each square's step number (1 first), as the seed prints it."""
     step = {tuple(square): i + 1 for i, square in enumerate(tour)}
@@ -227,4 +235,5 @@ PUZZLE = Puzzle(
     describe=describe,
     cnf_encodings=CNF_ENCODINGS,
     count_meta={"tours": "directed"},
+    note=note,
 )

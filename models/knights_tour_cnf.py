@@ -59,6 +59,7 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
     else:
         circuit = tour_circuit(board, pool)
         circuit.degrees(formula, pool, encoding["card"])
+        circuit.forbid_unbalanced(formula)
         projection = [var for _, _, var in circuit.arcs]
         if tour in ("cutset", "crt"):
             circuit.forbid_two_cycles(formula)

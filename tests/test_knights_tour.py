@@ -268,3 +268,9 @@ def test_export_of_the_lazy_encoding_says_it_is_only_the_eager_part():
     text = gridsat("export", "knights-tour", "5x5", "--format", "dimacs").stdout
     assert "c lazy formulation: these clauses are its eager part only" in text
     assert "lazy" not in gridsat("export", "knights-tour", "5x5", "--format", "dimacs", "--encoding", "crt").stdout
+
+
+def test_odd_boards_have_no_closed_tour_and_the_note_says_why():
+    done = gridsat("count", "knights-tour", "21x21", "-p", "closed=true", "--backend", "sat", "--time-limit", "30")
+    assert done.stdout == "0 (tours: directed)\n" and "needs an even number of squares" in done.stderr
+    assert TOUR.note(parse("6x6", {"closed": "true"})) is None and TOUR.note(parse("5x5", {})) is None
