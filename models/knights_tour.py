@@ -12,7 +12,7 @@ and ``("last", u)``. The CNF ``position`` encoding instead has ``("at", u, t)``:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import compress
 
@@ -110,36 +110,35 @@ def ends(board: Board) -> tuple[list[Square], list[Square]]:
     return ([board.start] if board.start else squares), squares
 
 
-def decode(values: Mapping[Key, int]) -> Tour:
-    """Follow the true arcs (or read the steps) into the list of squares."""
+def decode(values: Mapping[Key, int], start: Square | None = None) -> Tour:
+    """Follow the true arcs (or read the steps) into the list of squares; a cycle is followed from ``start``."""
     after: dict[Square, Square] = {}
     at: list[tuple[int, Square]] = []
     first = None
     for key in compress(values, values.values()):  # the true keys (lean: this runs for every tour counted)
-        if key[0] == "arc":
+        kind = key[0]
+        if kind == "arc":
             after[key[1]] = key[2]
-        elif key[0] == "first":
+        elif kind == "first":
             first = key[1]
-        elif key[0] == "at":
+        elif kind == "at":
             at.append((key[2], key[1]))
     if at:
         return [list(square) for _, square in sorted(at)]
-    head = first if first is not None else min(after, default=None)
+    head = start if start in after else first if first is not None else min(after, default=None)
     if head is None:
         return []
-    tour, square = [head], after.get(head)
-    while square is not None and square != head and len(tour) <= len(after):  # bounded: arcs may be wrong
-        tour.append(square)
+    tour, square, bound = [list(head)], after.get(head), len(after)
+    while square is not None and square != head and len(tour) <= bound:  # bounded: arcs may be wrong
+        tour.append(list(square))
         square = after.get(square)
-    return [list(square) for square in tour]
+    return tour
 
 
-def rooted(board: Board, tour: Tour) -> Tour:
-    """A closed tour rotated to begin at the board's root square (open tours are left alone)."""
-    if not board.closed or list(board.root) not in tour:
-        return tour
-    i = tour.index(list(board.root))
-    return tour[i:] + tour[:i]
+def decoder(board: Board) -> Callable[[Mapping[Key, int]], Tour]:
+    """``decode`` for this board: a closed tour is followed from its root, so it is written from there."""
+    start = board.root if board.closed else None
+    return lambda values: decode(values, start)
 
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
@@ -161,7 +160,7 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
         model.AddBoolOr([])  # one square cannot jump back to itself
     elif circuit:
         model.AddCircuit(circuit)
-    return CpsatFormulation(model=model, primary=primary, decode=lambda values: rooted(board, decode(values)))
+    return CpsatFormulation(model=model, primary=primary, decode=decoder(board))
 
 
 def knight_move(a: list[int], b: list[int]) -> bool:

@@ -40,7 +40,7 @@ from gridsat.models.circuit import LARGE_GROUP, Circuit, primes_for
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.formulation import CnfFormulation, checkpoint
-from gridsat.models.knights_tour import Board, Square, arcs, decode, ends, rooted
+from gridsat.models.knights_tour import Board, Square, arcs, decoder, ends
 
 # About 200 bytes and a microsecond of Python per clause: 5 million clauses take a gigabyte and
 # several seconds to build, before the solver has copied them.
@@ -77,7 +77,7 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
     # Every tour sets the same number of projection variables (one way into every square, plus one
     # last square), so blocking its true ones is enough.
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, block_true_only=True, refine=refine,
-                          decode=lambda values: rooted(board, decode(values)))
+                          decode=decoder(board))
 
 
 def tour_circuit(board: Board, pool: IDPool) -> Circuit:
