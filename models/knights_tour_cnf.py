@@ -7,9 +7,10 @@ Every encoding's projection stands for exactly one directed tour, so blocking cl
   (an arc, or being first) and one way out (an arc, or being last): a circuit through the squares,
   and for an open tour a dummy node whose arcs out are ``first`` and whose arcs in are ``last``
   (models/circuit.py). That alone allows disjoint subtours, which each encoding rules out its own way:
-- ``cutset`` lazily: the CNF holds the degree constraints and no 2-cycles, and the sat backend adds
-  a cut-set clause (some arc leaves the squares of a subtour) for every subtour of every model until
-  a model is one tour. Exact: every tour satisfies every cut-set clause.
+- ``cutset`` lazily: the CNF holds the degree constraints, no 2-cycles and a cut-set clause for the
+  squares of every 4-cycle; the sat backend adds cut-set clauses (some arc leaves, and some arc
+  enters, the squares of a subtour) for every subtour of every model until a model is one tour.
+  Exact: every tour satisfies every cut-set clause.
 - ``crt``: every node's distance from the root (a closed tour's first square, an open tour's dummy
   node) modulo a few small primes, one-hot (the Chinese remainder encoding): 2 x (3 + 5 + 7 + 11)
   clauses per arc up to 40x40, linear in the number of arcs.
@@ -64,8 +65,7 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
         if tour in ("cutset", "crt"):
             circuit.forbid_two_cycles(formula)
         if tour == "cutset":
-            if board.area > 4:  # a 4-cycle through every square is a tour
-                circuit.cut_four_cycles(formula, skip=None if board.closed else board.area)
+            circuit.cut_four_cycles(formula, skip=None if board.closed else board.area)
             refine = circuit.refine
         elif tour == "crt":
             circuit.residues(formula, pool, root_node(board), encoding["card"])
@@ -118,8 +118,8 @@ def clauses_estimate(board: Board, encoding: Encoding) -> int:
     tour = encoding["tour"]
     if tour == "position":
         return 2 * n * exactly_one(n) + 2 * n * n
-    ends = 0 if board.closed else 2 * exactly_one(n, "ladder" if n > LARGE_GROUP else card)
-    degrees = 2 * n * exactly_one(9) + ends
+    dummy = 0 if board.closed else 2 * exactly_one(n, "ladder" if n > LARGE_GROUP else card)
+    degrees = 2 * n * exactly_one(9) + dummy
     width = max(1, (n - 1).bit_length())
     extra = {
         "cutset": moves // 2,
