@@ -5,7 +5,7 @@ formulation's ``refine`` (a lazy formulation returns clauses, which go into the 
 solver, and the loop solves again); report the solution; block its projection. Fixed literals
 (``assumptions``, or unit clauses added to the CNF) change nothing in the loop.
 
-Time limits, as measured for issue 15 (benchmarks/knights_tour.py --time-limits):
+Time limits (measured for issue 15; the 40x40 rows of benchmarks/knights_tour.py check them):
 
 - MiniSat-like solvers release the GIL in ``solve_limited(expect_interrupt=True)`` and can be
   interrupted from another thread: the loop runs on a worker thread, and the reading thread
@@ -13,7 +13,8 @@ Time limits, as measured for issue 15 (benchmarks/knights_tour.py --time-limits)
 - CaDiCaL holds the GIL and has no interrupt. Without a deadline a call runs unbudgeted (Ctrl-C
   still works, through PySAT's own SIGINT handler). With one, every call gets a conflict budget
   sized from the conflict rate measured so far, a share of the time left, so that the last call
-  ends near the deadline. Small fixed budgets would cost more: each call restarts the search.
+  ends near the deadline. Small fixed budgets would cost more: each call restarts the search (with
+  1,000 conflicts a call, a 12x12 rank tour took 20,000 conflicts and 10.8 s instead of 1,100 and 0.2 s).
 - lingeling and kissat have neither a usable budget nor an interrupt, so a time limit is refused.
 """
 
