@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from gridsat import api
 from gridsat.models import get_puzzle
+from gridsat.models.errors import GridsatError
 from gridsat.solvers.crosscheck import Config
 from gridsat.solvers.run import Outcome, execute
 
@@ -41,47 +42,78 @@ def measure(puzzle_name: str, instance_text: str, params: dict[str, str], config
     for config in configs:
         times, outcome = [], None
         for _ in range(repeat):
-            if mode == "solve":  # complete once a solution is found, as gridsat solve says
-                r = config.request
-                outcome = api.solve(puzzle, instance, backend=config.backend, encoding=r.encoding, solver=r.solver,
-                                    algorithm=r.algorithm, time_limit=time_limit)
-            else:
-                outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit)
+            try:
+                if mode == "solve":  # complete once a solution is found, as gridsat solve says
+                    r = config.request
+                    outcome = api.solve(puzzle, instance, backend=config.backend, encoding=r.encoding,
+                                        solver=r.solver, algorithm=r.algorithm, time_limit=time_limit)
+                else:
+                    outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit)
+            except GridsatError as error:  # e.g. a formulation too large to build: a row that says so
+                outcome = Outcome(puzzle.name, puzzle.describe(instance), config.backend, label(config),
+                                  complete=False, reason=f"refused: {error}")
             times.append(outcome.seconds + outcome.build_seconds)
-            if not outcome.complete and outcome.reason == "time limit":
+            if not outcome.complete and outcome.reason != "solution limit":
                 break  # repeating a timeout only repeats the limit
         yield Row(puzzle.describe(instance), config, outcome, min(times))
 
 
 def ratio(baseline: Row | None, row: Row) -> str:
-    """How many times faster ``row`` is than ``baseline``; ``>=`` when the baseline hit its limit."""
-    if baseline is None or row.seconds <= 0:
+    """How many times faster ``row`` is than ``baseline``: ``>=`` when the baseline hit its time
+    limit, ``<=`` when the row did, nothing to say when both did or either was refused."""
+    if baseline is None or row.seconds <= 0 or refused(baseline) or refused(row):
         return "-"
     value = baseline.seconds / row.seconds
-    lower_bound = not baseline.outcome.complete and baseline.outcome.reason == "time limit"
-    upper_bound = not row.outcome.complete and row.outcome.reason == "time limit"
-    if lower_bound and upper_bound:
-        return "?"  # both stopped at the limit: no ratio was measured
-    return f"{'>=' if lower_bound else '<=' if upper_bound else ''}{value:,.1f}x"
+    base_cut, row_cut = (r.outcome.reason == "time limit" and not finished(r.outcome) for r in (baseline, row))
+    if base_cut and row_cut:
+        return "-"
+    return f"{'>=' if base_cut else '<=' if row_cut else ''}{value:,.1f}x"
 
 
-def print_table(rows: Iterable[Row], baseline: str = "reference") -> list[Row]:
+def refused(row: Row) -> bool:
+    return (row.outcome.reason or "").startswith("refused")
+
+
+def finished(outcome: Outcome) -> bool:
+    """Complete, or stopped by the solution limit it was asked for (one tour in ``solve`` mode)."""
+    return outcome.complete or (outcome.reason == "solution limit" and outcome.count > 0)
+
+
+def size_columns(outcome: Outcome) -> str:
+    """Variables, clauses (or constraints) and refinement rounds, where the run has them."""
+    size = outcome.size
+    variables, clauses = size.get("variables"), size.get("clauses", size.get("constraints"))
+    rounds = size.get("refinement_rounds")
+    return " ".join(f"{'' if value is None else f'{value:,}':>{width}}"
+                    for value, width in ((variables, 10), (clauses, 11), (rounds, 6)))
+
+
+def print_table(rows: Iterable[Row], baseline: str = "reference", sizes: bool = False) -> list[Row]:
     """Print rows as they arrive: count, seconds and the speed-up over the instance's ``baseline`` row.
 
-    ``baseline`` names a backend; the first row of that backend on each instance is the baseline,
-    so it should come first in the configurations.
+    ``baseline`` names a backend (or a full configuration label such as ``sat:rank``); the first
+    matching row on each instance is the baseline, so it should come first in the configurations.
+    With ``sizes``, also the formulation's size and refinement rounds, and why a run stopped short.
     """
-    header = f"{'instance':<10} {'configuration':<36} {'count':>10} {'done':>5} {'seconds':>10} {'vs ' + baseline:>14}"
+    width = 14 if sizes else 10  # room for "40x40 closed"
+    header = (f"{'instance':<{width}} {'configuration':<36} {'count':>10} {'done':>5} {'seconds':>10} "
+              f"{'vs ' + baseline:>14}")
+    if sizes:
+        header += f" {'variables':>10} {'clauses':>11} {'rounds':>6}  note"
     print(header)
     print("-" * len(header), flush=True)
     done: list[Row] = []
     bases: dict[str, Row] = {}
     for row in rows:
-        if row.config.backend == baseline:
+        if baseline in (row.config.backend, label(row.config)):
             bases.setdefault(row.instance, row)
-        flag = "yes" if row.outcome.complete else "NO"
-        print(f"{row.instance:<10} {label(row.config):<36} {row.outcome.count:>10} {flag:>5} {row.seconds:>10.3f} "
-              f"{ratio(bases.get(row.instance), row):>14}", flush=True)
+        flag = "yes" if finished(row.outcome) else "NO"
+        line = (f"{row.instance:<{width}} {label(row.config):<36} {row.outcome.count:>10} {flag:>5} "
+                f"{row.seconds:>10.3f} {ratio(bases.get(row.instance), row):>14}")
+        if sizes:
+            note = "" if finished(row.outcome) else (row.outcome.reason or "")[:90]
+            line += f" {size_columns(row.outcome)}  {note}"
+        print(line, flush=True)
         done.append(row)
     for instance in dict.fromkeys(r.instance for r in done):
         counts = {r.outcome.count for r in done if r.instance == instance and r.outcome.complete}

@@ -29,7 +29,8 @@ def status_of(summary: dict[str, Any], mode: str, timeout: float, left: float) -
     """``ok``, ``timeout`` or ``error`` (with a message) for a run that returned (the parent still
     checks the whole process's CPU time against the limit)."""
     # A backend that stops itself at the deadline may name another reason (CP-SAT's own time limit).
-    stopped_at_deadline = not summary["complete"] and summary["solve_seconds"] >= 0.98 * left
+    # The time limit counts building the formulation too.
+    stopped_at_deadline = not summary["complete"] and summary["build_seconds"] + summary["solve_seconds"] >= 0.98 * left
     if summary["reason"] == "time limit" or stopped_at_deadline or summary["seconds"] > timeout:
         return "timeout", None
     if summary["complete"] or (mode == "solve" and summary["count"] > 0):

@@ -424,6 +424,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     if formulation.images is not None:
         print(f"gridsat: note: encoding {encoding.name} keeps one solution per symmetry orbit: each model of the "
               f"file stands for {formulation.orbit_size} solutions (its header says so)", file=sys.stderr)
+    if getattr(formulation, "refine", None) is not None:
+        print(f"gridsat: note: encoding {encoding.name} is lazy: the file holds its eager part, whose models "
+              "include non-solutions (its header says so)", file=sys.stderr)
     return 0
 
 

@@ -48,7 +48,7 @@ def at_most(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) 
     from pysat.card import CardEnc
 
     encoding = name if bound == 1 or name not in AT_MOST_ONE_ONLY else "seqcounter"
-    cnf.extend(CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=enc_type(encoding)).clauses)
+    add(cnf, CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=enc_type(encoding)))
 
 
 def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
@@ -64,7 +64,7 @@ def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str)
     from pysat.card import CardEnc
 
     encoding = name if name not in AT_MOST_ONE_ONLY else "seqcounter"
-    cnf.extend(CardEnc.atleast(list(lits), bound=bound, vpool=pool, encoding=enc_type(encoding)).clauses)
+    add(cnf, CardEnc.atleast(list(lits), bound=bound, vpool=pool, encoding=enc_type(encoding)))
 
 
 def exactly(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
@@ -76,3 +76,9 @@ def exactly(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) 
 def exactly_one(cnf: CNF, lits: Sequence[int], pool: IDPool, name: str) -> None:
     """Add ``sum(lits) == 1``: one clause plus the named at-most-one."""
     exactly(cnf, lits, 1, pool, name)
+
+
+def add(cnf: CNF, encoded: CNF) -> None:
+    """Append an encoding's clauses (in one step: CNF.extend checks every clause for ``nv``)."""
+    cnf.clauses.extend(encoded.clauses)
+    cnf.nv = max(cnf.nv, encoded.nv)

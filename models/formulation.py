@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+import time
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -14,8 +18,11 @@ if TYPE_CHECKING:  # the solvers' packages load only when a formulation is built
 
 Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
+# Reads the keys whose value is 1 (a CNF's values leave the false ones out; CP-SAT's list every key).
 Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
+# Given a SAT model (variables 1..n in order), clauses it violates, or [] when it is a real solution.
+Refine = Callable[[list[int]], list[list[int]]]
 
 
 def picker(indices: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
@@ -64,6 +71,10 @@ class CnfFormulation(Formulation):
     # one mat per cell pair...): then no solution's true set contains another's, and a blocking
     # clause over the true literals alone excludes exactly one solution, with far fewer literals.
     block_true_only: bool = False
+    # A lazy formulation's missing rules: the sat backend asks about every model before reporting it
+    # and adds the clauses returned to the same incremental solver, until a model passes. Each clause
+    # must hold in every real solution, so refinement never loses one (see models/circuit.py).
+    refine: Refine | None = None
 
     @functools.cached_property
     def keys(self) -> list[Key]:
@@ -71,23 +82,14 @@ class CnfFormulation(Formulation):
         return [self.pool.obj(v) for v in self.projection]
 
     @functools.cached_property
-    def unset(self) -> dict[Key, int]:
-        """Every projection key at 0: a model's values start as a copy of it (a dict copy does not
-        hash the keys again, and hashing hundreds of tuple keys per model was most of the cost)."""
-        return dict.fromkeys(self.keys, 0)
-
-    @functools.cached_property
-    def key_of(self) -> dict[int, Key]:
-        return dict(zip(self.projection, self.keys, strict=True))
+    def _indices(self) -> list[int]:
+        return [v - 1 for v in self.projection]
 
     def values(self, model: list[int]) -> dict[Key, int]:
-        """The projection of a SAT model (which lists variables 1..n in order), keyed by structured keys."""
-        found = self.unset.copy()
-        key_of = self.key_of
-        for v in self.projection:
-            if model[v - 1] > 0:
-                found[key_of[v]] = 1
-        return found
+        """The projection of a SAT model (which lists variables 1..n in order): the structured keys of
+        its true variables, each mapped to 1. The false ones are left out: decoders read the true
+        keys, and this runs once for every solution a count finds."""
+        return dict.fromkeys(compress(self.keys, [model[i] > 0 for i in self._indices]), 1)
 
     def blocking_clause(self, model: list[int]) -> list[int]:
         """A clause that this model's projection violates and every other projection satisfies."""
@@ -101,3 +103,28 @@ class CnfFormulation(Formulation):
     def legend(self) -> list[str]:
         """One comment line per named variable: ``v <id> <key>``."""
         return [f"v {v} {self.pool.obj(v)!r}" for v in sorted(self.pool.id2obj) if self.pool.obj(v) is not None]
+
+
+class BuildExpired(Exception):
+    """The deadline passed while a formulation was being built (the run ends incomplete)."""
+
+
+_build_deadline: ContextVar[float | None] = ContextVar("gridsat_build_deadline", default=None)
+
+
+@contextlib.contextmanager
+def build_deadline(deadline: float | None) -> Iterator[None]:
+    """Let ``checkpoint`` calls in the formulations built inside raise ``BuildExpired`` at ``deadline``
+    (a ``time.monotonic`` value), so that building counts against a run's time limit."""
+    token = _build_deadline.set(deadline)
+    try:
+        yield
+    finally:
+        _build_deadline.reset(token)
+
+
+def checkpoint() -> None:
+    """Called now and then by a formulation's slow loops: stop building once the deadline has passed."""
+    deadline = _build_deadline.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise BuildExpired

@@ -12,8 +12,9 @@ and ``("last", u)``. The CNF ``position`` encoding instead has ``("at", u, t)``:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import compress
 
 from gridsat.models import cardinality, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
@@ -29,7 +30,9 @@ Tour = list[list[int]]  # [[r, c], ...] in visiting order
 
 # The seed's eight jumps as (row, col) steps, in its order (its (x, y) deltas with x the column).
 JUMPS: tuple[Square, ...] = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
-MAX_SQUARES = 2_500  # a 50x50 board: the CNF rank encoding grows with the square of the area
+# A 100x100 board: CP-SAT, the cutset CNF and Warnsdorff's rule find tours there; the eager CNF
+# encodings that would outgrow memory on a board are refused by size (knights_tour_cnf.MAX_CLAUSES).
+MAX_SQUARES = 10_000
 
 PARAMS = {
     "closed": "true: the last square jumps back to the first (default false)",
@@ -106,28 +109,44 @@ def ends(board: Board) -> tuple[list[Square], list[Square]]:
     return ([board.start] if board.start else squares), squares
 
 
-def decode(values: Mapping[Key, int]) -> Tour:
-    """Follow the true arcs (or read the steps) into the list of squares."""
-    at = sorted((key[2], key[1]) for key, value in values.items() if value and key[0] == "at")
+def decode(values: Mapping[Key, int], start: Square | None = None) -> Tour:
+    """Follow the true arcs (or read the steps) into the list of squares; a cycle is followed from ``start``."""
+    after: dict[Square, Square] = {}
+    at: list[tuple[int, Square]] = []
+    first = None
+    for key in compress(values, values.values()):  # the true keys (lean: this runs for every tour counted)
+        kind = key[0]
+        if kind == "arc":
+            after[key[1]] = key[2]
+        elif kind == "first":
+            first = key[1]
+        elif kind == "at":
+            at.append((key[2], key[1]))
     if at:
-        return [list(square) for _, square in at]
-    after = {key[1]: key[2] for key, value in values.items() if value and key[0] == "arc"}
-    first = [key[1] for key, value in values.items() if value and key[0] == "first"]
-    head = first[0] if first else min(after, default=None)
+        return [list(square) for _, square in sorted(at)]
+    head = start if start in after else first if first is not None else min(after, default=None)
     if head is None:
         return []
-    tour = [head]
-    while tour[-1] in after and after[tour[-1]] != head and len(tour) <= len(after):  # bounded: arcs may be wrong
-        tour.append(after[tour[-1]])
-    return [list(square) for square in tour]
+    tour, square, bound = [list(head)], after.get(head), len(after)
+    while square is not None and square != head and len(tour) <= bound:  # bounded: arcs may be wrong
+        tour.append(list(square))
+        square = after.get(square)
+    return tour
 
 
 def rooted(board: Board, tour: Tour) -> Tour:
-    """A closed tour rotated to begin at the board's root square (open tours are left alone)."""
+    """A closed tour rotated to begin at the board's root square (open tours are left alone): the
+    canonical form of a moved or reversed closed tour (see ``group``)."""
     if not board.closed or list(board.root) not in tour:
         return tour
     i = tour.index(list(board.root))
     return tour[i:] + tour[:i]
+
+
+def decoder(board: Board) -> Callable[[Mapping[Key, int]], Tour]:
+    """``decode`` for this board: a closed tour is followed from its root, so it is written from there."""
+    start = board.root if board.closed else None
+    return lambda values: decode(values, start)
 
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
@@ -151,25 +170,28 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
         model.AddBoolOr([])  # one square cannot jump back to itself
     elif circuit:
         model.AddCircuit(circuit)
-    return CpsatFormulation(model=model, primary=primary, decode=lambda values: rooted(board, decode(values)))
+    return CpsatFormulation(model=model, primary=primary, decode=decoder(board))
 
 
 def knight_move(a: list[int], b: list[int]) -> bool:
-    return sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
+    """One square and two the other way: the only steps whose row and column distances multiply to 2."""
+    return abs(a[0] - b[0]) * abs(a[1] - b[1]) == 2
 
 
 def verify(board: Board, tour: Tour) -> list[str]:
     """The rules a tour breaks, checked from the definition (not from any encoding)."""
     if not isinstance(tour, list) or not all(isinstance(s, list) and len(s) == 2 for s in tour):
         return [f"a tour is a list of [row, col] squares, not {tour!r}"]
-    problems = [f"square {s} is off the board" for s in tour if not board.on(tuple(s))]
-    seen = {tuple(s) for s in tour}
+    # Written inline rather than with board.on and knight_move: this runs for every tour counted.
+    rows, cols = board.rows, board.cols
+    problems = [f"square {s} is off the board" for s in tour if not (0 <= s[0] < rows and 0 <= s[1] < cols)]
+    seen = {(r, c) for r, c in tour}
     if len(seen) != len(tour):
         problems.append(f"{len(tour) - len(seen)} squares are visited twice")
     if len(seen) != board.area:
         problems.append(f"{board.area - len(seen & set(board.squares()))} squares are never visited")
     for i, (a, b) in enumerate(zip(tour, tour[1:], strict=False)):
-        if not knight_move(a, b):
+        if abs(a[0] - b[0]) * abs(a[1] - b[1]) != 2:  # knight_move, inline
             problems.append(f"step {i + 1} -> {i + 2} from {a} to {b} is not a knight move")
     if tour and board.closed and not knight_move(tour[-1], tour[0]):
         problems.append(f"the tour does not close: {tour[-1]} does not jump back to {tour[0]}")
@@ -178,6 +200,14 @@ def verify(board: Board, tour: Tour) -> list[str]:
     if tour and board.start and tour[0] != list(board.start):
         problems.append(f"the tour begins at {tour[0]}, not at the start {list(board.start)}")
     return problems
+
+
+def note(board: Board) -> str | None:
+    """Why a closed tour cannot exist on a board with an odd number of squares."""
+    if board.closed and board.area % 2:
+        return (f"a closed tour alternates square colours, so it needs an even number of squares; "
+                f"{board.rows}x{board.cols} has {board.area}, so there is none")
+    return None
 
 
 def render(board: Board, tour: Tour) -> str:
@@ -334,9 +364,10 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
     return formulate(board, encoding)
 
 
-# ``rank`` (successor arcs with order-encoded ranks) is the default: it finds a 9x10 tour many
-# times faster than ``position`` (benchmarks/knights_tour.py).
-CNF_ENCODINGS = EncodingSpace((Axis("tour", ("rank", "ordering", "binary", "position")), cardinality.axis()))
+# ``cutset`` (lazy cut-set refinement) is the default: the fastest CNF measured by
+# benchmarks/knights_tour.py, both for one tour on every board and for the 6x6 closed count.
+CNF_ENCODINGS = EncodingSpace(
+    (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"), cardinality.axis()))
 
 PUZZLE = Puzzle(
     name="knights-tour",
@@ -356,4 +387,5 @@ PUZZLE = Puzzle(
     symmetries={"symmetry": up_to_symmetry, "reversal": up_to_reversal},
     draw=draw,
     sketch=sketch,
+    note=note,
 )

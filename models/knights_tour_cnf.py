@@ -1,21 +1,35 @@
-"""Knight's tours as CNF: successor arcs with ranks (``rank``, ``ordering``, ``binary``) or steps (``position``).
+"""Knight's tours as CNF: successor arcs that form one circuit (``cutset``, ``crt``, ``rank``, ``ordering``,
+``binary``) or steps (``position``).
 
 Every encoding's projection stands for exactly one directed tour, so blocking clauses count tours:
 
-- ``rank`` and ``ordering``: one arc variable per move; every square has exactly one way in (an arc,
-  or being first) and one way out (an arc, or being last). That alone allows disjoint subtours, so
-  every square also gets a rank ``p(u)`` in 0..n-1, order-encoded as ``ge(u, k)`` = ``p(u) >= k``
-  (a ladder of n-1 variables). The first square (a closed tour's root) has rank 0. ``rank`` makes
-  every arc u -> v state ``p(v) = p(u) + 1``; ``ordering`` only ``p(v) > p(u)`` (the relative-ordering
-  idea: no cycle can increase all the way round). Arcs back into a closed tour's root are exempt.
-  Ranks are auxiliaries: the projection is the arcs and the first/last squares. ``binary`` writes
-  the ranks as binary numbers instead, with one incrementer per arc (smaller, weaker propagation).
+- The successor encodings have one arc variable per move and every square has exactly one way in
+  (an arc, or being first) and one way out (an arc, or being last): a circuit through the squares,
+  and for an open tour a dummy node whose arcs out are ``first`` and whose arcs in are ``last``
+  (models/circuit.py). That alone allows disjoint subtours, which each encoding rules out its own way:
+- ``cutset`` lazily: the CNF holds the degree constraints, no 2-cycles and a cut-set clause for the
+  squares of every 4-cycle; the sat backend adds cut-set clauses (some arc leaves, and some arc
+  enters, the squares of a subtour) for every subtour of every model until a model is one tour.
+  Exact: every tour satisfies every cut-set clause.
+- ``crt``: every node's distance from the root (a closed tour's first square, an open tour's dummy
+  node) modulo a few small primes, one-hot (the Chinese remainder encoding): 2 x (3 + 5 + 7 + 11)
+  clauses per arc up to 40x40, linear in the number of arcs.
+- ``rank`` and ``ordering``: every square gets a rank ``p(u)`` in 0..n-1, order-encoded as
+  ``ge(u, k)`` = ``p(u) >= k`` (a ladder of n-1 variables). The first square (a closed tour's root)
+  has rank 0. ``rank`` makes every arc u -> v state ``p(v) = p(u) + 1``; ``ordering`` only
+  ``p(v) > p(u)`` (the relative-ordering idea: no cycle can increase all the way round). Arcs back
+  into a closed tour's root are exempt. ``binary`` writes the ranks as binary numbers instead, with
+  one incrementer per arc. These grow with arcs x n (rank, ordering) or arcs x log n (binary).
 - ``position``: ``at(u, t)``, square u is step t, exactly one per step and per square, consecutive
   steps a knight move apart. A closed tour's step 0 is fixed at its root, so rotations count once.
 
-Ranks and steps both know the knight's parity: a jump changes square colour, so ``p(u)`` is even
-exactly when u has the first square's colour (for an open tour from anywhere, one more variable
-holds that colour).
+Ranks, residues and steps are auxiliaries: the projection is the arcs and the first/last squares (the
+``at`` variables for ``position``). Ranks and steps know the knight's parity: a jump changes square
+colour, so ``p(u)`` is even exactly when u has the first square's colour (for an open tour from
+anywhere, one more variable holds that colour).
+
+A formulation that would be too large to build is refused up front (``MAX_CLAUSES``), and building
+stops at a run's deadline (``checkpoint``).
 """
 
 from __future__ import annotations
@@ -23,49 +37,98 @@ from __future__ import annotations
 from pysat.formula import CNF, IDPool
 
 from gridsat.models import cardinality
+from gridsat.models.circuit import LARGE_GROUP, Circuit, primes_for
 from gridsat.models.encoding import Encoding
-from gridsat.models.formulation import CnfFormulation
-from gridsat.models.knights_tour import Board, Square, arcs, decode, ends, rooted
+from gridsat.models.errors import InvalidInstance
+from gridsat.models.formulation import CnfFormulation, checkpoint
+from gridsat.models.knights_tour import Board, Square, arcs, decoder, ends
+
+# About 200 bytes and a microsecond of Python per clause: 5 million clauses take a gigabyte and
+# several seconds to build, before the solver has copied them.
+MAX_CLAUSES = 5_000_000
 
 
 def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
     """The CNF of ``board`` in ``encoding`` (tour and card axes)."""
+    refuse_oversized(board, encoding)
     pool, formula = IDPool(), CNF()
     if board.closed and board.area < 2:
         formula.append([])  # one square cannot jump back to itself
-    if encoding["tour"] == "position":
+    tour, refine = encoding["tour"], None
+    if tour == "position":
         projection = positions(board, formula, pool, encoding["card"])
     else:
-        projection = successors(board, formula, pool, encoding["card"])
-        if board.area > 1 and encoding["tour"] == "binary":
+        circuit = tour_circuit(board, pool)
+        circuit.degrees(formula, pool, encoding["card"])
+        circuit.forbid_unbalanced(formula)
+        projection = [var for _, _, var in circuit.arcs]
+        if tour in ("cutset", "crt"):
+            circuit.forbid_two_cycles(formula)
+        if tour == "cutset":
+            circuit.cut_four_cycles(formula, skip=None if board.closed else board.area)
+            refine = circuit.refine
+        elif tour == "crt":
+            circuit.residues(formula, pool, root_node(board), encoding["card"])
+        elif board.area > 1 and tour == "binary":
             binary_ranks(board, formula, pool)
         elif board.area > 1:  # one square has nothing to order
-            ranks(board, formula, pool, exact=encoding["tour"] == "rank")
+            ranks(board, formula, pool, exact=tour == "rank")
     formula.nv = max(formula.nv, pool.top)
-    return CnfFormulation(
-        cnf=formula, pool=pool, projection=projection, decode=lambda values: rooted(board, decode(values))
-    )
+    # Every tour sets the same number of projection variables (one way into every square, plus one
+    # last square), so blocking its true ones is enough.
+    return CnfFormulation(cnf=formula, pool=pool, projection=projection, block_true_only=True, refine=refine,
+                          decode=decoder(board))
 
 
-def successors(board: Board, formula: CNF, pool: IDPool, card: str) -> list[int]:
-    """Arc, first and last variables with exactly one way into and out of every square."""
-    ins: dict[Square, list[int]] = {u: [] for u in board.squares()}
-    outs: dict[Square, list[int]] = {u: [] for u in board.squares()}
-    for u, v in arcs(board):
-        outs[u].append(pool.id(("arc", u, v)))
-        ins[v].append(pool.id(("arc", u, v)))
+def tour_circuit(board: Board, pool: IDPool) -> Circuit:
+    """The squares (row-major) as circuit nodes, plus a dummy node for an open tour; arcs are the moves."""
+    squares = list(board.squares())
+    node = {square: i for i, square in enumerate(squares)}
+    links = [(node[u], node[v], pool.id(("arc", u, v))) for u, v in arcs(board)]
     firsts, lasts = ends(board)
-    for u in firsts:
-        ins[u].append(pool.id(("first", u)))
-    for u in lasts:
-        outs[u].append(pool.id(("last", u)))
-    for u in board.squares():
-        cardinality.exactly_one(formula, ins[u], pool, card)
-        cardinality.exactly_one(formula, outs[u], pool, card)
-    if not board.closed:
-        cardinality.exactly_one(formula, [pool.id(("first", u)) for u in firsts], pool, card)
-        cardinality.exactly_one(formula, [pool.id(("last", u)) for u in lasts], pool, card)
-    return [v for group in ins.values() for v in group] + [pool.id(("last", u)) for u in lasts]
+    dummy = board.area
+    links += [(dummy, node[u], pool.id(("first", u))) for u in firsts]
+    links += [(node[u], dummy, pool.id(("last", u))) for u in lasts]
+    names = squares if board.closed else [*squares, "dummy"]
+    return Circuit(len(names), links, names)
+
+
+def root_node(board: Board) -> int:
+    """Where residues count from: a closed tour's first square, or an open tour's dummy node."""
+    return board.root[0] * board.cols + board.root[1] if board.closed else board.area
+
+
+def refuse_oversized(board: Board, encoding: Encoding) -> None:
+    """Refuse, in one line, a formulation with more than ``MAX_CLAUSES`` clauses (estimated up front)."""
+    estimate = clauses_estimate(board, encoding)
+    if estimate > MAX_CLAUSES:
+        raise InvalidInstance(
+            f"the {encoding.name} CNF of a {board.rows}x{board.cols} board would have about {estimate:,} clauses "
+            f"(gridsat builds at most {MAX_CLAUSES:,}); the cutset encoding needs far fewer")
+
+
+def clauses_estimate(board: Board, encoding: Encoding) -> int:
+    """About how many clauses ``formulate`` writes (within a small factor; exact for the large terms)."""
+    n, card = board.area, encoding["card"]
+    moves = sum(len(board.jumps(u)) for u in board.squares())
+
+    def exactly_one(k: int, name: str = card) -> int:
+        return 1 + (k * (k - 1) // 2 if name == "pairwise" else 4 * k)
+
+    tour = encoding["tour"]
+    if tour == "position":
+        return 2 * n * exactly_one(n) + 2 * n * n
+    dummy = 0 if board.closed else 2 * exactly_one(n, "ladder" if n > LARGE_GROUP else card)
+    degrees = 2 * n * exactly_one(9) + dummy
+    width = max(1, (n - 1).bit_length())
+    extra = {
+        "cutset": moves // 2,
+        "crt": moves // 2 + (2 * moves + n * 20) * sum(primes_for(n, even=True)),
+        "rank": 2 * moves * n,
+        "ordering": moves * n,
+        "binary": moves * (4 * width + 1) + n * 5 * width,
+    }[tour]
+    return degrees + extra
 
 
 def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
@@ -76,6 +139,7 @@ def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
     # When the first square is not fixed, one variable says its colour: 1 when (r + c) is odd.
     colour = pool.id(("colour",)) if parity is None and not board.closed and n > 1 else None
     for u in board.squares():
+        checkpoint()
         g = ge[u]
         clauses.extend([-g[k + 1], g[k]] for k in range(1, n - 1))
         if board.closed:
@@ -101,6 +165,7 @@ def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
+        checkpoint()
         a, gu, gv = pool.id(("arc", u, v)), ge[u], ge[v]
         clauses.append([-a, gv[1]])
         clauses.extend([-a, -gu[k], gv[k + 1]] for k in range(1, n - 1))
@@ -124,8 +189,10 @@ def positions(board: Board, formula: CNF, pool: IDPool, card: str) -> list[int]:
 
     projection = [at(u, t) for u in squares for t in range(n)]
     for t in range(n):
+        checkpoint()
         cardinality.exactly_one(formula, [at(u, t) for u in squares], pool, card)
     for u in squares:
+        checkpoint()
         cardinality.exactly_one(formula, [at(u, t) for t in range(n)], pool, card)
         later = range(n) if board.closed else range(n - 1)
         for t in later:
@@ -153,6 +220,7 @@ def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
 
     firsts = set(ends(board)[0])
     for u in board.squares():
+        checkpoint()
         formula.append([carry(u, 0)])
         for i in range(width):
             # carry(i + 1) <-> carry(i) & bit(i)
@@ -173,6 +241,7 @@ def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
+        checkpoint()
         a = pool.id(("arc", u, v))
         for i in range(width):
             x, c, y = bit(u, i), carry(u, i), bit(v, i)  # y = x xor c

@@ -20,16 +20,24 @@ WIDTH = 100
 
 
 def models_are(f: Formulation) -> str:
-    """The machine-readable part of the header: ``solutions`` or ``orbits of size N``."""
+    """The machine-readable part of the header: ``solutions``, ``orbits of size N``, or ``superset``
+    (a lazy formulation's eager part, whose models include non-solutions)."""
+    if getattr(f, "refine", None) is not None:
+        return "superset"
     return f"orbits of size {f.orbit_size}" if f.images is not None else "solutions"
 
 
 def meaning(f: Formulation, encoding: Encoding, space: EncodingSpace) -> str:
     """What one model stands for, in words (with what to do when it is not one solution)."""
+    exact = [axis.exact for axis in space.axes if axis.exact and encoding[axis.name] != axis.exact]
+    if getattr(f, "refine", None) is not None:
+        return ("This is a lazy formulation's eager part only: gridsat's sat backend adds refinement clauses "
+                "while solving (cut-sets against subtours), so a model of this CNF alone may not be a solution "
+                f"and a model count over-counts. Export with {'+'.join(exact)} (the default) for a formula whose "
+                "models are exactly the solutions.")
     if f.images is None:
         return ("Each model, projected onto the puzzle's own variables, is exactly one solution, so a projected "
                 "model count is the number of solutions.")
-    exact = [axis.exact for axis in space.axes if axis.exact and encoding[axis.name] != axis.exact]
     return (f"Each model stands for a whole symmetry orbit of {f.orbit_size} solutions (this encoding keeps one "
             f"solution per orbit): multiply a projected model count by {f.orbit_size}. Export with "
             f"{'+'.join(exact)} (the default) for a formula whose models are exactly the solutions.")

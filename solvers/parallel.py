@@ -148,8 +148,12 @@ class SplitRun(Stream):
         self.stop = Stop(time_limit)
         self.deadline = None if time_limit is None else time.time() + time_limit
         # The probe builds the formulation once; splitting reuses it.
-        self.probe = open_run(puzzle, instance, backend, request, variant, limit=limit,
-                              time_limit=min(split.probe, time_limit or split.probe) or 1e-9, keep=keep)
+        self.probe = open_run(puzzle, instance, backend, request, variant, limit=limit, time_limit=time_limit,
+                              keep=keep)
+        # Building counted against the run's own limit; the probe's search gets ``split.probe`` seconds.
+        probe_end = time.monotonic() + split.probe
+        ends = self.probe.stop
+        ends.deadline = probe_end if ends.deadline is None else min(ends.deadline, probe_end)
         self.outcome = dataclasses.replace(self.probe.outcome, solutions=[] if keep else None)
         if isinstance(self.outcome, OrbitOutcome):  # its own tallies, not the probe's
             self.outcome.held, self.outcome.sizes, self.outcome.problems = 0, Counter(), []
@@ -204,7 +208,7 @@ class SplitRun(Stream):
         except KeyboardInterrupt:
             self._take(probed)
             raise
-        if probed.complete or probed.reason != TIME_LIMIT or stop.expired():
+        if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.job is None:
             # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
             self._take(probed)
             if not probed.complete and stop.reason is None:

@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle, freeze
-from gridsat.solvers.backend import Request, check_request, get_backend
-from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, Stop
+from gridsat.solvers.backend import Job, Request, check_request, get_backend
+from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.stream import Closing
 
 REPORT = 0.25  # seconds between progress reports
@@ -45,7 +46,7 @@ class Outcome:
     invalid: list[tuple[Any, list[str]]] = field(default_factory=list)
     solutions: list[Any] | None = None
     seconds: float = 0.0  # solving, after the formulation was built
-    build_seconds: float = 0.0
+    build_seconds: float = 0.0  # a time limit counts these too
     size: dict[str, int] = field(default_factory=dict)
     parts: int | None = None  # when the run was split (solvers.parallel): how many parts, how many finished
     parts_done: int | None = None
@@ -108,10 +109,17 @@ class Enumeration(Stream):
         chosen = get_backend(backend)
         request = request or Request()
         check_request(chosen, request)
-        self.stop = Stop(time_limit)
+        self.stop = Stop(time_limit)  # started before building: the build counts against the time limit
         started = time.perf_counter()
-        self.job = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
-        self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, self.job.label, size=self.job.size())
+        self.job: Job | None = None
+        try:
+            with build_deadline(self.stop.deadline):
+                self.job = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
+        except (BuildExpired, KeyboardInterrupt) as cut_short:  # nothing found yet, and the answer says so
+            self.stop.request(TIME_LIMIT if isinstance(cut_short, BuildExpired) else INTERRUPTED)
+        label = self.job.label if self.job else request.encoding or request.algorithm or "default"
+        self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, label,
+                               size=self.job.size() if self.job else {})
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
         self.puzzle, self.instance, self.limit = puzzle, instance, limit
@@ -121,7 +129,11 @@ class Enumeration(Stream):
         outcome, stop, puzzle, instance = self.outcome, self.stop, self.puzzle, self.instance
         seen: set[Any] = set()
         started = time.perf_counter()
-        solutions = self.job.solutions(stop)
+        job = self.job
+        if job is None:  # the time limit (or Ctrl-C) came while the formulation was built
+            outcome.complete, outcome.reason = False, stop.reason
+            return
+        solutions = job.solutions(stop)
         try:
             for solution in solutions:
                 key = freeze(solution)
@@ -149,8 +161,9 @@ class Enumeration(Stream):
         finally:
             solutions.close()
             outcome.seconds = time.perf_counter() - started
-            if not self.job.exhaustive:
-                stop.request(f"{self.job.label} does not search for every solution")
+            outcome.size = job.size()  # a lazy formulation has grown while solving
+            if not job.exhaustive:
+                stop.request(f"{job.label} does not search for every solution")
             outcome.complete = stop.reason is None
             outcome.reason = stop.reason
 

@@ -8,13 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from conftest import gridsat
 from gridsat.models import get_puzzle
+from gridsat.models.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.knights_tour import Board, cpsat, decode, parse, render, verify
+from gridsat.models.knights_tour_cnf import MAX_CLAUSES, clauses_estimate
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.reference.knights_tour import blocks, divide, warnsdorff
 from gridsat.solvers.run import execute
+from gridsat.solvers.sat import SatJob
 from gridsat.solvers.stop import Stop
 
 TOUR = get_puzzle("knights-tour")
@@ -45,7 +49,7 @@ def test_parse_reads_size_closed_and_start(text, params, board):
     "text, params, message",
     [
         ("0x4", {}, "board"),
-        ("60x60", {}, "too large"),
+        ("101x100", {}, "too large"),
         ("5x5", {"closed": "maybe"}, "closed='maybe'"),
         ("5x5", {"start": "5,0"}, "start='5,0' is off the 5x5 board"),
         ("5x5", {"start": "a,b"}, "start='a,b' is not R,C"),
@@ -136,6 +140,8 @@ def test_crosscheck_every_backend_encoding_and_algorithm(text, params):
 
 NINE_BY_TEN = [
     ("cpsat", Request()),
+    ("sat", Request(encoding="cutset")),
+    ("sat", Request(encoding="crt")),
     ("sat", Request(encoding="rank")),
     ("sat", Request(encoding="ordering")),
     ("sat", Request(encoding="binary")),
@@ -185,3 +191,89 @@ def test_cli_counts_say_tours_are_directed_and_bad_parameters_exit_2(capsys):
     assert cli.main(["solve", "knights-tour", "5x5", "-p", "start=7,7"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "start='7,7'" in err
+
+
+TOUR_ENCODINGS = list(TOUR.cnf_encodings.axes[0].choices)
+
+
+@pytest.mark.parametrize("encoding", TOUR_ENCODINGS)
+def test_every_cnf_encoding_gives_the_golden_counts(encoding):
+    """Open and closed, with and without a start square (the default encoding also runs in test_golden_counts)."""
+    for entry in GOLDEN:
+        outcome = execute(TOUR, parse(entry["board"], entry["params"]), "sat", Request(encoding=encoding))
+        found = (outcome.count, outcome.complete, outcome.invalid, outcome.duplicates)
+        assert found == (entry["count"], True, [], 0), (entry_id(entry), outcome.summary())
+
+
+@pytest.mark.parametrize("encoding", TOUR_ENCODINGS)
+@pytest.mark.parametrize("text, params", [("8x8", {"closed": "true"}), ("6x7", {"start": "2,3"})])
+def test_every_cnf_encoding_finds_a_verified_tour(encoding, text, params):
+    board = parse(text, params)
+    outcome = execute(TOUR, board, "sat", Request(encoding=encoding), limit=1, time_limit=60, keep=True)
+    assert outcome.count == 1 and outcome.invalid == [], outcome.summary()
+    assert verify(board, outcome.solutions[0]) == []
+
+
+@pytest.mark.parametrize("text, params, count", [("5x5", {}, 1728), ("5x6", {"closed": "true", "start": "2,2"}, None)])
+def test_cut_set_refinement_never_cuts_off_a_tour(text, params, count):
+    """Every refinement clause the lazy encoding adds holds in every tour it then reports."""
+    board = parse(text, params)
+    formulation = TOUR.cnf(board, TOUR.cnf_encodings.resolve("cutset"))
+    cuts: list[list[int]] = []
+    refine = formulation.refine
+
+    def recorded(model: list[int]) -> list[list[int]]:
+        cuts.extend(refine(model))
+        return refine(model)
+
+    formulation.refine = recorded
+    tours = list(SatJob(formulation, "cadical195", "cutset").solutions(Stop()))
+    assert cuts and all(verify(board, tour) == [] for tour in tours)
+    if count is not None:
+        assert len(tours) == count
+    pool = formulation.pool
+    for tour in tours:
+        steps = [tuple(s) for s in tour]
+        arcs = list(zip(steps, steps[1:] + steps[:1] if board.closed else steps[1:], strict=False))
+        true = {pool.id(("arc", u, v)) for u, v in arcs}
+        if not board.closed:
+            true |= {pool.id(("first", steps[0])), pool.id(("last", steps[-1]))}
+        assert all(true.intersection(cut) for cut in cuts), tour
+
+
+def test_chinese_remainder_moduli_outgrow_every_subcycle():
+    assert primes_for(35, even=True) == [3, 5, 7]  # 2 * 3 * 5 * 7 = 210 > 35
+    assert primes_for(1600, even=True) == [3, 5, 7, 11]
+    assert primes_for(29, even=False) == [2, 3, 5]
+
+
+def test_oversized_cnf_is_refused_in_one_line_and_the_estimate_is_close():
+    done = gridsat("solve", "knights-tour", "40x40", "--backend", "sat", "--encoding", "rank")
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert "rank+pairwise" in done.stderr and "clauses" in done.stderr and str(f"{MAX_CLAUSES:,}") in done.stderr
+    for text, encoding in [("12x12", "rank"), ("12x12", "ordering"), ("10x10", "binary"), ("8x8", "position"),
+                           ("20x20", "crt"), ("30x30", "cutset"), ("9x9", "position+seqcounter")]:
+        board, chosen = parse(text, {}), TOUR.cnf_encodings.resolve(encoding)
+        built = len(TOUR.cnf(board, chosen).cnf.clauses)
+        assert 0.5 < clauses_estimate(board, chosen) / built < 2, (text, encoding)
+
+
+def test_building_stops_at_the_deadline():
+    outcome = execute(TOUR, parse("24x24", {}), "sat", Request(encoding="position+seqcounter"), time_limit=0.2)
+    assert (outcome.count, outcome.complete, outcome.reason) == (0, False, "time limit")
+    assert outcome.build_seconds < 5  # building all of it takes several seconds
+
+
+def test_export_writes_an_exact_encoding_unless_the_lazy_one_is_named_and_then_says_so():
+    exact = gridsat("export", "knights-tour", "5x5", "--format", "dimacs")
+    assert "encoding crt+pairwise" in exact.stdout and "c gridsat models-are solutions" in exact.stdout
+    assert "lazy" not in exact.stdout and exact.stderr == ""
+    lazy = gridsat("export", "knights-tour", "5x5", "--format", "dimacs", "--encoding", "cutset")
+    assert "c gridsat models-are superset" in lazy.stdout and "lazy formulation's eager part only" in lazy.stdout
+    assert "is lazy: the file holds its eager part" in lazy.stderr
+
+
+def test_odd_boards_have_no_closed_tour_and_the_note_says_why():
+    done = gridsat("count", "knights-tour", "21x21", "-p", "closed=true", "--backend", "sat", "--time-limit", "30")
+    assert done.stdout == "0 (tours: directed)\n" and "needs an even number of squares" in done.stderr
+    assert TOUR.note(parse("6x6", {"closed": "true"})) is None and TOUR.note(parse("5x5", {})) is None

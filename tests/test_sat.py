@@ -1,0 +1,99 @@
+"""The sat backend's loop: refinement of lazy formulations, fixed literals, and time limits on every kind of solver."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from pysat.formula import CNF, IDPool
+
+from conftest import ROOT, gridsat
+from gridsat.models.formulation import CnfFormulation
+from gridsat.solvers.sat import SatJob, interruptible
+from gridsat.solvers.stop import Stop
+
+
+def pairs_formulation(refine: bool) -> CnfFormulation:
+    """Three free variables; refinement rejects the models with x1 and x2 both true (the rule left out of the CNF)."""
+    pool = IDPool()
+    xs = [pool.id(("x", i)) for i in range(1, 4)]
+    cnf = CNF()
+    cnf.nv = pool.top
+
+    def forbid_both(model: list[int]) -> list[list[int]]:
+        return [[-xs[0], -xs[1]]] if model[xs[0] - 1] > 0 and model[xs[1] - 1] > 0 else []
+
+    return CnfFormulation(cnf=cnf, pool=pool, projection=xs, refine=forbid_both if refine else None,
+                          decode=lambda values: sorted(key[1] for key, value in values.items() if value))
+
+
+def solutions(job: SatJob) -> list[list[int]]:
+    return sorted(job.solutions(Stop()))
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "minisat22"])
+def test_refinement_rejects_models_until_one_passes_and_counts_stay_exact(solver):
+    assert len(solutions(SatJob(pairs_formulation(False), solver, "plain"))) == 8
+    job = SatJob(pairs_formulation(True), solver, "lazy")
+    found = solutions(job)
+    assert found == [[], [1], [1, 3], [2], [2, 3], [3]]
+    assert job.rounds >= 1 and job.size()["refinement_rounds"] == job.rounds
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "minisat22"])
+def test_fixed_literals_as_unit_clauses_or_assumptions_leave_the_loop_unchanged(solver):
+    """One part of a split count: the same formulation with some projection variables fixed."""
+    fixed = pairs_formulation(True)
+    fixed.cnf.append([fixed.projection[2]])  # x3 true, as a unit clause
+    assert solutions(SatJob(fixed, solver, "unit")) == [[1, 3], [2, 3], [3]]
+    assumed = SatJob(pairs_formulation(True), solver, "assumed", assumptions=[-pairs_formulation(True).projection[2]])
+    assert solutions(assumed) == [[], [1], [2]]
+
+
+def test_which_solvers_can_be_interrupted():
+    assert interruptible("minisat22") and interruptible("glucose4")
+    assert not interruptible("cadical195") and not interruptible("lingeling")
+
+
+# Counting the 8x8 tours (about 10^13 directed ones) never finishes: each run must end at its limit.
+@pytest.mark.parametrize("options", [
+    ["--backend", "sat"],
+    ["--backend", "sat", "--encoding", "crt"],
+    ["--backend", "sat", "--solver", "minisat22"],
+    ["--backend", "cpsat"],
+    ["--backend", "reference"],
+], ids=lambda o: " ".join(o[1::2]))
+def test_a_time_limit_ends_a_hard_count(options):
+    started = time.monotonic()
+    done = gridsat("count", "knights-tour", "8x8", *options, "--time-limit", "1")
+    assert done.returncode == 4 and time.monotonic() - started < 20, done.stderr  # 4: gave up at the limit
+    assert done.stdout.startswith("at least ") and done.stdout.endswith("incomplete: time limit)\n")
+
+
+@pytest.mark.parametrize("solver", ["lingeling", "kissat404"])
+def test_solvers_that_cannot_be_stopped_refuse_a_time_limit_in_one_line(solver):
+    done = gridsat("solve", "knights-tour", "5x5", "--backend", "sat", "--solver", solver, "--encoding", "crt",
+                   "--time-limit", "5")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert f"solver {solver!r} cannot be stopped at a time limit" in done.stderr
+    assert gridsat("solve", "knights-tour", "5x5", "--backend", "sat", "--solver", solver,
+                   "--encoding", "crt").returncode == 0
+
+
+def test_a_one_shot_solver_refuses_the_lazy_encoding():
+    done = gridsat("solve", "knights-tour", "5x5", "--backend", "sat", "--solver", "kissat404")
+    assert done.returncode == 2 and "cannot solve incrementally" in done.stderr
+
+
+def test_ctrl_c_interrupts_a_threaded_solver():
+    child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", "knights-tour", "8x8", "--backend", "sat",
+                              "--solver", "minisat22", "--time-limit", "100"],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130, err
+    assert out.startswith("at least ") and out.endswith("incomplete: interrupted)\n")
