@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,17 +25,18 @@ from typing import Any
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption
+from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle, freeze
-from gridsat.solvers.backend import Request
+from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
 from gridsat.solvers.orbits import Orbit, OrbitOutcome, Orbits, Variant, group_of, open_run
 from gridsat.solvers.parts import Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
-from gridsat.solvers.run import REPORT, Outcome, Progress, Stream
+from gridsat.solvers.run import REPORT, Enumeration, Outcome, Progress, Stream
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 SOLUTIONS = Variant()  # what a plain run counts
-PROBE = 1.0  # seconds of plain search before a run is split
+PROBE = 0.5  # seconds of plain search before a run is split (while the workers start)
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 
@@ -91,8 +93,17 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
         return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, TIME_LIMIT)
     puzzle = get_puzzle(task.puzzle)
-    run = open_run(puzzle, task.instance, task.backend, task.request, task.variant, limit=task.limit,
-                   time_limit=left, keep=task.keep, whole=False)
+    if task.backend == "sat" and task.variant == SOLUTIONS:
+        try:
+            with build_deadline(None if left is None else time.monotonic() + left):
+                job = reused(puzzle, task)
+        except BuildExpired:
+            return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, TIME_LIMIT)
+        run = Enumeration(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
+                          keep=task.keep, job=job)
+    else:
+        run = open_run(puzzle, task.instance, task.backend, task.request, task.variant, limit=task.limit,
+                       time_limit=left, keep=task.keep, whole=False)
     last = time.monotonic()
     with run:
         for _ in run:
@@ -104,6 +115,24 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     if isinstance(o, OrbitOutcome):
         result.held, result.sizes, result.seen = o.held, o.sizes, run.run.outcome.count
     return result
+
+
+_kept = threading.local()  # per worker thread (a Dask worker may run several): its sat job, part to part
+
+
+def reused(puzzle: Puzzle, task: Task) -> Any:
+    """The worker's sat job for this run, built once and restricted to each part in turn (see SatJob.reuse)."""
+    key = (task.puzzle, repr(task.instance), dataclasses.replace(task.request, part=None))
+    if getattr(_kept, "key", None) != key:  # one run at a time: a new run's job replaces the last one's
+        old = getattr(_kept, "job", None)
+        if old is not None and old.kept is not None:
+            old.kept.delete()
+        _kept.key, _kept.job = None, None
+        _kept.job = get_backend(task.backend).prepare(puzzle, task.instance, task.request)
+        _kept.job.reuse, _kept.key = True, key
+    job = _kept.job
+    job.restrict(task.request.part)
+    return job
 
 
 def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:
@@ -172,6 +201,9 @@ class SplitRun(Stream):
 
     def _run(self) -> Iterator[Any]:
         outcome, stop = self.outcome, self.stop
+        # Local workers start at once: they load gridsat while the probe searches, so a split run
+        # does not wait for them afterwards (a run the probe answers stops them unused).
+        self.pool: LocalPool | DaskPool | None = None if self.split.scheduler else LocalPool(self.split.jobs, conquer)
         try:
             parts = yield from self._plan()
             if parts is not None:
@@ -184,6 +216,8 @@ class SplitRun(Stream):
             raise
         finally:
             self.probe.close()
+            if self.pool is not None:
+                self.pool.close()
             outcome.seconds = time.monotonic() - self.started
             self._check_closure()
             if outcome.parts is not None and outcome.parts_done != outcome.parts and stop.reason is None:
@@ -251,8 +285,9 @@ class SplitRun(Stream):
         tasks = [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
                       self.variant, self.deadline, self.keep or self.stream, self.limit) for p in todo]
         flying: dict[int, int] = {}  # part -> solutions it reported so far
-        pool = (DaskPool(self.split.scheduler, conquer) if self.split.scheduler
-                else LocalPool(min(self.split.jobs, len(todo)), conquer))
+        if self.pool is None:
+            self.pool = DaskPool(self.split.scheduler, conquer)
+        pool = self.pool
         try:
             for message in pool.run(tasks):
                 yield from self._receive(message, flying)
@@ -273,8 +308,6 @@ class SplitRun(Stream):
         except WorkerDied as died:
             stop.request(str(died))
             self._abandon(flying)
-        finally:
-            pool.close()
 
     def _abandon(self, flying: dict[int, int]) -> None:
         """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""

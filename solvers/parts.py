@@ -71,34 +71,35 @@ def tupled(key: Any) -> Any:
 
 
 def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int) -> list[Part]:
-    """Parts fixing the shortest prefix of ``keys`` whose projections number at least ``target``
-    (or the longest with at most ``cap``); one whole part when no prefix splits the run."""
-    best: tuple[int, list[tuple[int, ...]]] | None = None
-    size, over = 1, None  # over: the shortest prefix length known to exceed cap
+    """Parts fixing the shortest prefix of ``keys`` whose projections number at least ``target`` and at
+    most ``cap`` (else the longest prefix with fewer than ``target``); the prefix length is found by
+    doubling, then bisecting, so the parts come close to ``target``. One whole part when no prefix
+    splits the run."""
+    below: tuple[int, list[tuple[int, ...]]] | None = None  # the longest prefix known to give too few
+    enough: tuple[int, list[tuple[int, ...]] | None] | None = None  # the shortest known to give enough (or too many)
+    size = 1
     while keys and size <= len(keys):
         found = projections(keys[:size], cap)
-        if found is None:
-            over = size
-            break
-        best = (size, found)
-        if len(found) >= target or size == len(keys):
-            break
-        size = min(2 * size, len(keys))
-    if over is not None:  # bisect between the last prefix that fitted and the first that did not
-        low = best[0] if best else 0
-        while over - low > 1:
-            mid = (low + over) // 2
-            found = projections(keys[:mid], cap)
-            if found is None:
-                over = mid
-                continue
-            low, best = mid, (mid, found)
-            if len(found) >= target:
+        if found is not None and len(found) < target:
+            below = (size, found)
+            if size == len(keys):
                 break
-    if best is None:
+            size = min(2 * size, len(keys))
+            continue
+        enough = (size, found)
+        break
+    while enough is not None and enough[0] - (below[0] if below else 0) > 1:
+        mid = ((below[0] if below else 0) + enough[0]) // 2
+        found = projections(keys[:mid], cap)
+        if found is not None and len(found) < target:
+            below = (mid, found)
+        else:
+            enough = (mid, found)
+    chosen = enough if enough is not None and enough[1] is not None else below
+    if chosen is None or chosen[1] is None:
         return [Part()]
-    size, found = best
-    return [Part(i, tuple(zip(keys[:size], values, strict=True))) for i, values in enumerate(found)]
+    size, values = chosen
+    return [Part(i, tuple(zip(keys[:size], row, strict=True))) for i, row in enumerate(values)]
 
 
 def split_ordinals(count: int, depth: int, target: int) -> list[Part]:

@@ -20,6 +20,7 @@ Time limits (as measured; the 40x40 rows of benchmarks/knights_tour.py check the
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import time
@@ -122,6 +123,8 @@ class SatJob:
     label: str
     exhaustive: bool = True
     assumptions: list[int] = field(default_factory=list)  # fixed literals, e.g. for one part of a split count
+    reuse: bool = False  # keep the loaded solver from one ``solutions`` call to the next (see there)
+    kept: Any = None
     rounds: int = 0  # refinement rounds: models the formulation's refine rejected
     refinements: int = 0  # the clauses those rounds added
 
@@ -179,10 +182,18 @@ class SatJob:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:
             raise InvalidOption(f"solver {self.solver!r} cannot be stopped at a time limit (PySAT gives it no "
                                "budget or interrupt): drop --time-limit or choose another solver")
-        oracle = self._load(stop)
+        oracle = self.kept if self.kept is not None else self._load(stop)
         if oracle is None:
             return
-        with oracle:
+        if self.reuse:
+            # A worker that counts part after part keeps one solver: what it learnt carries over, and
+            # so do its blocking and refinement clauses, which hold for every other part too (a
+            # blocking clause excludes one solution, and the parts are disjoint). Only the part's
+            # assumptions change (``restrict``).
+            self.kept = oracle
+            if interruptible(self.solver):
+                oracle.clear_interrupt()
+        with contextlib.nullcontext(oracle) if self.reuse else oracle:
             if not interruptible(self.solver):
                 yield from self.search(oracle, stop, threaded=False)
                 return
