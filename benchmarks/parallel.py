@@ -3,6 +3,7 @@
     python -m gridsat.benchmarks.parallel                    # prime-grid 5x5/1..25 and knight's tours 6x6 closed
     python -m gridsat.benchmarks.parallel --cases prime      # one of them
     python -m gridsat.benchmarks.parallel --parts 400        # a finer split, for the part statistics
+    python -m gridsat.benchmarks.parallel --ceiling sat cpsat  # and what two cores give this machine at all
 
 Every configuration runs in this process one after the other (the split ones start their own
 worker processes), so the ratios compare like with like on this shared machine. The C backtracker
@@ -106,6 +107,28 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     return Timing(name, outcome.count, seconds, outcome.complete, measured)
 
 
+def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) -> str:
+    """What two cores give this machine: the same one-process count alone, then two copies at once.
+
+    Two copies do the work of --jobs 2 with no splitting at all, so 2 x alone / together is the
+    most --jobs 2 can gain here (two "cores" that share caches or a quota give far less than 2).
+    """
+    command = [sys.executable, "-m", "gridsat", "count", puzzle, instance, "--backend", backend, "--quiet",
+               *(f"-p{k}={v}" for k, v in params.items())]
+
+    def wall(copies: int) -> float:
+        started = time.perf_counter()
+        children = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    for _ in range(copies)]
+        for child in children:
+            child.wait()
+        return time.perf_counter() - started
+
+    alone, together = wall(1), wall(2)
+    return (f"two copies of the one-process {backend} count at once: {together:.2f} s, one alone {alone:.2f} s; "
+            f"two cores do {2 * alone / together:.2f}x the work of one here, the most --jobs 2 can gain")
+
+
 def predicted(part_seconds: list[float], workers: int) -> float:
     """The speed-up the parts predict on ``workers``: summed time over the busiest worker's load."""
     loads = [0.0] * workers
@@ -149,6 +172,9 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=300, help="seconds per run (default 300)")
     parser.add_argument("--tour-encodings", nargs="+", default=[None],
                         help="CNF encodings for the tours (default: the default encoding)")
+    parser.add_argument("--ceiling", nargs="*", choices=("cpsat", "sat"), default=None,
+                        help="also measure what two cores give on this machine (two copies of a count at once) "
+                             "for these backends (default: sat)")
     args = parser.parse_args()
     for case in args.cases:
         puzzle, instance, params, golden = CASES[case]
@@ -168,6 +194,8 @@ def main() -> int:
         for row in rows:
             if isinstance(row, Timing):
                 part_statistics(row)
+        for backend in (args.ceiling or ["sat"]) if args.ceiling is not None else []:
+            print("  " + ceiling(puzzle, instance, params, backend), flush=True)
     return 0
 
 
