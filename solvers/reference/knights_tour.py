@@ -273,6 +273,8 @@ def divide(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator
     def chain(entry: int, done: int, base: int) -> Iterator[list[int]]:
         """Tours of the rest of the board that begin by touring ``entry``'s block."""
         b = owner[entry]
+        if stop.expired():  # each block's walk polls the clock only now and then: look before every one
+            return
         toured[b] = 1
         key = (entry, bytes(toured))
         tried: set[int] = set()  # the rest of the board only sees where a piece ends
