@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -25,14 +24,13 @@ from typing import Any
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption
-from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle, freeze
-from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
 from gridsat.solvers.orbits import Orbit, OrbitOutcome, Orbits, Variant, group_of, open_run
 from gridsat.solvers.parts import Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
-from gridsat.solvers.run import REPORT, Enumeration, Outcome, Progress, Stream
+from gridsat.solvers.run import REPORT, Outcome, Progress, Stream
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 SOLUTIONS = Variant()  # what a plain run counts
@@ -93,17 +91,8 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
         return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, TIME_LIMIT)
     puzzle = get_puzzle(task.puzzle)
-    if task.backend == "sat" and task.variant == SOLUTIONS:
-        try:
-            with build_deadline(None if left is None else time.monotonic() + left):
-                job = reused(puzzle, task)
-        except BuildExpired:
-            return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, TIME_LIMIT)
-        run = Enumeration(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
-                          keep=task.keep, job=job)
-    else:
-        run = open_run(puzzle, task.instance, task.backend, task.request, task.variant, limit=task.limit,
-                       time_limit=left, keep=task.keep, whole=False)
+    run = open_run(puzzle, task.instance, task.backend, task.request, task.variant, limit=task.limit,
+                   time_limit=left, keep=task.keep, whole=False)
     last = time.monotonic()
     with run:
         for _ in run:
@@ -115,24 +104,6 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     if isinstance(o, OrbitOutcome):
         result.held, result.sizes, result.seen = o.held, o.sizes, run.run.outcome.count
     return result
-
-
-_kept = threading.local()  # per worker thread (a Dask worker may run several): its sat job, part to part
-
-
-def reused(puzzle: Puzzle, task: Task) -> Any:
-    """The worker's sat job for this run, built once and restricted to each part in turn (see SatJob.reuse)."""
-    key = (task.puzzle, repr(task.instance), dataclasses.replace(task.request, part=None))
-    if getattr(_kept, "key", None) != key:  # one run at a time: a new run's job replaces the last one's
-        old = getattr(_kept, "job", None)
-        if old is not None and old.kept is not None:
-            old.kept.delete()
-        _kept.key, _kept.job = None, None
-        _kept.job = get_backend(task.backend).prepare(puzzle, task.instance, task.request)
-        _kept.job.reuse, _kept.key = True, key
-    job = _kept.job
-    job.restrict(task.request.part)
-    return job
 
 
 def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:

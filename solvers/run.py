@@ -105,18 +105,16 @@ class Enumeration(Stream):
         limit: int | None = None,
         time_limit: float | None = None,
         keep: bool = False,
-        job: Job | None = None,
     ) -> None:
         chosen = get_backend(backend)
         request = request or Request()
         check_request(chosen, request)
         self.stop = Stop(time_limit)  # started before building: the build counts against the time limit
         started = time.perf_counter()
-        self.job: Job | None = job  # built already (a worker reusing it for another part), or built here
+        self.job: Job | None = None
         try:
             with build_deadline(self.stop.deadline):
-                if self.job is None:
-                    self.job = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
+                self.job = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
         except (BuildExpired, KeyboardInterrupt) as cut_short:  # nothing found yet, and the answer says so
             self.stop.request(TIME_LIMIT if isinstance(cut_short, BuildExpired) else INTERRUPTED)
         label = self.job.label if self.job else request.encoding or request.algorithm or "default"
