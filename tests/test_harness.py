@@ -93,6 +93,15 @@ def test_limits_give_a_partial_answer_marked_incomplete():
     assert (exact.count, exact.complete) == (4, True)
 
 
+def test_a_cpsat_run_halted_by_its_time_limit_says_time_limit():
+    # CP-SAT's clock can run out a little before the run's own deadline; a run split into parts
+    # takes any other reason as final (it then stops with the probe's partial count).
+    prime = get_puzzle("prime-grid")
+    grid = prime.parse("3x3", {})
+    reasons = {execute(prime, grid, "cpsat", time_limit=0.01).reason for _ in range(40)}
+    assert reasons <= {None, "time limit"}
+
+
 def test_incomplete_runs_are_checked_as_subsets():
     room = TATAMI.parse("4x10", {})
     whole = execute(TATAMI, room, "cpsat", keep=True)
