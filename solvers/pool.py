@@ -9,10 +9,13 @@ and, when closed early, terminates them, so an interrupt never waits for a part 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import queue
 import signal
+import sys
 import traceback
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +56,25 @@ def work(tasks: Any, results: Any, conquer: Callable[..., Any]) -> None:
         results.put(Message("done", index, result))
 
 
+@contextlib.contextmanager
+def main_hidden() -> Iterator[None]:
+    """Start processes that do not run the caller's script again.
+
+    ``spawn`` imports the parent's ``__main__`` in every child, so that functions defined there can
+    be unpickled. A worker needs gridsat and its plugins only, and a user's script that calls
+    ``gridsat.count(..., jobs=2)`` without an ``if __name__ == "__main__":`` guard would otherwise
+    start workers in every worker, each failing with a traceback. An empty ``__main__`` while the
+    workers start leaves spawn nothing to import.
+    """
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
 class LocalPool:
     """``jobs`` worker processes on this machine."""
 
@@ -61,8 +83,9 @@ class LocalPool:
         self.tasks, self.results = context.Queue(), context.Queue()
         self.workers = [context.Process(target=work, args=(self.tasks, self.results, conquer), daemon=True,
                                         name=f"gridsat-worker-{i + 1}") for i in range(jobs)]
-        for worker in self.workers:
-            worker.start()
+        with main_hidden():
+            for worker in self.workers:
+                worker.start()
 
     def run(self, tasks: list[Any]) -> Iterator[Message]:
         for task in tasks:
