@@ -24,15 +24,18 @@ def clock(seconds: float) -> str:
 
 def describe(p: Progress) -> str:
     """The line's text."""
-    rate = p.solutions / p.elapsed if p.elapsed > 0 else 0.0
+    # The rate and the time left are this run's own: what a checkpoint brought took no time here.
+    rate = (p.solutions - p.resumed) / p.elapsed if p.elapsed > 0 else 0.0
     text = f"{p.solutions:,} solutions  {rate:,.0f}/s"
     if p.parts is None:
         text += "  splitting" if p.elapsed >= 1 else ""
     else:
         text += f"  parts {p.parts_done}/{p.parts}"
+        text += f" ({p.parts_resumed} resumed)" if p.parts_resumed else ""
     text += f"  {clock(p.elapsed)} elapsed"
-    if p.parts and 0 < p.parts_done < p.parts:
-        text += f"  ~{clock(p.elapsed * (p.parts - p.parts_done) / p.parts_done)} left"
+    finished = p.parts_done - p.parts_resumed
+    if p.parts and 0 < finished and p.parts_done < p.parts:
+        text += f"  ~{clock(p.elapsed * (p.parts - p.parts_done) / finished)} left"
     return text
 
 

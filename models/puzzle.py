@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import marshal
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -71,6 +73,17 @@ def freeze(solution: Solution) -> Any:
     if isinstance(solution, dict):
         return tuple(sorted((k, freeze(v)) for k, v in solution.items()))
     return solution
+
+
+def digest(solution: Solution) -> bytes:
+    """A 16-byte digest of a canonical solution, what the duplicate checks keep of each solution.
+
+    A frozen 6x6 tour takes 2.3 kB, its digest 83 bytes with the set's slot (measured): counting the
+    6,637,920 open 6x6 tours in one process would otherwise hold some 16 GB. Format 0 of marshal
+    writes equal values as equal bytes (it never shares objects), and two distinct solutions get
+    the same 128-bit digest with odds of about 2**-128, far below any other fault.
+    """
+    return hashlib.blake2b(marshal.dumps(freeze(solution), 0), digest_size=16).digest()
 
 
 def dumps(solution: Solution) -> str:

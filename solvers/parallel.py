@@ -25,7 +25,7 @@ from typing import Any
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption
-from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.models.puzzle import Instance, Puzzle, digest, freeze
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
 from gridsat.solvers.orbits import Orbit, OrbitOutcome, Orbits, Variant, group_of, open_run
@@ -254,6 +254,7 @@ class SplitRun(Stream):
                 self.met += int(record.get("seen", 0))
         outcome.duplicates += sum(int(record.get("duplicates", 0)) for record in done.values())
         outcome.parts, outcome.parts_done = len(parts), len(done)
+        resumed = outcome.count if self.seen is None else 0
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
@@ -275,7 +276,7 @@ class SplitRun(Stream):
                     return
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
-                                              outcome.parts, time.monotonic() - self.started))
+                                              outcome.parts, time.monotonic() - self.started, resumed, len(done)))
         except KeyboardInterrupt:
             stop.request(INTERRUPTED)
             self._abandon(flying)
@@ -328,7 +329,7 @@ class SplitRun(Stream):
             return False
         orbit = item if isinstance(item, Orbit) else None
         solution = orbit.solution if orbit else item
-        key = freeze(solution)
+        key = digest(solution)
         if key in self.seen:
             if key in self.redelivered:  # found by the probe, then again by its part: not a duplicate
                 self.redelivered.discard(key)

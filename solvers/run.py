@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.formulation import BuildExpired, build_deadline
-from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.models.puzzle import Instance, Puzzle, digest
 from gridsat.solvers.backend import Job, Request, check_request, get_backend
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.stream import Closing
@@ -25,6 +25,8 @@ class Progress:
     parts_done: int
     parts: int | None  # None when the run is not split (or not yet)
     elapsed: float
+    resumed: int = 0  # of the solutions, those a checkpoint recorded in an earlier run
+    parts_resumed: int = 0  # of the parts done, those a checkpoint recorded
 
 
 @dataclass
@@ -136,7 +138,7 @@ class Enumeration(Stream):
         solutions = job.solutions(stop)
         try:
             for solution in solutions:
-                key = freeze(solution)
+                key = digest(solution)
                 if key in seen:
                     outcome.duplicates += 1
                     continue

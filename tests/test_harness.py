@@ -11,6 +11,7 @@ import pytest
 from gridsat.models import get_puzzle
 from gridsat.models.encoding import Axis, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
+from gridsat.models.puzzle import digest
 from gridsat.solvers.backend import BACKENDS, Request, get_backend
 from gridsat.solvers.crosscheck import Config, compare, configurations, crosscheck
 from gridsat.solvers.reference.backend import ReferenceBackend
@@ -100,6 +101,17 @@ def test_a_cpsat_run_halted_by_its_time_limit_says_time_limit():
     grid = prime.parse("3x3", {})
     reasons = {execute(prime, grid, "cpsat", time_limit=0.01).reason for _ in range(40)}
     assert reasons <= {None, "time limit"}
+
+
+def test_digests_tell_solutions_apart_and_equal_ones_alike():
+    # The duplicate checks keep digests: equal solutions must give equal digests however they were
+    # built (shared objects, strings made at run time, dicts filled in another order).
+    square = [0, 0]
+    tour = [[0, 0], [1, 2], [0, 0]]
+    assert digest(tour) == digest([square, [1, 2], square]) == digest([list(s) for s in tour])
+    made = "".join(["ma", "t"])
+    assert digest({"mat": [1], "b": 2}) == digest({"b": 2, made: [1]})
+    assert len({digest(s) for s in ([[0, 0], [1, 2]], [[0, 0], [2, 1]], [[1]], [1], [[1, 2]], [[12]], [])}) == 7
 
 
 def test_incomplete_runs_are_checked_as_subsets():

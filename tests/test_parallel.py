@@ -156,10 +156,10 @@ def test_a_tiny_instance_is_answered_without_splitting() -> None:
 def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path) -> None:
     # Spawned workers would run such a script again, each starting workers of its own.
     script = tmp_path / "count.py"
-    script.write_text('import gridsat\no = gridsat.count("knights-tour", "5x5", backend="sat", jobs=2)\n'
-                      'print(o.count, o.complete, o.parts == o.parts_done > 1)\n')
+    script.write_text('import gridsat\no = gridsat.count("knights-tour", "6x6", params={"closed": True}, '
+                      'backend="sat", jobs=2)\nprint(o.count, o.complete, o.parts == o.parts_done > 1)\n')
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert (done.stdout, done.stderr, done.returncode) == ("1728 True True\n", "", 0)
+    assert (done.stdout, done.stderr, done.returncode) == ("19724 True True\n", "", 0)
 
 
 def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:

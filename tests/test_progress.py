@@ -1,0 +1,48 @@
+"""The progress line: what it says, that a resumed run's rate is its own, and who gets to see it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+from gridsat.progress import describe
+from gridsat.solvers.run import Progress
+
+
+def test_the_line_says_solutions_rate_parts_elapsed_and_time_left() -> None:
+    line = describe(Progress(1000, 2, 8, 10.0))
+    assert line == "1,000 solutions  100/s  parts 2/8  0:10 elapsed  ~0:30 left"
+
+
+def test_a_resumed_run_counts_only_its_own_work_in_the_rate_and_time_left() -> None:
+    # Five parts and 10,000 solutions came from the checkpoint: they took no time in this run.
+    line = describe(Progress(10_500, 6, 8, 10.0, resumed=10_000, parts_resumed=5))
+    assert line == "10,500 solutions  50/s  parts 6/8 (5 resumed)  0:10 elapsed  ~0:20 left"
+    assert "left" not in describe(Progress(10_000, 5, 8, 3.0, resumed=10_000, parts_resumed=5))
+
+
+def test_a_terminal_sees_the_line_and_a_pipe_or_quiet_does_not() -> None:
+    command = [sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "-p", "closed=true",
+               "--backend", "sat", "--jobs", "2"]
+    seen = {}
+    for quiet in ([], ["--quiet"]):
+        main, terminal = os.openpty()
+        with open(main, "rb", buffering=0) as screen:
+            done = subprocess.run(command + quiet, stdout=subprocess.PIPE, stderr=terminal, text=True, timeout=120,
+                                  cwd=ROOT)
+            os.close(terminal)
+            drawn = b""
+            try:
+                while chunk := screen.read(65536):
+                    drawn += chunk
+            except OSError:  # the terminal's other end is closed: all of it was read
+                pass
+        assert done.stdout == "19724 (tours: directed)\n"
+        seen[bool(quiet)] = drawn.decode()
+    assert "solutions" in seen[False] and "parts " in seen[False] and "elapsed" in seen[False]
+    assert "\r\x1b[K# knights-tour 6x6 closed on sat" in seen[False], "the line is cleared before the timing"
+    assert "solutions" not in seen[True]
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert "solutions" not in piped.stderr
