@@ -7,7 +7,7 @@ A part is the original run restricted in a way every solution satisfies for exac
   The parts are the *distinct projections of the solution space onto that prefix*, enumerated by
   the solver itself with blocking constraints until none is left, so they are disjoint (distinct
   assignments of the same variables) and together exhaustive (every solution projects onto one of
-  them) by construction. The prefix grows (doubling, then bisecting) until there are at least
+  them) by construction. The prefix grows (by half, then bisecting) until there are at least
   ``target`` parts but not more than ``cap``.
 - the reference backend: the search tree's decisions at ``depth`` are numbered in search order
   (the algorithms are deterministic); a part owns the decisions numbered ``lo <= n < hi`` and
@@ -73,7 +73,7 @@ def tupled(key: Any) -> Any:
 def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int) -> list[Part]:
     """Parts fixing the shortest prefix of ``keys`` whose projections number at least ``target`` and at
     most ``cap`` (else the longest prefix with fewer than ``target``); the prefix length is found by
-    doubling, then bisecting, so the parts come close to ``target``. One whole part when no prefix
+    growing it by half, then bisecting, so the parts come close to ``target``. One whole part when no prefix
     splits the run."""
     below: tuple[int, list[tuple[int, ...]]] | None = None  # the longest prefix known to give too few
     enough: tuple[int, list[tuple[int, ...]] | None] | None = None  # the shortest known to give enough (or too many)
@@ -84,7 +84,10 @@ def split_prefix(keys: list[Key], projections: Projections, target: int, cap: in
             below = (size, found)
             if size == len(keys):
                 break
-            size = min(2 * size, len(keys))
+            # Half as long again, not twice: projections can multiply with every key, and the
+            # overshooting prefix is enumerated in full (on prime-grid 5x5, doubling 16 to 32 keys
+            # found 219 projections in 0.93 s where 35 were needed; the workers wait meanwhile).
+            size = min(max(size + 1, size * 3 // 2), len(keys))
             continue
         enough = (size, found)
         break

@@ -92,10 +92,11 @@ def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
         return None if len(found) > cap else found
 
     parts = split_prefix(keys, projections, target=5, cap=100)
-    assert asked == [1, 2, 4, 3] and len(parts) == 8  # 16 at four keys overshoots: three give 8
+    assert asked == [1, 2, 3] and len(parts) == 8  # the prefix grows by half (at least one key): three give 8
     assert parts[3] == Part(3, (("a", 1), ("b", 1), ("c", 0)))
     asked.clear()
-    assert len(split_prefix(keys, projections, target=50, cap=20)) == 16 and asked == [1, 2, 4, 6, 5]
+    # Six and five keys give more than the cap: the longest prefix with fewer, four keys, is used.
+    assert len(split_prefix(keys, projections, target=50, cap=20)) == 16 and asked == [1, 2, 3, 4, 6, 5]
     assert split_prefix([], projections, 5, 100) == [Part()]
 
 
