@@ -195,14 +195,19 @@ def crosscheck(
 
 def splitting(jobs: int, scheduler: str | None, checkpoint: str | Path | None, parts: int | None) -> Split | None:
     """How to split a run, or None for one plain search in this process (the default)."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+    if not whole(jobs, 0):
         raise InvalidOption(f"jobs {jobs!r} must be a whole number: 0 for one per core, or at least 1")
-    if parts is not None and (isinstance(parts, bool) or not isinstance(parts, int) or parts < 1):
+    if parts is not None and not whole(parts, 1):
         raise InvalidOption(f"parts {parts!r} must be a whole number of at least 1")
     workers = cores() if jobs == 0 else jobs
     if workers == 1 and scheduler is None and checkpoint is None and parts is None:
         return None
     return Split(workers, scheduler, None if checkpoint is None else Path(checkpoint), parts)
+
+
+def whole(value: object, floor: int) -> bool:
+    """A whole number of at least ``floor`` (True and False are not numbers of anything here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= floor
 
 
 def cores() -> int:
@@ -251,7 +256,7 @@ def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) ->
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:
     """A solution limit is a whole number of at least 1; a time limit a positive number of seconds."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+    if limit is not None and not whole(limit, 1):
         raise InvalidOption(f"limit {limit!r} must be a whole number of at least 1")
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not time_limit > 0):

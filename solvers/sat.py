@@ -2,8 +2,8 @@
 
 One loop (``SatJob.search``) serves solve, count and enumerate: solve; hand the model to the
 formulation's ``refine`` (a lazy formulation returns clauses, which go into the same incremental
-solver, and the loop solves again); report the solution; block its projection. Fixed literals
-(``assumptions``, or unit clauses added to the CNF) change nothing in the loop.
+solver, and the loop solves again); report the solution; block its projection. A part's fixed
+literals (``units``, unit clauses loaded with the CNF) change nothing in the loop.
 
 Time limits (as measured; the 40x40 rows of benchmarks/knights_tour.py check them):
 
@@ -121,7 +121,6 @@ class SatJob:
     solver: str
     label: str
     exhaustive: bool = True
-    assumptions: list[int] = field(default_factory=list)  # fixed literals, e.g. for one part of a split count
     units: list[list[int]] = field(default_factory=list)  # a part's fixed projection variables
     rounds: int = 0  # refinement rounds: models the formulation's refine rejected
     refinements: int = 0  # the clauses those rounds added
@@ -246,10 +245,10 @@ class SatJob:
 
     def _solve(self, oracle: Any, stop: Stop, pace: Pace, threaded: bool, extra: list[int] | None = None
                ) -> bool | None:
-        """One satisfiability question under the part's assumptions (and ``extra``); None when the stop came first."""
+        """One satisfiability question, assuming ``extra``; None when the stop came first."""
         if stop.expired():
             return None
-        assumed = self.assumptions + (extra or [])
+        assumed = extra or []
         if threaded:  # the reading thread interrupts this call at the deadline or on Ctrl-C
             return oracle.solve_limited(assumed, expect_interrupt=True)
         if stop.deadline is None or self.solver in UNSTOPPABLE:

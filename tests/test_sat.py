@@ -44,13 +44,13 @@ def test_refinement_rejects_models_until_one_passes_and_counts_stay_exact(solver
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "minisat22"])
-def test_fixed_literals_as_unit_clauses_or_assumptions_leave_the_loop_unchanged(solver):
+def test_fixed_literals_in_the_cnf_or_as_a_parts_units_leave_the_loop_unchanged(solver):
     """One part of a split count: the same formulation with some projection variables fixed."""
     fixed = pairs_formulation(True)
-    fixed.cnf.append([fixed.projection[2]])  # x3 true, as a unit clause
+    fixed.cnf.append([fixed.projection[2]])  # x3 true, in the CNF itself
     assert solutions(SatJob(fixed, solver, "unit")) == [[1, 3], [2, 3], [3]]
-    assumed = SatJob(pairs_formulation(True), solver, "assumed", assumptions=[-pairs_formulation(True).projection[2]])
-    assert solutions(assumed) == [[], [1], [2]]
+    part = SatJob(pairs_formulation(True), solver, "part", units=[[-pairs_formulation(True).projection[2]]])
+    assert solutions(part) == [[], [1], [2]]
 
 
 def test_which_solvers_can_be_interrupted():
