@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gridsat.models import get_puzzle
-from gridsat.models.errors import InvalidOption
+from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle, digest, freeze
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
@@ -110,6 +110,14 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     return result
 
 
+def registered(puzzle: Puzzle) -> bool:
+    """Whether a worker that looks ``puzzle`` up by name gets this very puzzle."""
+    try:
+        return get_puzzle(puzzle.name) is puzzle
+    except GridsatError:
+        return False
+
+
 def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:
     """What identifies a run for its checkpoint: a checkpoint of any other run is refused."""
     from gridsat import __version__
@@ -145,6 +153,9 @@ class SplitRun(Stream):
     ) -> None:
         if split.jobs < 1:
             raise InvalidOption(f"--jobs {split.jobs}: must be at least 1")
+        if not registered(puzzle):
+            raise InvalidOption(f"puzzle {puzzle.name!r} is not a built-in or plugin puzzle: workers find a "
+                                "puzzle by its name, so a split run needs one registered (see Adding a puzzle)")
         if split.checkpoint is not None:
             if limit is not None or stream or keep:
                 raise InvalidOption("--checkpoint records counts: it goes with count, without --limit")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import signal
@@ -161,6 +162,13 @@ def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path) -> None
                       'backend="sat", jobs=2)\nprint(o.count, o.complete, o.parts == o.parts_done > 1)\n')
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert (done.stdout, done.stderr, done.returncode) == ("19724 True True\n", "", 0)
+
+
+def test_a_puzzle_the_workers_cannot_find_by_name_is_refused_before_any_work() -> None:
+    unnamed = dataclasses.replace(gs.get_puzzle("knights-tour"), name="my-tours")
+    with pytest.raises(gs.InvalidOption, match="'my-tours' is not a built-in or plugin puzzle"):
+        gs.count(unnamed, "5x5", backend="sat", jobs=2)
+    assert gs.count(unnamed, "3x4", backend="sat").count == 16  # one process needs no name
 
 
 def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:
