@@ -14,6 +14,7 @@ from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solutio
 from gridsat.models.svg import Figure, Layout, Sketch
 
 if TYPE_CHECKING:
+    from gridsat.models.frontier import FrontierSpec
     from gridsat.models.symmetry import Group
 
 Instance = Any  # each puzzle's frozen dataclass
@@ -54,6 +55,9 @@ class Puzzle:
     # Optional: what a reference-search event (kind, depth, what) adds to that picture, given the
     # ``what`` of every decision on the path so far (see gridsat.solvers.reference).
     sketch: Callable[[Instance, Layout, str, int, Any, list[Any]], Sketch] | None = None
+    # Optional: the instance as a frontier spec (see models/frontier.py), which the ``frontier``
+    # backend counts by dynamic programming over the frontier, without listing solutions.
+    frontier: Callable[[Instance], FrontierSpec] | None = None
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

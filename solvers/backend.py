@@ -8,8 +8,8 @@ canonical solutions. Solving, enumerating and counting are all that stream, cut 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
@@ -44,18 +44,65 @@ class Job(Protocol):
         ...
 
 
+# What a backend can do, asked of it (``Backend.can``) so the API and CLI never name a backend.
+SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO = "solve", "enumerate", "count", "split", "time-limit", "up-to"
+ENUMERATORS = frozenset({SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO})
+
+
+@dataclass
+class Tally:
+    """A count made without listing the solutions: a counting backend's answer.
+
+    ``count`` is None when no count is known (a time limit or Ctrl-C came first: a counter has no
+    partial count). ``details`` go into ``count --json`` as they are (peak states, counter version...).
+    """
+
+    count: int | None
+    label: str  # the method, for reports (as ``Job.label``)
+    size: dict[str, int] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0  # counting, after the formulation was built
+    build_seconds: float = 0.0
+
+
 class Backend(Protocol):
-    """A way to find solutions: ``supported`` says whether it can run here at all."""
+    """A way to find solutions: ``supported`` says whether it can run here at all.
+
+    An enumerating backend (``can`` holds ``enumerate``) prepares a ``Job`` that streams solutions;
+    a counting backend (``can`` holds ``count`` only) implements ``tally`` instead.
+    """
 
     name: str
     summary: str
     takes: tuple[str, ...]  # the Request fields it reads: "encoding", "solver", "algorithm"
+    can: frozenset[str]  # SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO
 
     def supported(self) -> bool: ...
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]: ...
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Job: ...
+
+
+class Counter(Backend, Protocol):
+    """A backend that counts without enumerating (``can`` has COUNT but not ENUMERATE)."""
+
+    def refusal(self, puzzle: Puzzle) -> str | None:
+        """Why this backend cannot count ``puzzle`` at all (one line), or None when it can."""
+        ...
+
+    def tally(
+        self,
+        puzzle: Puzzle,
+        instance: Instance,
+        request: Request,
+        stop: Stop,
+        *,
+        up_to: str | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> Tally:
+        """The exact count (``up_to``: of orbits), or ``Tally(None, ...)`` when ``stop`` ended it first."""
+        ...
 
 
 BACKENDS: dict[str, str] = {
@@ -84,8 +131,8 @@ def get_backend(name: str) -> Backend:
 def check_request(backend: Backend, request: Request) -> None:
     """Reject options the backend would silently ignore."""
     flags = {"encoding": request.encoding, "solver": request.solver, "algorithm": request.algorithm}
-    for field, value in flags.items():
-        if value is not None and field not in backend.takes:
-            takers = [n for n in BACKENDS if field in backend_class(n).takes]
+    for option, value in flags.items():
+        if value is not None and option not in backend.takes:
+            takers = [n for n in BACKENDS if option in backend_class(n).takes]
             raise InvalidOption(
                 f"--{field} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")

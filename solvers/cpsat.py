@@ -9,7 +9,7 @@ from typing import Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import Request
+from gridsat.solvers.backend import ENUMERATORS, Request
 from gridsat.solvers.parts import Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.stream import Emit, stream
@@ -229,6 +229,7 @@ class CpsatBackend:
     name = "cpsat"
     summary = "OR-Tools CP-SAT; enumerates with its solution callback on one worker"
     takes = ("encoding",)
+    can = ENUMERATORS
 
     def supported(self) -> bool:
         return importlib.util.find_spec("ortools") is not None  # without importing it: listing stays fast

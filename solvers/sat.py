@@ -30,7 +30,7 @@ from typing import Any
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import Request
+from gridsat.solvers.backend import ENUMERATORS, Request
 from gridsat.solvers.parts import Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.stream import Emit, stream
@@ -280,6 +280,7 @@ class SatBackend:
     name = "sat"
     summary = "PySAT (default cadical195); enumerates with blocking clauses on the projection"
     takes = ("encoding", "solver")
+    can = ENUMERATORS
 
     def supported(self) -> bool:
         return importlib.util.find_spec("pysat") is not None  # without importing it: listing stays fast

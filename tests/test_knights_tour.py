@@ -13,7 +13,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.knights_tour import Board, cpsat, decode, parse, render, verify
-from gridsat.models.knights_tour_cnf import MAX_CLAUSES, clauses_estimate
+from gridsat.models.knights_tour.cnf import MAX_CLAUSES, clauses_estimate
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.reference.knights_tour import blocks, divide, warnsdorff

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import Request
+from gridsat.solvers.backend import ENUMERATORS, Request
 from gridsat.solvers.parts import Part, interrupted_split, split_ordinals
 from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
@@ -98,6 +98,7 @@ class ReferenceBackend:
     name = "reference"
     summary = "the seed's own backtracking algorithm, reimplemented (pure Python)"
     takes = ("algorithm",)
+    can = ENUMERATORS
 
     def supported(self) -> bool:
         return True

@@ -41,7 +41,7 @@ from gridsat.models.circuit import LARGE_GROUP, Circuit, primes_for
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.formulation import CnfFormulation, checkpoint
-from gridsat.models.knights_tour import Board, Square, arcs, decoder, ends
+from gridsat.models.knights_tour.board import Board, Square, arcs, decoder, ends
 
 # About 200 bytes and a microsecond of Python per clause: 5 million clauses take a gigabyte and
 # several seconds to build, before the solver has copied them.
