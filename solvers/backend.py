@@ -135,4 +135,4 @@ def check_request(backend: Backend, request: Request) -> None:
         if value is not None and option not in backend.takes:
             takers = [n for n in BACKENDS if option in backend_class(n).takes]
             raise InvalidOption(
-                f"--{field} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")
+                f"--{option} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")
