@@ -27,6 +27,7 @@ class Request:
     algorithm: str | None = None
     limit: int | None = None  # a hint: with 1 a backend may search for one solution, not enumerate
     part: Part | None = None  # search only this part of the solution space (see solvers.parts)
+    memory: int | None = None  # megabytes a counting backend may hold (None: its default cap)
 
 
 class Job(Protocol):
@@ -130,7 +131,8 @@ def get_backend(name: str) -> Backend:
 
 def check_request(backend: Backend, request: Request) -> None:
     """Reject options the backend would silently ignore."""
-    flags = {"encoding": request.encoding, "solver": request.solver, "algorithm": request.algorithm}
+    flags = {"encoding": request.encoding, "solver": request.solver, "algorithm": request.algorithm,
+             "memory": request.memory}
     for option, value in flags.items():
         if value is not None and option not in backend.takes:
             takers = [n for n in BACKENDS if option in backend_class(n).takes]
