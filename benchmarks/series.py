@@ -15,6 +15,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
 from gridsat.solvers.crosscheck import Config
 from gridsat.solvers.run import Outcome, execute
+from gridsat.solvers.stop import Reason
 
 
 @dataclass
@@ -53,7 +54,7 @@ def measure(puzzle_name: str, instance_text: str, params: dict[str, str], config
                 outcome = Outcome(puzzle.name, puzzle.describe(instance), config.backend, label(config),
                                   complete=False, reason=f"refused: {error}")
             times.append(outcome.seconds + outcome.build_seconds)
-            if not outcome.complete and outcome.reason != "solution limit":
+            if not outcome.complete and outcome.reason != Reason.SOLUTION_LIMIT:
                 break  # repeating a timeout only repeats the limit
         yield Row(puzzle.describe(instance), config, outcome, min(times))
 
@@ -64,7 +65,7 @@ def ratio(baseline: Row | None, row: Row) -> str:
     if baseline is None or row.seconds <= 0 or refused(baseline) or refused(row):
         return "-"
     value = baseline.seconds / row.seconds
-    base_cut, row_cut = (r.outcome.reason == "time limit" and not finished(r.outcome) for r in (baseline, row))
+    base_cut, row_cut = (r.outcome.reason == Reason.TIME_LIMIT and not finished(r.outcome) for r in (baseline, row))
     if base_cut and row_cut:
         return "-"
     return f"{'>=' if base_cut else '<=' if row_cut else ''}{value:,.1f}x"
@@ -76,7 +77,7 @@ def refused(row: Row) -> bool:
 
 def finished(outcome: Outcome) -> bool:
     """Complete, or stopped by the solution limit it was asked for (one tour in ``solve`` mode)."""
-    return outcome.complete or (outcome.reason == "solution limit" and outcome.count > 0)
+    return outcome.complete or (outcome.reason == Reason.SOLUTION_LIMIT and outcome.count > 0)
 
 
 def size_columns(outcome: Outcome) -> str:

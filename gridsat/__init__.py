@@ -13,11 +13,12 @@ from gridsat.api import count, crosscheck, enumerate, solve
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
+from gridsat.models.version import VERSION
 from gridsat.solvers.crosscheck import Report
 from gridsat.solvers.orbits import Orbit, OrbitOutcome, OrbitReport, Orbits
 from gridsat.solvers.run import Enumeration, Outcome
 
-__version__ = "0.2.0"
+__version__ = VERSION
 
 __all__ = [
     "BackendUnavailable",

@@ -19,9 +19,9 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
-from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, open_run
-from gridsat.solvers.parallel import SOLUTIONS, Split, SplitRun
-from gridsat.solvers.run import Outcome, Progress, Stream, consume, execute
+from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits
+from gridsat.solvers.parallel import Split, launch
+from gridsat.solvers.run import Outcome, Progress, Run, consume, execute
 
 Params = Mapping[str, Any]
 
@@ -111,8 +111,8 @@ def count(
                             time_limit=time_limit, split=split)
     if up_to is None and method is not None:
         raise InvalidOption(f"method {method!r} counts orbits: it needs up_to (--up-to symmetry or reversal)")
-    run = stream(chosen, parsed, backend, request, split, variant=Variant(up_to), limit=limit,
-                 time_limit=time_limit, on_progress=on_progress)
+    run = launch(chosen, parsed, backend, request, split, variant=Variant(up_to), limit=limit, time_limit=time_limit,
+                 on_progress=on_progress)
     return consume(run, on_progress=on_progress if split is None else None)
 
 
@@ -132,7 +132,7 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     scheduler: str | None = None,
     parts: int | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-) -> Stream:
+) -> Run:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all.
 
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
@@ -143,8 +143,8 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
     split = splitting(jobs, scheduler, None, parts)
-    return stream(chosen, parsed, backend, Request(encoding, solver, algorithm), split, variant=Variant(up_to),
-                  limit=limit, time_limit=time_limit, emit=True, on_progress=on_progress)
+    return launch(chosen, parsed, backend, Request(encoding, solver, algorithm), split, variant=Variant(up_to),
+                  limit=limit, time_limit=time_limit, deliver=True, on_progress=on_progress)
 
 
 def crosscheck(
@@ -187,7 +187,7 @@ def crosscheck(
                                  split=split)
 
     def run(config: Config) -> Outcome:
-        return consume(stream(chosen, parsed, config.backend, config.request, split, time_limit=time_limit,
+        return consume(launch(chosen, parsed, config.backend, config.request, split, time_limit=time_limit,
                               keep=True))
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, run=run)
@@ -195,9 +195,9 @@ def crosscheck(
 
 def splitting(jobs: int, scheduler: str | None, checkpoint: str | Path | None, parts: int | None) -> Split | None:
     """How to split a run, or None for one plain search in this process (the default)."""
-    if not whole(jobs, 0):
+    if not is_whole_number(jobs, 0):
         raise InvalidOption(f"jobs {jobs!r} must be a whole number: 0 for one per core, or at least 1")
-    if parts is not None and not whole(parts, 1):
+    if parts is not None and not is_whole_number(parts, 1):
         raise InvalidOption(f"parts {parts!r} must be a whole number of at least 1")
     workers = cores() if jobs == 0 else jobs
     if workers == 1 and scheduler is None and checkpoint is None and parts is None:
@@ -205,7 +205,7 @@ def splitting(jobs: int, scheduler: str | None, checkpoint: str | Path | None, p
     return Split(workers, scheduler, None if checkpoint is None else Path(checkpoint), parts)
 
 
-def whole(value: object, floor: int) -> bool:
+def is_whole_number(value: object, floor: int) -> bool:
     """A whole number of at least ``floor`` (True and False are not numbers of anything here)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= floor
 
@@ -216,27 +216,6 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def stream(
-    puzzle: Puzzle,
-    instance: Instance,
-    backend: str,
-    request: Request,
-    split: Split | None,
-    *,
-    variant: Variant = SOLUTIONS,
-    limit: int | None = None,
-    time_limit: float | None = None,
-    keep: bool = False,
-    emit: bool = False,
-    on_progress: Callable[[Progress], None] | None = None,
-) -> Stream:
-    """One plain search, or a split one (``emit``: the caller reads the items as they come)."""
-    if split is None:
-        return open_run(puzzle, instance, backend, request, variant, limit=limit, time_limit=time_limit, keep=keep)
-    return SplitRun(puzzle, instance, backend, request, split, variant=variant, limit=limit, time_limit=time_limit,
-                    keep=keep, stream=emit, on_progress=on_progress)
 
 
 def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
@@ -256,7 +235,7 @@ def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) ->
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:
     """A solution limit is a whole number of at least 1; a time limit a positive number of seconds."""
-    if limit is not None and not whole(limit, 1):
+    if limit is not None and not is_whole_number(limit, 1):
         raise InvalidOption(f"limit {limit!r} must be a whole number of at least 1")
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not time_limit > 0):

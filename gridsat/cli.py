@@ -12,12 +12,13 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from gridsat import __version__, animate, api, jsontext, status
+from gridsat import animate, api, jsontext, status
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.formulation import Formulation
 from gridsat.models.puzzle import Instance, Puzzle, dumps
+from gridsat.models.version import VERSION
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.signals import sigterm_as_interrupt
@@ -486,7 +487,7 @@ def positive_float(text: str) -> float:
 def build_parser() -> Parser:
     parser = Parser(prog="gridsat", description="Puzzles as CP-SAT models and CNF, cross-checked.",
                     epilog=status.SUMMARY)
-    parser.add_argument("--version", action="version", version=f"gridsat {__version__}")
+    parser.add_argument("--version", action="version", version=f"gridsat {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
 

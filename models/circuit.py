@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pysat.formula import CNF, IDPool
 
 from gridsat.models import cardinality
-from gridsat.models.formulation import checkpoint
+from gridsat.models.formulation import check_deadline
 
 Arc = tuple[int, int, int]  # (tail, head, CNF variable)
 # A group of arcs larger than this (a dummy node's n arcs) is encoded with the ladder, whatever the
@@ -135,7 +135,7 @@ class Circuit:
         for a in range(self.size):
             if a == skip:
                 continue
-            checkpoint()
+            check_deadline()
             around = sorted(near[a] - {skip})
             for i, b in enumerate(around):
                 for d in around[i + 1:]:
@@ -154,7 +154,7 @@ class Circuit:
                 cardinality.exactly_one(formula, rank[node], pool, card)
             clauses.append([rank[root][0]])
             for tail in range(self.size):
-                checkpoint()
+                check_deadline()
                 for head, var in self.outs[tail]:
                     if head == root:
                         continue

@@ -114,7 +114,7 @@ _build_deadline: ContextVar[float | None] = ContextVar("gridsat_build_deadline",
 
 @contextlib.contextmanager
 def build_deadline(deadline: float | None) -> Iterator[None]:
-    """Let ``checkpoint`` calls in the formulations built inside raise ``BuildExpired`` at ``deadline``
+    """Let ``check_deadline`` calls in the formulations built inside raise ``BuildExpired`` at ``deadline``
     (a ``time.monotonic`` value), so that building counts against a run's time limit."""
     token = _build_deadline.set(deadline)
     try:
@@ -123,7 +123,7 @@ def build_deadline(deadline: float | None) -> Iterator[None]:
         _build_deadline.reset(token)
 
 
-def checkpoint() -> None:
+def check_deadline() -> None:
     """Called now and then by a formulation's slow loops: stop building once the deadline has passed."""
     deadline = _build_deadline.get()
     if deadline is not None and time.monotonic() >= deadline:

@@ -1,8 +1,9 @@
 """The backend protocol and its registry.
 
-A backend turns (puzzle, instance, request) into a ``Job``: a built formulation, ready to stream
-canonical solutions. Solving, enumerating and counting are all that stream, cut short by a limit
-(see ``gridsat.solvers.run``).
+A backend turns (puzzle, instance, request) into a ``Search``: a built formulation, ready to stream
+canonical solutions. Solving, enumerating and counting all read that stream, cut short by a limit
+(see ``gridsat.solvers.run``). A counting backend answers with a ``Tally`` instead, and says so in
+``can``: the API and the command line ask a backend what it can do, never which one it is.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class Request:
     memory: int | None = None  # megabytes a counting backend may hold (None: its default cap)
 
 
-class Job(Protocol):
+class Search(Protocol):
     """A formulation built and ready to stream solutions."""
 
     label: str  # the full encoding / solver / algorithm name, for reports
@@ -59,7 +60,7 @@ class Tally:
     """
 
     count: int | None
-    label: str  # the method, for reports (as ``Job.label``)
+    label: str  # the method, for reports (as ``Search.label``)
     size: dict[str, int] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0  # counting, after the formulation was built
@@ -69,7 +70,7 @@ class Tally:
 class Backend(Protocol):
     """A way to find solutions: ``supported`` says whether it can run here at all.
 
-    An enumerating backend (``can`` holds ``enumerate``) prepares a ``Job`` that streams solutions;
+    An enumerating backend (``can`` holds ``enumerate``) prepares a ``Search`` that streams solutions;
     a counting backend (``can`` holds ``count`` only) implements ``tally`` instead.
     """
 
@@ -82,7 +83,7 @@ class Backend(Protocol):
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]: ...
 
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Job: ...
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search: ...
 
 
 class Counter(Backend, Protocol):

@@ -12,11 +12,11 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
 from gridsat.solvers.parts import Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
-from gridsat.solvers.stream import Emit, stream
+from gridsat.solvers.threaded import Emit, generate
 
 
 @dataclass
-class CpsatJob:
+class CpsatSearch:
     """A CP-SAT model ready to enumerate (or, asked for one solution, to search with every core)."""
 
     formulation: CpsatFormulation
@@ -93,7 +93,7 @@ class CpsatJob:
                 # (seen: 8.3 ms into a 10 ms limit, with our deadline 0.9 ms away).
                 stop.request(TIME_LIMIT if limited else "CP-SAT stopped before finishing the search")
 
-        yield from stream(produce, solver.StopSearch, stop)
+        yield from generate(produce, solver.StopSearch, stop)
 
 
 def var(ref: int) -> int:
@@ -237,9 +237,9 @@ class CpsatBackend:
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cpsat_encodings.tokens()}
 
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatJob:
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatSearch:
         encoding = puzzle.cpsat_encodings.resolve(request.encoding, f" for the CP-SAT model of {puzzle.name}")
-        job = CpsatJob(puzzle.cpsat(instance, encoding), encoding.name, single=request.limit == 1)
+        job = CpsatSearch(puzzle.cpsat(instance, encoding), encoding.name, single=request.limit == 1)
         if request.part is not None:
             job.restrict(request.part)
         return job

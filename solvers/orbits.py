@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
@@ -38,12 +38,9 @@ from gridsat.models.puzzle import Instance, Puzzle, freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.crosscheck import Config, Report, compare
-from gridsat.solvers.run import Enumeration, Outcome, consume
-from gridsat.solvers.stop import Stop
-from gridsat.solvers.stream import Closing
-
-if TYPE_CHECKING:
-    from gridsat.solvers.parallel import Split
+from gridsat.solvers.parallel import Split, launch
+from gridsat.solvers.run import Enumeration, Outcome, Run, consume
+from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
 
 UP_TO = ("symmetry", "reversal")
 METHODS = ("canonical", "burnside")
@@ -74,23 +71,21 @@ class Variant:
     def __str__(self) -> str:
         return "solutions" if self.up_to is None else self.up_to + (f":{self.element}" if self.element else "")
 
-
-def open_run(puzzle: Puzzle, instance: Instance, backend: str, request: Request, variant: Variant, *,
-             limit: int | None = None, time_limit: float | None = None, keep: bool = False,
-             whole: bool = True) -> Enumeration | Orbits:
-    """The run that counts ``variant`` (``whole``: False for one part of a split run)."""
-    if variant.up_to is None:
-        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
-    if variant.element is None:
-        return Orbits(puzzle, instance, backend, request, up_to=variant.up_to, limit=limit, time_limit=time_limit,
-                      keep=keep, whole=whole)
-    group = group_of(puzzle, instance, variant.up_to)
-    index = group.names.index(variant.element)
-    if index == 0:  # the identity fixes every solution: the ordinary count, with the encoding asked for
-        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
-    fixed = unbroken_request(puzzle, backend, request, group.unbroken)
-    return Enumeration(fixing(puzzle, group.elements[index]), instance, backend, fixed, limit=limit,
-                       time_limit=time_limit, keep=keep)
+    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
+             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run:
+        """The run that counts this variant (``in_part``: for one part of a split run)."""
+        if self.up_to is None:
+            return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+        if self.element is None:
+            return Orbits(puzzle, instance, backend, request, up_to=self.up_to, limit=limit, time_limit=time_limit,
+                          keep=keep, in_part=in_part)
+        group = group_of(puzzle, instance, self.up_to)
+        index = group.names.index(self.element)
+        if index == 0:  # the identity fixes every solution: the ordinary count, with the encoding asked for
+            return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+        fixed = unbroken_request(puzzle, backend, request, group.unbroken)
+        return Enumeration(fixing(puzzle, group.elements[index]), instance, backend, fixed, limit=limit,
+                           time_limit=time_limit, keep=keep)
 
 
 @dataclass
@@ -106,10 +101,49 @@ class OrbitOutcome(Outcome):
     fixed: dict[str, int] = field(default_factory=dict)  # burnside: fix(g) per element
     fixed_encoding: str | None = None  # burnside: the encoding of fix(g) for g != identity, when another
     problems: list[str] = field(default_factory=list)  # inconsistencies that make the count wrong
+    met: int = 0  # canonical: the solutions the search met (the orbits must hold exactly these)
+    leaders: bool = False  # canonical: the formulation keeps one solution per orbit (so met counts orbits)
 
     @property
     def label(self) -> str:
         return f"{self.backend}:{self.encoding} {self.method}"
+
+    def emptied(self, keep: bool) -> OrbitOutcome:
+        return replace(super().emptied(keep), held=0, sizes=Counter(), problems=[], met=0)
+
+    def merge(self, part: Outcome, *, counts: bool = True) -> None:
+        super().merge(part, counts=counts)
+        assert isinstance(part, OrbitOutcome)  # a split run's parts count what the whole run counts
+        self.met += part.met
+        self.problems += part.problems
+        if counts:
+            self.held += part.held
+            self.sizes.update(part.sizes)
+
+    def record(self) -> dict[str, Any]:
+        return {"held": self.held, "sizes": self.sizes, "seen": self.met} if self.met else {}
+
+    def merge_record(self, record: dict[str, Any]) -> None:
+        super().merge_record(record)
+        self.held += int(record.get("held", 0))
+        self.sizes.update({int(k): v for k, v in record.get("sizes", {}).items()})
+        self.met += int(record.get("seen", 0))
+
+    @staticmethod
+    def solution_of(item: Any) -> Any:
+        return item.solution
+
+    def deliver(self, item: Any) -> None:
+        super().deliver(item)
+        self.held += item.size
+        self.sizes[item.size] += 1
+
+    def check_parts(self) -> None:
+        """The orbits of a count split into parts hold exactly the solutions its parts met (unless the
+        encoding keeps one solution per orbit)."""
+        if self.method == "canonical" and not self.leaders and self.held != self.met:
+            self.problems.append(f"the orbits hold {self.held} solutions but the parts met {self.met}: "
+                                 "the solutions are not closed under the group")
 
     def summary(self) -> dict[str, Any]:
         record = {**super().summary(), "up_to": self.up_to, "method": self.method, "group": len(self.group),
@@ -142,7 +176,7 @@ class Orbit:
     size: int
 
 
-class Orbits(Closing[Orbit]):
+class Orbits(Run):
     """The canonical representative of every orbit a run meets, as they come; ``outcome`` counts them.
 
     Like ``Enumeration`` (which it wraps): closing it stops the solver, and ``limit`` counts orbits.
@@ -159,16 +193,17 @@ class Orbits(Closing[Orbit]):
         limit: int | None = None,
         time_limit: float | None = None,
         keep: bool = False,
-        whole: bool = True,
+        in_part: bool = False,
     ) -> None:
         self.group = group_of(puzzle, instance, up_to)
-        self.whole = whole  # False for one part of a split run: its solutions need not be closed under the group
+        self.in_part = in_part  # one part of a split run: its solutions need not be closed under the group
         self.leaders = False  # set when the formulation keeps one solution per orbit
         request = replace(request or Request(), limit=None)  # a representative may come after many solutions
         wrapped = replace(puzzle, cpsat=self._representatives(puzzle.cpsat), cnf=self._representatives(puzzle.cnf))
         self.run = Enumeration(wrapped, instance, backend, request, time_limit=time_limit)
-        self.job, self.stop = self.run.job, self.run.stop
+        self.search, self.stop = self.run.search, self.run.stop
         self.outcome = orbit_outcome(self.run.outcome, self.group, up_to, "canonical")
+        self.outcome.leaders = self.leaders
         self.outcome.solutions = [] if keep else None
         self.limit = limit
         self._wrong: list[tuple[Solution, list[str]]] = []
@@ -204,7 +239,7 @@ class Orbits(Closing[Orbit]):
                     outcome.solutions.append(solution)
                 yield Orbit(solution, len(images))
                 if self.limit is not None and outcome.count >= self.limit:
-                    self.stop.request("solution limit")
+                    self.stop.request(SOLUTION_LIMIT)
                     break
         finally:
             self.run.close()
@@ -215,7 +250,8 @@ class Orbits(Closing[Orbit]):
         run, outcome = self.run.outcome, self.outcome
         outcome.complete, outcome.reason, outcome.seconds = run.complete, run.reason, run.seconds
         outcome.duplicates, outcome.invalid = run.duplicates, run.invalid + self._wrong
-        if run.complete and self.whole and not self.leaders and outcome.held != run.count:
+        outcome.met = run.count
+        if run.complete and not self.in_part and not self.leaders and outcome.held != run.count:
             outcome.problems.append(f"the orbits hold {outcome.held} solutions but the run found {run.count}: "
                                     "the solutions are not closed under the group")
 
@@ -232,14 +268,8 @@ def run_count(puzzle: Puzzle, instance: Instance, backend: str, request: Request
               split: Split | None, *, limit: int | None = None, time_limit: float | None = None,
               keep: bool = False) -> Any:
     """One count of ``variant``: one search in this process, or a run split into parts."""
-    if split is None:
-        run = open_run(puzzle, instance, backend, request, variant, limit=limit, time_limit=time_limit, keep=keep)
-    else:
-        from gridsat.solvers.parallel import SplitRun  # it builds its runs with open_run
-
-        run = SplitRun(puzzle, instance, backend, request, split, variant=variant, limit=limit,
-                       time_limit=time_limit, keep=keep)
-    return consume(run)
+    return consume(launch(puzzle, instance, backend, request, split, variant=variant, limit=limit,
+                          time_limit=time_limit, keep=keep))
 
 
 def fixing(puzzle: Puzzle, element: Element) -> Puzzle:

@@ -17,24 +17,30 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError, InvalidOption
-from gridsat.models.puzzle import Instance, Puzzle, digest, freeze
+from gridsat.models.puzzle import Instance, Puzzle, digest
+from gridsat.models.version import VERSION
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
-from gridsat.solvers.orbits import Orbit, OrbitOutcome, Orbits, Variant, group_of, open_run
 from gridsat.solvers.parts import Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
-from gridsat.solvers.run import REPORT, Outcome, Progress, Stream
+from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
-SOLUTIONS = Variant()  # what a plain run counts
+
+class Variant(Protocol):
+    """What a run counts (``run.Plain``: solutions; orbit counts add theirs in solvers.orbits): plain,
+    picklable data that opens the run, here for the probe and in a worker for each part."""
+
+    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
+             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run: ...
+
 # Seconds of plain search before a run is split: about what two local workers take to start here
 # (0.2 s measured). Longer is work thrown away: on the 6x6 closed tours (2.3 s of parts) a 0.5 s
 # probe made --jobs 2 take 1.9-2.2 s, a 0.25 s one 1.5-1.8 s.
@@ -73,19 +79,20 @@ class Task:
 
 @dataclass
 class PartResult:
-    """What a worker found in one part."""
+    """What a worker found in one part: the part's outcome (None: queued past the time limit, never
+    started) and, when the caller reads them, the items its run streamed."""
 
     index: int
-    count: int
-    duplicates: int
-    invalid: list[tuple[Any, list[str]]]
-    solutions: list[Any] | None
-    seconds: float
-    complete: bool
-    reason: str | None
-    held: int = 0  # orbit representatives: the solutions their orbits hold
-    sizes: Counter[int] = field(default_factory=Counter)  # orbit representatives: how many of each size
-    seen: int = 0  # orbit representatives: the solutions the part's search met
+    outcome: Outcome | None
+    items: list[Any] | None
+
+    @property
+    def complete(self) -> bool:
+        return self.outcome is not None and self.outcome.complete
+
+    @property
+    def reason(self) -> str | None:
+        return TIME_LIMIT if self.outcome is None else self.outcome.reason
 
 
 def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResult:
@@ -93,21 +100,20 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
     index = task.request.part.index
     left = None if task.deadline is None else task.deadline - time.time()
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
-        return PartResult(index, 0, 0, [], [] if task.keep else None, 0.0, False, TIME_LIMIT)
+        return PartResult(index, None, None)
     puzzle = get_puzzle(task.puzzle)
-    run = open_run(puzzle, task.instance, task.backend, task.request, task.variant, limit=task.limit,
-                   time_limit=left, keep=task.keep, whole=False)
+    run = task.variant.open(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
+                            in_part=True)
+    items: list[Any] | None = [] if task.keep else None
     last = time.monotonic()
     with run:
-        for _ in run:
+        for item in run:
+            if items is not None:
+                items.append(item)
             if report is not None and time.monotonic() - last >= REPORT:
                 report(run.outcome.count)
                 last = time.monotonic()
-    o = run.outcome
-    result = PartResult(index, o.count, o.duplicates, o.invalid, o.solutions, o.seconds, o.complete, o.reason)
-    if isinstance(o, OrbitOutcome):
-        result.held, result.sizes, result.seen = o.held, o.sizes, run.run.outcome.count
-    return result
+    return PartResult(index, run.outcome, items)
 
 
 def registered(puzzle: Puzzle) -> bool:
@@ -120,8 +126,6 @@ def registered(puzzle: Puzzle) -> bool:
 
 def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:
     """What identifies a run for its checkpoint: a checkpoint of any other run is refused."""
-    from gridsat import __version__
-
     return {
         "puzzle": puzzle.name,
         "instance": puzzle.describe(instance),
@@ -129,12 +133,12 @@ def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, va
         "backend": backend,
         "configuration": label,
         "counts": str(variant),
-        "gridsat": __version__,
+        "gridsat": VERSION,
     }
 
 
-class SplitRun(Stream):
-    """A count or enumeration split into parts; iterate it for the solutions (when ``stream``)."""
+class SplitRun(Run):
+    """A count or enumeration split into parts; iterate it for the items (when ``deliver``)."""
 
     def __init__(
         self,
@@ -148,7 +152,7 @@ class SplitRun(Stream):
         limit: int | None = None,
         time_limit: float | None = None,
         keep: bool = False,
-        stream: bool = False,
+        deliver: bool = False,
         on_progress: Callable[[Progress], None] | None = None,
     ) -> None:
         if split.jobs < 1:
@@ -157,28 +161,24 @@ class SplitRun(Stream):
             raise InvalidOption(f"puzzle {puzzle.name!r} is not a built-in or plugin puzzle: workers find a "
                                 "puzzle by its name, so a split run needs one registered (see Adding a puzzle)")
         if split.checkpoint is not None:
-            if limit is not None or stream or keep:
+            if limit is not None or deliver or keep:
                 raise InvalidOption("--checkpoint records counts: it goes with count, without --limit")
             check_writable(split.checkpoint)
         self.stop = Stop(time_limit)
         self.deadline = None if time_limit is None else time.time() + time_limit
         # The probe builds the formulation once; splitting reuses it.
-        self.probe = open_run(puzzle, instance, backend, request, variant, limit=limit, time_limit=time_limit,
-                              keep=keep)
+        self.probe = variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
         # Building counted against the run's own limit; the probe's search gets ``split.probe`` seconds.
         probe_end = time.monotonic() + split.probe
         ends = self.probe.stop
         ends.deadline = probe_end if ends.deadline is None else min(ends.deadline, probe_end)
-        self.outcome = dataclasses.replace(self.probe.outcome, solutions=[] if keep else None)
-        if isinstance(self.outcome, OrbitOutcome):  # its own tallies, not the probe's
-            self.outcome.held, self.outcome.sizes, self.outcome.problems = 0, Counter(), []
-        self.variant, self.met = variant, 0  # met: orbit counts, the solutions the parts' searches met
-        self.group = group_of(puzzle, instance, variant.up_to) if isinstance(self.probe, Orbits) else None
+        self.outcome = self.probe.outcome.emptied(keep)  # its own tallies, not the probe's
+        self.variant = variant
         self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
-        self.limit, self.keep, self.stream, self.on_progress = limit, keep, stream, on_progress
-        self.seen: set[Any] | None = set() if keep or stream else None  # solutions already delivered
+        self.limit, self.keep, self.deliver, self.on_progress = limit, keep, deliver, on_progress
+        self.seen: set[Any] | None = set() if keep or deliver else None  # solutions already delivered
         self.checkpoint = None if split.checkpoint is None else Checkpoint(
-            split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.job.label, variant))
+            split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.split_seconds = 0.0
         self.redelivered: set[Any] = set()
@@ -205,7 +205,8 @@ class SplitRun(Stream):
             if self.pool is not None:
                 self.pool.close()
             outcome.seconds = time.monotonic() - self.started
-            self._check_closure()
+            if outcome.parts and outcome.parts > 1 and stop.reason is None:
+                outcome.check_parts()
             if outcome.parts is not None and outcome.parts_done != outcome.parts and stop.reason is None:
                 stop.request("not every part finished")
             outcome.complete = stop.reason is None
@@ -228,7 +229,7 @@ class SplitRun(Stream):
         except KeyboardInterrupt:
             self._take(probed)
             raise
-        if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.job is None:
+        if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.search is None:
             # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
             self._take(probed)
             if not probed.complete and stop.reason is None:
@@ -240,7 +241,7 @@ class SplitRun(Stream):
             return None
         started = time.monotonic()
         try:
-            parts = self.probe.job.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
+            parts = self.probe.search.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
         except (StopSplitting, KeyboardInterrupt) as stopped:
             self._take(probed)  # what the probe counted is still a correct lower bound
             if isinstance(stopped, KeyboardInterrupt):
@@ -256,21 +257,15 @@ class SplitRun(Stream):
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
         done = checkpoint.done if checkpoint is not None else {}
-        if self.seen is None:  # counting: the probe's solutions are counted again in their parts
-            outcome.count = sum(int(record["count"]) for record in done.values())
-        if isinstance(outcome, OrbitOutcome):  # what the recorded parts found
-            for record in done.values():
-                outcome.held += int(record.get("held", 0))
-                outcome.sizes.update({int(k): v for k, v in record.get("sizes", {}).items()})
-                self.met += int(record.get("seen", 0))
-        outcome.duplicates += sum(int(record.get("duplicates", 0)) for record in done.values())
+        for record in done.values():  # a checkpoint is only kept by counts, which deliver nothing
+            outcome.merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
         resumed = outcome.count if self.seen is None else 0
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
         tasks = [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
-                      self.variant, self.deadline, self.keep or self.stream, self.limit) for p in todo]
+                      self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in todo]
         flying: dict[int, int] = {}  # part -> solutions it reported so far
         if self.pool is None:
             self.pool = DaskPool(self.split.scheduler, conquer)
@@ -310,37 +305,26 @@ class SplitRun(Stream):
             return
         flying.pop(message.index, None)
         result: PartResult = message.value
-        outcome = self.outcome
-        outcome.duplicates += result.duplicates
-        outcome.invalid += result.invalid
-        if self.seen is None:
-            outcome.count += result.count
-        if isinstance(outcome, OrbitOutcome) and self.seen is None:
-            outcome.held += result.held
-            outcome.sizes.update(result.sizes)
-        self.met += result.seen
-        for solution in result.solutions or []:
-            group = self.group  # a representative's orbit size, as its part's search measured it
-            item = solution if group is None else Orbit(solution, len(group.orbit(solution, freeze(solution))))
+        outcome, found = self.outcome, result.outcome
+        if found is not None:
+            outcome.merge(found, counts=self.seen is None)
+        for item in result.items or []:
             if self._deliver(item):
                 yield item
         if result.complete:
             outcome.parts_done += 1
-            self.part_seconds[result.index] = result.seconds
+            self.part_seconds[result.index] = found.seconds
             if self.checkpoint is not None:
-                orbits = {"held": result.held, "sizes": result.sizes, "seen": result.seen} if result.seen else {}
-                self.checkpoint.record(result.index, result.count, result.duplicates, result.seconds, **orbits)
+                self.checkpoint.record(result.index, found.count, found.duplicates, found.seconds, **found.record())
         elif self.stop.reason is None and result.reason != SOLUTION_LIMIT:
             self.stop.request(result.reason or f"part {result.index} did not finish")
 
     def _deliver(self, item: Any) -> bool:
-        """Whether a verified solution (or an orbit's representative) is new to the caller; it is then
-        counted and kept."""
+        """Whether a verified item (a solution, or an orbit's representative) is new to the caller; it
+        is then counted and kept."""
         if self.seen is None:
             return False
-        orbit = item if isinstance(item, Orbit) else None
-        solution = orbit.solution if orbit else item
-        key = digest(solution)
+        key = digest(self.outcome.solution_of(item))
         if key in self.seen:
             if key in self.redelivered:  # found by the probe, then again by its part: not a duplicate
                 self.redelivered.discard(key)
@@ -351,30 +335,20 @@ class SplitRun(Stream):
             return False
         self.seen.add(key)
         self.outcome.count = len(self.seen)
-        if orbit is not None:
-            self.outcome.held += orbit.size
-            self.outcome.sizes[orbit.size] += 1
-        if self.outcome.solutions is not None:
-            self.outcome.solutions.append(solution)
+        self.outcome.deliver(item)
         return True
 
-    def _check_closure(self) -> None:
-        """An orbit count split into parts checks what each whole run checks: its orbits hold exactly
-        the solutions its searches met (unless the encoding keeps one solution per orbit)."""
-        outcome = self.outcome
-        if (isinstance(outcome, OrbitOutcome) and outcome.parts and outcome.parts > 1 and self.stop.reason is None
-                and not self.probe.leaders and outcome.held != self.met):
-            outcome.problems.append(f"the orbits hold {outcome.held} solutions but the parts met {self.met}: "
-                                    "the solutions are not closed under the group")
-
     def _take(self, probed: Outcome) -> None:
-        """Adopt the probe's counts (its solutions were delivered as they came)."""
-        outcome = self.outcome
-        if self.seen is None:
-            outcome.count = probed.count
-            if isinstance(probed, OrbitOutcome):
-                outcome.held, outcome.sizes = probed.held, Counter(probed.sizes)
-        if isinstance(probed, OrbitOutcome):
-            outcome.problems += probed.problems
-        outcome.duplicates += probed.duplicates
-        outcome.invalid += probed.invalid
+        """Adopt the probe's counts (its items were delivered as they came)."""
+        self.outcome.merge(probed, counts=self.seen is None)
+
+
+def launch(puzzle: Puzzle, instance: Instance, backend: str, request: Request, split: Split | None, *,
+           variant: Variant = SOLUTIONS, limit: int | None = None, time_limit: float | None = None,
+           keep: bool = False, deliver: bool = False, on_progress: Callable[[Progress], None] | None = None) -> Run:
+    """The one place that chooses: one plain search in this process (``split`` None), or a split run
+    (``deliver``: the caller reads the items as they come)."""
+    if split is None:
+        return variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+    return SplitRun(puzzle, instance, backend, request, split, variant=variant, limit=limit, time_limit=time_limit,
+                    keep=keep, deliver=deliver, on_progress=on_progress)

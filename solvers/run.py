@@ -10,9 +10,9 @@ from typing import Any
 
 from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle, digest
-from gridsat.solvers.backend import Job, Request, check_request, get_backend
+from gridsat.solvers.backend import Request, Search, check_request, get_backend
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
-from gridsat.solvers.stream import Closing
+from gridsat.solvers.threaded import Closing
 
 REPORT = 0.25  # seconds between progress reports
 
@@ -53,9 +53,48 @@ class Outcome:
     parts: int | None = None  # when the run was split (solvers.parallel): how many parts, how many finished
     parts_done: int | None = None
 
+    known: bool = True  # False when a counting backend stopped before it knew any count (``count`` means nothing)
+    details: dict[str, Any] = field(default_factory=dict)  # what a counting backend reports (peak states, versions)
+
     @property
     def label(self) -> str:
         return f"{self.backend}:{self.encoding}"
+
+    # How a run split into parts (solvers.parallel) adds up: the split runner calls these and never
+    # asks what kind of outcome it holds, so an orbit count (solvers.orbits) merges its own tallies.
+
+    def emptied(self, keep: bool) -> Outcome:
+        """A copy with nothing counted yet (``keep``: with an empty list of solutions)."""
+        return dataclasses.replace(self, count=0, duplicates=0, invalid=[], solutions=[] if keep else None)
+
+    def merge(self, part: Outcome, *, counts: bool = True) -> None:
+        """Add what a part (or the probe) found; ``counts``: also its count, when its items are not delivered."""
+        self.duplicates += part.duplicates
+        self.invalid += part.invalid
+        if counts:
+            self.count += part.count
+
+    def record(self) -> dict[str, Any]:
+        """What a checkpoint keeps of this outcome as one finished part, besides count and duplicates."""
+        return {}
+
+    def merge_record(self, record: dict[str, Any]) -> None:
+        """Add a part a checkpoint recorded (``count``, ``duplicates`` and what ``record`` wrote)."""
+        self.count += int(record["count"])
+        self.duplicates += int(record.get("duplicates", 0))
+
+    @staticmethod
+    def solution_of(item: Any) -> Any:
+        """The solution an item of the run's stream stands for (here the item itself)."""
+        return item
+
+    def deliver(self, item: Any) -> None:
+        """Keep an item delivered to the caller (the caller counted it)."""
+        if self.solutions is not None:
+            self.solutions.append(self.solution_of(item))
+
+    def check_parts(self) -> None:
+        """After a complete split run: check what each whole run checks of itself (nothing here)."""
 
     @property
     def solution(self) -> Any:
@@ -78,18 +117,36 @@ class Outcome:
             "build_seconds": round(self.build_seconds, 6),
             **self.size,
             **({"parts": self.parts, "parts_done": self.parts_done} if self.parts is not None else {}),
+            **self.details,
         }
 
 
-class Stream(Closing[Any]):
-    """Solutions as they come, with the ``outcome`` of the run that makes them and its ``stop``.
+class Run(Closing[Any]):
+    """A run: its items as they come, the ``outcome`` it builds and its ``stop``.
     Closing it (``close()``, leaving a ``with`` block, or dropping it) stops the run."""
 
     outcome: Outcome
     stop: Stop
 
 
-class Enumeration(Stream):
+@dataclass(frozen=True)
+class Plain:
+    """What a plain run counts: the solutions. Plain data (like the orbit variants of
+    solvers.orbits), so that a worker process opens the same kind of run for one part."""
+
+    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
+             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run:
+        """The run (``in_part``: for one part of a split run)."""
+        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+
+    def __str__(self) -> str:
+        return "solutions"
+
+
+SOLUTIONS = Plain()
+
+
+class Enumeration(Run):
     """The verified, de-duplicated solutions of one run, as they come; ``outcome`` tells what was seen.
 
     An iterator: closing it (``close()``, leaving a ``with`` block, or dropping it) stops the solver,
@@ -113,15 +170,15 @@ class Enumeration(Stream):
         check_request(chosen, request)
         self.stop = Stop(time_limit)  # started before building: the build counts against the time limit
         started = time.perf_counter()
-        self.job: Job | None = None
+        self.search: Search | None = None
         try:
             with build_deadline(self.stop.deadline):
-                self.job = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
+                self.search = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
         except (BuildExpired, KeyboardInterrupt) as cut_short:  # nothing found yet, and the answer says so
             self.stop.request(TIME_LIMIT if isinstance(cut_short, BuildExpired) else INTERRUPTED)
-        label = self.job.label if self.job else request.encoding or request.algorithm or "default"
+        label = self.search.label if self.search else request.encoding or request.algorithm or "default"
         self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, label,
-                               size=self.job.size() if self.job else {})
+                               size=self.search.size() if self.search else {})
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
         self.puzzle, self.instance, self.limit = puzzle, instance, limit
@@ -131,11 +188,11 @@ class Enumeration(Stream):
         outcome, stop, puzzle, instance = self.outcome, self.stop, self.puzzle, self.instance
         seen: set[Any] = set()
         started = time.perf_counter()
-        job = self.job
-        if job is None:  # the time limit (or Ctrl-C) came while the formulation was built
+        search = self.search
+        if search is None:  # the time limit (or Ctrl-C) came while the formulation was built
             outcome.complete, outcome.reason = False, stop.reason
             return
-        solutions = job.solutions(stop)
+        solutions = search.solutions(stop)
         try:
             for solution in solutions:
                 key = digest(solution)
@@ -163,9 +220,9 @@ class Enumeration(Stream):
         finally:
             solutions.close()
             outcome.seconds = time.perf_counter() - started
-            outcome.size = job.size()  # a lazy formulation has grown while solving
-            if not job.exhaustive:
-                stop.request(f"{job.label} does not search for every solution")
+            outcome.size = search.size()  # a lazy formulation has grown while solving
+            if not search.exhaustive:
+                stop.request(f"{search.label} does not search for every solution")
             outcome.complete = stop.reason is None
             outcome.reason = stop.reason
 
@@ -187,7 +244,7 @@ def execute(
 
 
 def consume(
-    run: Stream,
+    run: Run,
     on_solution: Callable[[Any], None] | None = None,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Outcome:

@@ -1,6 +1,6 @@
 """The PySAT backend: any PySAT solver, enumeration by blocking clauses over the projection only.
 
-One loop (``SatJob.search``) serves solve, count and enumerate: solve; hand the model to the
+One loop (``SatSearch.search``) serves solve, count and enumerate: solve; hand the model to the
 formulation's ``refine`` (a lazy formulation returns clauses, which go into the same incremental
 solver, and the loop solves again); report the solution; block its projection. A part's fixed
 literals (``units``, unit clauses loaded with the CNF) change nothing in the loop.
@@ -33,7 +33,7 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
 from gridsat.solvers.parts import Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
-from gridsat.solvers.stream import Emit, stream
+from gridsat.solvers.threaded import Emit, generate
 
 DEFAULT_SOLVER = "cadical195"
 # lingeling cannot solve with a budget, and kissat cannot solve twice (so it finds one solution,
@@ -114,7 +114,7 @@ class Pace:
 
 
 @dataclass
-class SatJob:
+class SatSearch:
     """A CNF and a solver name, ready to enumerate."""
 
     formulation: CnfFormulation
@@ -195,7 +195,7 @@ class SatJob:
                     if not emit(solution):
                         return
 
-            yield from stream(produce, oracle.interrupt, stop)
+            yield from generate(produce, oracle.interrupt, stop)
 
     def _load(self, stop: Stop) -> Any:
         """A solver holding the CNF, or None when the deadline passed while loading it."""
@@ -288,7 +288,7 @@ class SatBackend:
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
 
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatJob:
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER
         if solver not in solver_names():
             raise UnknownName("solver", solver, solver_names())
@@ -300,7 +300,7 @@ class SatBackend:
         if solver in ONE_SHOT and formulation.refine is not None:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally, which the lazy {encoding.name} "
                                 "encoding needs: choose another solver")
-        job = SatJob(formulation, solver, label)
+        job = SatSearch(formulation, solver, label)
         if request.part is not None:
             job.restrict(request.part)
         return job

@@ -18,7 +18,7 @@ from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.reference.knights_tour import blocks, divide, warnsdorff
 from gridsat.solvers.run import execute
-from gridsat.solvers.sat import SatJob
+from gridsat.solvers.sat import SatSearch
 from gridsat.solvers.stop import Stop
 
 TOUR = get_puzzle("knights-tour")
@@ -227,7 +227,7 @@ def test_cut_set_refinement_never_cuts_off_a_tour(text, params, count):
         return refine(model)
 
     formulation.refine = recorded
-    tours = list(SatJob(formulation, "cadical195", "cutset").solutions(Stop()))
+    tours = list(SatSearch(formulation, "cadical195", "cutset").solutions(Stop()))
     assert cuts and all(verify(board, tour) == [] for tour in tours)
     if count is not None:
         assert len(tours) == count

@@ -129,7 +129,7 @@ def test_two_workers_count_what_one_search_counts(backend: str, params: dict, go
 
 
 def test_enumerate_in_parts_streams_each_solution_once() -> None:
-    run = split_run("prime-grid", "4x4", {"max": 16}, "sat", stream=True)
+    run = split_run("prime-grid", "4x4", {"max": 16}, "sat", deliver=True)
     solutions = list(run)
     whole = gs.enumerate("prime-grid", "4x4", params={"max": 16}, backend="sat")
     assert sorted(map(freeze, solutions)) == sorted(map(freeze, whole))
@@ -137,7 +137,7 @@ def test_enumerate_in_parts_streams_each_solution_once() -> None:
 
 
 def test_a_solution_limit_ends_a_split_enumeration() -> None:
-    run = split_run("knights-tour", "5x5", {}, "sat", stream=True, limit=100)
+    run = split_run("knights-tour", "5x5", {}, "sat", deliver=True, limit=100)
     assert len(list(run)) == 100
     assert (run.outcome.count, run.outcome.complete, run.outcome.reason) == (100, False, "solution limit")
 
@@ -274,7 +274,7 @@ def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
 
     chosen, parsed = load("knights-tour", "5x5", {})
     run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=24), variant=Variant("reversal"),
-                   stream=True)
+                   deliver=True)
     orbits = list(run)
     assert len(orbits) == 864 and {o.size for o in orbits} == {2}
     assert (run.outcome.count, run.outcome.held, run.outcome.duplicates) == (864, 1728, 0)

@@ -12,7 +12,7 @@ from pysat.formula import CNF, IDPool
 
 from conftest import ROOT, gridsat
 from gridsat.models.formulation import CnfFormulation
-from gridsat.solvers.sat import SatJob, interruptible
+from gridsat.solvers.sat import SatSearch, interruptible
 from gridsat.solvers.stop import Stop
 
 
@@ -30,14 +30,14 @@ def pairs_formulation(refine: bool) -> CnfFormulation:
                           decode=lambda values: sorted(key[1] for key, value in values.items() if value))
 
 
-def solutions(job: SatJob) -> list[list[int]]:
+def solutions(job: SatSearch) -> list[list[int]]:
     return sorted(job.solutions(Stop()))
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "minisat22"])
 def test_refinement_rejects_models_until_one_passes_and_counts_stay_exact(solver):
-    assert len(solutions(SatJob(pairs_formulation(False), solver, "plain"))) == 8
-    job = SatJob(pairs_formulation(True), solver, "lazy")
+    assert len(solutions(SatSearch(pairs_formulation(False), solver, "plain"))) == 8
+    job = SatSearch(pairs_formulation(True), solver, "lazy")
     found = solutions(job)
     assert found == [[], [1], [1, 3], [2], [2, 3], [3]]
     assert job.rounds >= 1 and job.size()["refinement_rounds"] == job.rounds
@@ -48,8 +48,8 @@ def test_fixed_literals_in_the_cnf_or_as_a_parts_units_leave_the_loop_unchanged(
     """One part of a split count: the same formulation with some projection variables fixed."""
     fixed = pairs_formulation(True)
     fixed.cnf.append([fixed.projection[2]])  # x3 true, in the CNF itself
-    assert solutions(SatJob(fixed, solver, "unit")) == [[1, 3], [2, 3], [3]]
-    part = SatJob(pairs_formulation(True), solver, "part", units=[[-pairs_formulation(True).projection[2]]])
+    assert solutions(SatSearch(fixed, solver, "unit")) == [[1, 3], [2, 3], [3]]
+    part = SatSearch(pairs_formulation(True), solver, "part", units=[[-pairs_formulation(True).projection[2]]])
     assert solutions(part) == [[], [1], [2]]
 
 

@@ -29,7 +29,7 @@ colour, so ``p(u)`` is even exactly when u has the first square's colour (for an
 anywhere, one more variable holds that colour).
 
 A formulation that would be too large to build is refused up front (``MAX_CLAUSES``), and building
-stops at a run's deadline (``checkpoint``).
+stops at a run's deadline (``check_deadline``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from gridsat.models import cardinality
 from gridsat.models.circuit import LARGE_GROUP, Circuit, primes_for
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
-from gridsat.models.formulation import CnfFormulation, checkpoint
+from gridsat.models.formulation import CnfFormulation, check_deadline
 from gridsat.models.knights_tour.board import Board, Square, arcs, decoder, ends
 
 # About 200 bytes and a microsecond of Python per clause: 5 million clauses take a gigabyte and
@@ -139,7 +139,7 @@ def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
     # When the first square is not fixed, one variable says its colour: 1 when (r + c) is odd.
     colour = pool.id(("colour",)) if parity is None and not board.closed and n > 1 else None
     for u in board.squares():
-        checkpoint()
+        check_deadline()
         g = ge[u]
         clauses.extend([-g[k + 1], g[k]] for k in range(1, n - 1))
         if board.closed:
@@ -165,7 +165,7 @@ def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
-        checkpoint()
+        check_deadline()
         a, gu, gv = pool.id(("arc", u, v)), ge[u], ge[v]
         clauses.append([-a, gv[1]])
         clauses.extend([-a, -gu[k], gv[k + 1]] for k in range(1, n - 1))
@@ -189,10 +189,10 @@ def positions(board: Board, formula: CNF, pool: IDPool, card: str) -> list[int]:
 
     projection = [at(u, t) for u in squares for t in range(n)]
     for t in range(n):
-        checkpoint()
+        check_deadline()
         cardinality.exactly_one(formula, [at(u, t) for u in squares], pool, card)
     for u in squares:
-        checkpoint()
+        check_deadline()
         cardinality.exactly_one(formula, [at(u, t) for t in range(n)], pool, card)
         later = range(n) if board.closed else range(n - 1)
         for t in later:
@@ -220,7 +220,7 @@ def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
 
     firsts = set(ends(board)[0])
     for u in board.squares():
-        checkpoint()
+        check_deadline()
         formula.append([carry(u, 0)])
         for i in range(width):
             # carry(i + 1) <-> carry(i) & bit(i)
@@ -241,7 +241,7 @@ def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
-        checkpoint()
+        check_deadline()
         a = pool.id(("arc", u, v))
         for i in range(width):
             x, c, y = bit(u, i), carry(u, i), bit(v, i)  # y = x xor c

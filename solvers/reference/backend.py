@@ -36,7 +36,7 @@ class Numbering:
 
 
 @dataclass
-class ReferenceJob:
+class ReferenceSearch:
     """An algorithm bound to an instance (and, when split, to one part of its search tree)."""
 
     algorithm: Algorithm
@@ -106,11 +106,11 @@ class ReferenceBackend:
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"algorithm": list(algorithms(puzzle))}
 
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> ReferenceJob:
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> ReferenceSearch:
         """The named algorithm; unnamed, the default, or for one solution the first one-solution method."""
         name = request.algorithm
         if name is None and request.limit == 1:
             # An exhaustive search can take forever to reach its first solution (knight's tours on
             # 9x10); a method built to find one, like Warnsdorff's rule, is what ``solve`` wants.
             name = next((a.name for a in algorithms(puzzle).values() if not a.exhaustive), None)
-        return ReferenceJob(algorithm(puzzle, name), instance, request.part)
+        return ReferenceSearch(algorithm(puzzle, name), instance, request.part)

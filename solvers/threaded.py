@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
-from gridsat.solvers.stop import Stop
+from gridsat.solvers.stop import Reason, Stop
 
 T = TypeVar("T")
 Emit = Callable[[Any], bool]  # returns False when the consumer wants no more
@@ -20,7 +20,7 @@ _DONE = object()
 POLL = 0.05  # seconds between looks at the clock while the solver is quiet
 
 
-def stream(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop) -> Iterator[Any]:
+def generate(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop) -> Iterator[Any]:
     """Run ``produce(emit)`` on a thread and yield what it emits, halting it on stop."""
     items: queue.Queue[Any] = queue.Queue(maxsize=4096)  # bounded: a fast solver waits for its reader
     closing = threading.Event()
@@ -59,7 +59,7 @@ def stream(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop
         if failure:
             raise failure[0]
     except KeyboardInterrupt:
-        stop.request("interrupted")  # before the solver thread, halted, reports a stop of its own
+        stop.request(Reason.INTERRUPTED)  # before the solver thread, halted, reports a stop of its own
         raise
     finally:
         closing.set()
