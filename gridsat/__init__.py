@@ -16,6 +16,7 @@ from gridsat.models.puzzle import Puzzle
 from gridsat.models.version import VERSION
 from gridsat.solvers.crosscheck import Report
 from gridsat.solvers.orbits import Orbit, OrbitOutcome, OrbitReport, Orbits
+from gridsat.solvers.parallel import Split
 from gridsat.solvers.run import Enumeration, Outcome
 
 __version__ = VERSION
@@ -33,6 +34,7 @@ __all__ = [
     "Outcome",
     "Puzzle",
     "Report",
+    "Split",
     "UnknownName",
     "count",
     "crosscheck",

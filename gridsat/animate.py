@@ -1,7 +1,7 @@
 """The reference search replayed: record its events, then play them in a page or a terminal.
 
 Like the seed's knight's-tour animation, the search and the drawing are kept apart: the algorithm
-only reports events (``gridsat.solvers.reference``), ``record`` turns each into what it adds to the
+only reports events (``gridsat.models.search``), ``record`` turns each into what it adds to the
 picture (the puzzle's ``sketch``), and ``page`` or ``play`` replay them. A "place" at depth d
 stacks its pieces; a "remove" at depth d takes off everything stacked at depth d or deeper, so the
 path grows and shrinks as the search does.

@@ -8,7 +8,10 @@ the instance as the same text the command line takes (``"4x7"``) or as ``load`` 
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,12 +19,17 @@ from typing import Any
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, Request, backend_class
-from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations
+from gridsat.solvers.backend import BACKENDS, SPLIT, Request, backend_class, counts_only, get_backend
+from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.run import Outcome, Progress, Run, consume, execute
+from gridsat.solvers.tally import refuse_listing, tally
+
+# The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
+# grouped them; still accepted for one release, with a DeprecationWarning.
+SPLIT_KEYWORDS = ("jobs", "scheduler", "parts", "checkpoint")
 
 Params = Mapping[str, Any]
 
@@ -61,6 +69,7 @@ def solve(
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
+    refuse_listing(get_backend(backend))
     outcome = execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=1, time_limit=time_limit,
                       keep=True)
     if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
@@ -81,11 +90,10 @@ def count(
     limit: int | None = None,
     up_to: str | None = None,
     method: str | None = None,
-    jobs: int = 1,
-    scheduler: str | None = None,
-    checkpoint: str | Path | None = None,
-    parts: int | None = None,
+    split: Split | None = None,
+    memory: int | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    **deprecated: Any,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
@@ -94,26 +102,53 @@ def count(
     ``"canonical"`` (the default: canonical representatives) or ``"burnside"``; the outcome is an
     ``OrbitOutcome`` (see ``gridsat.solvers.orbits``).
 
-    ``jobs`` worker processes (0: one per core) or a Dask ``scheduler`` address split the count into
-    disjoint parts (``.parts``, ``.parts_done``); ``checkpoint`` records each finished part in that
-    file, and the same call resumes from it; ``parts`` names how many parts to aim for.
+    ``split=Split(jobs=2)`` splits the count into disjoint parts on worker processes (``jobs=0``: one
+    per core), or on a Dask ``scheduler``; ``checkpoint`` records each finished part in that file and
+    the same call resumes from it; ``parts`` names how many parts to aim for (see ``Split``).
+
+    A backend that counts without listing solutions (``frontier``) answers with an exact count or,
+    stopped first, with none (``.known`` False); ``memory`` caps its megabytes.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    request = Request(encoding, solver, algorithm)
-    split = splitting(jobs, scheduler, checkpoint, parts)
+    request = Request(encoding, solver, algorithm, memory=memory)
+    plan = splitting(split, deprecated)
     if method is not None and method not in METHODS:
         raise UnknownName("orbit counting method", method, METHODS)
+    counter = get_backend(backend)
+    if counts_only(counter):
+        return count_without_listing(chosen, parsed, counter, request, limit=limit, method=method, split=plan,
+                                     time_limit=time_limit, up_to=up_to, on_progress=on_progress)
     if up_to is not None and method == "burnside":
-        if checkpoint is not None:
+        if plan is not None and plan.checkpoint is not None:
             raise InvalidOption("--checkpoint records one count: Burnside's lemma makes one per group element")
         return count_orbits(chosen, parsed, backend, request, up_to=up_to, method="burnside", limit=limit,
-                            time_limit=time_limit, split=split)
+                            time_limit=time_limit, split=plan)
     if up_to is None and method is not None:
         raise InvalidOption(f"method {method!r} counts orbits: it needs up_to (--up-to symmetry or reversal)")
-    run = launch(chosen, parsed, backend, request, split, variant=Variant(up_to), limit=limit, time_limit=time_limit,
+    run = launch(chosen, parsed, backend, request, plan, variant=Variant(up_to), limit=limit, time_limit=time_limit,
                  on_progress=on_progress)
-    return consume(run, on_progress=on_progress if split is None else None)
+    return consume(run, on_progress=on_progress if plan is None else None)
+
+
+def count_without_listing(puzzle: Puzzle, instance: Instance, counter: Any, request: Request, *, limit: int | None,
+                          method: str | None, split: Split | None, time_limit: float | None, up_to: str | None,
+                          on_progress: Callable[[Progress], None] | None) -> Outcome:
+    """A count from a backend that never lists solutions: what only listing gives is refused first."""
+    if limit is not None:
+        raise InvalidOption(f"backend {counter.name!r} counts without listing solutions, so it has no solution limit")
+    if method is not None:
+        raise InvalidOption(f"backend {counter.name!r} counts orbits its own way: --method does not apply")
+    if split is not None and SPLIT not in counter.can:
+        raise InvalidOption(f"backend {counter.name!r} does not split a count into parts: drop --jobs, --scheduler, "
+                            "--parts and --checkpoint")
+    started = time.monotonic()
+
+    def progress(note: str) -> None:
+        on_progress(Progress(0, 0, None, time.monotonic() - started, note=note))
+
+    return tally(puzzle, instance, counter, request, time_limit=time_limit, up_to=up_to,
+                 progress=progress if on_progress is not None else None)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
@@ -128,22 +163,21 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     time_limit: float | None = None,
     limit: int | None = None,
     up_to: str | None = None,
-    jobs: int = 1,
-    scheduler: str | None = None,
-    parts: int | None = None,
+    split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    **deprecated: Any,
 ) -> Run:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all.
 
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
     it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and
-    ``.size``). With ``jobs`` or a ``scheduler`` the items come part by part, in the order the parts
-    finish.
+    ``.size``). With ``split`` the items come part by part, in the order the parts finish.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    split = splitting(jobs, scheduler, None, parts)
-    return launch(chosen, parsed, backend, Request(encoding, solver, algorithm), split, variant=Variant(up_to),
+    plan = splitting(split, deprecated, checkpoints=False)
+    refuse_listing(get_backend(backend))
+    return launch(chosen, parsed, backend, Request(encoding, solver, algorithm), plan, variant=Variant(up_to),
                   limit=limit, time_limit=time_limit, deliver=True, on_progress=on_progress)
 
 
@@ -158,15 +192,14 @@ def crosscheck(
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     up_to: str | None = None,
-    jobs: int = 1,
-    scheduler: str | None = None,
-    parts: int | None = None,
+    split: Split | None = None,
+    **deprecated: Any,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
     ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
     (every combination); ``solver`` is the PySAT solver of the sat runs; ``on_outcome`` sees each run
-    as it finishes; ``jobs``/``scheduler``/``parts`` split each run. With ``up_to`` every run counts
+    as it finishes; ``split`` splits each run that can be split. With ``up_to`` every run counts
     orbits by canonical representatives and, where it has a formulation, by Burnside's lemma, and
     the counts and representatives are compared.
     """
@@ -178,31 +211,54 @@ def crosscheck(
     if encodings not in SCOPES:
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
-    split = splitting(jobs, scheduler, None, parts)
+    plan = splitting(split, deprecated, checkpoints=False)
     configs = configurations(chosen, names, encodings, solver)
+    skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
     if solver is not None:
         check_counting_solver(chosen, configs, solver)
     if up_to is not None:
         return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
-                                 split=split)
+                                 split=plan, skipped=skipped, tally=lambda config: tally(
+                                     chosen, parsed, get_backend(config.backend), config.request,
+                                     time_limit=time_limit, up_to=up_to))
 
     def run(config: Config) -> Outcome:
-        return consume(launch(chosen, parsed, config.backend, config.request, split, time_limit=time_limit,
+        backend = get_backend(config.backend)
+        if counts_only(backend):
+            return tally(chosen, parsed, backend, config.request, time_limit=time_limit)
+        return consume(launch(chosen, parsed, config.backend, config.request, plan, time_limit=time_limit,
                               keep=True))
 
-    return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, run=run)
+    return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, run=run,
+                          skipped=skipped)
 
 
-def splitting(jobs: int, scheduler: str | None, checkpoint: str | Path | None, parts: int | None) -> Split | None:
-    """How to split a run, or None for one plain search in this process (the default)."""
-    if not is_whole_number(jobs, 0):
-        raise InvalidOption(f"jobs {jobs!r} must be a whole number: 0 for one per core, or at least 1")
-    if parts is not None and not is_whole_number(parts, 1):
-        raise InvalidOption(f"parts {parts!r} must be a whole number of at least 1")
-    workers = cores() if jobs == 0 else jobs
-    if workers == 1 and scheduler is None and checkpoint is None and parts is None:
+def splitting(split: Split | None, deprecated: Mapping[str, Any], *, checkpoints: bool = True) -> Split | None:
+    """How to split a run, or None for one plain search in this process (the default); the split
+    keywords of earlier releases (``jobs=2``) still work, with a DeprecationWarning."""
+    unknown = sorted(set(deprecated) - set(SPLIT_KEYWORDS) - ({"checkpoint"} if not checkpoints else set()))
+    if unknown or (not checkpoints and "checkpoint" in deprecated):
+        bad = unknown[0] if unknown else "checkpoint"
+        raise TypeError(f"unexpected keyword argument {bad!r}")
+    if deprecated:
+        warnings.warn(f"{', '.join(sorted(deprecated))}=... is deprecated: pass split=Split(...) "
+                      "(from gridsat import Split)", DeprecationWarning, stacklevel=3)
+        if split is not None:
+            raise InvalidOption("split=Split(...) and the keywords it replaces exclude each other")
+        split = Split(**{key: deprecated[key] for key in SPLIT_KEYWORDS if key in deprecated})
+    if split is None:
         return None
-    return Split(workers, scheduler, None if checkpoint is None else Path(checkpoint), parts)
+    if not isinstance(split, Split):
+        raise InvalidOption(f"split {split!r} must be a gridsat.Split")
+    if not is_whole_number(split.jobs, 0):
+        raise InvalidOption(f"jobs {split.jobs!r} must be a whole number: 0 for one per core, or at least 1")
+    if split.parts is not None and not is_whole_number(split.parts, 1):
+        raise InvalidOption(f"parts {split.parts!r} must be a whole number of at least 1")
+    workers = cores() if split.jobs == 0 else split.jobs
+    if workers == 1 and split.scheduler is None and split.checkpoint is None and split.parts is None:
+        return None
+    checkpoint = None if split.checkpoint is None else Path(split.checkpoint)
+    return dataclasses.replace(split, jobs=workers, checkpoint=checkpoint)
 
 
 def is_whole_number(value: object, floor: int) -> bool:
@@ -219,18 +275,14 @@ def cores() -> int:
 
 
 def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
-    """A cross-check's ``solver`` must be known to the runs that take it, and able to count."""
-    from gridsat.solvers.sat import ONE_SHOT
-
-    takers = sorted({c.backend for c in configs if c.request.solver is not None})
+    """A cross-check's ``solver`` must be one that the runs taking it can count with."""
+    takers = [c for c in configs if c.request.solver is not None]
     if not takers:
-        raise InvalidOption(f"--solver {solver!r} applies to the sat backend, which this cross-check does not run")
-    for name in takers:
-        valid = backend_class(name)().choices(puzzle)["solver"]
-        if solver not in valid:
-            raise UnknownName("solver", solver, valid)
-    if solver in ONE_SHOT:
-        raise InvalidOption(f"solver {solver!r} cannot solve incrementally, so it cannot count: use it with 'solve'")
+        named = [n for n in BACKENDS if "solver" in backend_class(n).takes]
+        raise InvalidOption(f"--solver {solver!r} applies to the {' and '.join(named)} backend, which this "
+                            "cross-check does not run")
+    for config in takers:
+        get_backend(config.backend).vet(puzzle, config.request, counting=True)
 
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:

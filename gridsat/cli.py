@@ -17,14 +17,16 @@ from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.formulation import Formulation
-from gridsat.models.puzzle import Instance, Puzzle, dumps
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS, backend_class
 from gridsat.solvers.crosscheck import SCOPES, Report
-from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, OrbitReport, count_notes, counted
+from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, count_notes, counted
+from gridsat.solvers.parallel import Split
 from gridsat.solvers.run import Outcome, consume
 from gridsat.solvers.stop import INTERRUPTED
 
@@ -89,11 +91,11 @@ def choices(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def splitting(args: argparse.Namespace) -> dict[str, Any]:
-    """The parallel options of a counting command, as the API's keywords."""
-    found = {"jobs": args.jobs, "scheduler": args.scheduler, "parts": args.parts}
-    if getattr(args, "checkpoint", None) is not None:
-        found["checkpoint"] = args.checkpoint
-    return found
+    """The parallel options of a counting command, as the API's ``split`` (none: one plain search)."""
+    checkpoint = getattr(args, "checkpoint", None)
+    if args.jobs == 1 and args.scheduler is None and args.parts is None and checkpoint is None:
+        return {}
+    return {"split": Split(jobs=args.jobs, scheduler=args.scheduler, parts=args.parts, checkpoint=checkpoint)}
 
 
 def plural(count: int, noun: str) -> str:
@@ -124,6 +126,8 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
         notes.append(f"incomplete: {outcome.reason}{done}")
     if outcome.invalid:
         notes.append(f"{plural(len(outcome.invalid), 'INVALID solution')} not counted")
+    if not outcome.known:  # a counter stopped early knows no count: never print 0 as if it were one
+        return f"no count known ({'; '.join(notes)})"
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
@@ -148,6 +152,7 @@ def listing() -> dict[str, Any]:
     from gridsat.solvers.reference import algorithms
 
     puzzles, broken = [], [*shadowed()]
+    chosen = {name: backend_class(name)() for name in BACKENDS}
     for name in names():
         try:
             p = get_puzzle(name)
@@ -160,23 +165,17 @@ def listing() -> dict[str, Any]:
             "cpsat_encodings": {a.name: list(a.choices) for a in p.cpsat_encodings.axes},
             "cnf_encodings": {a.name: list(a.choices) for a in p.cnf_encodings.axes},
             "algorithms": {a.name: a.summary for a in table.values()},
+            "backends": [n for n, b in chosen.items() if b.refusal(p) is None],
         })
-    backends = []
-    for name in BACKENDS:
-        b = backend_class(name)()
-        backends.append({"name": name, "summary": b.summary, "available": b.supported(), "takes": list(b.takes)})
-    return {"puzzles": puzzles, "backends": backends, "sat_solvers": sat_solvers(),
-            "cardinality_encodings": list(CARDINALITY), "plugin_errors": broken}
-
-
-def sat_solvers() -> list[dict[str, Any]]:
-    """The PySAT solvers this installation can start, and what each can do."""
-    from gridsat.solvers import sat
-
-    if not sat.SatBackend().supported():
-        return []
-    return [{"name": n, "default": n == sat.DEFAULT_SOLVER, "solve_only": n in sat.ONE_SHOT}
-            for n in sat.solver_names()]
+    backends: list[dict[str, Any]] = []
+    extras: dict[str, Any] = {}
+    for name, b in chosen.items():
+        available = b.supported()
+        backends.append({"name": name, "summary": b.summary, "available": available, "takes": list(b.takes),
+                         "can": sorted(b.can), **({} if available else {"install": b.install})})
+        extras.update(b.listing() if available else {})
+    return {"puzzles": puzzles, "backends": backends, **extras, "cardinality_encodings": list(CARDINALITY),
+            "plugin_errors": broken}
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -195,11 +194,13 @@ def cmd_list(args: argparse.Namespace) -> int:
         if p["algorithms"]:
             algos = list(p["algorithms"])
             print(f"  {'':<14}   reference algorithms: {', '.join(algos)} (default {algos[0]})")
+        print(f"  {'':<14}   backends: {', '.join(p['backends'])}")
     print("backends:")
     for b in found["backends"]:
-        state = "" if b["available"] else "  (not installed)"
-        print(f"  {b['name']:<14} {b['summary']}{state}")
-    if found["sat_solvers"]:
+        state = "" if b["available"] else f"  (not installed: {b['install']})"
+        only = "" if "enumerate" in b["can"] else " [count only]"
+        print(f"  {b['name']:<14} {b['summary']}{only}{state}")
+    if found.get("sat_solvers"):
         solvers = [s["name"] + (" (default)" if s["default"] else " (solve only)" if s["solve_only"] else "")
                    for s in found["sat_solvers"]]
         print(f"PySAT solvers (--solver): {', '.join(solvers)}")
@@ -240,7 +241,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     progress = ProgressLine.on_terminal(args.quiet)
     try:
         outcome = api.count(puzzle, instance, limit=args.limit, up_to=args.up_to, method=args.method,
-                            on_progress=progress, **choices(args), **splitting(args))
+                            memory=args.memory, on_progress=progress, **choices(args), **splitting(args))
     finally:
         if progress:
             progress.close()
@@ -329,7 +330,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**report.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)})
     else:
-        for note in report.notes if isinstance(report, OrbitReport) else []:
+        for note in report.notes:
             print(f"note: {note}")
         for problem in report.problems:
             print(f"DISAGREE: {problem}")
@@ -540,6 +541,9 @@ def build_parser() -> Parser:
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished part in FILE; the same command with the same FILE resumes")
+    count.add_argument("--memory", type=positive_int, metavar="MB",
+                       help="the megabytes a counting backend (frontier) may hold; past it the run stops "
+                            "(default: a share of the memory this machine has free)")
     count.add_argument("--json", action="store_true", help="print the run as JSON")
     count.set_defaults(run=cmd_count)
 

@@ -24,6 +24,8 @@ def clock(seconds: float) -> str:
 
 def describe(p: Progress) -> str:
     """The line's text."""
+    if p.note is not None:  # a counting backend: no solutions to count, its own words instead
+        return f"{p.note}  {clock(p.elapsed)} elapsed"
     # The rate and the time left are this run's own: what a checkpoint brought took no time here.
     rate = (p.solutions - p.resumed) / p.elapsed if p.elapsed > 0 else 0.0
     text = f"{p.solutions:,} solutions  {rate:,.0f}/s"

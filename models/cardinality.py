@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 # The names of pysat.card.EncType's members, looked up when a formulation is built (so that listing
 # them does not load PySAT). Order matters: the first is the default, chosen by the tatami benchmark
-# (python -m gridsat.benchmarks.tatami --encodings).
+# (python -m gridsat.benchmarks.compare.tatami --encodings).
 ENCODINGS: tuple[str, ...] = (
     "pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "cardnetwrk", "sortnetwrk", "mtotalizer", "kmtotalizer",
 )

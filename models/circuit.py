@@ -33,8 +33,8 @@ from gridsat.models.formulation import check_deadline
 
 Arc = tuple[int, int, int]  # (tail, head, CNF variable)
 # A group of arcs larger than this (a dummy node's n arcs) is encoded with the ladder, whatever the
-# card encoding: linear, and fast to build (pairwise would need n^2/2 clauses, the totalizer 50
-# million for 10,000 arcs, pysat's sequential counter half a second).
+# card encoding: linear, and fast to build (pairwise needs n^2/2 clauses, the totalizer grows
+# faster than the arcs, and pysat's sequential counter is slow to build at that size).
 LARGE_GROUP = 32
 
 
@@ -112,9 +112,8 @@ class Circuit:
     def refine(self, model: list[int]) -> list[list[int]]:
         """Cut-set clauses for every cycle when the model's arcs form several; [] when they form one circuit.
 
-        Both sides of each cut: on open knight's tours of 45x45, 50x50 and 70x70 boards (with the
-        4-cycles not yet cut up front) the pair needed 5, 21 and 11 rounds where the clauses on
-        arcs leaving alone needed 31, 61 and 33 (measured with benchmarks/knights_tour.py).
+        Both sides of each cut: on large open boards the pair needs several times fewer refinement
+        rounds than the clauses on arcs leaving alone (python -m gridsat.benchmarks.compare.knights_tour).
         """
         after = self.successors(model)
         node, steps = after[0], 1  # the common case first: from node 0 round every node and back

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key, Solution
-from gridsat.models.puzzle import freeze
+from gridsat.models.solution import freeze
 
 Cell = tuple[int, int]
 Rect = tuple[int, int, int, int]  # (top, left, height, width)

@@ -78,20 +78,29 @@ class Backend(Protocol):
     summary: str
     takes: tuple[str, ...]  # the Request fields it reads: "encoding", "solver", "algorithm"
     can: frozenset[str]  # SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO
+    install: str  # one line: how to install what it needs (said when it is not installed)
 
     def supported(self) -> bool: ...
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]: ...
+
+    def refusal(self, puzzle: Puzzle) -> str | None:
+        """Why this backend cannot run ``puzzle`` at all (one line naming what can), or None."""
+        ...
+
+    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
+        """Refuse, before any run starts, a request this backend cannot serve (``counting``: for a count)."""
+        ...
+
+    def listing(self) -> dict[str, Any]:
+        """What ``gridsat list --json`` adds about this backend's own choices (e.g. its solvers)."""
+        ...
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search: ...
 
 
 class Counter(Backend, Protocol):
     """A backend that counts without enumerating (``can`` has COUNT but not ENUMERATE)."""
-
-    def refusal(self, puzzle: Puzzle) -> str | None:
-        """Why this backend cannot count ``puzzle`` at all (one line), or None when it can."""
-        ...
 
     def tally(
         self,
@@ -126,8 +135,13 @@ def get_backend(name: str) -> Backend:
         raise UnknownName("backend", name, list(BACKENDS))
     backend = backend_class(name)()
     if not backend.supported():
-        raise BackendUnavailable(f"backend {name!r} is not available: its package is not installed")
+        raise BackendUnavailable(f"backend {name!r} is not installed: {backend.install}")
     return backend
+
+
+def counts_only(backend: Backend) -> bool:
+    """Whether ``backend`` counts without enumerating (it answers through ``tally``, never lists)."""
+    return COUNT in backend.can and ENUMERATE not in backend.can
 
 
 def check_request(backend: Backend, request: Request) -> None:

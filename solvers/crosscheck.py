@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import freeze
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.run import Outcome, execute
 from gridsat.solvers.stop import INTERRUPTED
@@ -30,6 +31,12 @@ class Report:
     instance: str
     outcomes: list[Outcome]
     problems: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # backends left out, and why (not installed, no formulation)
+
+    @property
+    def notes(self) -> list[str]:
+        """What to tell the user besides the verdict."""
+        return list(self.skipped)
 
     @property
     def agree(self) -> bool:
@@ -53,22 +60,32 @@ class Report:
             "complete": self.complete,
             "interrupted": self.interrupted,
             "problems": self.problems,
+            "notes": self.notes,
             "results": [o.summary() for o in self.outcomes],
         }
 
 
-def available_backends() -> list[str]:
-    """Registered backends whose packages are installed."""
-    return [name for name in BACKENDS if backend_class(name)().supported()]
+def left_out(puzzle: Puzzle) -> dict[str, str]:
+    """The registered backends a cross-check that names none leaves out, each with the reason: not
+    installed, or unable to run this puzzle at all (a counting backend without its formulation)."""
+    found = {}
+    for name in BACKENDS:
+        backend = backend_class(name)()
+        why = None if backend.supported() else f"not installed ({backend.install})"
+        why = why or backend.refusal(puzzle)
+        if why:
+            found[name] = why
+    return found
 
 
 def configurations(
     puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default", solver: str | None = None
 ) -> list[Config]:
     """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``; ``solver``
-    goes to the backends that take one."""
-    configs = []
-    for name in backends or available_backends():
+    goes to the backends that take one. Unnamed, every backend that ``left_out`` does not leave out."""
+    configs: list[Config] = []
+    skip = left_out(puzzle) if backends is None else {}
+    for name in backends or [n for n in BACKENDS if n not in skip]:
         backend = backend_class(name)()
         if "encoding" in backend.takes:
             space = puzzle.encodings(backend.name)
@@ -91,12 +108,17 @@ def compare(outcomes: list[Outcome]) -> list[str]:
     complete = [o for o in outcomes if o.complete]
     if not complete:
         return problems
-    base = complete[0]
+    # A counting backend lists no solutions: its count is compared, and sets only between listing runs.
+    base = next((o for o in complete if o.solutions is not None), complete[0])
     base_set = {freeze(s) for s in base.solutions or []}
     for o in outcomes:
         if o is base:
             continue
-        found = {freeze(s) for s in o.solutions or []}
+        if o.solutions is None or base.solutions is None:
+            if o.complete and o.count != base.count:
+                problems.append(f"{o.label} counts {o.count}, {base.label} counts {base.count}")
+            continue
+        found = {freeze(s) for s in o.solutions}
         extra, missing = len(found - base_set), len(base_set - found)
         if o.complete and (o.count != base.count or extra or missing):
             problems.append(
@@ -116,6 +138,7 @@ def crosscheck(
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     run: Callable[[Config], Outcome] | None = None,
+    skipped: list[str] | None = None,
 ) -> Report:
     """Run every configuration to the end (or its time limit) and compare the solution sets.
 
@@ -133,4 +156,4 @@ def crosscheck(
             on_outcome(outcome)
         if outcome.reason == INTERRUPTED:
             break
-    return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes))
+    return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes), list(skipped or []))

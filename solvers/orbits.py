@@ -34,9 +34,11 @@ from typing import Any
 
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
-from gridsat.models.puzzle import Instance, Puzzle, freeze
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
-from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.backend import UP_TO as COUNTS_UP_TO
+from gridsat.solvers.backend import Request, counts_only, get_backend
 from gridsat.solvers.crosscheck import Config, Report, compare
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume
@@ -90,7 +92,11 @@ class Variant:
 
 @dataclass
 class OrbitOutcome(Outcome):
-    """An orbit count: ``count`` is orbits; the rest says how they were counted and what they hold."""
+    """An orbit count: ``count`` is orbits; the rest says how they were counted and what they hold.
+
+    ``method``: ``canonical`` (representatives), ``burnside``, or ``native`` (a counting backend
+    that counts orbits itself, such as the frontier's undirected tours).
+    """
 
     up_to: str = "symmetry"
     method: str = "canonical"
@@ -153,7 +159,7 @@ class OrbitOutcome(Outcome):
         if self.method == "canonical":
             record["solutions"] = self.held
             record["orbit_sizes"] = {str(size): n for size, n in sorted(self.sizes.items())}
-        else:
+        elif self.method == "burnside":
             record["solutions"] = next(iter(self.fixed.values()), 0)
             record["fixed"] = self.fixed
             if self.fixed_encoding:
@@ -360,11 +366,10 @@ class OrbitReport(Report):
     up_to: str = "symmetry"
     group: list[str] = field(default_factory=list)
     group_note: str | None = None
-    skipped: list[str] = field(default_factory=list)  # configurations Burnside could not run on, and why
 
     @property
     def notes(self) -> list[str]:
-        """What to tell the user besides the verdict: a shrunken group, the Burnside counts not made."""
+        """What to tell the user besides the verdict: a shrunken group, the runs and Burnside counts not made."""
         return ([self.group_note] if self.group_note else []) + self.skipped
 
     def summary(self) -> dict[str, Any]:
@@ -374,11 +379,13 @@ class OrbitReport(Report):
 
 def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config], *, up_to: str,
                       time_limit: float | None = None, on_outcome: Callable[[Outcome], None] | None = None,
-                      split: Split | None = None) -> OrbitReport:
-    """Count orbits both ways on every configuration and compare counts and representatives."""
+                      split: Split | None = None, skipped: list[str] | None = None,
+                      tally: Callable[[Config], OrbitOutcome] | None = None) -> OrbitReport:
+    """Count orbits both ways on every configuration and compare counts and representatives; a
+    counting backend counts orbits its own way through ``tally``, where it can."""
     group = group_of(puzzle, instance, up_to)
     outcomes: list[OrbitOutcome] = []
-    skipped: list[str] = []
+    skipped = list(skipped or [])
 
     def record(outcome: OrbitOutcome) -> None:
         outcomes.append(outcome)
@@ -386,6 +393,13 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
             on_outcome(outcome)
 
     for config in configs:
+        backend = get_backend(config.backend)
+        if counts_only(backend):
+            if tally is not None and COUNTS_UP_TO in backend.can:
+                record(tally(config))
+            else:
+                skipped.append(f"{config.backend}: not run: it cannot count up to {up_to}")
+            continue
         record(count_canonical(puzzle, instance, config.backend, config.request, up_to=up_to,
                                time_limit=time_limit, keep=True, split=split))
         if "encoding" not in get_backend(config.backend).takes:
@@ -413,7 +427,7 @@ def compare_orbits(outcomes: list[OrbitOutcome]) -> list[str]:
         return problems
     base = next((o for o in complete if o.method == "canonical"), complete[0])
     for o in complete:
-        if o.method == "burnside" and o.count != base.count:
+        if o.method != "canonical" and o.count != base.count:
             problems.append(f"{o.label} counts {o.count} orbits, {base.label} counts {base.count}")
         if o.method == "burnside" and base.method == "canonical" and o.fixed.get(o.group[0]) != base.held:
             problems.append(f"{o.label} counts {o.fixed.get(o.group[0])} solutions, the orbits of {base.label} "

@@ -24,7 +24,8 @@ from typing import Any, Protocol
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError, InvalidOption
-from gridsat.models.puzzle import Instance, Puzzle, digest
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
@@ -41,9 +42,9 @@ class Variant(Protocol):
     def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
              time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run: ...
 
-# Seconds of plain search before a run is split: about what two local workers take to start here
-# (0.2 s measured). Longer is work thrown away: on the 6x6 closed tours (2.3 s of parts) a 0.5 s
-# probe made --jobs 2 take 1.9-2.2 s, a 0.25 s one 1.5-1.8 s.
+# Seconds of plain search before a run is split: about what local workers take to start, so the
+# probe costs no waiting. Longer is work thrown away on a count that splits anyway
+# (python -m gridsat.benchmarks.compare.parallel prints what the split costs).
 PROBE = 0.2
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
@@ -51,11 +52,12 @@ OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target 
 
 @dataclass(frozen=True)
 class Split:
-    """How to split a run: workers (local processes, or a Dask scheduler's), checkpoint, part count."""
+    """How to split a run: ``jobs`` local worker processes (0 in the API: one per core) or a Dask
+    ``scheduler``'s workers, a ``checkpoint`` file that records finished parts, and how many ``parts``."""
 
     jobs: int = 1
     scheduler: str | None = None
-    checkpoint: Path | None = None
+    checkpoint: Path | str | None = None
     parts: int | None = None  # the number of parts to aim for; None: PARTS_PER_WORKER per worker
     probe: float = PROBE  # seconds of plain search first (0: split at once)
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.formulation import BuildExpired, build_deadline
-from gridsat.models.puzzle import Instance, Puzzle, digest
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import digest
 from gridsat.solvers.backend import Request, Search, check_request, get_backend
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Closing
@@ -27,6 +28,7 @@ class Progress:
     elapsed: float
     resumed: int = 0  # of the solutions, those a checkpoint recorded in an earlier run
     parts_resumed: int = 0  # of the parts done, those a checkpoint recorded
+    note: str | None = None  # a counting backend's own words (e.g. its layer and states), in place of solutions
 
 
 @dataclass
@@ -108,7 +110,7 @@ class Outcome:
             "instance": self.instance,
             "backend": self.backend,
             "encoding": self.encoding,
-            "count": self.count,
+            "count": self.count if self.known else None,
             "complete": self.complete,
             "reason": self.reason,
             "duplicates": self.duplicates,

@@ -5,7 +5,7 @@ formulation's ``refine`` (a lazy formulation returns clauses, which go into the 
 solver, and the loop solves again); report the solution; block its projection. A part's fixed
 literals (``units``, unit clauses loaded with the CNF) change nothing in the loop.
 
-Time limits (as measured; the 40x40 rows of benchmarks/knights_tour.py check them):
+Time limits (the 40x40 rows of benchmarks/compare/knights_tour.py check that they hold):
 
 - MiniSat-like solvers release the GIL in ``solve_limited(expect_interrupt=True)`` and can be
   interrupted from another thread: the loop runs on a worker thread, and the reading thread
@@ -13,8 +13,8 @@ Time limits (as measured; the 40x40 rows of benchmarks/knights_tour.py check the
 - CaDiCaL holds the GIL and has no interrupt. Without a deadline a call runs unbudgeted (Ctrl-C
   still works, through PySAT's own SIGINT handler). With one, every call gets a conflict budget
   sized from the conflict rate measured so far, a share of the time left, so that the last call
-  ends near the deadline. Small fixed budgets would cost more: each call restarts the search (with
-  1,000 conflicts a call, a 12x12 rank tour took 20,000 conflicts and 10.8 s instead of 1,100 and 0.2 s).
+  ends near the deadline. Small fixed budgets would cost more: each call restarts the search, so a
+  hard instance cut into many small calls needs many times the conflicts of one long call.
 - lingeling and kissat have neither a usable budget nor an interrupt, so a time limit is refused.
 """
 
@@ -78,8 +78,8 @@ class Pace:
     """Conflict budgets for a solver that cannot be interrupted, so that its calls end near the deadline.
 
     A call gets ``SHARE`` of the time left at the conflict rate of the last call, and at most
-    ``GROWTH`` times the last budget: the rate falls as a search goes on (a 16x16 ordering CNF
-    slowed from 4,500 to 2,200 conflicts a second), so budgets grow step by step and every step
+    ``GROWTH`` times the last budget: the rate falls as a search goes on (a large ordering CNF can
+    halve its conflicts a second), so budgets grow step by step and every step
     measures the rate again. The budgets grow geometrically and the time left shrinks with every
     call, so a run makes a few dozen calls at most.
     """
@@ -132,10 +132,9 @@ class SatSearch:
         return size
 
     def restrict(self, part: Part) -> None:
-        """Search one part only: its fixed projection variables become unit clauses. Measured on the
-        6x6 closed tours and prime-grid 4x5/21, parts with units in a fresh solver took 2.31 s and
-        2.80 s in all; one solver kept from part to part, with the parts as assumptions, 3.18 s and
-        3.49 s (a solver simplifies with units, and a small part is a simpler problem)."""
+        """Search one part only: its fixed projection variables become unit clauses in a fresh solver,
+        not assumptions to one solver kept from part to part: a solver simplifies with units, and a
+        small part is then a simpler problem (python -m gridsat.benchmarks.compare.parallel)."""
         pool = self.formulation.pool
         self.units = [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
 
@@ -281,12 +280,30 @@ class SatBackend:
     summary = "PySAT (default cadical195); enumerates with blocking clauses on the projection"
     takes = ("encoding", "solver")
     can = ENUMERATORS
+    install = "pip install python-sat (a dependency of gridsat)"
 
     def supported(self) -> bool:
         return importlib.util.find_spec("pysat") is not None  # without importing it: listing stays fast
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
+
+    def refusal(self, puzzle: Puzzle) -> str | None:
+        return None  # every puzzle has a CNF
+
+    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
+        """The solver must exist and, for a count, solve incrementally (blocking clauses need that)."""
+        solver = request.solver or DEFAULT_SOLVER
+        if solver not in solver_names():
+            raise UnknownName("solver", solver, solver_names())
+        if counting and solver in ONE_SHOT:
+            raise InvalidOption(f"solver {solver!r} cannot solve incrementally, so it cannot count: "
+                                "use it with 'solve'")
+
+    def listing(self) -> dict[str, Any]:
+        """The PySAT solvers this installation can start, and which of them only solve."""
+        return {"sat_solvers": [{"name": n, "default": n == DEFAULT_SOLVER, "solve_only": n in ONE_SHOT}
+                                for n in solver_names()]}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from gridsat.benchmarks import knights_tour, prime_grid, tatami
+from gridsat.benchmarks.compare import knights_tour, prime_grid, tatami
 
 
 def test_the_default_run_is_quick_and_names_the_full_series(capsys):
     prime_grid.main(["--sizes", "3x3/10", "--configs", "sat:support"])
     out = capsys.readouterr().out
     assert "# 3x3/10; time limit 10 s per run" in out
-    assert "python -m gridsat.benchmarks.prime_grid --full" in out
+    assert "python -m gridsat.benchmarks.compare.prime_grid --full" in out
     assert "3x3/1..10   reference:dfs" in out and "ok" in out
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gridsat.models import get_puzzle
-from gridsat.models.puzzle import freeze
+from gridsat.models.solution import freeze
 from gridsat.solvers.reference import algorithms
 from gridsat.solvers.stop import Stop
 

@@ -23,7 +23,7 @@ from gridsat.benchmarks.suite import load, plan
 from gridsat.cli import parse_params, positive_float, positive_int
 from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
-from gridsat.models.shikaku_generate import generate
+from gridsat.models.shikaku.generate import generate
 
 FUZZ = settings(max_examples=120, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])

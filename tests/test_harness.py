@@ -11,7 +11,7 @@ import pytest
 from gridsat.models import get_puzzle
 from gridsat.models.encoding import Axis, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
-from gridsat.models.puzzle import digest
+from gridsat.models.solution import digest
 from gridsat.solvers.backend import BACKENDS, Request, get_backend
 from gridsat.solvers.crosscheck import Config, compare, configurations, crosscheck
 from gridsat.solvers.reference.backend import ReferenceBackend

@@ -14,9 +14,9 @@ from gridsat.models.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.knights_tour import Board, cpsat, decode, parse, render, verify
 from gridsat.models.knights_tour.cnf import MAX_CLAUSES, clauses_estimate
+from gridsat.models.knights_tour.reference import blocks, divide, warnsdorff
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
-from gridsat.solvers.reference.knights_tour import blocks, divide, warnsdorff
 from gridsat.solvers.run import execute
 from gridsat.solvers.sat import SatSearch
 from gridsat.solvers.stop import Stop
@@ -101,7 +101,7 @@ def test_render_prints_step_numbers_like_the_seed():
 
 
 # Plain backtracking takes tens of seconds past a few hundred tours: those counts are checked by
-# benchmarks/knights_tour.py, not here (and not reported as skipped passes).
+# benchmarks/compare/knights_tour.py, not here (and not reported as skipped passes).
 GOLDEN_RUNS = [(entry, backend) for entry in GOLDEN for backend in ("cpsat", "sat", "reference")
                if backend != "reference" or entry["count"] <= 500]
 

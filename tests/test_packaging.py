@@ -27,7 +27,7 @@ def test_the_wheel_holds_one_top_level_package(wheel: Path) -> None:
     tops = {name.split("/")[0] for name in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"gridsat"}
     for expected in ("gridsat/py.typed", "gridsat/api.py", "gridsat/models/tatami/__init__.py",
-                     "gridsat/solvers/reference/tatami.py", "gridsat/benchmarks/suites/smoke.toml"):
+                     "gridsat/models/tatami/reference.py", "gridsat/benchmarks/suites/smoke.toml"):
         assert expected in names
 
 

@@ -16,7 +16,7 @@ import pytest
 import gridsat as gs
 from conftest import ROOT, gridsat
 from gridsat.api import load
-from gridsat.models.puzzle import freeze
+from gridsat.models.solution import freeze
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint
 from gridsat.solvers.parallel import Split, SplitRun
@@ -151,7 +151,7 @@ def test_a_time_limit_gives_a_partial_split_count() -> None:
 
 
 def test_a_tiny_instance_is_answered_without_splitting() -> None:
-    outcome = gs.count("prime-grid", "3x3", backend="sat", jobs=2)
+    outcome = gs.count("prime-grid", "3x3", backend="sat", split=gs.Split(jobs=2))
     assert (outcome.count, outcome.parts, outcome.parts_done) == (128, 1, 1)
 
 
@@ -159,7 +159,8 @@ def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path) -> None
     # Spawned workers would run such a script again, each starting workers of its own.
     script = tmp_path / "count.py"
     script.write_text('import gridsat\no = gridsat.count("knights-tour", "6x6", params={"closed": True}, '
-                      'backend="sat", jobs=2)\nprint(o.count, o.complete, o.parts == o.parts_done > 1)\n')
+                      'backend="sat", split=gridsat.Split(jobs=2))\n'
+                      'print(o.count, o.complete, o.parts == o.parts_done > 1)\n')
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert (done.stdout, done.stderr, done.returncode) == ("19724 True True\n", "", 0)
 
@@ -167,8 +168,16 @@ def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path) -> None
 def test_a_puzzle_the_workers_cannot_find_by_name_is_refused_before_any_work() -> None:
     unnamed = dataclasses.replace(gs.get_puzzle("knights-tour"), name="my-tours")
     with pytest.raises(gs.InvalidOption, match="'my-tours' is not a built-in or plugin puzzle"):
-        gs.count(unnamed, "5x5", backend="sat", jobs=2)
+        gs.count(unnamed, "5x5", backend="sat", split=gs.Split(jobs=2))
     assert gs.count(unnamed, "3x4", backend="sat").count == 16  # one process needs no name
+
+
+def test_the_split_keywords_of_the_last_release_still_work_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="pass split=Split"):
+        outcome = gs.count("prime-grid", "3x3", backend="sat", jobs=2)
+    assert (outcome.count, outcome.parts) == (128, 1)
+    with pytest.raises(TypeError, match="'job'"):
+        gs.count("prime-grid", "3x3", job=2)
 
 
 def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:

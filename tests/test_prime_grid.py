@@ -10,9 +10,9 @@ import pytest
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance, UnknownEncoding
 from gridsat.models.prime_grid import Grid, leader_orders, orbit, parse, phases, render, symmetries, verify
+from gridsat.models.prime_grid.reference import fillings
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
-from gridsat.solvers.reference.prime_grid import fillings
 from gridsat.solvers.run import execute
 from gridsat.solvers.stop import Stop
 

@@ -1,14 +1,14 @@
 """A real browser draws the animation page: headless Chromium, when it is installed (skipped, saying
-so, when it is not). The full set of screenshots to look at is ``python -m gridsat.benchmarks.screenshots``."""
+so, when it is not). The full set of screenshots to look at is ``python -m gridsat.screenshots``."""
 
 from __future__ import annotations
 
 import pytest
 
 from gridsat.animate import page, record_named
-from gridsat.benchmarks.screenshots import browser, shoot
 from gridsat.models import get_puzzle
 from gridsat.models.tatami import FILLS
+from gridsat.screenshots import browser, shoot
 
 chromium = browser()
 pytestmark = pytest.mark.skipif(chromium is None, reason="no Chromium on PATH (apt-get install chromium)")

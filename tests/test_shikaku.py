@@ -13,7 +13,7 @@ import pytest
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.shikaku import candidates, describe, note, render, verify
-from gridsat.models.shikaku_formats import Board, parse_game_id, parse_text, read, to_game_id, to_text
+from gridsat.models.shikaku.formats import Board, parse_game_id, parse_text, read, to_game_id, to_text
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.run import execute

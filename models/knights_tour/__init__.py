@@ -15,6 +15,7 @@ from __future__ import annotations
 from gridsat.models import cardinality, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.knights_tour import reference
 from gridsat.models.knights_tour.board import (
     JUMPS,
     MAX_SQUARES,
@@ -210,8 +211,8 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
     return formulate(board, encoding)
 
 
-# ``cutset`` (lazy cut-set refinement) is the default: the fastest CNF measured by
-# benchmarks/knights_tour.py, both for one tour on every board and for the 6x6 closed count.
+# ``cutset`` (lazy cut-set refinement) is the default: the fastest CNF in
+# python -m gridsat.benchmarks.compare.knights_tour, for one tour and for a count.
 CNF_ENCODINGS = EncodingSpace(
     (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"), cardinality.axis()))
 
@@ -228,7 +229,7 @@ PUZZLE = Puzzle(
     describe=describe,
     cnf_encodings=CNF_ENCODINGS,
     count_meta={"tours": "directed"},
-    reference="gridsat.solvers.reference.knights_tour",
+    reference=reference.ALGORITHMS,
     example="3x4",
     symmetries={"symmetry": up_to_symmetry, "reversal": up_to_reversal},
     draw=draw,

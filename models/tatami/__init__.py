@@ -10,41 +10,16 @@ mat crosses that corner's four half-edges, so the rule is one clause per interio
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 
 from gridsat.models import cardinality, svg
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
-from gridsat.models.params import check_keys, parse_size
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.symmetry import Element, Group, Motion, board_group
+from gridsat.models.tatami import reference
+from gridsat.models.tatami.room import MAX_CELLS, Cell, Mat, Room, Tiling, describe, parse
 
-Cell = tuple[int, int]
-Mat = list[list[int]]  # [[r, c], [r2, c2]], the smaller cell first
-Tiling = list[Mat]  # sorted
-
-MAX_CELLS = 100_000  # a 316x316 room: past that the CNF alone needs gigabytes
-
-
-@dataclass(frozen=True)
-class Room:
-    """An H x W room."""
-
-    rows: int
-    cols: int
-
-    def cells(self) -> Iterator[Cell]:
-        return ((r, c) for r in range(self.rows) for c in range(self.cols))
-
-
-def parse(text: str, params: Mapping[str, str]) -> Room:
-    """``RxC``; tatami takes no parameters."""
-    check_keys(params, {})
-    return Room(*parse_size(text, "room", MAX_CELLS))
-
-
-def describe(room: Room) -> str:
-    return f"{room.rows}x{room.cols}"
+__all__ = ["MAX_CELLS", "Cell", "Mat", "Room", "Tiling", "describe", "parse", "PUZZLE"]
 
 
 def placements(room: Room) -> Iterator[tuple[str, int, int]]:
@@ -260,7 +235,7 @@ PUZZLE = Puzzle(
     render=render,
     describe=describe,
     cnf_encodings=EncodingSpace((cardinality.axis(),)),
-    reference="gridsat.solvers.reference.tatami",
+    reference=reference.ALGORITHMS,
     example="4x7",
     symmetries={"symmetry": group},
     draw=draw,

@@ -99,12 +99,22 @@ class ReferenceBackend:
     summary = "the seed's own backtracking algorithm, reimplemented (pure Python)"
     takes = ("algorithm",)
     can = ENUMERATORS
+    install = "nothing to install: it is gridsat's own code"
 
     def supported(self) -> bool:
         return True
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"algorithm": list(algorithms(puzzle))}
+
+    def refusal(self, puzzle: Puzzle) -> str | None:
+        return None if algorithms(puzzle) else f"puzzle {puzzle.name!r} has no reference algorithm"
+
+    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
+        """Nothing to refuse before a run: the algorithm is looked up when the run starts."""
+
+    def listing(self) -> dict[str, Any]:
+        return {}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> ReferenceSearch:
         """The named algorithm; unnamed, the default, or for one solution the first one-solution method."""

@@ -22,6 +22,7 @@ from gridsat.models.errors import InvalidInstance
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.params import check_keys
 from gridsat.models.puzzle import Puzzle
+from gridsat.models.search import Algorithm
 
 Placement = list[int]  # the column of the queen in each row
 MAX_SIZE = 200
@@ -108,6 +109,13 @@ def render(board: Board, placement: Placement) -> str:
     return "\n".join(" ".join("Q" if c == col else "." for c in range(board.size)) for col in placement)
 
 
+def reference_searches() -> Mapping[str, Algorithm]:
+    """The backtracking search, imported when the reference backend runs (its module imports this one)."""
+    from gridsat_nqueens.reference import ALGORITHMS
+
+    return ALGORITHMS
+
+
 PUZZLE = Puzzle(
     name="nqueens",
     summary="place N queens on an NxN board, no two on a row, column or diagonal",
@@ -120,6 +128,6 @@ PUZZLE = Puzzle(
     render=render,
     describe=describe,
     cnf_encodings=EncodingSpace((cardinality.axis(),)),
-    reference="gridsat_nqueens.reference",
+    reference=reference_searches,
     example="6",
 )

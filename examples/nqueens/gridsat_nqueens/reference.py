@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gridsat.solvers.reference import Algorithm
-from gridsat.solvers.stop import Stop
+from gridsat.models.search import Algorithm, Halt
 from gridsat_nqueens import Board, Placement
 
 POLL = 1 << 12  # loop turns between looks at the clock
 
 
-def placements(board: Board, stop: Stop) -> Iterator[Placement]:
+def placements(board: Board, stop: Halt) -> Iterator[Placement]:
     """Every placement, in lexicographic order of the columns."""
     n = board.size
     cols, row, turns = [-1] * n, 0, 0

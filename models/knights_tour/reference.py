@@ -18,7 +18,7 @@ Python's recursion limit). They differ in what they try first and where they may
 The squares are numbered r * cols + c here; the moves are computed from the rules, not taken
 from any encoding.
 
-Events (see ``gridsat.solvers.reference``), as the seed's coroutine reports (depth, x, y): "place"
+Events (see ``gridsat.models.search``), as the seed's coroutine reports (depth, x, y): "place"
 and "remove" of the knight on a square at depth n (the square is step n of the path), ``what`` =
 ``[r, c]``; "solution" with the tour. ``divide`` adds "block" (``{"block": [top, left, rows,
 cols], "entry": [r, c]}``, at the depth of the block's first square, before it is placed) and
@@ -32,9 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from gridsat.models.knights_tour import Board, Tour
-from gridsat.solvers.reference import Algorithm, Listener
-from gridsat.solvers.stop import Stop
+from gridsat.models.knights_tour.board import Board, Tour
+from gridsat.models.search import Algorithm, Halt, Listener
 
 # The seed's jumps as (dx, dy), x the column and y the row, in its order.
 DELTAS = ((1, -2), (2, -1), (2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2))
@@ -62,7 +61,7 @@ def walks(
     jumps: Graph,
     start: int,
     length: int,
-    stop: Stop,
+    stop: Halt,
     order: Order | None = None,
     visited: bytearray | None = None,
     listen: Listener | None = None,
@@ -144,7 +143,7 @@ def first_squares(board: Board) -> list[int]:
     return list(range(board.area))
 
 
-def backtrack(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[Tour]:
+def backtrack(board: Board, stop: Halt, listen: Listener | None = None) -> Iterator[Tour]:
     """Every tour, by the seed's plain backtracking (its jump order, no pruning)."""
     jumps = graph(board)
     for start in first_squares(board):
@@ -163,7 +162,7 @@ def warnsdorff_order(jumps: Graph) -> Order:
     return lambda free, seen: sorted(free, key=lambda v: sum(1 for w in jumps[v] if not seen[w]))
 
 
-def close_by_rotation(jumps: Graph, path: list[int], stop: Stop, tries: int) -> list[int] | None:
+def close_by_rotation(jumps: Graph, path: list[int], stop: Halt, tries: int) -> list[int] | None:
     """Turn a path into a closed tour by Posa rotations (the first square stays), or give up.
 
     When the last square x jumps to path[i], reversing path[i+1:] gives a path over the same squares
@@ -188,7 +187,7 @@ def close_by_rotation(jumps: Graph, path: list[int], stop: Stop, tries: int) -> 
     return None
 
 
-def warnsdorff(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[Tour]:
+def warnsdorff(board: Board, stop: Halt, listen: Listener | None = None) -> Iterator[Tour]:
     """One tour by Warnsdorff's rule from the start (else the corner [0, 0]), backtracking when stuck.
 
     A closed tour is the greedy open tour closed by rotations; if that fails the search moves on to
@@ -244,7 +243,7 @@ def blocks(board: Board) -> list[Block] | None:
     return grid
 
 
-def divide(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[Tour]:
+def divide(board: Board, stop: Halt, listen: Listener | None = None) -> Iterator[Tour]:
     """One open tour joined from block tours; on boards ``blocks`` does not cover it says why and stops."""
     parts = blocks(board)
     if board.closed or parts is None:

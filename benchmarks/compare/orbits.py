@@ -1,8 +1,8 @@
 """Orbit counts (``--up-to``) timed side by side with the ordinary count of the same backend and encoding.
 
-    python -m gridsat.benchmarks.orbits                  # 5x5 open tours, prime-grid 4x5/20 and 4x5/21
-    python -m gridsat.benchmarks.orbits --six            # and 6x6 closed tours: 9,862 undirected, 1,245 up to symmetry
-    python -m gridsat.benchmarks.orbits --backends sat --time-limit 600
+    python -m gridsat.benchmarks.compare.orbits                  # 5x5 open tours, prime-grid 4x5/20 and 4x5/21
+    python -m gridsat.benchmarks.compare.orbits --six     # and 6x6 closed tours: 9,862 undirected, 1,245 up to symmetry
+    python -m gridsat.benchmarks.compare.orbits --backends sat --time-limit 600
 
 Every row is checked against the golden count (tests/data/orbits.toml, with sources); a row that
 differs prints WRONG and the command exits 1. The ratio is the ordinary count's time over the row's

@@ -1,6 +1,6 @@
 """Screenshots of every picture kind and of the animation pages, taken by headless Chromium, to look at.
 
-    python -m gridsat.benchmarks.screenshots --out shots      # writes shots/*.svg, *.html and *.png
+    python -m gridsat.screenshots --out shots      # writes shots/*.svg, *.html and *.png
 
 Needs the Debian package ``chromium`` (or a ``chromium-browser``/``google-chrome`` on PATH); without
 one it says so and exits 0, so it never fails a machine that cannot take screenshots. It is not a

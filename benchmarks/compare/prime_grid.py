@@ -1,10 +1,10 @@
 """Prime-sum grid counting series: every backend, encoding and redundancy switch beside the seed's DFS.
 
-    python -m gridsat.benchmarks.prime_grid                               # the quick series: about two minutes
-    python -m gridsat.benchmarks.prime_grid --full                        # up to 5x5/25, 60 s per run
-    python -m gridsat.benchmarks.prime_grid --sizes 4x5/20 --repeat 3     # one instance, best of 3
-    python -m gridsat.benchmarks.prime_grid --sizes 5x5/25 --configs sat cpsat --time-limit 600
-    python -m gridsat.benchmarks.prime_grid --scope each                  # every single encoding choice
+    python -m gridsat.benchmarks.compare.prime_grid                               # the quick series: about two minutes
+    python -m gridsat.benchmarks.compare.prime_grid --full                        # up to 5x5/25, 60 s per run
+    python -m gridsat.benchmarks.compare.prime_grid --sizes 4x5/20 --repeat 3     # one instance, best of 3
+    python -m gridsat.benchmarks.compare.prime_grid --sizes 5x5/25 --configs sat cpsat --time-limit 600
+    python -m gridsat.benchmarks.compare.prime_grid --scope each                  # every single encoding choice
 
 A size is ``RxC`` (values 1..R*C+1), ``RxC/M`` (values 1..M) or ``RxC/L..M``. Every configuration
 counts the same instance in this process, one after the other, so the ratios compare like with like
@@ -21,15 +21,16 @@ import re
 import tomllib
 from pathlib import Path
 
-from gridsat.benchmarks.series import Row, Series, label, measure, ratio
+from gridsat.benchmarks.compare.series import Row, Series, label, measure, ratio
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config, configurations
 
-SERIES = Series(module="gridsat.benchmarks.prime_grid", quick=["3x3/10", "4x4/16", "4x4/17", "4x5/20"], quick_limit=10,
+SERIES = Series(module="gridsat.benchmarks.compare.prime_grid", quick=["3x3/10", "4x4/16", "4x4/17", "4x5/20"],
+                quick_limit=10,
                 full=["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"], full_limit=60, full_takes="about 12 minutes")
-GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "data" / "prime_grid.toml"
+GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "data" / "prime_grid.toml"
 # The redundancy switches side by side: each backend's default, then one switch (or model) changed.
 SWITCHES = [
     Config("reference", Request(algorithm="dfs")),

@@ -11,7 +11,7 @@ sum to the area they then cover the grid. Differences from the seed: only clues 
 can meet are ever compared, a split re-checks only the clues next to the one split, the halves
 wait on an explicit stack instead of the call stack, and every solution is yielded.
 
-Events (see ``gridsat.solvers.reference``): a distribution at depth n is a "place" of one half,
+Events (see ``gridsat.models.search``): a distribution at depth n is a "place" of one half,
 ``{"clue": i, "rect": [top, left, height, width]}`` (clue i takes its first candidate) or
 ``{"clue": i, "not": [...]}`` (it takes any other); its "remove" comes when the search leaves that
 half. After every propagation, "prune" (information) lists the clues it left with one candidate,
@@ -25,9 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from gridsat.models.shikaku_formats import Board
-from gridsat.solvers.reference import Algorithm, Listener
-from gridsat.solvers.stop import Stop
+from gridsat.models.search import Algorithm, Halt, Listener
+from gridsat.models.shikaku.formats import Board
 
 Rect = tuple[int, int, int, int]  # (top, left, height, width), as in the canonical solution
 Space = list[tuple[Rect, ...]]  # per clue, its remaining candidates
@@ -71,7 +70,7 @@ def neighbours(space: Space) -> list[list[int]]:
 class Search:
     """The state shared by one enumeration: the board, the neighbour lists, the rules used, the clock."""
 
-    def __init__(self, board: Board, near: list[list[int]], stop: Stop, cells: bool) -> None:
+    def __init__(self, board: Board, near: list[list[int]], stop: Halt, cells: bool) -> None:
         self.board, self.near, self.stop, self.cells, self.turns = board, near, stop, cells, 0
 
     def settle(self, space: Space, changed: list[int]) -> bool:
@@ -144,12 +143,12 @@ def inside(rect: Rect, cell: int, cols: int) -> bool:
     return rect[0] <= r < rect[0] + rect[2] and rect[1] <= c < rect[1] + rect[3]
 
 
-def seed_search(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[list[list[int]]]:
+def seed_search(board: Board, stop: Halt, listen: Listener | None = None) -> Iterator[list[list[int]]]:
     """The seed's rules only: propagation by overlap, distribution over the tightest clue."""
     return solve(board, stop, cells=False, listen=listen)
 
 
-def cell_search(board: Board, stop: Stop, listen: Listener | None = None) -> Iterator[list[list[int]]]:
+def cell_search(board: Board, stop: Halt, listen: Listener | None = None) -> Iterator[list[list[int]]]:
     """The seed's search with the cell rule added to propagation (every cell needs a rectangle)."""
     return solve(board, stop, cells=True, listen=listen)
 
@@ -159,7 +158,7 @@ def fixed(space: Space, before: list[bool]) -> list[dict[str, Any]]:
     return [{"clue": i, "rect": list(rects[0])} for i, rects in enumerate(space) if len(rects) == 1 and not before[i]]
 
 
-def solve(board: Board, stop: Stop, cells: bool, listen: Listener | None = None) -> Iterator[list[list[int]]]:
+def solve(board: Board, stop: Halt, cells: bool, listen: Listener | None = None) -> Iterator[list[list[int]]]:
     """Every solution, by propagation to a fixpoint and distribution over the tightest clue."""
     if board.total() != board.area:
         return  # rectangles of these areas cannot tile the grid

@@ -18,8 +18,8 @@ from ortools.sat.python import cp_model
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.params import parse_size
-from gridsat.models.shikaku import CPSAT_CELLS, cpsat
-from gridsat.models.shikaku_formats import MAX_CELLS, Board, board, to_text
+from gridsat.models.shikaku.formats import MAX_CELLS, Board, board, to_text
+from gridsat.models.shikaku.formulations import CPSAT_CELLS, cpsat
 
 Cell = tuple[int, int]
 Rect = tuple[int, int, int, int]  # (top, left, height, width)

@@ -1,8 +1,8 @@
 """Knight's tours: every method's tour on boards up to 40x40, the leaders further out, and counts per encoding.
 
-    python -m gridsat.benchmarks.knights_tour                # the quick run: 8x8, 20x20, 40x40, 50x50 leaders
-    python -m gridsat.benchmarks.knights_tour --full         # 8x8 to 40x40, leaders up to 100x100, counts to the end
-    python -m gridsat.benchmarks.knights_tour --sizes 9x10 --repeat 3 --no-counts --no-leaders
+    python -m gridsat.benchmarks.compare.knights_tour                # the quick run: 8x8, 20x20, 40x40, 50x50 leaders
+    python -m gridsat.benchmarks.compare.knights_tour --full    # 8x8 to 40x40, leaders up to 100x100, counts to the end
+    python -m gridsat.benchmarks.compare.knights_tour --sizes 9x10 --repeat 3 --no-counts --no-leaders
 
 Every run of a table happens in this process, one after the other, so the ratios compare like with
 like; the times include building the formulation. Three tables:
@@ -31,12 +31,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Iterator
 
-from gridsat.benchmarks.series import Row, Series, finished, label, measure, print_table
+from gridsat.benchmarks.compare.series import Row, Series, finished, label, measure, print_table
 from gridsat.models import get_puzzle
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config
 
-SERIES = Series(module="gridsat.benchmarks.knights_tour", quick=["8x8", "20x20", "40x40"], quick_limit=3,
+SERIES = Series(module="gridsat.benchmarks.compare.knights_tour", quick=["8x8", "20x20", "40x40"], quick_limit=3,
                 full=["8x8", "12x12", "16x16", "20x20", "30x30", "40x40"], full_limit=10,
                 full_takes="about fifteen minutes, with leaders up to 100x100 and counts run to the end")
 # 40x40 again, so that CP-SAT's time there is not cut at the 3 s of the first table.

@@ -5,7 +5,7 @@ and its sums with the left and the upper neighbour (the only neighbours already 
 prime table; a used-array gives distinctness. The seed recurses once per cell and counts the
 fillings; here the choice points live on an explicit stack and every filling is yielded.
 
-Events (see ``gridsat.solvers.reference``): "place" and "remove" of a value in the n-th cell of the
+Events (see ``gridsat.models.search``): "place" and "remove" of a value in the n-th cell of the
 row-major order at depth n, ``what`` = ``[r, c, value]``; the veto is honoured.
 """
 
@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gridsat.models.prime_grid import Filling, Grid, primes
-from gridsat.solvers.reference import Algorithm, Listener
-from gridsat.solvers.stop import Stop
+from gridsat.models.prime_grid.grid import Filling, Grid, primes
+from gridsat.models.search import Algorithm, Halt, Listener
 
 POLL = 1 << 14  # loop turns between looks at the clock
 
 
-def fillings(grid: Grid, stop: Stop, listen: Listener | None = None) -> Iterator[Filling]:
+def fillings(grid: Grid, stop: Halt, listen: Listener | None = None) -> Iterator[Filling]:
     """Every filling of ``grid``, in the seed's search order (values tried in increasing order)."""
     rows, cols, low, high = grid.rows, grid.cols, grid.low, grid.high
     size = rows * cols

@@ -2,8 +2,8 @@
 nobody listening, with a listener that counts events, and with a listener that splits the count
 (it vetoes the depth-d decisions of the other parts, as a parallel count would).
 
-    python -m gridsat.benchmarks.events             # the cases below, best of 3
-    python -m gridsat.benchmarks.events --quick     # smaller instances, best of 1
+    python -m gridsat.benchmarks.compare.events             # the cases below, best of 3
+    python -m gridsat.benchmarks.compare.events --quick     # smaller instances, best of 1
 
 Target: nobody listening costs nothing measurable (one comparison per decision); the
 listeners' cost is printed as a ratio to the silent run measured in the same process.

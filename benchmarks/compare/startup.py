@@ -1,7 +1,7 @@
 """Start-up time of the ``gridsat`` command, beside a bare Python start in the same run.
 
-    python -m gridsat.benchmarks.startup              # 10 runs of each command
-    python -m gridsat.benchmarks.startup --repeat 30
+    python -m gridsat.benchmarks.compare.startup              # 10 runs of each command
+    python -m gridsat.benchmarks.compare.startup --repeat 30
 
 Target: ``gridsat --help`` and ``gridsat list`` in at most 0.35 s of wall time each (median). OR-Tools,
 PySAT's solvers, matplotlib and Dask load only when a command needs them.

@@ -1,11 +1,11 @@
 """Shikaku on generated puzzles from 10x10 to 40x40: every backend and encoding beside the seed's search.
 
-    python -m gridsat.benchmarks.shikaku                             # one puzzle a size, each encoding once: ~1 min
-    python -m gridsat.benchmarks.shikaku --seeds 1 2 3 --scope all   # the full series (three puzzles a size): ~3 min
-    python -m gridsat.benchmarks.shikaku --sizes 12x12 40x40 --time-limit 20 --scope all
-    python -m gridsat.benchmarks.shikaku --seeds 1 2 3 --scope default # three puzzles a size, default encodings
-    python -m gridsat.benchmarks.shikaku --any                       # puzzles as drawn (often several solutions)
-    python -m gridsat.benchmarks.shikaku --sizes seed --repeat 5     # the seed's own 12x12 puzzle, best of 5
+    python -m gridsat.benchmarks.compare.shikaku                         # one puzzle a size, each encoding once: ~1 min
+    python -m gridsat.benchmarks.compare.shikaku --seeds 1 2 3 --scope all  # the full series (three a size): ~3 min
+    python -m gridsat.benchmarks.compare.shikaku --sizes 12x12 40x40 --time-limit 20 --scope all
+    python -m gridsat.benchmarks.compare.shikaku --seeds 1 2 3 --scope default # three puzzles a size, default encodings
+    python -m gridsat.benchmarks.compare.shikaku --any                      # puzzles as drawn (often several solutions)
+    python -m gridsat.benchmarks.compare.shikaku --sizes seed --repeat 5     # the seed's own 12x12 puzzle, best of 5
 
 Each puzzle comes from ``gridsat generate shikaku RxC --seed S --max-area A [--unique]`` with fixed
 seeds, so runs repeat. Every configuration counts all solutions of the same puzzle in this process,
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
           f"time limit {args.time_limit:g} s per run", flush=True)
     if args.seeds == [1] and args.scope == "each":
         print("# the quick series (about a minute); the full one (about three minutes): "
-              "python -m gridsat.benchmarks.shikaku --seeds 1 2 3 --scope all", flush=True)
+              "python -m gridsat.benchmarks.compare.shikaku --seeds 1 2 3 --scope all", flush=True)
     header = f"{'puzzle':<11} {'configuration':<36} {'count':>6} {'complete':<18} {'build s':>8} {'total s':>9}"
     header += f" {'vs seed':>10}"
     print(header)

@@ -1,9 +1,9 @@
 """Tatami counting on rooms up to 30x30: every backend beside the seed's row-scan search.
 
-    python -m gridsat.benchmarks.tatami                      # rooms up to 30x30, 20 s per run: under two minutes
-    python -m gridsat.benchmarks.tatami --full               # the same with 600 s per run: about 35 minutes
-    python -m gridsat.benchmarks.tatami --encodings          # every cardinality encoding (chooses the default)
-    python -m gridsat.benchmarks.tatami --sizes 4x7 18x30 --time-limit 600
+    python -m gridsat.benchmarks.compare.tatami                     # rooms up to 30x30, 20 s per run: under two minutes
+    python -m gridsat.benchmarks.compare.tatami --full               # the same with 600 s per run: about 35 minutes
+    python -m gridsat.benchmarks.compare.tatami --encodings          # every cardinality encoding (chooses the default)
+    python -m gridsat.benchmarks.compare.tatami --sizes 4x7 18x30 --time-limit 600
 
 Target: on 18x30 and 30x30 a CP-SAT or CNF count is at least 100x faster than the seed's search
 (the full series; the seed's search runs into its time limit there, so the ratio is a lower bound).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from gridsat.benchmarks.series import Series, measure, print_table
+from gridsat.benchmarks.compare.series import Series, measure, print_table
 from gridsat.models import get_puzzle
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config
@@ -21,7 +21,7 @@ from gridsat.solvers.crosscheck import Config
 SIZES = ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
 # The seed's search passes any limit from 16x28 on, so the quick series differs only in the limit:
 # 20 s per run already shows the >= 100x bound; --full lets the seed's search run ten minutes.
-SERIES = Series(module="gridsat.benchmarks.tatami", quick=SIZES, quick_limit=20, full=SIZES, full_limit=600,
+SERIES = Series(module="gridsat.benchmarks.compare.tatami", quick=SIZES, quick_limit=20, full=SIZES, full_limit=600,
                 full_takes="about 35 minutes")
 
 

@@ -7,7 +7,7 @@ at their common corner. The guard band makes those tests and the "is the next ce
 work on the border without special cases. The seed recurses once per cell, so a 30x30 room goes
 past Python's recursion limit; here the choice points live on an explicit stack.
 
-Events (see ``gridsat.solvers.reference``): "place" and "remove" of a mat at depth n, the mat's
+Events (see ``gridsat.models.search``): "place" and "remove" of a mat at depth n, the mat's
 number in the seed's numbering (the n-th mat on the path), ``what`` its two cells
 ``[[r, c], [r2, c2]]`` (0-based, the first cell the one the scan stands on); the veto is honoured.
 """
@@ -16,15 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gridsat.models.tatami import Room, Tiling
-from gridsat.solvers.reference import Algorithm, Listener
-from gridsat.solvers.stop import Stop
+from gridsat.models.search import Algorithm, Halt, Listener
+from gridsat.models.tatami.room import Room, Tiling
 
 GUARD = -1
 POLL = 1 << 14  # loop turns between looks at the clock
 
 
-def tilings(room: Room, stop: Stop, listen: Listener | None = None) -> Iterator[Tiling]:
+def tilings(room: Room, stop: Halt, listen: Listener | None = None) -> Iterator[Tiling]:
     """Every tatami tiling of ``room``, in the seed's search order."""
     stride = room.cols + 2
     grid = [GUARD] * (stride * (room.rows + 2))

@@ -1,9 +1,9 @@
 """Split counts side by side: --jobs 1 against --jobs 2 for cpsat and sat, beside a plain C backtracker.
 
-    python -m gridsat.benchmarks.parallel                    # prime-grid 5x5/1..25 and knight's tours 6x6 closed
-    python -m gridsat.benchmarks.parallel --cases prime      # one of them
-    python -m gridsat.benchmarks.parallel --parts 400        # a finer split, for the part statistics
-    python -m gridsat.benchmarks.parallel --ceiling sat cpsat  # and what two cores give this machine at all
+    python -m gridsat.benchmarks.compare.parallel                   # prime-grid 5x5/1..25 and knight's tours 6x6 closed
+    python -m gridsat.benchmarks.compare.parallel --cases prime      # one of them
+    python -m gridsat.benchmarks.compare.parallel --parts 400        # a finer split, for the part statistics
+    python -m gridsat.benchmarks.compare.parallel --ceiling sat cpsat  # and what two cores give this machine at all
 
 Every configuration runs in this process one after the other (the split ones start their own
 worker processes), so the ratios compare like with like on this shared machine. The C backtracker

@@ -129,7 +129,7 @@ class Series:
     """What a per-puzzle script runs: by default a quick series (about two minutes on a loaded two-core
     machine), with ``--full`` the whole series; ``--sizes`` and ``--time-limit`` override either."""
 
-    module: str  # e.g. "gridsat.benchmarks.tatami", for the line that says how to run the full series
+    module: str  # e.g. "gridsat.benchmarks.compare.tatami", for the line that says how to run the full series
     quick: Sequence[str]
     quick_limit: float
     full: Sequence[str]

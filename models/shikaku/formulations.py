@@ -1,0 +1,136 @@
+"""Shikaku's two formulations: every clue chooses one candidate rectangle, every cell lies in one.
+
+The generator (models/shikaku/generate.py) builds on the CP-SAT one to test uniqueness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from gridsat.models import cardinality
+from gridsat.models.encoding import Axis, Encoding
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.shikaku.formats import Board
+
+Cell = tuple[int, int]
+Rect = tuple[int, int, int, int]  # (top, left, height, width)
+Choice = tuple[str, int, int, int, int, int]  # ("rect", clue index, top, left, height, width)
+Solution = list[list[int]]  # one [row, col, height, width] per clue, row-major clue order
+
+
+# How the "every cell in one rectangle" rule is written. cover: exactly one chosen rectangle per
+# cell. pack: at most one per cell, plus "the clues sum to the area" (then no cell can stay empty).
+# nooverlap2d (CP-SAT only): optional intervals in CP-SAT's 2-D no-overlap, plus the same sum.
+CPSAT_CELLS = Axis("cells", ("cover", "pack", "nooverlap2d"))
+CNF_CELLS = Axis("cells", ("cover", "pack"))
+
+
+# seqcounter beat the pairwise default on every unique puzzle from 15x15 to 40x40
+# (python -m gridsat.benchmarks.shikaku).
+CNF_CARD = cardinality.axis(default="seqcounter")
+
+
+def cells(rect: Rect) -> Iterator[Cell]:
+    top, left, height, width = rect
+    return ((r, c) for r in range(top, top + height) for c in range(left, left + width))
+
+
+def candidates(board: Board) -> list[list[Rect]]:
+    """Per clue, every rectangle of its area that fits, contains it, and contains no other clue."""
+    # count[r][c]: clues in rows < r and columns < c, so any rectangle's clue count is four lookups.
+    count = [[0] * (board.cols + 1) for _ in range(board.rows + 1)]
+    at = {(r, c) for r, c, _ in board.clues}
+    for r in range(board.rows):
+        for c in range(board.cols):
+            count[r + 1][c + 1] = count[r][c + 1] + count[r + 1][c] - count[r][c] + ((r, c) in at)
+    out = []
+    for r, c, n in board.clues:
+        mine = []
+        for height in range(1, min(n, board.rows) + 1):
+            width = n // height
+            if n % height or width > board.cols:
+                continue
+            for top in range(max(0, r - height + 1), min(r, board.rows - height) + 1):
+                for left in range(max(0, c - width + 1), min(c, board.cols - width) + 1):
+                    bottom, right = top + height, left + width
+                    inside = count[bottom][right] - count[top][right] - count[bottom][left] + count[top][left]
+                    if inside == 1:
+                        mine.append((top, left, height, width))
+        out.append(mine)
+    return out
+
+
+def choices(board: Board) -> list[list[Choice]]:
+    """The variables' keys, per clue."""
+    return [[("rect", i, *rect) for rect in rects] for i, rects in enumerate(candidates(board))]
+
+
+def covering(board: Board, keys: list[list[Choice]]) -> list[list[Choice]]:
+    """Per cell, the candidate rectangles (of any clue) that contain it; a list that repeats another
+    cell's, or a clue's own candidates, is left out, since its constraint is already there."""
+    here: dict[Cell, list[Choice]] = {(r, c): [] for r in range(board.rows) for c in range(board.cols)}
+    for mine in keys:
+        for key in mine:
+            for cell in cells(key[2:]):
+                here[cell].append(key)
+    seen = {tuple(mine) for mine in keys}
+    out = []
+    for lists in here.values():
+        if tuple(lists) not in seen:
+            seen.add(tuple(lists))
+            out.append(lists)
+    return out
+
+
+def decode(values: Mapping[Key, int]) -> Solution:
+    """The chosen rectangles, in clue order."""
+    return [list(key[2:]) for key in sorted(k for k, v in values.items() if v)]
+
+
+def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
+    """A Boolean per candidate; exactly one per clue; the cell rule as the encoding says."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    keys = choices(board)
+    chosen = {key: model.NewBoolVar("r_{}_{}_{}_{}_{}".format(*key[1:])) for mine in keys for key in mine}
+    for mine in keys:
+        model.AddExactlyOne(chosen[k] for k in mine)
+    rule = encoding["cells"]
+    if rule != "cover" and board.total() != board.area:
+        model.AddBoolOr([])  # packing the clues cannot cover the grid
+    if rule == "nooverlap2d":
+        xs, ys = [], []
+        for (_, i, top, left, height, width), var in chosen.items():
+            xs.append(model.NewOptionalFixedSizeIntervalVar(left, width, var, f"x_{i}_{top}_{left}_{height}"))
+            ys.append(model.NewOptionalFixedSizeIntervalVar(top, height, var, f"y_{i}_{top}_{left}_{height}"))
+        model.AddNoOverlap2D(xs, ys)
+    else:
+        for here in covering(board, keys):
+            if rule == "cover":
+                model.AddExactlyOne(chosen[k] for k in here)
+            else:
+                model.AddAtMostOne(chosen[k] for k in here)
+    return CpsatFormulation(model=model, primary=chosen, decode=decode)
+
+
+def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
+    """The same exact cover as clauses, every exactly/at-most-one through the named cardinality encoding."""
+    from pysat.formula import CNF, IDPool
+
+    pool, formula = IDPool(), CNF()
+    keys = choices(board)
+    projection = [pool.id(key) for mine in keys for key in mine]
+    card, rule = encoding["card"], encoding["cells"]
+    for mine in keys:
+        cardinality.exactly_one(formula, [pool.id(k) for k in mine], pool, card)
+    if rule == "pack" and board.total() != board.area:
+        formula.append([])
+    for here in covering(board, keys):
+        lits = [pool.id(k) for k in here]
+        if rule == "cover":
+            cardinality.exactly_one(formula, lits, pool, card)
+        else:
+            cardinality.at_most(formula, lits, 1, pool, card)
+    formula.nv = max(formula.nv, pool.top)
+    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode)

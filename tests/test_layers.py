@@ -1,0 +1,137 @@
+"""The import graph of gridsat has no cycles and never imports upward: models -> solvers -> API -> benchmarks -> CLI.
+
+Read from the source with ``ast`` (every import statement, also those inside functions and under
+``TYPE_CHECKING``), so a lazy import cannot hide a cycle. Importing ``a.b`` also runs ``a``'s
+``__init__``; that implicit edge is left out, as every package's modules would otherwise form a
+cycle with it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# The design card's folders and the import names setuptools gives them (pyproject.toml).
+FOLDERS = {"gridsat": "gridsat", "models": "gridsat.models", "solvers": "gridsat.solvers",
+           "benchmarks": "gridsat.benchmarks"}
+LAYERS = ("models", "solvers", "api", "benchmarks", "cli")
+TOP = {"gridsat.cli": "cli", "gridsat.__main__": "cli"}  # the rest of gridsat/ is the API layer
+
+
+def modules() -> dict[str, Path]:
+    """Every module of gridsat by its import name."""
+    found = {}
+    for folder, package in FOLDERS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The gridsat modules that module ``name`` imports (a name imported from a package counts as
+    its submodule when there is one)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names if alias.name in known}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base]) if base else ".".join(parent)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                if sub in known:
+                    out.add(sub)
+                elif base in known:
+                    out.add(base)
+    out.discard(name)
+    return out
+
+
+def layer(name: str) -> int:
+    if name in TOP:
+        return LAYERS.index(TOP[name])
+    for folder in ("models", "solvers", "benchmarks"):
+        if name == FOLDERS[folder] or name.startswith(FOLDERS[folder] + "."):
+            return LAYERS.index(folder)
+    return LAYERS.index("api")
+
+
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    return {name: imports(name, path, set(found)) for name, path in found.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_import_graph_has_no_cycles() -> None:
+    assert cycles(graph()) == []
+
+
+def test_no_module_imports_from_a_higher_layer() -> None:
+    upward = [f"{name} ({LAYERS[layer(name)]}) imports {target} ({LAYERS[layer(target)]})"
+              for name, targets in graph().items() for target in sorted(targets) if layer(target) > layer(name)]
+    assert upward == []
+
+
+@pytest.mark.parametrize("edges, expected", [
+    ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [["a", "b", "c"]]),
+    ({"a": {"b"}, "b": set()}, []),
+])
+def test_the_cycle_finder_finds_cycles(edges: dict[str, set[str]], expected: list[list[str]]) -> None:
+    assert cycles(edges) == expected
+
+
+def test_the_graph_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
+    module = tmp_path / "__init__.py"
+    module.write_text("def f():\n    from .inner import g\n    import gridsat.models\n")
+    found = imports("gridsat.pkg", module, {"gridsat.pkg.inner", "gridsat.models"})
+    assert found == {"gridsat.pkg.inner", "gridsat.models"}
