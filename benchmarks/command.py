@@ -13,24 +13,27 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 from typing import IO, Any
 
+from gridsat.arguments import folder, positive_float, positive_int
 from gridsat.benchmarks import report
 from gridsat.benchmarks.results import Results, header, judge
 from gridsat.benchmarks.runner import Limits, run_all, spec_of
-from gridsat.benchmarks.suite import builtin_suites, load, plan
+from gridsat.benchmarks.suite import MAX_MEMORY, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
+from gridsat.solvers.pool import scheduler_address
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``bench`` options."""
     parser.add_argument("suite", help=f"a built-in suite ({', '.join(builtin_suites())}) or a suite file (.toml)")
-    parser.add_argument("--out", required=True, type=Path, help="directory for results.jsonl, report.md, CSV, plots")
-    parser.add_argument("--jobs", type=int, default=1, help=f"local runs at once, at most the cores ({os.cpu_count()})")
-    parser.add_argument("--timeout", type=float, help="seconds per run (default: the suite's)")
-    parser.add_argument("--memory", type=int, help="MB of address space per run (default: the suite's)")
-    parser.add_argument("--repeat", type=int, help="runs per configuration and instance (default: the suite's)")
+    parser.add_argument("--out", required=True, type=folder, help="directory for results.jsonl, report.md, CSV, plots")
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help=f"local runs at once, at most the cores ({os.cpu_count()})")
+    parser.add_argument("--timeout", type=positive_float, help="seconds per run (default: the suite's)")
+    parser.add_argument("--memory", type=positive_int, help="MB of address space per run (default: the suite's)")
+    parser.add_argument("--repeat", type=positive_int,
+                        help="runs per configuration and instance (default: the suite's)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send runs to a Dask scheduler, e.g. tcp://host:8786 (its workers need gridsat installed)")
     parser.add_argument("--scatter", nargs=2, metavar="CONFIG", help="two configurations (label prefixes) to scatter")
@@ -41,10 +44,14 @@ def check(args: argparse.Namespace) -> None:
     cores = os.cpu_count() or 1
     if not 1 <= args.jobs <= cores:
         raise GridsatError(f"--jobs {args.jobs}: must be between 1 and the {cores} cores of this machine")
-    for name in ("timeout", "memory", "repeat"):
-        value = getattr(args, name)
-        if value is not None and not value > 0:
-            raise GridsatError(f"--{name} {value}: must be positive")
+    if args.timeout is not None and args.timeout > MAX_TIMEOUT:
+        raise GridsatError(f"--timeout {args.timeout:g}: at most {MAX_TIMEOUT:g} seconds")
+    if args.memory is not None and args.memory > MAX_MEMORY:
+        raise GridsatError(f"--memory {args.memory}: at most {MAX_MEMORY} MB")
+    if args.scheduler is not None:
+        scheduler_address(args.scheduler)
+    if args.out.exists() and not args.out.is_dir():
+        raise GridsatError(f"--out {str(args.out)!r} is not a directory")
 
 
 def run(args: argparse.Namespace) -> int:

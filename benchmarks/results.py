@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gridsat.models.errors import GridsatError
+from gridsat.models.params import excerpt
 
 PACKAGES = ("gridsat", "ortools", "python-sat", "matplotlib", "dask", "distributed")
 ANSWERED = ("ok", "wrong")  # statuses whose answers the judge compares (wrong is re-judged on resume)
@@ -49,6 +50,9 @@ def header(suite: str, limits: dict[str, Any], description: str = "") -> dict[st
     }
 
 
+MAX_BYTES = 256 << 20  # a results file of a large suite is a few megabytes
+
+
 class Results:
     """The records of one output directory, appended to as runs finish."""
 
@@ -61,20 +65,30 @@ class Results:
             self._read()
 
     def _read(self) -> None:
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
+        """Read a results file to resume it; a damaged one is refused (file and line), never rewritten."""
+        if not self.path.is_file():
+            raise GridsatError(f"{self.path} is not a regular file: choose another --out")
+        if self.path.stat().st_size > MAX_BYTES:
+            raise GridsatError(f"{self.path} is larger than {MAX_BYTES >> 20} MB: not a results file")
+        lines = self.path.read_bytes().splitlines()
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
                 continue
+            where = f"{self.path}:{number}"
             try:
-                item = json.loads(line)
-            except json.JSONDecodeError:
+                item = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
                 if number == len(lines):
                     continue  # the last line of an interrupted write; the run is made again
-                raise GridsatError(f"{self.path}:{number}: not a JSON record") from None
-            if item.get("kind") == "header":
+                raise GridsatError(f"{where}: not a JSON record") from None
+            kind = item.get("kind") if isinstance(item, dict) else None
+            if kind == "header" and number == 1:
                 self.header = item
-            elif item.get("kind") == "run":
+            elif kind == "run" and isinstance(item.get("id"), str) and self.header is not None:
                 self.records.append(item)
+            else:
+                raise GridsatError(f"{where}: not a gridsat bench record (a header first, then runs): "
+                                   f"{excerpt(raw.decode('utf-8', 'replace'))}")
 
     def start(self, head: dict[str, Any]) -> None:
         """Resume when the limits match the file's; start the file when there is none."""

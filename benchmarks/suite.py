@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gridsat.benchmarks.schema import MapOf, OneOf, Table, check
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.puzzle import Puzzle
@@ -43,9 +44,20 @@ from gridsat.solvers.backend import BACKENDS, Request, backend_class
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")
 SCOPES = ("default", "each", "all")
-SUITE_KEYS = ("description", "mode", "timeout", "memory", "repeat", "scatter", "entry")
-ENTRY_KEYS = ("puzzle", "instances", "params", "backends", "encodings", "solvers", "algorithms", "mode", "optional")
-INSTANCE_KEYS = ("name", "params", "expected")
+# The TOML types of a suite file (benchmarks/schema.py), checked before any value is used.
+PARAMS = MapOf((str, int, float, bool))
+NAMES = OneOf((str, [str]))
+INSTANCE = Table({"name": str, "params": PARAMS, "expected": int})
+ENTRY = Table({"puzzle": str, "instances": [OneOf((str, INSTANCE))], "params": PARAMS, "backends": [str],
+               "encodings": OneOf((str, [str], MapOf(NAMES))), "solvers": NAMES, "algorithms": NAMES, "mode": str,
+               "optional": bool})
+SUITE = Table({"description": str, "mode": str, "timeout": float, "memory": float, "repeat": int, "scatter": [str],
+               "entry": [ENTRY]})
+SUITE_KEYS = tuple(SUITE.fields)
+ENTRY_KEYS = tuple(ENTRY.fields)
+INSTANCE_KEYS = tuple(INSTANCE.fields)
+# Past these a limit is a typo (and an infinite one cannot be given to setrlimit).
+MAX_TIMEOUT, MAX_MEMORY = 1e7, 1 << 30  # seconds (about 4 months); megabytes
 
 
 class SuiteError(GridsatError):
@@ -135,10 +147,11 @@ def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> 
     return value
 
 
-def positive(value: Any, where: str, what: str) -> float:
+def positive(value: Any, where: str, what: str, most: float = math.inf) -> float:
     number = expect(value, (int, float), where, what)
-    if not math.isfinite(number) or number <= 0:
-        raise SuiteError(f"{where}: {what} must be positive, not {value!r}")
+    if not math.isfinite(number) or not 0 < number <= most:
+        raise SuiteError(f"{where}: {what} must be positive{'' if most == math.inf else f' and at most {most:g}'}, "
+                         f"not {value!r}")
     return number
 
 
@@ -150,12 +163,13 @@ def load(name: str) -> Suite:
     except tomllib.TOMLDecodeError as error:
         raise SuiteError(f"{path}: not valid TOML: {error}") from None
     where = str(path)
+    check(data, SUITE, "", lambda message: SuiteError(f"{where}: {message}".replace(": : ", ": ")))
     check_keys(data, SUITE_KEYS, where)
     suite = Suite(path.stem, path)
     suite.description = expect(data.get("description", ""), str, where, "description")
     suite.mode = pick_mode(data.get("mode", "count"), where)
-    suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout")
-    suite.memory = int(positive(data.get("memory", suite.memory), where, "memory"))
+    suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout", MAX_TIMEOUT)
+    suite.memory = int(positive(data.get("memory", suite.memory), where, "memory", MAX_MEMORY))
     suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat"))
     if "scatter" in data:
         pair = expect(data["scatter"], list, where, "scatter")

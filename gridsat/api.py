@@ -24,6 +24,7 @@ from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, l
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits
 from gridsat.solvers.parallel import Split, launch
+from gridsat.solvers.pool import scheduler_address
 from gridsat.solvers.run import Outcome, Progress, Run, consume, execute
 from gridsat.solvers.tally import refuse_listing, tally
 
@@ -254,6 +255,8 @@ def splitting(split: Split | None, deprecated: Mapping[str, Any], *, checkpoints
         raise InvalidOption(f"jobs {split.jobs!r} must be a whole number: 0 for one per core, or at least 1")
     if split.parts is not None and not is_whole_number(split.parts, 1):
         raise InvalidOption(f"parts {split.parts!r} must be a whole number of at least 1")
+    if split.scheduler is not None:
+        scheduler_address(split.scheduler)
     workers = cores() if split.jobs == 0 else split.jobs
     if workers == 1 and split.scheduler is None and split.checkpoint is None and split.parts is None:
         return None

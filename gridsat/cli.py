@@ -13,10 +13,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from gridsat import animate, api, jsontext, status
+from gridsat.arguments import any_int, positive_float, positive_int, text, whole
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.formulation import Formulation
+from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
@@ -35,6 +37,12 @@ class Parser(argparse.ArgumentParser):
     """argparse that reports a usage error in one line, naming a value argparse took for an option."""
 
     argv: list[str] = []  # the command line being parsed, for the error of whichever subcommand fails
+
+    def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+        """Every value that takes no type of its own is checked by ``text``: none may be blank."""
+        if options.get("action", "store") in ("store", "append") and "type" not in options and not names[0] == "-h":
+            options["type"] = text
+        return super().add_argument(*names, **options)
 
     def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
         Parser.argv = list(sys.argv[1:] if args is None else args)
@@ -368,13 +376,22 @@ def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -
 
 def check_output(path: str | None) -> None:
     """Fail early, before any solving, when ``path`` can never be written."""
-    if path is None:
-        return
-    folder = os.path.dirname(os.path.abspath(path))
+    if path is not None:
+        target(path)
+
+
+def target(path: str) -> str:
+    """The file that writing ``path`` replaces: the path itself, or the file its symlink points to
+    (the link stays). A folder, a pipe or a device is refused, and so is a link to nowhere."""
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    if os.path.isdir(real):
+        raise InvalidOption(f"cannot write {excerpt(path)}: it is a folder")
     if not os.path.isdir(folder):
-        raise InvalidOption(f"cannot write {path!r}: folder {folder!r} does not exist")
-    if os.path.isdir(path):
-        raise InvalidOption(f"cannot write {path!r}: it is a folder")
+        raise InvalidOption(f"cannot write {excerpt(path)}: folder {excerpt(folder)} does not exist")
+    if os.path.exists(real) and not os.path.isfile(real):
+        raise InvalidOption(f"cannot write {excerpt(path)}: it is not a regular file (a pipe or a device)")
+    return real
 
 
 def write_output(path: str | None, write: Callable[[Any], None]) -> None:
@@ -382,19 +399,19 @@ def write_output(path: str | None, write: Callable[[Any], None]) -> None:
     if path is None:
         write(sys.stdout)
         return
-    check_output(path)
+    real = target(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".gridsat-", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".gridsat-", suffix=".tmp")
     except OSError as error:
-        raise InvalidOption(f"cannot write {path!r}: {error.strerror}") from None
+        raise InvalidOption(f"cannot write {excerpt(path)}: {error.strerror}") from None
     try:
         with os.fdopen(fd, "w") as out:
             write(out)
-        os.chmod(tmp, file_mode(path))  # mkstemp makes 0600; the file gets the mode open() would give it
-        os.replace(tmp, path)
+        os.chmod(tmp, file_mode(real))  # mkstemp makes 0600; the file gets the mode open() would give it
+        os.replace(tmp, real)
     except OSError as error:
         os.unlink(tmp)
-        raise InvalidOption(f"cannot write {path!r}: {error.strerror}") from None
+        raise InvalidOption(f"cannot write {excerpt(path)}: {error.strerror}") from None
     except BaseException:
         os.unlink(tmp)
         raise
@@ -455,34 +472,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     text = puzzle.generate(args.size, seed=args.seed, max_area=args.max_area, unique=args.unique)
     write_output(args.output, lambda out: out.write(text))
     return 0
-
-
-def at_least(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``least``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{text!r} must be at least {least}")
-        return value
-
-    return parse
-
-
-positive_int, whole = at_least(1), at_least(0)
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
 
 
 def build_parser() -> Parser:
@@ -597,7 +586,7 @@ def build_parser() -> Parser:
     generate = sub.add_parser("generate", help="write a random puzzle instance")
     generate.add_argument("puzzle", metavar="PUZZLE", help="a puzzle with a generator (shikaku)")
     generate.add_argument("size", metavar="RxC", help="rows x columns, e.g. 20x20")
-    generate.add_argument("--seed", type=int, help="random seed, for a repeatable puzzle")
+    generate.add_argument("--seed", type=any_int, help="random seed, for a repeatable puzzle")
     generate.add_argument("--max-area", type=positive_int, metavar="A", help="largest region")
     generate.add_argument("--unique", action="store_true", help="retry until the puzzle has exactly one solution")
     generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")

@@ -5,21 +5,54 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from gridsat.models.errors import InvalidInstance
+from gridsat.models.errors import GridsatError, InvalidInstance
 
-_SIZE = re.compile(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*")
+# ASCII digits only: ``\d`` and ``str.isdigit`` also take other scripts' digits and superscripts,
+# which ``int`` then rejects or reads. At most 18 of them: ``int`` of a 5,000-digit string fails
+# (Python's conversion limit), and no count gridsat bounds needs more.
+MAX_DIGITS = 18
+_SIZE = re.compile(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*", re.ASCII)
+EXCERPT = 40  # characters of a bad value a message quotes
+
+
+def excerpt(text: str, width: int = EXCERPT) -> str:
+    """A bad value as a message quotes it: its repr, cut in the middle when long (with its length)."""
+    if len(text) <= width:
+        return repr(text)
+    half = width // 2
+    return f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters)"
+
+
+def integer(text: str, what: str, least: int | None = None, most: int | None = None,
+            error: type[GridsatError] = InvalidInstance, digits: int = MAX_DIGITS) -> int:
+    """A whole number written in ASCII digits (an optional sign, at most ``digits`` of them),
+    range-checked; ``error`` names ``what`` and quotes an excerpt of the text otherwise."""
+    named = what + ("" if not what or what.endswith("=") else " ") + excerpt(text)  # "parameter max='ten'"
+    match = re.fullmatch(r"[+-]?[0-9]+", text.strip(), re.ASCII)
+    if not match:
+        raise error(f"{named} is not an integer (ASCII digits)")
+    if len(text.strip().lstrip("+-").lstrip("0")) > digits:
+        raise error(f"{named} has more than {digits} digits")
+    value = int(text.strip())
+    if least is not None and value < least:
+        raise error(f"{named} must be at least {least}")
+    if most is not None and value > most:
+        raise error(f"{named} must be at most {most}")
+    return value
 
 
 def parse_size(text: str, what: str = "grid", max_cells: int = 1_000_000) -> tuple[int, int]:
     """``RxC`` as (rows, columns), both positive and the area bounded."""
     match = _SIZE.fullmatch(text)
     if not match:
-        raise InvalidInstance(f"bad {what} size {text!r}: expected ROWSxCOLUMNS, e.g. 4x7")
+        raise InvalidInstance(f"bad {what} size {excerpt(text)}: expected ROWSxCOLUMNS, e.g. 4x7")
+    if max(len(match[1].lstrip("0")), len(match[2].lstrip("0"))) > len(str(max_cells)):
+        raise InvalidInstance(f"{what} {excerpt(text)} is too large: at most {max_cells} cells")
     rows, cols = int(match[1]), int(match[2])
     if rows < 1 or cols < 1:
-        raise InvalidInstance(f"bad {what} size {text!r}: rows and columns must be positive")
+        raise InvalidInstance(f"bad {what} size {excerpt(text)}: rows and columns must be positive")
     if rows * cols > max_cells:
-        raise InvalidInstance(f"{what} {text!r} is too large: {rows * cols} cells, at most {max_cells}")
+        raise InvalidInstance(f"{what} {excerpt(text)} is too large: {rows * cols} cells, at most {max_cells}")
     return rows, cols
 
 
@@ -28,21 +61,14 @@ def check_keys(params: Mapping[str, str], allowed: Mapping[str, str]) -> None:
     for key in params:
         if key not in allowed:
             valid = ", ".join(allowed) or "none"
-            raise InvalidInstance(f"unknown parameter {key!r}; valid: {valid}")
+            raise InvalidInstance(f"unknown parameter {excerpt(key)}; valid: {valid}")
 
 
 def int_param(params: Mapping[str, str], key: str, default: int, minimum: int | None = None) -> int:
     """An integer parameter, with its bad value named on failure."""
     if key not in params:
         return default
-    text = params[key]
-    try:
-        value = int(text)
-    except ValueError:
-        raise InvalidInstance(f"parameter {key}={text!r} is not an integer") from None
-    if minimum is not None and value < minimum:
-        raise InvalidInstance(f"parameter {key}={text!r} must be at least {minimum}")
-    return value
+    return integer(params[key], f"parameter {key}=", least=minimum)
 
 
 def bool_param(params: Mapping[str, str], key: str, default: bool) -> bool:
@@ -54,4 +80,4 @@ def bool_param(params: Mapping[str, str], key: str, default: bool) -> bool:
         return True
     if text in ("false", "no", "0", "off"):
         return False
-    raise InvalidInstance(f"parameter {key}={params[key]!r} is not a boolean (true or false)")
+    raise InvalidInstance(f"parameter {key}={excerpt(params[key])} is not a boolean (true or false)")

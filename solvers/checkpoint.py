@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from gridsat.models.errors import InvalidOption
+from gridsat.models.params import excerpt
 from gridsat.solvers.parts import Part
 
 FORMAT = 1
+MAX_BYTES = 256 << 20  # a checkpoint of a million parts is well under this
 
 
 @dataclass
@@ -34,13 +36,17 @@ class Checkpoint:
     def load(self) -> bool:
         """Read an existing file for this run; False when there is none yet. A file written for
         another run is refused, naming what differs."""
+        check_writable(self.path)
         if not self.path.exists() or self.path.stat().st_size == 0:
             return False
-        lines = self.path.read_text(encoding="utf-8").splitlines()
+        if self.path.stat().st_size > MAX_BYTES:
+            raise InvalidOption(f"checkpoint {excerpt(str(self.path))} is larger than {MAX_BYTES >> 20} MB: "
+                                "not a gridsat checkpoint")
         try:
+            lines = self.path.read_bytes().decode("utf-8").splitlines()
             header = json.loads(lines[0])
-        except (json.JSONDecodeError, IndexError):
-            raise InvalidOption(f"checkpoint {str(self.path)!r} is not a gridsat checkpoint") from None
+        except (UnicodeDecodeError, json.JSONDecodeError, IndexError):
+            raise InvalidOption(f"checkpoint {excerpt(str(self.path))} is not a gridsat checkpoint") from None
         if not isinstance(header, dict) or header.get("gridsat_checkpoint") != FORMAT:
             raise InvalidOption(f"checkpoint {str(self.path)!r} is not a gridsat checkpoint (format {FORMAT})")
         theirs = header.get("fingerprint", {})
@@ -48,7 +54,10 @@ class Checkpoint:
             if theirs.get(key) != mine:
                 raise InvalidOption(f"checkpoint {str(self.path)!r} was written for another run: its {key} is "
                                     f"{theirs.get(key)!r}, this run's is {mine!r}; use another file or delete it")
-        self.parts = [Part.from_json(p) for p in header["parts"]]
+        try:
+            self.parts = [Part.from_json(p) for p in header["parts"]]
+        except (KeyError, TypeError, ValueError):
+            raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: its header's parts are damaged") from None
         for number, line in enumerate(lines[1:], 2):
             try:
                 record = json.loads(line)
@@ -56,8 +65,12 @@ class Checkpoint:
                 if number == len(lines):  # cut short by a kill while it was written: drop it
                     self.write(lines[:-1])
                     break
-                raise InvalidOption(f"checkpoint {str(self.path)!r}: line {number} is not JSON") from None
-            self.done[int(record["part"])] = record
+                raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not JSON") from None
+            if not (isinstance(record, dict) and isinstance(record.get("part"), int)
+                    and 0 <= record["part"] < len(self.parts) and isinstance(record.get("count"), int)):
+                raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a finished part's "
+                                    "record")
+            self.done[record["part"]] = record
         return True
 
     def start(self, parts: list[Part]) -> None:
@@ -87,7 +100,10 @@ class Checkpoint:
 
 
 def check_writable(path: Path) -> None:
-    """A checkpoint's folder must exist; say so before any work is done."""
+    """A checkpoint is a regular file (or none yet) in a folder that exists; say so before any work."""
     folder = path.resolve().parent
     if not folder.is_dir():
-        raise InvalidOption(f"cannot write checkpoint {str(path)!r}: folder {str(folder)!r} does not exist")
+        raise InvalidOption(f"cannot write checkpoint {excerpt(str(path))}: folder {excerpt(str(folder))} "
+                            "does not exist")
+    if path.exists() and not path.is_file():
+        raise InvalidOption(f"checkpoint {excerpt(str(path))} is not a regular file (a folder, a pipe or a device)")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption
+from gridsat.models.params import excerpt
 
 POLL = 0.2  # seconds between looks at the workers while no message comes
 
@@ -126,10 +127,26 @@ class LocalPool:
             channel.close()
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network protocols, each with a host and a port
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler's address, ``[tcp://]HOST:PORT``, checked before any connection is tried
+    (Dask's own parser fails on ``tcp://`` with a traceback-worthy ValueError)."""
+    scheme, sep, rest = text.strip().rpartition("://")
+    host, colon, port = rest.rpartition(":")
+    if (sep and scheme not in SCHEMES) or not colon or not host or not port.isascii() or not port.isdigit() \
+            or len(port) > 5 or not 1 <= int(port) <= 65535 or any(c.isspace() or c in "/?#" for c in host):
+        raise InvalidOption(f"--scheduler {excerpt(text)} is not a Dask scheduler address: expected "
+                            f"[{'|'.join(SCHEMES)}://]HOST:PORT, e.g. tcp://127.0.0.1:8786")
+    return text.strip()
+
+
 class DaskPool:
     """The workers of a Dask distributed cluster; each needs gridsat installed (and any plugin used)."""
 
     def __init__(self, address: str, conquer: Callable[..., Any]) -> None:
+        address = scheduler_address(address)
         try:
             from distributed import Client
         except ImportError:

@@ -10,7 +10,10 @@ examples are derandomized, so a run of ``make test`` is repeatable and takes sec
 from __future__ import annotations
 
 import argparse
+import os
 import string
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -19,16 +22,31 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import gridsat
+from gridsat.arguments import positive_float, positive_int, whole
+from gridsat.benchmarks.results import Results
 from gridsat.benchmarks.suite import load, plan
-from gridsat.cli import parse_params, positive_float, positive_int
+from gridsat.cli import parse_params
 from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
+from gridsat.models.params import excerpt
 from gridsat.models.shikaku.generate import generate
+from gridsat.solvers.pool import scheduler_address
 
-FUZZ = settings(max_examples=120, deadline=None, derandomize=True, database=None,
+# GRIDSAT_FUZZ=N multiplies the examples of every test below (the default run takes seconds; a long
+# soak, e.g. GRIDSAT_FUZZ=100 for ten minutes and more, explores far more inputs, still derandomized
+# unless GRIDSAT_FUZZ_SEED names a seed).
+SCALE = max(1, int(os.environ.get("GRIDSAT_FUZZ", "1")))
+SEED = os.environ.get("GRIDSAT_FUZZ_SEED")
+FUZZ = settings(max_examples=120 * SCALE, deadline=None, derandomize=SEED is None, database=None,
                 suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+FEW = settings(FUZZ, max_examples=40 * SCALE)  # inputs that start a subprocess-free but slower path
 GRIDS = ("tatami", "prime-grid", "knights-tour")  # puzzles whose instance is RxC
-JUNK = st.text(alphabet=string.ascii_letters + string.digits + string.punctuation + " \t×é\x00", max_size=4)
+JUNK = st.text(alphabet=string.ascii_letters + string.digits + string.punctuation + " \t×é\x00²٣", max_size=4)
+# Numbers no puzzle or option takes: thousands of digits (Python's int() refuses past 4,300), digits
+# of other scripts, superscripts, signs and separators in odd places.
+HUGE = st.integers(19, 6000).map(lambda n: "9" * n)
+ODD_DIGITS = st.sampled_from(["²", "٣", "１２", "3²", "⁴x4", "+-1", "1_000", "0x1F", "1e3", " ", "\t", ""])
+BAD_NUMBERS = HUGE | ODD_DIGITS | JUNK
 
 
 def rejected(parse: Callable[[], object]) -> None:
@@ -54,13 +72,14 @@ def refused(args: list[str], named: list[str], folder: Path | None = None) -> No
 
 def shown(text: str) -> list[str]:
     """The ways a message may quote a value: as typed, stripped, or as Python writes it."""
-    return [repr(text), repr(text.strip()), repr(text)[:30], text.strip()[:30] or repr(text)]
+    return [repr(text), repr(text.strip()), repr(text)[:30], text.strip()[:30] or repr(text), excerpt(text),
+            excerpt(text.strip())]
 
 
 @st.composite
 def sizes(draw: st.DrawFn) -> str:
     """RxC with bad numbers, bad separators and junk around them."""
-    number = st.one_of(st.integers(-3, 12), st.integers(10**3, 10**12)).map(str) | JUNK
+    number = st.one_of(st.integers(-3, 12), st.integers(10**3, 10**12)).map(str) | JUNK | HUGE | ODD_DIGITS
     sep = st.sampled_from(["x", "X", "×", "*", "by", "", " x ", "xx", ",", "x-"])
     return draw(JUNK) + draw(number) + draw(sep) + draw(number) + draw(st.sampled_from(["", "", "x3", " ", "\n"]))
 
@@ -75,7 +94,8 @@ def test_malformed_sizes(puzzle, text):
 
 PARAM_KEYS = ["max", "min", "closed", "start", "size", "", " ", "max ", "MAX", "k=v"]
 PARAM_VALUES = st.one_of(st.integers(-5, 10**7).map(str), st.sampled_from(["", "true", "maybe", "0,0", "9,9", "1,",
-                                                                               "a,b", "1e3", "0x10", "-1,0"]), JUNK)
+                                                                               "a,b", "1e3", "0x10", "-1,0"]), JUNK,
+                         HUGE, ODD_DIGITS)
 
 
 @FUZZ
@@ -108,22 +128,60 @@ def test_malformed_encodings(puzzle, fmt, words):
 
 
 NUMBERS = st.one_of(st.integers(-10, 3).map(str), st.sampled_from(["nan", "-inf", "1e-999", "0.0", "1.5", "", "1_0x",
-                                                                   "½", "0x10", "--1", "1e999999"]), JUNK)
+                                                                   "½", "0x10", "--1", "1e999999", "1e309", "1e10",
+                                                                   "inf"]), BAD_NUMBERS)
+# Every numeric option of every command, with its argparse type.
+NUMERIC = {"--limit": ("count", "enumerate"), "--time-limit": ("count", "enumerate", "solve", "crosscheck"),
+           "--jobs": ("count", "enumerate", "crosscheck"), "--parts": ("count", "enumerate", "crosscheck"),
+           "--memory": ("count",)}
+CHECKS = {"--limit": positive_int, "--time-limit": positive_float, "--jobs": whole, "--parts": positive_int,
+          "--memory": positive_int}
 
 
 @FUZZ
-@given(flag=st.sampled_from(["--limit", "--time-limit"]), command=st.sampled_from(["count", "enumerate", "solve",
-       "crosscheck"]), value=NUMBERS)
-def test_malformed_numbers(flag, command, value):
-    assume(not (flag == "--limit" and command in ("solve", "crosscheck")))  # they have no --limit
-    check = positive_int if flag == "--limit" else positive_float
+@given(flag=st.sampled_from(sorted(NUMERIC)), pick=st.integers(0, 3), value=NUMBERS)
+def test_malformed_numbers(flag, pick, value):
+    command = NUMERIC[flag][pick % len(NUMERIC[flag])]
     try:
-        check(value)
+        CHECKS[flag](value)
     except argparse.ArgumentTypeError:
         pass
     else:
         assume(False)
-    refused([command, "tatami", "3x4", f"{flag}={value}"], [repr(value)])
+    refused([command, "tatami", "3x4", f"{flag}={value}"], [excerpt(value), repr(value)])
+
+
+HERE = os.getcwd()
+BLANK = st.sampled_from(["", " ", "\t", "  \t "])
+TEXT_OPTIONS = {"--backend": "count", "--encoding": "count", "--solver": "count", "--algorithm": "count",
+                "--scheduler": "count", "--checkpoint": "count", "--backends": "crosscheck", "-o": "solve",
+                "--out": "bench"}
+
+
+@FUZZ
+@given(flag=st.sampled_from(sorted(TEXT_OPTIONS)), value=BLANK)
+def test_blank_option_values_are_refused(flag, value):
+    command = TEXT_OPTIONS[flag]
+    given = f"{flag}={value}"
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # a blank --out taken as "here" would write here; nothing may be written
+        try:
+            args = [command, "smoke", given] if command == "bench" else [command, "tatami", "3x4", given]
+            refused(args, [repr(value), "is empty"], Path(tmp))
+        finally:
+            os.chdir(HERE)
+
+
+@FUZZ
+@given(address=st.one_of(st.sampled_from(["tcp://", "tcp://host", "tcp://:8786", "tcp://h:0", "tcp://h:65536",
+                                          "udp://h:1", "h", ":", "tcp://h:８７", "tcp://h:1/x", "tcp:// h:1"]),
+                         st.builds(lambda a, b: f"{a}://{b}", JUNK, JUNK), JUNK))
+def test_malformed_scheduler_addresses(address):
+    rejected(lambda: scheduler_address(address))
+    with tempfile.TemporaryDirectory() as tmp:
+        refused(["count", "tatami", "3x4", "--jobs", "2", f"--scheduler={address}"], [excerpt(address), "is empty"])
+        refused(["bench", "smoke", "--out", f"{tmp}/out", f"--scheduler={address}"], [excerpt(address), "is empty"])
+        assert not Path(tmp, "out").exists()
 
 
 @FUZZ
@@ -160,9 +218,23 @@ def test_malformed_tatham_ids(width, height, desc, suffix):
     refused(["solve", "shikaku", text], [text[:30], text.strip()[:30], repr(text)[:30]])
 
 
+def test_oversized_and_special_puzzle_inputs(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"1 " * (3 << 20))  # 6 MB: past the cap, refused before it is parsed
+    refused(["count", "shikaku", str(big)], ["big.txt"])
+    refused(["count", "shikaku", "/dev/zero"], ["/dev/zero"])
+    refused(["count", "shikaku", "5x5:²a"], ["'5x5:²a'"])
+    refused(["count", "shikaku", "2x2:4c "], ["'2x2:4c '"])
+    refused(["count", "shikaku", "2x2:" + "9" * 5000 + "c"], ["characters"])
+    done = subprocess.run([sys.executable, "-m", "gridsat", "solve", "shikaku", "-"], input=b"\0" * (5 << 20),
+                          capture_output=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr[:300]
+    assert len(done.stderr.splitlines()) == 1 and len(done.stderr) < 300, done.stderr[:300]
+
+
 def test_missing_and_unreadable_puzzle_files(tmp_path):
     refused(["count", "shikaku", str(tmp_path / "nope.txt")], ["nope.txt"])
-    refused(["count", "shikaku", str(tmp_path)], [str(tmp_path)])
+    refused(["count", "shikaku", str(tmp_path)], [excerpt(str(tmp_path))])
     (tmp_path / "latin1.txt").write_bytes(b"1 \xe9\n")
     refused(["count", "shikaku", str(tmp_path / "latin1.txt")], ["latin1.txt"])
 
@@ -174,6 +246,9 @@ SUITE_LINES = st.sampled_from([
     'instances = ["0x4"]', 'instances = [{ name = "4x7", expected = "three" }]', 'backends = ["gurobi"]',
     'encodings = ["magic"]', 'encodings = "every"', 'solvers = ["zchaff"]', 'algorithms = ["dfs"]',
     "optional = 2", "puzzle = 7", "params = 3", 'params = { max = "x" }', "x = [", "= 1", '"unterminated',
+    "puzzle = { a = 1 }", "backends = [[1]]", "backends = [{ a = 1 }]", "instances = [[1]]", "timeout = 1e309",
+    "timeout = inf", "memory = 1e300", "repeat = 99999999999999999999", "encodings = { sat = [1] }",
+    "solvers = [[]]", 'scatter = [1, "sat"]', "entry = 3", "params = { max = [1] }",
 ])
 
 
@@ -187,3 +262,60 @@ def test_malformed_bench_suites(lines):
         out = Path(tmp) / "out"
         refused(["bench", str(path), "--out", str(out)], ["mine.toml"])
         assert not out.exists()  # nothing written before the suite was checked
+
+
+RESULT_LINES = st.sampled_from(["5", "[]", "null", '"run"', '{"kind": "run"}', '{"kind": "header"}', "{", "\xff\xfe",
+                                '{"kind": "run", "id": 3}', '{"kind": "other"}', ""])
+
+
+@FEW
+@given(lines=st.lists(RESULT_LINES, min_size=2, max_size=4))
+def test_damaged_results_files_are_refused_and_kept(lines):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out"
+        out.mkdir()
+        data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape").replace(b"\\xff\\xfe", b"\xff\xfe")
+        (out / "results.jsonl").write_bytes(data)
+        try:
+            Results(out)
+        except GridsatError:
+            pass
+        else:
+            assume(False)  # readable (blank lines, a torn last line): resumed, not refused
+        refused(["bench", "smoke", "--out", str(out)], ["results.jsonl"])
+        assert (out / "results.jsonl").read_bytes() == data  # never overwritten
+        assert sorted(p.name for p in out.iterdir()) == ["results.jsonl"]
+
+
+CHECKPOINT_TEXTS = st.sampled_from(["garbage", "{}", "[]", '{"gridsat_checkpoint": 1}', "\xff", "null",
+                                    '{"gridsat_checkpoint": 1, "fingerprint": {}, "parts": 3}', "5\n6"])
+
+
+@FEW
+@given(text=CHECKPOINT_TEXTS)
+def test_damaged_and_foreign_checkpoints_are_refused(text):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "c.json"
+        data = text.encode("utf-8").replace(b"\xc3\xbf", b"\xff")
+        path.write_bytes(data)
+        refused(["count", "tatami", "3x4", "--checkpoint", str(path)], ["c.json"])
+        assert path.read_bytes() == data
+
+
+def test_special_files_as_checkpoints_and_outputs(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    dangling = tmp_path / "link"
+    dangling.symlink_to(tmp_path / "nowhere" / "x")
+    for path in (fifo, folder):
+        refused(["count", "tatami", "3x4", "--checkpoint", str(path)], [excerpt(str(path))])
+    for path in (fifo, folder, dangling):
+        refused(["export", "tatami", "3x4", "--format", "dimacs", "-o", str(path)], [excerpt(str(path))])
+    assert fifo.is_fifo() and folder.is_dir() and dangling.is_symlink()
+    real = tmp_path / "real.cnf"
+    real.write_text("old")
+    (tmp_path / "to-real").symlink_to(real)
+    assert gridsat("export", "tatami", "3x4", "--format", "dimacs", "-o", str(tmp_path / "to-real")).returncode == 0
+    assert (tmp_path / "to-real").is_symlink() and real.read_text().startswith("c gridsat tatami 3x4")

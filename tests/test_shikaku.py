@@ -83,7 +83,7 @@ MALFORMED = [
     ("# only a comment\n\n", r"no grid rows"),
     ("no-such-file.txt", r"puzzle file 'no-such-file.txt' does not exist"),
     ("5x5", r"'5x5' does not exist \(INSTANCE is a puzzle file, a game id WxH:desc"),
-    ("3x3:a3", r"game id 3x3:a3: the description covers 2 cells, but 3x3 has 9"),
+    ("3x3:a3", r"game id '3x3:a3': the description covers 2 cells, but 3x3 has 9"),
     ("5x3:12", r"covers 1 cells, but 5x3 has 15"),  # two numbers need a "_" between them
     ("2x2:d1", r"covers 5 cells, but 2x2 has 4"),
     ("2x2:a5b", r"character 2: clue 5 is larger than the 2x2 grid"),

@@ -14,12 +14,17 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from gridsat.models.errors import InvalidInstance
+from gridsat.models.params import excerpt
 
 Clue = tuple[int, int, int]  # (row, col, area)
 BLANKS = (".", "-")
 MAX_CELLS = 40_000  # a 200x200 grid
+# The most a puzzle file or standard input may hold: a 200x200 grid of large clues is well under a
+# megabyte, and reading more (a stray /dev/zero) would only fill memory before failing.
+MAX_BYTES = 4 << 20
 
 # The seed's puzzle, transcribed as its (x, y, N) = (column, row, clue) tuples.
 SEED_SIZE = (12, 12)
@@ -31,7 +36,7 @@ SEED_TUPLES = (
     (2, 9, 6), (6, 9, 6),
 )  # fmt: skip
 
-_GAME_ID = re.compile(r"(\d+)x(\d+)(?:e[\d.]*)?a?:(.*)", re.DOTALL)
+_GAME_ID = re.compile(r"([0-9]+)x([0-9]+)(?:e[0-9.]*)?a?:(.*)", re.DOTALL | re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,16 @@ def board(rows: int, cols: int, clues: Iterable[Clue], source: str = "", where: 
     return Board(rows, cols, tuple(sorted(clues)), source)
 
 
+def clue_value(digits: str, rows: int, cols: int, where: str) -> int:
+    """A clue written in ASCII digits, checked before it is converted (it may have thousands of digits)."""
+    if len(digits.lstrip("-").lstrip("0")) > len(str(rows * cols)):
+        raise InvalidInstance(f"{where}: clue {excerpt(digits)} is larger than the {rows}x{cols} grid "
+                              f"({rows * cols} cells)")
+    value = int(digits)
+    check_clue(value, rows, cols, where)
+    return value
+
+
 def check_clue(n: int, rows: int, cols: int, where: str) -> None:
     """A clue must be positive and fit in the grid's area."""
     if n < 1:
@@ -86,22 +101,34 @@ def read(text: str) -> Board:
     if stripped == "seed":
         return seed()
     if _GAME_ID.fullmatch(stripped):
-        return parse_game_id(stripped)
+        return parse_game_id(text)  # as typed: like Tatham's parser, a stray space is an error
     if stripped == "-":
-        return parse_text(sys.stdin.read(), "<stdin>")
+        return parse_text(read_capped(sys.stdin.buffer, "standard input"), "<stdin>")
     if "\n" in text:
         return parse_text(text, "<text>")
     path = Path(text)
     if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
+        what = "is a directory" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
         raise InvalidInstance(
-            f"puzzle file {text!r} {what} (INSTANCE is a puzzle file, a game id WxH:desc, '-' or 'seed')"
+            f"puzzle file {excerpt(text)} {what} (INSTANCE is a puzzle file, a game id WxH:desc, '-' or 'seed')"
         )
     try:
-        content = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidInstance(f"cannot read puzzle file {text!r}: {error}") from None
+        with path.open("rb") as handle:
+            content = read_capped(handle, f"puzzle file {excerpt(text)}")
+    except OSError as error:
+        raise InvalidInstance(f"cannot read puzzle file {excerpt(text)}: {error.strerror or error}") from None
     return parse_text(content, text)
+
+
+def read_capped(handle: BinaryIO, name: str) -> str:
+    """At most ``MAX_BYTES`` of UTF-8 text; more, or bytes that are not UTF-8, is an input error."""
+    data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise InvalidInstance(f"{name} holds more than {MAX_BYTES >> 20} MB: not a puzzle")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidInstance(f"{name} is not UTF-8 text (byte {error.start + 1})") from None
 
 
 def seed() -> Board:
@@ -132,12 +159,12 @@ def parse_text(text: str, name: str) -> Board:
             if token in BLANKS:
                 continue
             where = f"{name} line {number}, column {c + 1}"
-            if not re.fullmatch(r"-?\d+", token):
+            if not re.fullmatch(r"-?[0-9]+", token, re.ASCII):
                 raise InvalidInstance(
-                    f"{where}: {token!r} is neither a clue (a positive integer) nor a blank ('.' or '-')"
+                    f"{where}: {excerpt(token)} is neither a clue (a positive integer) nor a blank ('.' or '-')"
                 )
-            check_clue(int(token), rows, cols, where)
-            clues.append((r, c, int(token)))
+            clue = clue_value(token, rows, cols, where)
+            clues.append((r, c, clue))
     return board(rows, cols, clues, name)
 
 
@@ -146,8 +173,10 @@ def parse_game_id(text: str) -> Board:
     match = _GAME_ID.fullmatch(text)
     if not match:
         raise InvalidInstance(f"game id {text!r} is not of the form WxH:desc")
+    name = f"game id {excerpt(text)}"
+    if max(len(match[1].lstrip("0")), len(match[2].lstrip("0"))) > len(str(MAX_CELLS)):
+        raise InvalidInstance(f"{name}: bad size (columns x rows, at most {MAX_CELLS} cells)")
     cols, rows, desc = int(match[1]), int(match[2]), match[3]
-    name = f"game id {text if len(text) <= 40 else text[:37] + '...'}"
     if cols < 1 or rows < 1 or cols * rows > MAX_CELLS:
         raise InvalidInstance(f"{name}: bad size {cols}x{rows} (columns x rows, at most {MAX_CELLS} cells)")
     clues, cell, i = [], 0, 0
@@ -158,14 +187,13 @@ def parse_game_id(text: str) -> Board:
             i += 1
         elif ch == "_":
             i += 1
-        elif ch.isdigit():
+        elif "0" <= ch <= "9":  # ASCII only: str.isdigit takes superscripts, which int() rejects
             j = i
-            while j < len(desc) and desc[j].isdigit():
+            while j < len(desc) and "0" <= desc[j] <= "9":
                 j += 1
-            where = f"{name}: character {i + 1}"
-            check_clue(int(desc[i:j]), rows, cols, where)
+            clue = clue_value(desc[i:j], rows, cols, f"{name}: character {i + 1}")
             if cell < rows * cols:
-                clues.append((cell // cols, cell % cols, int(desc[i:j])))
+                clues.append((cell // cols, cell % cols, clue))
             cell, i = cell + 1, j
         else:
             raise InvalidInstance(f"{name}: character {i + 1} is {ch!r}; expected a..z, a number or '_'")
