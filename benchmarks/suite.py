@@ -39,7 +39,7 @@ from gridsat.benchmarks.schema import MapOf, OneOf, Table, check
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.puzzle import Puzzle
-from gridsat.solvers.backend import BACKENDS, Request, backend_class
+from gridsat.solvers.backend import BACKENDS, ENUMERATE, Request, backend_class
 
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")
@@ -317,7 +317,7 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
             continue
         mode = pick_mode(entry.get("mode", suite.mode), where)
         check_encoding_names(puzzle, entry.get("encodings"), where)
-        configs = configurations(puzzle, entry, where, notes)
+        configs = configurations(puzzle, entry, where, notes, mode)
         for inst, source, params, expected in instances_of(entry, suite, where):
             try:
                 puzzle.parse(source, dict(params))
@@ -360,14 +360,22 @@ def expand(suite: Suite, notes: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: list[str]) -> list[tuple]:
-    """(backend, encoding, solver, algorithm) for each configuration an entry asks for."""
+def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: list[str], mode: str) -> list[tuple]:
+    """(backend, encoding, solver, algorithm) for each configuration an entry asks for in ``mode``; a
+    backend that cannot run the puzzle, or cannot solve in solve mode, is left out with a note."""
     configs = []
     for name, backend in backends_of(entry, where, notes):
         try:
             choices = backend.choices(puzzle)
+            refusal = backend.refusal(puzzle)
         except (ImportError, GridsatError) as error:
             notes.append(f"{where}: backend {name!r} skipped: {error}")
+            continue
+        if refusal:
+            notes.append(f"{where}: backend {name!r} skipped: {refusal}")
+            continue
+        if mode == "solve" and ENUMERATE not in backend.can:
+            notes.append(f"{where}: backend {name!r} skipped: it counts, it finds no solution to solve with")
             continue
         encodings: list[str | None] = [None]
         solvers: list[str | None] = [None]

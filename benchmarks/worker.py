@@ -42,8 +42,8 @@ def work(spec: dict[str, Any]) -> dict[str, Any]:
     """Run the spec in this process and describe the result."""
     from gridsat.models import get_puzzle
     from gridsat.solvers import backend as registry
-    from gridsat.solvers.backend import Request
-    from gridsat.solvers.run import execute
+    from gridsat.solvers.backend import Request, counts_only, get_backend
+    from gridsat.solvers.run import execute, tally
 
     # The parent's registry entry, so a backend registered there (a plugin, a test's fake) is found.
     registry.BACKENDS.setdefault(spec["backend"], spec["backend_path"])
@@ -53,7 +53,11 @@ def work(spec: dict[str, Any]) -> dict[str, Any]:
     limit_count = 1 if spec["mode"] == "solve" else None
     used = resource.getrusage(resource.RUSAGE_SELF)
     left = max(spec["timeout"] - used.ru_utime - used.ru_stime, 1e-3)  # the limit counts start-up too
-    outcome = execute(puzzle, instance, spec["backend"], request, limit=limit_count, time_limit=left)
+    chosen = get_backend(spec["backend"])
+    if counts_only(chosen):  # a counter has no solutions to list: it counts (the suite plans it for count only)
+        outcome = tally(puzzle, instance, chosen, request, time_limit=left)
+    else:
+        outcome = execute(puzzle, instance, spec["backend"], request, limit=limit_count, time_limit=left)
     summary = outcome.summary()
     summary["label"] = summary.pop("encoding")  # the backend's own full name for the configuration
     summary["described"] = summary.pop("instance")  # the puzzle's canonical name; the suite's text stays

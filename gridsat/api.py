@@ -19,14 +19,13 @@ from typing import Any
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, SPLIT, Request, backend_class, counts_only, get_backend
+from gridsat.solvers.backend import BACKENDS, SPLIT, Request, backend_class, counts_only, get_backend, refuse_listing
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
-from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits
+from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.pool import scheduler_address
-from gridsat.solvers.run import Outcome, Progress, Run, consume, execute
-from gridsat.solvers.tally import refuse_listing, tally
+from gridsat.solvers.run import Outcome, Progress, Run, consume, execute, tally
 
 # The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
 # grouped them; still accepted for one release, with a DeprecationWarning.
@@ -148,8 +147,10 @@ def count_without_listing(puzzle: Puzzle, instance: Instance, counter: Any, requ
     def progress(note: str) -> None:
         on_progress(Progress(0, 0, None, time.monotonic() - started, note=note))
 
-    return tally(puzzle, instance, counter, request, time_limit=time_limit, up_to=up_to,
-                 progress=progress if on_progress is not None else None)
+    listen = progress if on_progress is not None else None
+    if up_to is not None:
+        return tally_orbits(puzzle, instance, counter, request, up_to=up_to, time_limit=time_limit, progress=listen)
+    return tally(puzzle, instance, counter, request, time_limit=time_limit, progress=listen)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
@@ -219,9 +220,7 @@ def crosscheck(
         check_counting_solver(chosen, configs, solver)
     if up_to is not None:
         return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
-                                 split=plan, skipped=skipped, tally=lambda config: tally(
-                                     chosen, parsed, get_backend(config.backend), config.request,
-                                     time_limit=time_limit, up_to=up_to))
+                                 split=plan, skipped=skipped)
 
     def run(config: Config) -> Outcome:
         backend = get_backend(config.backend)

@@ -323,7 +323,9 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
 
 def cmd_crosscheck(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
-    backends = [b.strip() for b in args.backends.split(",") if b.strip()] if args.backends else None
+    backends = [b.strip() for b in args.backends.split(",")] if args.backends else None
+    if backends is not None and "" in backends:
+        raise InvalidOption(f"--backends {excerpt(args.backends)} has an empty name: list backends as A,B,...")
 
     def progress(o: Outcome) -> None:
         if not args.json:

@@ -70,7 +70,9 @@ class EncodingSpace:
         An axis not named takes its default, or with ``exact`` its exact choice when it has one.
         """
         picked: dict[str, str] = {}
-        words = [w for w in (text or "").split("+") if w and w != "default"]
+        if text and "" in text.split("+"):  # "a+", "+", "a++b": a name left out is a typo, not a default
+            raise UnknownEncoding(text, self.tokens() or ["default"], where)
+        words = [w for w in text.split("+") if w != "default"] if text else []
         owner = {c: axis.name for axis in self.axes for c in axis.choices}
         for word in words:
             if word not in owner:

@@ -144,6 +144,23 @@ def counts_only(backend: Backend) -> bool:
     return COUNT in backend.can and ENUMERATE not in backend.can
 
 
+def refuse_listing(backend: Backend) -> None:
+    """``solve`` and ``enumerate`` need solutions, which a counting backend never lists."""
+    if ENUMERATE not in backend.can:
+        raise InvalidOption(f"backend {backend.name!r} counts without listing solutions: use it with count or "
+                            "crosscheck")
+
+
+def check_countable(backend: Backend, puzzle: Puzzle, request: Request, up_to: str | None) -> None:
+    """Refuse, in one line, what a counting backend cannot count at all."""
+    check_request(backend, request)
+    refusal = backend.refusal(puzzle)
+    if refusal:
+        raise InvalidOption(refusal)
+    if up_to is not None and UP_TO not in backend.can:
+        raise InvalidOption(f"backend {backend.name!r} cannot count up to {up_to}: count with cpsat, sat or reference")
+
+
 def check_request(backend: Backend, request: Request) -> None:
     """Reject options the backend would silently ignore."""
     flags = {"encoding": request.encoding, "solver": request.solver, "algorithm": request.algorithm,

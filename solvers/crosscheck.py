@@ -8,8 +8,8 @@ from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
-from gridsat.solvers.backend import BACKENDS, Request, backend_class
-from gridsat.solvers.run import Outcome, execute
+from gridsat.solvers.backend import BACKENDS, Request, backend_class, counts_only, get_backend
+from gridsat.solvers.run import Outcome, execute, tally
 from gridsat.solvers.stop import INTERRUPTED
 
 SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
@@ -147,8 +147,11 @@ def crosscheck(
     """
     outcomes = []
     for config in configs:
+        backend = get_backend(config.backend)
         if run is not None:
             outcome = run(config)
+        elif counts_only(backend):  # it lists no solutions: its count is compared
+            outcome = tally(puzzle, instance, backend, config.request, time_limit=time_limit)
         else:
             outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit, keep=True)
         outcomes.append(outcome)

@@ -38,10 +38,11 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers.backend import UP_TO as COUNTS_UP_TO
+from gridsat.solvers.backend import Counter as CountingBackend
 from gridsat.solvers.backend import Request, counts_only, get_backend
 from gridsat.solvers.crosscheck import Config, Report, compare
 from gridsat.solvers.parallel import Split, launch
-from gridsat.solvers.run import Enumeration, Outcome, Run, consume
+from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
 from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
 
 UP_TO = ("symmetry", "reversal")
@@ -165,6 +166,14 @@ class OrbitOutcome(Outcome):
             if self.fixed_encoding:
                 record["fixed_encoding"] = self.fixed_encoding
         return record
+
+
+def tally_orbits(puzzle: Puzzle, instance: Instance, backend: CountingBackend, request: Request, *, up_to: str,
+                 time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> OrbitOutcome:
+    """An orbit count from a counting backend that counts orbits itself (``native``)."""
+    group = group_of(puzzle, instance, up_to)
+    return orbit_outcome(tally(puzzle, instance, backend, request, time_limit=time_limit, up_to=up_to,
+                               progress=progress), group, up_to, "native")
 
 
 def orbit_outcome(base: Outcome, group: Group, up_to: str, method: str) -> OrbitOutcome:
@@ -379,10 +388,9 @@ class OrbitReport(Report):
 
 def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config], *, up_to: str,
                       time_limit: float | None = None, on_outcome: Callable[[Outcome], None] | None = None,
-                      split: Split | None = None, skipped: list[str] | None = None,
-                      tally: Callable[[Config], OrbitOutcome] | None = None) -> OrbitReport:
+                      split: Split | None = None, skipped: list[str] | None = None) -> OrbitReport:
     """Count orbits both ways on every configuration and compare counts and representatives; a
-    counting backend counts orbits its own way through ``tally``, where it can."""
+    counting backend counts orbits its own way, where it can."""
     group = group_of(puzzle, instance, up_to)
     outcomes: list[OrbitOutcome] = []
     skipped = list(skipped or [])
@@ -395,8 +403,8 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
     for config in configs:
         backend = get_backend(config.backend)
         if counts_only(backend):
-            if tally is not None and COUNTS_UP_TO in backend.can:
-                record(tally(config))
+            if COUNTS_UP_TO in backend.can and backend.refusal(puzzle) is None:
+                record(tally_orbits(puzzle, instance, backend, config.request, up_to=up_to, time_limit=time_limit))
             else:
                 skipped.append(f"{config.backend}: not run: it cannot count up to {up_to}")
             continue

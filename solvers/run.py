@@ -11,7 +11,7 @@ from typing import Any
 from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
-from gridsat.solvers.backend import Request, Search, check_request, get_backend
+from gridsat.solvers.backend import Counter, Request, Search, Tally, check_countable, check_request, get_backend
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Closing
 
@@ -265,3 +265,32 @@ def consume(
     finally:
         run.close()
     return run.outcome
+
+
+def tally(
+    puzzle: Puzzle,
+    instance: Instance,
+    backend: Counter,
+    request: Request,
+    *,
+    time_limit: float | None = None,
+    up_to: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Count with a backend that never lists solutions (a frontier DP, a model counter): an exact
+    count, or, stopped by the time limit or Ctrl-C first, none (``known`` False, never 0). The
+    ``Tally`` it answers becomes the ``Outcome`` every run gives, so reports, exit statuses and the
+    cross-check treat it like any count (``up_to``: the backend counts orbits itself)."""
+    check_countable(backend, puzzle, request, up_to)
+    stop = Stop(time_limit)
+    try:
+        found = backend.tally(puzzle, instance, request, stop, up_to=up_to, progress=progress)
+    except KeyboardInterrupt:
+        stop.request(INTERRUPTED)
+        found = Tally(None, request.encoding or "default")
+    outcome = Outcome(puzzle.name, puzzle.describe(instance), backend.name, found.label,
+                      count=found.count or 0, known=found.count is not None, size=found.size,
+                      details=found.details, seconds=found.seconds, build_seconds=found.build_seconds)
+    outcome.complete = outcome.known
+    outcome.reason = None if outcome.known else stop.reason or "no count known"
+    return outcome

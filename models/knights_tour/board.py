@@ -13,7 +13,7 @@ from itertools import compress
 
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.formulation import Key
-from gridsat.models.params import bool_param, check_keys, parse_size
+from gridsat.models.params import bool_param, check_keys, excerpt, integer, parse_size
 
 Square = tuple[int, int]
 Arc = tuple[Square, Square]
@@ -70,13 +70,13 @@ def parse(text: str, params: Mapping[str, str]) -> Board:
     if "start" in params:
         parts = params["start"].replace(" ", "").split(",")
         try:
-            start = (int(parts[0]), int(parts[1])) if len(parts) == 2 else None
-        except ValueError:
+            start = (integer(parts[0], "row"), integer(parts[1], "column")) if len(parts) == 2 else None
+        except InvalidInstance:  # not two whole numbers in ASCII digits: said below for the whole value
             start = None
         if start is None:
-            raise InvalidInstance(f"parameter start={params['start']!r} is not R,C (two 0-based integers)")
+            raise InvalidInstance(f"parameter start={excerpt(params['start'])} is not R,C (two 0-based integers)")
         if not (0 <= start[0] < rows and 0 <= start[1] < cols):
-            raise InvalidInstance(f"parameter start={params['start']!r} is off the {rows}x{cols} board")
+            raise InvalidInstance(f"parameter start={excerpt(params['start'])} is off the {rows}x{cols} board")
     return Board(rows, cols, closed, start)
 
 
