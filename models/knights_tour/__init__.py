@@ -15,6 +15,7 @@ from __future__ import annotations
 from gridsat.models import cardinality, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.frontier import FrontierSpec
 from gridsat.models.knights_tour import reference
 from gridsat.models.knights_tour.board import (
     JUMPS,
@@ -216,6 +217,13 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
 CNF_ENCODINGS = EncodingSpace(
     (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"), cardinality.axis()))
 
+def frontier_spec(board: Board) -> FrontierSpec:
+    """The tours as a frontier spec, for the frontier backend (imports numba, so only when asked)."""
+    from gridsat.models.knights_tour.frontier import build
+
+    return build(board)
+
+
 PUZZLE = Puzzle(
     name="knights-tour",
     summary="visit every square of an RxC board once with knight moves (open or closed tours)",
@@ -234,5 +242,6 @@ PUZZLE = Puzzle(
     symmetries={"symmetry": up_to_symmetry, "reversal": up_to_reversal},
     draw=draw,
     sketch=sketch,
+    frontier=frontier_spec,
     note=note,
 )

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from gridsat.models import cardinality, svg
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.frontier import FrontierSpec
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.symmetry import Element, Group, Motion, board_group
 from gridsat.models.tatami import reference
@@ -223,6 +224,13 @@ def sketch(room: Room, lay: svg.Layout, kind: str, depth: int, what: Mat, path: 
     return svg.Sketch(pieces, {(r1, c1): str(depth), (r2, c2): str(depth)})
 
 
+def frontier_spec(room: Room) -> FrontierSpec:
+    """The tilings as a frontier spec, for the frontier backend (imports numba, so only when asked)."""
+    from gridsat.models.tatami.frontier import build
+
+    return build(room.rows, room.cols)
+
+
 PUZZLE = Puzzle(
     name="tatami",
     summary="tile an RxC room with 1x2 mats, no four mats meeting at a point",
@@ -240,4 +248,5 @@ PUZZLE = Puzzle(
     symmetries={"symmetry": group},
     draw=draw,
     sketch=sketch,
+    frontier=frontier_spec,
 )

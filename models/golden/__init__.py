@@ -1,0 +1,36 @@
+"""Golden counts: known answers with their sources, shipped with gridsat as package data.
+
+One TOML file per puzzle (``tatami``, ``prime_grid``, ``knights_tour``; Shikaku's is
+``shikaku/golden``, beside the puzzle files it names) and one for orbit counts (``orbits``). Each
+``[[count]]`` table names an instance and its ``count`` beside a ``source``: an OEIS number, the
+seed text, or the independent method and run that produced it. The tests and the benchmark
+scripts both read these files, so an installed benchmark checks its counts too.
+
+An entry marked ``slow = true`` takes seconds to minutes to count; the tests run it under the
+``slow`` marker or skip it saying which benchmark checks it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+
+def golden(name: str) -> dict[str, Any]:
+    """The golden file ``NAME.toml`` as a dict (``golden("tatami")["count"]``, ``golden("shikaku/golden")``)."""
+    return tomllib.loads(resources.files(__name__).joinpath(f"{name}.toml").read_text(encoding="utf-8"))
+
+
+def counts(name: str) -> list[dict[str, Any]]:
+    """The ``[[count]]`` entries of the golden file ``NAME.toml``."""
+    return golden(name)["count"]
+
+
+def path(*parts: str) -> Path:
+    """A file of this folder on disk, e.g. ``path("shikaku", "seven.txt")`` (puzzle files are read by name).
+
+    gridsat installs as plain files (never a zip), so the resource is a real path."""
+    folder = resources.files(__name__)
+    return Path(str(folder.joinpath(*parts) if parts else folder))

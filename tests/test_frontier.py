@@ -1,0 +1,195 @@
+"""The frontier backend: golden counts, exact counts past 2**64, conventions, refusals and stops."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("numba")
+
+from conftest import golden  # noqa: E402
+from gridsat.models import get_puzzle  # noqa: E402
+from gridsat.models.errors import InvalidOption  # noqa: E402
+from gridsat.solvers import frontier  # noqa: E402
+from gridsat.solvers.backend import Request  # noqa: E402
+from gridsat.solvers.frontier import FrontierBackend, crt, moduli_for  # noqa: E402
+from gridsat.solvers.run import execute  # noqa: E402
+from gridsat.solvers.stop import INTERRUPTED, TIME_LIMIT, Stop  # noqa: E402
+
+TOUR, TATAMI = get_puzzle("knights-tour"), get_puzzle("tatami")
+BACKEND = FrontierBackend()
+
+
+def count(puzzle, text, params=None, *, up_to=None, request=None, stop=None, progress=None):
+    """The frontier's tally of an instance given as on the command line."""
+    instance = puzzle.parse(text, params or {})
+    return BACKEND.tally(puzzle, instance, request or Request(), stop or Stop(), up_to=up_to, progress=progress)
+
+
+def oeis_tatami() -> dict[tuple[int, int], int]:
+    """A068920 unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
+    terms, table, k = list(golden("tatami")["oeis"]["antidiagonals"]), {}, 1
+    while terms:
+        for r in range(1, k + 1):
+            table[(r, k + 1 - r)] = terms.pop(0)
+        k += 1
+    return table
+
+
+TOURS = golden("knights_tour")["count"]  # every entry, the slow ones too: the frontier counts each in under a second
+
+
+@pytest.mark.parametrize("entry", TOURS, ids=lambda e: f"{e['board']}-{e['params']}")
+def test_golden_tour_counts(entry):
+    tally = count(TOUR, entry["board"], entry["params"])
+    assert tally.count == entry["count"]
+
+
+# The 30x30 room has 2 tilings but some 4 * 10**7 frontier states 30 cells wide: minutes, not a test.
+ROOMS = [e for e in golden("tatami")["count"] if min(map(int, e["room"].split("x"))) <= 20]
+
+
+@pytest.mark.parametrize("entry", ROOMS, ids=lambda e: e["room"])
+def test_golden_tatami_counts(entry):
+    assert count(TATAMI, entry["room"]).count == entry["count"]
+
+
+def test_every_oeis_tatami_room():
+    """A068920's first 13 antidiagonals: every room with r + s <= 14, odd areas (no tiling) included."""
+    got = {(r, c): count(TATAMI, f"{r}x{c}").count for r, c in oeis_tatami()}
+    assert got == oeis_tatami()
+
+
+BIG = golden("frontier")["count"]
+
+
+def case(entry: dict) -> object:
+    """A golden entry as a test: marked slow when it takes seconds, skipped with its reason when the
+    frontier cannot count it here (never left out silently)."""
+    if "beyond" in entry:
+        return pytest.param(entry, id=entry["id"], marks=pytest.mark.skip(reason=f"not counted: {entry['beyond']}"))
+    return pytest.param(entry, id=entry["id"], marks=[pytest.mark.slow] if entry.get("slow") else [])
+
+
+@pytest.mark.parametrize("entry", [case(e) for e in BIG])
+def test_big_golden_counts(entry):
+    """Counts past 2**64 (tatami 2x200: the residues of several primes rebuilt by the CRT) and OEIS tour counts."""
+    puzzle = get_puzzle(entry["puzzle"])
+    tally = count(puzzle, entry["instance"], entry.get("params"), up_to=entry.get("up_to"))
+    assert tally.count == entry["count"]
+    if entry["count"] >= 1 << 64:
+        assert tally.details["lanes"] > 1
+
+
+@pytest.mark.parametrize("text, params", [
+    ("3x4", {}), ("3x4", {"start": "1,1"}), ("4x5", {"start": "0,0"}), ("5x5", {"start": "2,2"}),
+    ("3x10", {"closed": "true"}), ("1x1", {}), ("1x1", {"closed": "true"}), ("2x3", {}),
+])
+def test_tours_agree_with_the_sat_backend_live(text, params):
+    """Directed counts, the same convention as enumeration: open tours from a start, closed tours once per direction."""
+    board = TOUR.parse(text, params)
+    assert count(TOUR, text, params).count == execute(TOUR, board, "sat").count
+
+
+@pytest.mark.parametrize("room", ["3x4", "4x7", "5x6", "6x6"])
+def test_tatami_agrees_with_the_sat_backend_live(room):
+    assert count(TATAMI, room).count == execute(TATAMI, TATAMI.parse(room, {}), "sat").count
+
+
+@pytest.mark.parametrize("text, params, directed, undirected", [
+    ("5x5", {}, 1728, 864),
+    ("5x5", {"start": "0,0"}, 304, 304),  # reversal begins elsewhere: not a symmetry of tours from a start
+    ("6x6", {"closed": "true"}, 19724, 9862),
+    ("6x6", {"closed": "true", "start": "2,3"}, 19724, 9862),
+])
+def test_up_to_reversal_is_native(text, params, directed, undirected):
+    assert count(TOUR, text, params).count == directed
+    assert count(TOUR, text, params, up_to="reversal").count == undirected
+
+
+def test_refusals_are_one_line():
+    assert BACKEND.refusal(TOUR) is None and BACKEND.refusal(TATAMI) is None
+    why = BACKEND.refusal(get_puzzle("prime-grid"))
+    assert why.startswith("prime-grid has no frontier formulation: count it with") and "\n" not in why
+    with pytest.raises(InvalidOption, match="not up to symmetry"):
+        count(TOUR, "5x5", up_to="symmetry")
+    with pytest.raises(InvalidOption, match="not up to symmetry"):
+        count(TATAMI, "4x7", up_to="symmetry")
+    with pytest.raises(InvalidOption, match="counts without listing"):
+        BACKEND.prepare(TATAMI, TATAMI.parse("4x7", {}), Request())
+    with pytest.raises(InvalidOption, match="counts without listing"):
+        BACKEND.vet(TATAMI, Request(), counting=False)
+
+
+def test_memory_budget_stops_the_run_with_its_reason():
+    stop = Stop()
+    tally = count(TOUR, "6x6", {"closed": "true"}, request=Request(memory=1), stop=stop)
+    assert tally.count is None
+    assert str(stop.reason).startswith("out of the memory budget at layer ") and "(peak states " in stop.reason
+
+
+def test_time_limit_gives_no_count():
+    stop = Stop(time_limit=0)
+    assert count(TOUR, "6x6", {"closed": "true"}, stop=stop).count is None
+    assert stop.reason == TIME_LIMIT
+
+
+def test_ctrl_c_is_reported_as_interrupted(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(frontier, "run_spec", interrupted)
+    stop = Stop()
+    assert count(TATAMI, "4x7", stop=stop).count is None
+    assert stop.reason == INTERRUPTED
+
+
+def test_progress_and_details(monkeypatch):
+    monkeypatch.setattr(frontier, "PROGRESS_EVERY", 0.0)
+    lines: list[str] = []
+    tally = count(TOUR, "5x5", {"closed": "false"}, progress=lines.append)
+    assert lines and lines[-1].startswith("layer ") and " of 48: " in lines[-1] and lines[-1].endswith(" MB")
+    details = tally.details
+    assert details["order"] == "column-major edges" and details["peak_states"] == max(details["states_per_layer"])
+    assert details["peak_memory"] > 0 and details["layers"] == 48 and tally.size["elements"] == 48
+
+
+def test_two_partitions_count_the_same_as_one(monkeypatch):
+    """Large layers go to two threads that file children by hash partition: every layer here does,
+    in small chunks, so that the tables also grow in the middle of a chunk."""
+    monkeypatch.setattr(frontier, "SMALL_LAYER", 4)
+    monkeypatch.setattr(frontier, "CHUNK", 256)
+    for text, params, native in (("5x5", {}, 864), ("3x10", {"closed": "true"}, 16), ("3x200", None, None)):
+        puzzle = TOUR if params is not None else TATAMI
+        spec = puzzle.frontier(puzzle.parse(text, params or {}))
+        one = frontier.run_spec(spec, Stop(), threads=1)
+        two = frontier.run_spec(spec, Stop(), threads=2)
+        assert one.count == two.count and two.partitions == 2 and one.partitions == 1
+        assert native is None or one.count == native
+
+
+@pytest.mark.parametrize("text, params, native", [
+    ("5x5", {}, 864), ("5x5", {"start": "2,2"}, 64), ("3x10", {"closed": "true"}, 16), ("5x6", {"closed": "true"}, 8),
+])
+def test_states_of_several_words(text, params, native):
+    """Boards of 8 rows and more pack their frontier into two words: the same counts on small boards made wide."""
+    from gridsat.models.knights_tour.frontier import build
+
+    assert frontier.run_spec(build(TOUR.parse(text, params), least_words=3), Stop()).count == native
+
+
+def test_tatami_states_of_several_words():
+    from gridsat.models.tatami.frontier import build
+
+    assert frontier.run_spec(build(4, 7, least_words=2), Stop()).count == 3
+    assert frontier.run_spec(build(8, 100, least_words=2), Stop()).count == 3021
+
+
+def test_chinese_remainders_rebuild_big_counts():
+    rng = random.Random(20)
+    for bits in (10, 64, 65, 200, 700):
+        mods = moduli_for(bits)
+        for _ in range(20):
+            x = rng.getrandbits(bits)
+            assert crt([x % m for m in mods], mods) == x
