@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint clean
+.PHONY: demo test quick lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
 	$(BIN)/python -m pytest -q
+
+# The inner loop: the suite without the tests marked slow (make test runs them too).
+quick: $(STAMP)
+	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples

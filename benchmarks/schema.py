@@ -2,7 +2,7 @@
 
 A schema is a Python type (or a tuple of types), ``[schema]`` for a list of such values,
 ``Table({...})`` for a table with known keys, ``MapOf(schema)`` for a table of any keys, or
-``OneOf(...)``. ``check`` raises ``SuiteError``-like errors naming the path (``entry[2].backends[0]``)
+``OneOf(...)``. ``check`` raises ``SuiteError``-like errors naming the path (``entry 2: backends 1``)
 and an excerpt of the bad value, before any value is used (a table where a name belongs would
 otherwise fail deep inside as "unhashable"). A library (jsonschema, pydantic) would do the same at
 a start-up cost the ``gridsat bench`` command does not need.
@@ -85,8 +85,8 @@ def fit(value: Any, schema: Any, path: str) -> None:
     elif isinstance(schema, list):
         if not isinstance(value, list):
             raise wrong
-        for i, item in enumerate(value):
-            fit(item, schema[0], f"{path}[{i}]")
+        for i, item in enumerate(value, 1):  # counted from 1, as a reader counts a file's entries
+            fit(item, schema[0], f"{path} {i}")
     elif isinstance(schema, Table):
         if not isinstance(value, dict):
             raise wrong
@@ -94,12 +94,12 @@ def fit(value: Any, schema: Any, path: str) -> None:
             if key not in schema.fields:
                 where = f"{path}: unknown key" if path else "unknown key"
                 raise Mismatch(f"{where} {excerpt(key)}; valid: {', '.join(schema.fields)}")
-            fit(item, schema.fields[key], f"{path}.{key}" if path else key)
+            fit(item, schema.fields[key], f"{path}: {key}" if path else key)
     elif isinstance(schema, MapOf):
         if not isinstance(value, dict):
             raise wrong
         for key, item in value.items():
-            fit(item, schema.value, f"{path}.{key}")
+            fit(item, schema.value, f"{path}: {key}")
     else:
         misses = []
         for option in schema.options:

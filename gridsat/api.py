@@ -214,8 +214,8 @@ def crosscheck(
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
     plan = splitting(split, deprecated, checkpoints=False)
-    configs = configurations(chosen, names, encodings, solver)
     skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
+    configs = configurations(chosen, names, encodings, solver, notes=skipped)
     if solver is not None:
         check_counting_solver(chosen, configs, solver)
     if up_to is not None:
@@ -223,9 +223,6 @@ def crosscheck(
                                  split=plan, skipped=skipped)
 
     def run(config: Config) -> Outcome:
-        backend = get_backend(config.backend)
-        if counts_only(backend):
-            return tally(chosen, parsed, backend, config.request, time_limit=time_limit)
         return consume(launch(chosen, parsed, config.backend, config.request, plan, time_limit=time_limit,
                               keep=True))
 

@@ -604,6 +604,9 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gridsat`` command."""
+    # A count may have more digits than Python prints by default (4,300): tatami 2x30000 does. Input
+    # numbers are capped at 18 digits before they are converted, so this opens no door to bad input.
+    sys.set_int_max_str_digits(0)
     args = build_parser().parse_args(argv)
     try:
         with sigterm_as_interrupt():

@@ -88,12 +88,13 @@ class EncodingSpace:
         for combo in itertools.product(*(a.choices for a in self.axes)):
             yield Encoding(tuple(zip((a.name for a in self.axes), combo, strict=True)))
 
-    def variants(self) -> Iterator[Encoding]:
-        """Each choice once, the other axes at their defaults: linear, not a product."""
+    def variants(self, exact: bool = False) -> Iterator[Encoding]:
+        """Each choice once, the other axes at their defaults (``exact``: at their exact choices, as a
+        counter counts them): linear, not a product."""
         seen: set[Encoding] = set()
         for axis in self.axes or (Axis("", ("",)),):
             for choice in axis.choices:
-                enc = self.resolve(choice)
+                enc = self.resolve(choice, exact=exact)
                 if enc not in seen:
                     seen.add(enc)
                     yield enc

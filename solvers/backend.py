@@ -120,6 +120,9 @@ BACKENDS: dict[str, str] = {
     "cpsat": "gridsat.solvers.cpsat:CpsatBackend",
     "sat": "gridsat.solvers.sat:SatBackend",
     "reference": "gridsat.solvers.reference.backend:ReferenceBackend",
+    "frontier": "gridsat.solvers.frontier:FrontierBackend",
+    "d4": "gridsat.solvers.counters:D4Backend",
+    "ganak": "gridsat.solvers.counters:GanakBackend",
 }
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.solvers.backend import BACKENDS, Request, backend_class, counts_only, get_backend
@@ -79,19 +80,33 @@ def left_out(puzzle: Puzzle) -> dict[str, str]:
 
 
 def configurations(
-    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default", solver: str | None = None
+    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default", solver: str | None = None,
+    notes: list[str] | None = None,
 ) -> list[Config]:
     """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``; ``solver``
-    goes to the backends that take one. Unnamed, every backend that ``left_out`` does not leave out."""
+    goes to the backends that take one. Unnamed, every backend that ``left_out`` does not leave out.
+    A counting backend skips the encodings it cannot count (a lazy one), each with a line in ``notes``."""
     configs: list[Config] = []
     skip = left_out(puzzle) if backends is None else {}
     for name in backends or [n for n in BACKENDS if n not in skip]:
         backend = backend_class(name)()
         if "encoding" in backend.takes:
             space = puzzle.encodings(backend.name)
-            encodings = [None] if scope == "default" else space.variants() if scope == "each" else space.all()
+            # A counting backend counts an axis not named at its exact choice (an eager one), so its
+            # "each" varies one axis at a time from there; a lazy choice is refused when built.
+            each = space.variants(exact=counts_only(backend))
+            encodings = [None] if scope == "default" else each if scope == "each" else space.all()
             chosen = solver if "solver" in backend.takes else None
-            configs += [Config(name, Request(encoding=e.name if e else None, solver=chosen)) for e in encodings]
+            for e in encodings:
+                request = Request(encoding=e.name if e else None, solver=chosen)
+                if counts_only(backend) and e is not None:
+                    try:
+                        backend.vet(puzzle, request, counting=True)
+                    except GridsatError as error:
+                        if notes is not None:
+                            notes.append(f"{name}:{e.name}: not run: {error}")
+                        continue
+                configs.append(Config(name, request))
         elif "algorithm" in backend.takes and scope != "default":
             configs += [Config(name, Request(algorithm=a)) for a in backend.choices(puzzle)["algorithm"]]
         else:
@@ -142,16 +157,22 @@ def crosscheck(
 ) -> Report:
     """Run every configuration to the end (or its time limit) and compare the solution sets.
 
-    ``run`` runs one configuration keeping its solutions (default: one process, ``execute``).
+    ``run`` runs one configuration of an enumerating backend keeping its solutions (default: one
+    process, ``execute``); a counting backend's count is made here, and one it refuses is noted.
     Ctrl-C (or SIGTERM) ends the cross-check, not just the run it hit: what ran is still compared.
     """
     outcomes = []
+    skipped = list(skipped or [])
     for config in configs:
         backend = get_backend(config.backend)
-        if run is not None:
+        if counts_only(backend):  # it lists no solutions: its count is compared
+            try:
+                outcome = tally(puzzle, instance, backend, config.request, time_limit=time_limit)
+            except GridsatError as error:  # an encoding it cannot count (a lazy one), known once built
+                skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: not run: {error}")
+                continue
+        elif run is not None:
             outcome = run(config)
-        elif counts_only(backend):  # it lists no solutions: its count is compared
-            outcome = tally(puzzle, instance, backend, config.request, time_limit=time_limit)
         else:
             outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit, keep=True)
         outcomes.append(outcome)
@@ -159,4 +180,4 @@ def crosscheck(
             on_outcome(outcome)
         if outcome.reason == INTERRUPTED:
             break
-    return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes), list(skipped or []))
+    return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes), skipped)

@@ -32,12 +32,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from gridsat.models.errors import InvalidOption, UnknownName
+from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
-from gridsat.solvers.backend import UP_TO as COUNTS_UP_TO
 from gridsat.solvers.backend import Counter as CountingBackend
 from gridsat.solvers.backend import Request, counts_only, get_backend
 from gridsat.solvers.crosscheck import Config, Report, compare
@@ -403,10 +402,10 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
     for config in configs:
         backend = get_backend(config.backend)
         if counts_only(backend):
-            if COUNTS_UP_TO in backend.can and backend.refusal(puzzle) is None:
+            try:
                 record(tally_orbits(puzzle, instance, backend, config.request, up_to=up_to, time_limit=time_limit))
-            else:
-                skipped.append(f"{config.backend}: not run: it cannot count up to {up_to}")
+            except GridsatError as error:  # e.g. a frontier that counts undirected tours but no board symmetry
+                skipped.append(f"{config.backend}: not run: {error}")
             continue
         record(count_canonical(puzzle, instance, config.backend, config.request, up_to=up_to,
                                time_limit=time_limit, keep=True, split=split))

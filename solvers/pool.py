@@ -131,9 +131,11 @@ SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network protocols, each with a h
 
 
 def scheduler_address(text: str) -> str:
-    """A Dask scheduler's address, ``[tcp://]HOST:PORT``, checked before any connection is tried
-    (Dask's own parser fails on ``tcp://`` with a traceback-worthy ValueError)."""
+    """A Dask scheduler's address, ``[tcp://]HOST:PORT`` or Dask's in-process ``inproc://...``, checked
+    before any connection is tried (Dask's own parser fails on ``tcp://`` with a traceback-worthy ValueError)."""
     scheme, sep, rest = text.strip().rpartition("://")
+    if scheme == "inproc" and rest and not any(c.isspace() for c in rest):
+        return text.strip()  # a LocalCluster(processes=False) in this process: inproc://HOST/PID/N
     host, colon, port = rest.rpartition(":")
     if (sep and scheme not in SCHEMES) or not colon or not host or not port.isascii() or not port.isdigit() \
             or len(port) > 5 or not 1 <= int(port) <= 65535 or any(c.isspace() or c in "/?#" for c in host):
@@ -153,7 +155,7 @@ class DaskPool:
             raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
         try:
             self.client = Client(address, timeout=10)
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, ValueError) as error:  # ValueError: an inproc address of another process
             raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
         self.conquer = conquer
         self.futures: list[Any] = []

@@ -16,9 +16,13 @@ from gridsat.models.knights_tour import verify as verify_tour
 
 
 def test_solve_returns_a_verified_canonical_solution() -> None:
+    started = time.perf_counter()
     result = gs.solve("knights-tour", "5x5", params={"start": "0,0"}, backend="sat")
+    elapsed = time.perf_counter() - started
     assert result.solution[0] == [0, 0] and verify_tour(Board(5, 5, start=(0, 0)), result.solution) == []
-    assert result.count == 1 and result.seconds >= 0
+    # Solving took time, and building plus solving fit inside the call that did both.
+    assert result.count == 1 and 0 < result.seconds and 0 < result.build_seconds
+    assert result.build_seconds + result.seconds <= elapsed
 
 
 def test_solve_says_when_there_is_no_solution() -> None:
@@ -28,9 +32,13 @@ def test_solve_says_when_there_is_no_solution() -> None:
 
 def test_count_takes_params_as_a_dict_of_numbers_and_booleans() -> None:
     assert gs.count("prime-grid", "3x3", params={"max": 10}).count == 128
-    closed = gs.count("knights-tour", "3x10", params={"closed": True}, backend="sat")
+    started = time.perf_counter()
+    closed = gs.count("knights-tour", "3x10", params={"closed": True}, backend="sat", time_limit=60)
+    elapsed = time.perf_counter() - started
     assert (closed.count, closed.complete, closed.duplicates, closed.invalid) == (32, True, 0, [])
-    assert closed.size["variables"] > 0 and closed.build_seconds >= 0
+    # A CNF was built (build_seconds > 0) and the time limit, which counts building, was not reached.
+    assert closed.size["variables"] > 0 and 0 < closed.build_seconds and 0 < closed.seconds
+    assert closed.build_seconds + closed.seconds <= min(elapsed, 60)
 
 
 def test_count_with_a_limit_is_incomplete() -> None:
@@ -64,7 +72,7 @@ def test_closing_enumerate_early_stops_the_solver(backend: str) -> None:
 
 
 def test_crosscheck_reports_agreement_and_the_runs() -> None:
-    report = gs.crosscheck("tatami", "4x7", encodings="each")
+    report = gs.crosscheck("tatami", "4x7", encodings="each", backends=["cpsat", "sat", "reference"])
     assert report.agree and report.complete and len(report.outcomes) == 11
     assert {o.count for o in report.outcomes} == {3}
 

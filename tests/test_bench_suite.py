@@ -7,11 +7,18 @@ from pathlib import Path
 
 import pytest
 
+from conftest import gridsat
 from gridsat.benchmarks import command
 from gridsat.benchmarks.results import judge
-from gridsat.benchmarks.suite import SuiteError, builtin_suites, load, plan
-from gridsat.models import names
+from gridsat.benchmarks.suite import Run, SuiteError, builtin_suites, load, plan
+from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
+from gridsat.models.golden import counts
+from gridsat.solvers.backend import BACKENDS
+
+BUILT_IN = ("tatami", "prime-grid", "shikaku", "knights-tour")
+# Each built-in puzzle's reference algorithm when a suite names none (the puzzle's default).
+DEFAULT_ALGORITHM = {"tatami": "rowscan", "prime-grid": "dfs", "shikaku": "propagate", "knights-tour": "backtrack"}
 
 
 def suite_file(tmp_path: Path, text: str, name: str = "mine.toml") -> str:
@@ -87,10 +94,132 @@ def test_smoke_covers_every_registered_puzzle_with_two_encodings() -> None:
         assert len(encodings) >= 2, f"smoke suite: give puzzle {puzzle!r} an entry with at least two encodings"
 
 
-@pytest.mark.parametrize("name", ["seeds", "scaling"])
-def test_builtin_suites_plan(name: str) -> None:
+def row(run: Run) -> tuple:
+    """What a planned run does: puzzle, case, what the worker parses, configuration, mode, repeat, expected count."""
+    return (run.puzzle, run.case, run.source, run.config, run.mode, run.repeat, run.expected)
+
+
+def test_a_suite_file_plans_exactly_its_runs_in_order(tmp_path: Path) -> None:
+    (tmp_path / "tiny.txt").write_text("2 .\n. 2\n")  # a puzzle file beside the suite
+    text = """mode = "count"
+repeat = 2
+
+[[entry]]
+puzzle = "prime-grid"
+instances = [{ name = "3x3", params = { max = 10 }, expected = 128 }, "2x2"]
+backends = ["cpsat", "reference"]
+encodings = { cpsat = ["boolean"] }
+
+[[entry]]
+puzzle = "shikaku"
+mode = "solve"
+instances = ["tiny.txt", "2x2:2b2"]
+backends = ["sat"]
+encodings = ["pack"]
+solvers = ["minisat22", "glucose4"]
+"""
+    runs, notes = plan(load(suite_file(tmp_path, text)))
+    tiny = str((tmp_path / "tiny.txt").resolve())
+    # Instance by instance, configuration by configuration, each repeated; a named choice keeps the
+    # other axes' defaults (parity, symmetry; shikaku's seqcounter), and a file beside the suite is
+    # parsed by its full path.
+    prime = [("prime-grid", case, source, config, "count", k, expected)
+             for case, source, expected in [("3x3 max=10", "3x3", 128), ("2x2", "2x2", None)]
+             for config in ("cpsat:boolean+parity+symmetry", "reference:dfs") for k in (0, 1)]
+    shikaku = [("shikaku", case, source, f"sat:seqcounter+pack/{solver}", "solve", k, None)
+               for case, source in [("tiny.txt", tiny), ("2x2:2b2", "2x2:2b2")]
+               for solver in ("minisat22", "glucose4") for k in (0, 1)]
+    assert [row(r) for r in runs] == prime + shikaku
+    assert notes == []
+    assert len({r.id for r in runs}) == len(runs)
+
+
+def encoding_choices(text: str) -> list[str]:
+    return text.split("/")[0].split("+")
+
+
+def test_smoke_plans_each_puzzle_once_per_encoding_choice_on_every_backend() -> None:
+    runs, notes = plan(load("smoke"))
+    # A note may only say that an optional backend cannot run some puzzle; never that a puzzle or
+    # one of the three core backends was left out.
+    core = ("cpsat", "sat", "reference")
+    assert all("backend '" in n and not any(f"backend '{b}'" in n for b in core) for n in notes), notes
+    assert len({r.id for r in runs}) == len(runs)
+    assert all((r.mode, r.repeat) == ("count", 0) for r in runs)
+    cases = {(r.puzzle, r.case, r.source, r.expected) for r in runs if r.puzzle in BUILT_IN}
+    assert cases == {("tatami", "4x7", "4x7", 3), ("prime-grid", "3x3", "3x3", 128), ("shikaku", "seed", "seed", 1),
+                     ("knights-tour", "3x4", "3x4", 16)}
+    for r in runs:  # the "*" entry: any other puzzle (a plugin) on its own example, judged by agreement
+        if r.puzzle not in BUILT_IN:
+            assert (r.instance, r.expected) == (get_puzzle(r.puzzle).example, None), row(r)
+    for name in BUILT_IN:
+        puzzle = get_puzzle(name)
+        mine = [r for r in runs if r.puzzle == name]
+        assert {r.backend for r in mine} >= {"cpsat", "sat", "reference"} and {r.backend for r in mine} <= set(BACKENDS)
+        assert [r.config for r in mine if r.backend == "reference"] == [f"reference:{DEFAULT_ALGORITHM[name]}"]
+        assert {r.solver for r in mine if r.backend == "sat"} == {"cadical195"}
+        for backend, space in (("cpsat", puzzle.cpsat_encodings), ("sat", puzzle.cnf_encodings)):
+            # "each": the default, and every other choice of every axis once, with the others at their defaults.
+            planned = [encoding_choices(r.encoding) for r in mine if r.backend == backend]
+            default = encoding_choices(space.resolve(None).name)
+            assert planned[0] == default, (name, backend, planned)
+            assert all(sum(a != b for a, b in zip(p, default, strict=True)) == 1 for p in planned[1:]), planned
+            others = sorted(c for axis in space.axes for c in axis.choices if c not in default)
+            assert sorted(c for p in planned[1:] for c in p if c not in default) == others, (name, backend)
+
+
+def golden_case(puzzle: str, entry: dict) -> tuple[str, str] | None:
+    """A golden entry as (puzzle, instance description), the key a planned run is compared by."""
+    chosen = get_puzzle(puzzle)
+    if puzzle == "tatami":
+        text, params = entry["room"], {}
+    elif puzzle == "prime-grid":
+        text, params = entry["grid"], {k: str(entry[k]) for k in ("min", "max") if k in entry}
+    elif puzzle == "knights-tour":
+        text, params = entry["board"], entry["params"]
+    else:
+        text, params = entry["instance"], {}
+        if text.endswith(".txt"):
+            return None  # a file: suites name puzzles by game id or "seed"
+    return puzzle, chosen.describe(chosen.parse(text, params))
+
+
+@pytest.mark.parametrize("name", ["smoke", "seeds", "scaling"])
+def test_expected_counts_of_the_builtin_suites_are_the_golden_counts(name: str) -> None:
+    known = {}
+    for puzzle, file in (("tatami", "tatami"), ("prime-grid", "prime_grid"), ("shikaku", "shikaku/golden"),
+                         ("knights-tour", "knights_tour")):
+        for entry in counts(file):
+            key = golden_case(puzzle, entry)
+            if key:
+                known[key] = entry["count"]
     runs, _ = plan(load(name))
-    assert runs
+    compared = 0
+    for r in runs:
+        puzzle = get_puzzle(r.puzzle)
+        key = (r.puzzle, puzzle.describe(puzzle.parse(r.source, dict(r.params))))
+        if r.expected is not None and key in known:
+            assert r.expected == known[key], row(r)
+            compared += 1
+    assert compared > 0, f"{name}: no expected count has a golden count to be checked against"
+
+
+def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
+    seeds, _ = plan(load("seeds"))
+    assert sorted({(r.puzzle, r.case, r.mode, r.expected) for r in seeds}) == [
+        ("knights-tour", "9x10", "solve", None), ("prime-grid", "3x3", "count", 128), ("shikaku", "seed", "count", 1),
+        ("tatami", "3x4", "count", 4), ("tatami", "4x7", "count", None)]
+    assert [r.config for r in seeds if r.puzzle == "knights-tour" and r.backend == "reference"] == [
+        "reference:backtrack", "reference:warnsdorff", "reference:divide"]
+    scaling, _ = plan(load("scaling"))
+    rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.backend == "cpsat"]
+    assert rooms == ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
+    assert sorted({r.config for r in scaling if r.puzzle == "tatami" and r.backend == "sat"}) == [
+        f"sat:{e}/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
+    tours = [r for r in scaling if r.puzzle == "knights-tour"]
+    assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours if r.config == "cpsat:default"] == [
+        "8x8", "9x10", "12x12", "16x16", "20x20"]
+    assert {r.config for r in tours if r.backend == "reference"} == {"reference:warnsdorff", "reference:backtrack"}
 
 
 def args(**given: object) -> argparse.Namespace:
@@ -99,10 +228,12 @@ def args(**given: object) -> argparse.Namespace:
     return parser.parse_args(["smoke", "--out", "unused", *[f"--{k}={v}" for k, v in given.items()]])
 
 
-@pytest.mark.parametrize(("option", "value"), [("jobs", 0), ("jobs", 10_000), ("timeout", -1), ("repeat", 0)])
-def test_bad_options_are_input_errors(option: str, value: int) -> None:
-    with pytest.raises(GridsatError, match=f"--{option}"):
-        command.run(args(**{option: value}))
+@pytest.mark.parametrize(("option", "value"), [("jobs", 0), ("jobs", 10_000), ("timeout", -1), ("repeat", 0),
+                                               ("timeout", "1e309"), ("memory", 10**12), ("jobs", "²")])
+def test_bad_options_are_input_errors(option: str, value: object, tmp_path: Path) -> None:
+    done = gridsat("bench", "smoke", "--out", str(tmp_path / "out"), f"--{option}={value}")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and f"--{option}" in done.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok") -> dict:

@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 
 from gridsat.models import get_puzzle
+from gridsat.models.golden import path
 from gridsat.models.solution import freeze
 from gridsat.solvers.reference import algorithms
 from gridsat.solvers.stop import Stop
 
-SEVEN = str(Path(__file__).parent / "data" / "shikaku" / "seven.txt")
+SEVEN = str(path("shikaku", "seven.txt"))
 
 # (puzzle, instance, params, algorithm, split depth): small instances with many solutions.
 EXHAUSTIVE = [

@@ -17,7 +17,7 @@ import gridsat
 from conftest import golden
 from conftest import gridsat as run_gridsat
 
-# One instance per puzzle with several solutions, and its golden count (tests/data, with sources).
+# One instance per puzzle with several solutions, and its golden count (gridsat.models.golden, with sources).
 CASES = [
     ("tatami", "3x4", {}, golden("tatami")["count"], {"room": "3x4"}),
     ("prime-grid", "3x3", {"max": "10"}, golden("prime_grid")["count"], {"grid": "3x3", "max": 10}),

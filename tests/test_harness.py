@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conftest import LISTING
 from gridsat.models import get_puzzle
 from gridsat.models.encoding import Axis, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
@@ -125,10 +126,13 @@ def test_incomplete_runs_are_checked_as_subsets():
 
 
 def test_configurations_cover_each_encoding_once():
-    labels = [(c.backend, c.request.encoding) for c in configurations(TATAMI, scope="each")]
+    labels = [(c.backend, c.request.encoding) for c in configurations(TATAMI, LISTING, scope="each")]
     assert labels[0] == ("cpsat", "default")
     assert ("sat", "sortnetwrk") in labels and labels[-1] == ("reference", None)
-    assert len(configurations(TATAMI)) == 3
+    assert len(configurations(TATAMI, LISTING)) == 3
+    # Named none, a cross-check runs the counting backends too, those that can count the puzzle.
+    assert [c.backend for c in configurations(TATAMI)][:4] == ["cpsat", "sat", "reference", "frontier"]
+    assert "frontier" not in {c.backend for c in configurations(get_puzzle("prime-grid"))}
 
 
 def test_options_that_a_backend_would_ignore_are_refused():
@@ -139,7 +143,7 @@ def test_options_that_a_backend_would_ignore_are_refused():
 
 
 def test_unknown_backend_and_missing_package(monkeypatch):
-    with pytest.raises(UnknownName, match="valid: cpsat, sat, reference"):
+    with pytest.raises(UnknownName, match="valid: cpsat, sat, reference, frontier, d4, ganak"):
         get_backend("gurobi")
     monkeypatch.setattr(ReferenceBackend, "supported", lambda self: False)
     with pytest.raises(BackendUnavailable, match="not installed"):

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import tomllib
-from pathlib import Path
 
 import pytest
 
-from conftest import gridsat
+from conftest import LISTING, golden, gridsat
 from gridsat.models import get_puzzle
 from gridsat.models.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
@@ -22,8 +20,8 @@ from gridsat.solvers.sat import SatSearch
 from gridsat.solvers.stop import Stop
 
 TOUR = get_puzzle("knights-tour")
-with open(Path(__file__).parent / "data" / "knights_tour.toml", "rb") as fh:
-    GOLDEN = [entry for entry in tomllib.load(fh)["count"] if not entry.get("slow")]
+ALL_GOLDEN = golden("knights_tour")["count"]
+GOLDEN = [entry for entry in ALL_GOLDEN if not entry.get("slow")]
 
 # Euler's 3x4 tour, row by row: 1 4 7 10 / 8 11 2 5 / 3 6 9 12.
 EULER = [[0, 0], [1, 2], [2, 0], [0, 1], [1, 3], [2, 1], [0, 2], [1, 0], [2, 2], [0, 3], [1, 1], [2, 3]]
@@ -100,13 +98,26 @@ def test_render_prints_step_numbers_like_the_seed():
     assert render(Board(3, 4), EULER).splitlines() == [" 1  4  7 10", " 8 11  2  5", " 3  6  9 12"]
 
 
-# Plain backtracking takes tens of seconds past a few hundred tours: those counts are checked by
-# benchmarks/compare/knights_tour.py, not here (and not reported as skipped passes).
-GOLDEN_RUNS = [(entry, backend) for entry in GOLDEN for backend in ("cpsat", "sat", "reference")
-               if backend != "reference" or entry["count"] <= 500]
+def golden_run(entry: dict, backend: str):
+    """One golden count on one backend: run as it is, under the slow marker, or skipped saying why.
+
+    Measured on a loaded two-core machine: the slow entries take sat 1-5 s, cpsat 5 s (3x10) and
+    184 s (6x6 closed); plain backtracking takes tens of seconds past a few hundred tours."""
+    why = None
+    if backend == "reference" and entry["count"] > 500:
+        why = ("plain backtracking takes tens of seconds past a few hundred tours; "
+               "python -m gridsat.benchmarks.compare.knights_tour counts 3x8 and 5x5 with it, not the larger boards")
+    elif backend == "cpsat" and entry["count"] > 10_000:
+        why = ("CP-SAT counts the 6x6 closed tours in minutes; "
+               "python -m gridsat.benchmarks.compare.knights_tour --full does")
+    marks = [pytest.mark.skip(reason=why)] if why else [pytest.mark.slow] if entry.get("slow") else []
+    return pytest.param(entry, backend, marks=marks, id=f"{entry_id(entry)}-{backend}")
 
 
-@pytest.mark.parametrize("entry, backend", GOLDEN_RUNS, ids=lambda x: x if isinstance(x, str) else entry_id(x))
+GOLDEN_RUNS = [golden_run(entry, backend) for entry in ALL_GOLDEN for backend in ("cpsat", "sat", "reference")]
+
+
+@pytest.mark.parametrize("entry, backend", GOLDEN_RUNS)
 def test_golden_counts(entry, backend):
     outcome = execute(TOUR, parse(entry["board"], entry["params"]), backend)
     assert (outcome.count, outcome.complete, outcome.invalid, outcome.duplicates) == (entry["count"], True, [], 0)
@@ -127,7 +138,7 @@ BOARDS = [
 
 @pytest.mark.parametrize("text, params", BOARDS, ids=[f"{t} {p}" for t, p in BOARDS])
 def test_crosscheck_every_backend_encoding_and_algorithm(text, params):
-    configs = configurations(TOUR, scope="each")
+    configs = configurations(TOUR, LISTING, scope="each")
     if text == "5x6":  # 5x6 closed from the middle: plain backtracking would take minutes
         configs = [c for c in configs if c.request.algorithm != "backtrack"]
     report = crosscheck(TOUR, parse(text, params), configs, time_limit=60)
@@ -151,9 +162,10 @@ NINE_BY_TEN = [
 ]
 
 
-@pytest.mark.parametrize(
-    "backend, request_", NINE_BY_TEN, ids=[f"{b}:{r.encoding or r.algorithm}" for b, r in NINE_BY_TEN]
-)
+@pytest.mark.parametrize("backend, request_", [
+    pytest.param(b, r, id=f"{b}:{r.encoding or r.algorithm}",
+                 marks=[pytest.mark.slow] if r.encoding == "position" else [])  # position: about 6 s
+    for b, r in NINE_BY_TEN])
 def test_every_method_finds_a_verified_9x10_tour(backend, request_):
     board = parse("9x10", {})
     outcome = execute(TOUR, board, backend, request_, limit=1, time_limit=60, keep=True)
@@ -203,6 +215,16 @@ def test_every_cnf_encoding_gives_the_golden_counts(encoding):
         outcome = execute(TOUR, parse(entry["board"], entry["params"]), "sat", Request(encoding=encoding))
         found = (outcome.count, outcome.complete, outcome.invalid, outcome.duplicates)
         assert found == (entry["count"], True, [], 0), (entry_id(entry), outcome.summary())
+
+
+@pytest.mark.skip(reason="the other encodings take 5 s to minutes per slow count; "
+                  "python -m gridsat.benchmarks.compare.knights_tour --full counts the 6x6 closed tours on each")
+@pytest.mark.parametrize("encoding", TOUR_ENCODINGS[1:])
+@pytest.mark.parametrize("entry", [e for e in ALL_GOLDEN if e.get("slow")], ids=entry_id)
+def test_every_cnf_encoding_gives_the_slow_golden_counts(entry, encoding):
+    """Reported as skipped, not left out silently: the default encoding counts these in test_golden_counts."""
+    outcome = execute(TOUR, parse(entry["board"], entry["params"]), "sat", Request(encoding=encoding))
+    assert (outcome.count, outcome.complete) == (entry["count"], True), outcome.summary()
 
 
 @pytest.mark.parametrize("encoding", TOUR_ENCODINGS)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import io
-import tomllib
-from pathlib import Path
 
 import pytest
 
+from conftest import LISTING, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
+from gridsat.models.golden import path
 from gridsat.models.shikaku import candidates, describe, note, render, verify
 from gridsat.models.shikaku.formats import Board, parse_game_id, parse_text, read, to_game_id, to_text
 from gridsat.solvers.backend import Request
@@ -19,13 +19,12 @@ from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.run import execute
 
 SHIKAKU = get_puzzle("shikaku")
-DATA = Path(__file__).parent / "data" / "shikaku"
-with open(DATA / "golden.toml", "rb") as _fh:
-    GOLDEN = tomllib.load(_fh)["count"]
+DATA = path("shikaku")  # the puzzle files that the golden counts name
+GOLDEN = golden("shikaku/golden")["count"]
 
 
 def instance(text: str) -> Board:
-    """An instance as typed, with file names taken from tests/data/shikaku."""
+    """An instance as typed, with file names taken from models/golden/shikaku."""
     return SHIKAKU.parse(str(DATA / text) if (DATA / text).is_file() else text, {})
 
 
@@ -170,7 +169,7 @@ def test_the_seed_has_one_solution_the_one_it_prints(backend, request_):
 
 
 def test_the_seed_cross_checks_on_every_backend_encoding_and_algorithm():
-    report = crosscheck(SHIKAKU, read("seed"), configurations(SHIKAKU, scope="all"))
+    report = crosscheck(SHIKAKU, read("seed"), configurations(SHIKAKU, LISTING, scope="all"))
     assert report.agree, report.problems
     assert {o.count for o in report.outcomes} == {1} and all(o.complete for o in report.outcomes)
 
@@ -178,15 +177,20 @@ def test_the_seed_cross_checks_on_every_backend_encoding_and_algorithm():
 # --- golden counts -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("entry", [e for e in GOLDEN if not e.get("slow")], ids=lambda e: e["instance"])
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["instance"], marks=[pytest.mark.skip(
+        reason="thousands of solutions on every backend and encoding take long; "
+               "test_slow_golden_counts_on_the_sat_backend counts it on sat")] if e.get("slow") else [])
+    for e in GOLDEN])
 def test_golden_counts_agree_on_every_backend_and_encoding(entry):
     board = instance(entry["instance"])
-    report = crosscheck(SHIKAKU, board, configurations(SHIKAKU, scope="each"))
+    report = crosscheck(SHIKAKU, board, configurations(SHIKAKU, LISTING, scope="each"))
     assert report.agree, report.problems
     for outcome in report.outcomes:
         assert (outcome.count, outcome.complete) == (entry["count"], True), (entry["instance"], outcome.label)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", [e for e in GOLDEN if e.get("slow")], ids=lambda e: e["instance"])
 def test_slow_golden_counts_on_the_sat_backend(entry):
     outcome = execute(SHIKAKU, instance(entry["instance"]), "sat")
@@ -243,7 +247,7 @@ def test_unique_generated_puzzles_have_one_solution(size, seed):
 )
 def test_generated_puzzles_cross_check_on_every_backend_and_encoding(size, seed, max_area, count):
     board = read(SHIKAKU.generate(size, seed=seed, max_area=max_area, unique=False))
-    report = crosscheck(SHIKAKU, board, configurations(SHIKAKU, scope="each"), time_limit=30)
+    report = crosscheck(SHIKAKU, board, configurations(SHIKAKU, LISTING, scope="each"), time_limit=30)
     assert report.agree, (size, seed, report.problems)
     assert all(o.complete for o in report.outcomes)
     assert {o.count for o in report.outcomes} == {count}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import golden
+from conftest import LISTING, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.tatami import Room, decode, parse, render, verify
@@ -74,7 +74,12 @@ def test_seed_counts(entry, backend):
     assert (outcome.count, outcome.complete, outcome.invalid) == (entry["count"], True, [])
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+# Said, not silently left out: the seed's search on the large rooms.
+ROW_SCAN = pytest.mark.skip(reason="the seed's row scan takes about 250 s per room; "
+                                   "python -m gridsat.benchmarks.compare.tatami --full runs it")
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", pytest.param("reference", marks=ROW_SCAN)])
 def test_large_golden_counts_on_the_fast_backends(backend):
     for entry in GOLDEN["count"][2:]:
         outcome = execute(TATAMI, parse(entry["room"], {}), backend)
@@ -96,7 +101,7 @@ ROOMS = ["1x1", "1x2", "2x2", "2x3", "3x4", "4x4", "4x7", "5x6", "6x6", "2x8", "
 
 @pytest.mark.parametrize("room", ROOMS)
 def test_crosscheck_every_backend_and_encoding(room):
-    report = crosscheck(TATAMI, parse(room, {}), configurations(TATAMI, scope="each"))
+    report = crosscheck(TATAMI, parse(room, {}), configurations(TATAMI, LISTING, scope="each"))
     counts = {o.label: o.count for o in report.outcomes}
     assert report.agree, f"tatami {room}: {report.problems}; counts {counts}"
     assert all(o.complete and not o.duplicates for o in report.outcomes), counts

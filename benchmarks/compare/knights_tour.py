@@ -17,7 +17,8 @@ like; the times include building the formulation. Three tables:
    where they exist.
 3. Counts of directed tours: the 6x6 closed tours (19,724, OEIS A001230) per encoding, ratios
    against ``rank`` (15 s per run; ``--full``: 600 s), then the small boards of
-   tests/data/knights_tour.toml against the seed's plain backtracking.
+   models/golden/knights_tour.toml against the seed's plain backtracking. Every complete count is
+   checked against those golden counts, which ship with gridsat: a wrong one prints WRONG.
 
 Targets, checked at the end and printed as met or MISSED with their numbers: the
 default CNF (``cutset``) finds 20x20, 30x30 and 40x40 tours, open and closed, faster than CP-SAT
@@ -32,7 +33,7 @@ import argparse
 from collections.abc import Iterable, Iterator
 
 from gridsat.benchmarks.compare.series import Row, Series, finished, label, measure, print_table
-from gridsat.models import get_puzzle
+from gridsat.models import get_puzzle, golden
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config
 
@@ -42,12 +43,20 @@ SERIES = Series(module="gridsat.benchmarks.compare.knights_tour", quick=["8x8", 
 # 40x40 again, so that CP-SAT's time there is not cut at the 3 s of the first table.
 LEADER_SIZES = ["40x40", "50x50"]
 FULL_LEADER_SIZES = ["40x40", "50x50", "60x60", "70x70", "80x80", "100x100"]
-# Each a board and its -p parameters; the golden counts are in tests/data/knights_tour.toml.
+# Each a board and its -p parameters; their counts are checked against models/golden/knights_tour.toml.
 COUNTS = [("3x4", {}), ("3x8", {}), ("5x5", {"start": "0,0"}), ("5x5", {}), ("3x10", {"closed": "true"})]
 SIX = ("6x6", {"closed": "true"})
-SIX_COUNT = 19_724
 
 TOUR = get_puzzle("knights-tour")
+
+
+def golden_counts() -> dict[str, int]:
+    """The golden counts of directed tours by board description (``6x6 closed``), with the tests' data."""
+    return {TOUR.describe(TOUR.parse(e["board"], e["params"])): e["count"] for e in golden.counts("knights_tour")}
+
+
+GOLDEN = golden_counts()
+SIX_COUNT = GOLDEN[TOUR.describe(TOUR.parse(*SIX))]
 DEFAULT, *OTHER_ENCODINGS = TOUR.cnf_encodings.axes[0].choices
 SAT_CONFIGS = [Config("sat")] + [Config("sat", Request(encoding=e)) for e in OTHER_ENCODINGS]
 SEQ_POSITION = Config("sat", Request(encoding="position+seqcounter"))  # pairwise position outgrows 12x12
@@ -60,11 +69,15 @@ SIX_CONFIGS = [RANK, *(c for c in SAT_CONFIGS if c != RANK), SEQ_POSITION, CPSAT
 COUNT_CONFIGS = [Config("reference", Request(algorithm="backtrack")), CPSAT, *SAT_CONFIGS]
 
 
-def checked(rows: Iterable[Row]) -> Iterator[Row]:
-    """Pass rows through, saying so loudly when a run's solution broke a rule."""
+def checked(rows: Iterable[Row], counted: bool = False) -> Iterator[Row]:
+    """Pass rows through, saying so loudly when a run's solution broke a rule or (``counted``: rows
+    of counts, not of one tour) a complete count differs from the golden count."""
     for row in rows:
         for solution, problems in row.outcome.invalid[:1]:
             print(f"INVALID {row.instance} {row.config}: {problems[0]} in {solution}")
+        expected = GOLDEN.get(row.instance) if counted else None
+        if row.outcome.complete and expected is not None and row.outcome.count != expected:
+            print(f"WRONG {row.instance} {label(row.config)}: counted {row.outcome.count}, golden {expected}")
         yield row
 
 
@@ -140,11 +153,11 @@ def main() -> None:
     if not args.no_counts:
         print(f"The 6x6 closed tours ({SIX_COUNT:,} directed) per encoding, time limit {count_limit:g} s per run")
         six = measure("knights-tour", SIX[0], SIX[1], SIX_CONFIGS, count_limit, args.repeat)
-        six_rows = print_table(checked(six), baseline=label(RANK), sizes=True)
+        six_rows = print_table(checked(six, counted=True), baseline=label(RANK), sizes=True)
         print(f"Counts (directed tours) on small boards, time limit {count_limit:g} s per run")
         counts = (row for text, params in COUNTS
                   for row in measure("knights-tour", text, params, COUNT_CONFIGS, count_limit, args.repeat))
-        print_table(checked(counts), baseline="reference", sizes=True)
+        print_table(checked(counts, counted=True), baseline="reference", sizes=True)
     report_targets(tour_rows, leader_rows, six_rows, args.time_limit)
 
 

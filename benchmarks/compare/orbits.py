@@ -4,7 +4,8 @@
     python -m gridsat.benchmarks.compare.orbits --six     # and 6x6 closed tours: 9,862 undirected, 1,245 up to symmetry
     python -m gridsat.benchmarks.compare.orbits --backends sat --time-limit 600
 
-Every row is checked against the golden count (tests/data/orbits.toml, with sources); a row that
+Every row is checked against the golden count that ships with gridsat (models/golden/orbits.toml,
+with sources), installed or not; a row that
 differs prints WRONG and the command exits 1. The ratio is the ordinary count's time over the row's
 (the ordinary count is the baseline of its backend and encoding on that instance). Targets: an
 orbit count costs about what the ordinary count costs (canonical representatives add a pass over
@@ -21,30 +22,46 @@ import sys
 from dataclasses import dataclass
 
 import gridsat
+from gridsat.models.golden import counts
 from gridsat.solvers.run import Outcome
 
 
 @dataclass(frozen=True)
 class Case:
-    """An instance, what to count it up to, on which encodings, and the golden answers."""
+    """An instance, what to count it up to, and on which encodings; its answers are the golden ones."""
 
     puzzle: str
     instance: str
     params: dict[str, str]
     up_to: str
-    orbits: int
-    solutions: int
     encodings: tuple[str | None, ...] = (None,)
+
+    @property
+    def golden(self) -> dict:
+        """The case's entry in the golden orbit counts (one file for the tests and this script)."""
+        for entry in counts("orbits"):
+            if (entry["puzzle"], entry["instance"], entry.get("params", {}), entry["up_to"]) == (
+                    self.puzzle, self.instance, self.params, self.up_to):
+                return entry
+        raise LookupError(f"no golden orbit count for {self}: add it to models/golden/orbits.toml")
+
+    @property
+    def orbits(self) -> int:
+        return self.golden["count"]
+
+    @property
+    def solutions(self) -> int:
+        return self.golden["solutions"]
 
 
 CASES = [
-    Case("knights-tour", "5x5", {}, "symmetry", 112, 1728),
-    Case("prime-grid", "4x5", {"max": "20"}, "symmetry", 1308, 5232, (None, "nosymmetry")),
-    Case("prime-grid", "4x5", {"max": "21"}, "symmetry", 12696, 50784, (None, "nosymmetry")),
+    Case("knights-tour", "5x5", {}, "symmetry"),
+    Case("prime-grid", "4x5", {"max": "20"}, "symmetry", (None, "nosymmetry")),
+    Case("prime-grid", "4x5", {"max": "21"}, "symmetry", (None, "nosymmetry")),
 ]
 SIX = [
-    Case("knights-tour", "6x6", {"closed": "true"}, "reversal", 9862, 19724),
-    Case("knights-tour", "6x6", {"closed": "true"}, "symmetry", 1245, 19724),
+    Case("knights-tour", "6x6", {"closed": "true"}, "reversal"),
+    Case("knights-tour", "6x6", {"closed": "true"}, "symmetry"),
 ]
 
 

@@ -10,7 +10,8 @@ A size is ``RxC`` (values 1..R*C+1), ``RxC/M`` (values 1..M) or ``RxC/L..M``. Ev
 counts the same instance in this process, one after the other, so the ratios compare like with like
 on this shared machine: the ratio is the seed's DFS (reference) total time over the run's, ``>=``
 when the seed's run hit the time limit; "per s" is fillings per second, the fair comparison when
-runs hit the limit. Counts are checked against tests/data/prime_grid.toml.
+runs hit the limit. Counts are checked against the golden counts that ship with gridsat
+(models/golden/prime_grid.toml), installed or not.
 Targets: 5x5/25 (917,848 fillings) in under 60 s (the full series); at least 2x the seed's speed on 4x5/20.
 """
 
@@ -18,19 +19,17 @@ from __future__ import annotations
 
 import argparse
 import re
-import tomllib
-from pathlib import Path
 
 from gridsat.benchmarks.compare.series import Row, Series, label, measure, ratio
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
+from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config, configurations
 
 SERIES = Series(module="gridsat.benchmarks.compare.prime_grid", quick=["3x3/10", "4x4/16", "4x4/17", "4x5/20"],
                 quick_limit=10,
                 full=["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"], full_limit=60, full_takes="about 12 minutes")
-GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "data" / "prime_grid.toml"
 # The redundancy switches side by side: each backend's default, then one switch (or model) changed.
 SWITCHES = [
     Config("reference", Request(algorithm="dfs")),
@@ -57,11 +56,9 @@ def instance_params(size: str) -> tuple[str, dict[str, str]]:
 
 def golden_counts() -> dict[str, int]:
     """Known counts by instance description, e.g. ``{"3x3/1..10": 128}``."""
-    if not GOLDEN.exists():
-        return {}
     puzzle = get_puzzle("prime-grid")
     known = {}
-    for entry in tomllib.loads(GOLDEN.read_text())["count"]:
+    for entry in counts("prime_grid"):
         params = {key: str(entry[key]) for key in ("min", "max") if key in entry}
         known[puzzle.describe(puzzle.parse(entry["grid"], params))] = entry["count"]
     return known

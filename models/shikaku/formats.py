@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.params import excerpt
@@ -103,7 +103,7 @@ def read(text: str) -> Board:
     if _GAME_ID.fullmatch(stripped):
         return parse_game_id(text)  # as typed: like Tatham's parser, a stray space is an error
     if stripped == "-":
-        return parse_text(read_capped(sys.stdin.buffer, "standard input"), "<stdin>")
+        return parse_text(read_capped(getattr(sys.stdin, "buffer", sys.stdin), "standard input"), "<stdin>")
     if "\n" in text:
         return parse_text(text, "<text>")
     path = Path(text)
@@ -120,11 +120,14 @@ def read(text: str) -> Board:
     return parse_text(content, text)
 
 
-def read_capped(handle: BinaryIO, name: str) -> str:
-    """At most ``MAX_BYTES`` of UTF-8 text; more, or bytes that are not UTF-8, is an input error."""
+def read_capped(handle: BinaryIO | TextIO, name: str) -> str:
+    """At most ``MAX_BYTES`` of UTF-8 text; more, or bytes that are not UTF-8, is an input error.
+    (A text stream, as a test or an embedding program may put in place of stdin, is read as it is.)"""
     data = handle.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise InvalidInstance(f"{name} holds more than {MAX_BYTES >> 20} MB: not a puzzle")
+    if isinstance(data, str):
+        return data
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
