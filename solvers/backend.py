@@ -147,11 +147,15 @@ def counts_only(backend: Backend) -> bool:
     return COUNT in backend.can and ENUMERATE not in backend.can
 
 
+def listing_refused(backend: Backend) -> InvalidOption:
+    """The error for asking a counting backend for solutions."""
+    return InvalidOption(f"backend {backend.name!r} counts without listing solutions: use it with count or crosscheck")
+
+
 def refuse_listing(backend: Backend) -> None:
     """``solve`` and ``enumerate`` need solutions, which a counting backend never lists."""
     if ENUMERATE not in backend.can:
-        raise InvalidOption(f"backend {backend.name!r} counts without listing solutions: use it with count or "
-                            "crosscheck")
+        raise listing_refused(backend)
 
 
 def check_countable(backend: Backend, puzzle: Puzzle, request: Request, up_to: str | None) -> None:

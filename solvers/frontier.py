@@ -23,13 +23,12 @@ from typing import Any
 from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import FrontierSpec
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import COUNT, TIME_LIMIT, UP_TO, Request, Search, Tally
+from gridsat.solvers.backend import COUNT, TIME_LIMIT, UP_TO, Request, Search, Tally, listing_refused
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
 DEFAULT_SHARE = 0.6  # of the memory available when a run starts: room for the rest of the machine
 PROGRESS_EVERY = 0.5  # seconds between progress lines
-LISTS = "the frontier backend counts without listing solutions: use it with count or crosscheck"
 # Below this many parents one partition (one thread) does the layer: the tables fit in the cache, where
 # a second thread, which repeats every step to keep its own partition, costs more than it saves.
 SMALL_LAYER = 1 << 18
@@ -347,13 +346,13 @@ class FrontierBackend:
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts: the frontier never lists a solution."""
         if not counting:
-            raise InvalidOption(LISTS)
+            raise listing_refused(self)
 
     def listing(self) -> dict[str, Any]:
         return {}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search:
-        raise InvalidOption(LISTS)
+        raise listing_refused(self)
 
     def tally(
         self,

@@ -46,7 +46,7 @@ from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import COUNT, TIME_LIMIT, Request, Search, Tally
+from gridsat.solvers.backend import COUNT, TIME_LIMIT, Request, Search, Tally, listing_refused
 from gridsat.solvers.stop import INTERRUPTED, Stop
 from gridsat.solvers.stop import TIME_LIMIT as TIME_LIMIT_REASON
 
@@ -246,8 +246,7 @@ class ModelCounter:
         return {f"{self.name}_version": version_of(self.distribution)}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search:
-        raise InvalidOption(f"the {self.name} backend counts without listing solutions: use it with count or "
-                            "crosscheck")
+        raise listing_refused(self)
 
     def tally(
         self,
