@@ -32,8 +32,8 @@ class CpsatSearch:
         for key, value in part.fixed:
             self.formulation.model.Add(self.formulation.primary[key] == value)
 
-    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
-        """Parts on a prefix of the primary variables.
+    def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
+        """Parts on a prefix of the primary variables (``within``: sub-parts of that part, on a longer prefix).
 
         Each prefix's assignments come from one enumeration of a relaxation: what the model's
         constraints imply about the prefix variables alone (``project``). A relaxation keeps every
@@ -43,11 +43,12 @@ class CpsatSearch:
         """
         primary = [self.formulation.primary[key].Index() for key in self.formulation.primary]
         proto = self.formulation.model.Proto()
+        pinned = {self.formulation.primary[key].Index(): value for key, value in (within.fixed if within else ())}
 
         def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
-            return relaxed_projections(proto, primary[: len(onto)], limit, stop)
+            return relaxed_projections(proto, primary[: len(onto)], limit, stop, pinned)
 
-        return split_prefix(list(self.formulation.primary), projections, target, cap)
+        return split_prefix(list(self.formulation.primary), projections, target, cap, within)
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         from ortools.sat.python import cp_model
@@ -186,9 +187,10 @@ def project_table(table: Any, inside: set[int], add: Callable[[], Any]) -> None:
         new.negated = True
 
 
-def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop) -> list[tuple[int, ...]] | None:
+def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop, pinned: dict[int, int] | None = None
+                        ) -> list[tuple[int, ...]] | None:
     """Every assignment of the ``prefix`` variables that satisfies what the model's constraints imply
-    about them alone (None when there are more than ``cap``)."""
+    about them alone (None when there are more than ``cap``); ``pinned`` variables keep their value."""
     from ortools.sat.python import cp_model
 
     inside = set(prefix)
@@ -200,6 +202,10 @@ def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop) -> 
             low = variable.domain[0]
             copy.domain.clear()
             copy.domain.extend([low, low])
+    for index, value in (pinned or {}).items():  # a part's own values: its sub-parts keep them
+        domain = relaxed.Proto().variables[index].domain
+        domain.clear()
+        domain.extend([value, value])
     for constraint in proto.constraints:
         project(constraint, inside, relaxed)
     found: list[tuple[int, ...]] = []

@@ -138,8 +138,9 @@ class SatSearch:
         pool = self.formulation.pool
         self.units = [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
 
-    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
-        """Parts on a prefix of the projection, their projections enumerated by the solver.
+    def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
+        """Parts on a prefix of the projection, their projections enumerated by the solver (``within``:
+        sub-parts of that part, whose fixed values every call assumes).
 
         One solver serves every prefix: each prefix's blocking clauses carry a fresh activation
         literal that only that prefix's calls assume, so they never cut another prefix's models. A
@@ -151,6 +152,7 @@ class SatSearch:
             raise interrupted_split(stop)
         with oracle:
             pace, fresh = Pace(oracle), [max(f.cnf.nv, f.pool.top)]
+            assumed = [f.pool.id(key) if value else -f.pool.id(key) for key, value in (within.fixed if within else ())]
 
             def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
                 variables = [f.pool.id(key) for key in onto]
@@ -158,7 +160,7 @@ class SatSearch:
                 active = fresh[0]
                 found: list[tuple[int, ...]] = []
                 while True:
-                    answer = self._solve(oracle, stop, pace, threaded=False, extra=[active])
+                    answer = self._solve(oracle, stop, pace, threaded=False, extra=[active, *assumed])
                     if answer is None:
                         raise interrupted_split(stop)
                     if not answer:
@@ -175,7 +177,7 @@ class SatSearch:
                     other = [-v if value else v for v, value in zip(variables, values, strict=True)]
                     oracle.add_clause([-active, *other])
 
-            return split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap)
+            return split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap, within)
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:

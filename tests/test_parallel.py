@@ -82,6 +82,26 @@ def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> Non
     assert set(seen) == {freeze(s) for s in whole.solutions}
     assert len(seen) == whole.count == (golden if golden is not None else whole.count)
     assert len(parts) > 1 or whole.count <= 1
+    # Split again while they run: the largest part's sub-parts, and the largest of those again
+    # (a reference part that owns one decision goes a level deeper), partition it.
+    part = max(parts, key=lambda p: sum(v == p.index for v in seen.values()))
+    for _ in range(2):
+        mine = {k for k, v in seen.items() if v == part.index}
+        subs = get_backend(backend).prepare(puzzle, parsed, request).split(4, 64, Stop(), within=part)
+        found_in: dict = {}
+        for sub in subs:
+            found = execute(puzzle, parsed, backend, request_of(backend, encoding, sub), keep=True)
+            assert found.complete and not found.invalid
+            for solution in found.solutions:
+                key = freeze(solution)
+                assert key not in found_in, f"sub-part {sub} repeats a solution of sub-part {found_in.get(key)}"
+                found_in[key] = sub.index
+        assert set(found_in) == mine, f"the sub-parts of {part} do not hold exactly its solutions"
+        assert len(subs) > 1 or len(mine) <= 1 or backend == "reference"  # a search tree may end in a path
+        if len(subs) == 1:
+            break
+        part = max(subs, key=lambda p: sum(v == p.index for v in found_in.values()))
+        seen = found_in
 
 
 def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
