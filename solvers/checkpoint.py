@@ -6,6 +6,11 @@ parts themselves, so a resumed run conquers exactly the parts the first run spli
 line records one finished part and its count; it is flushed and synced before the next part is
 taken into account, so ``kill -9`` loses at most the parts in flight. A last line cut short by such
 a kill is ignored.
+
+A part split again while it ran gets a line of its own, ``{"split": index, "into": [parts]}``,
+written before its sub-parts are handed out: the sub-parts take the next free indices, and a
+rerun conquers them instead of the part (a kill before the line is whole reruns the part itself).
+A checkpoint written before re-splitting existed has no such lines and reads the same.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ class Checkpoint:
     fingerprint: dict[str, Any]
     parts: list[Part] = field(default_factory=list)
     done: dict[int, dict[str, Any]] = field(default_factory=dict)  # part index -> its record
+    split: dict[int, list[int]] = field(default_factory=dict)  # a part split again -> its sub-parts' indices
 
     def load(self) -> bool:
         """Read an existing file for this run; False when there is none yet. A file written for
@@ -66,12 +72,40 @@ class Checkpoint:
                     self.write(lines[:-1])
                     break
                 raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not JSON") from None
+            if isinstance(record, dict) and "split" in record:
+                self._read_split(record, number)
+                continue
             if not (isinstance(record, dict) and isinstance(record.get("part"), int)
-                    and 0 <= record["part"] < len(self.parts) and isinstance(record.get("count"), int)):
+                    and 0 <= record["part"] < len(self.parts) and isinstance(record.get("count"), int)
+                    and record["part"] not in self.split):
                 raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a finished part's "
                                     "record")
             self.done[record["part"]] = record
         return True
+
+    def _read_split(self, record: dict[str, Any], number: int) -> None:
+        """Take in a part split again: its sub-parts carry the next indices, and it has no record."""
+        index = record.get("split")
+        try:
+            into = [Part.from_json(p) for p in record["into"]]
+        except (KeyError, TypeError, ValueError):
+            into = []
+        if not (isinstance(index, int) and 0 <= index < len(self.parts) and index not in self.split
+                and index not in self.done and len(into) > 1
+                and [p.index for p in into] == list(range(len(self.parts), len(self.parts) + len(into)))):
+            raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a part split again")
+        self.parts.extend(into)
+        self.split[index] = [p.index for p in into]
+
+    def live(self) -> list[Part]:
+        """The parts to count: every part but those split again."""
+        return [p for p in self.parts if p.index not in self.split]
+
+    def resplit(self, index: int, into: list[Part]) -> None:
+        """Record that part ``index`` was split again into ``into``, synced before this returns."""
+        self._append({"split": index, "into": [p.to_json() for p in into]})
+        self.parts.extend(into)
+        self.split[index] = [p.index for p in into]
 
     def start(self, parts: list[Part]) -> None:
         """Write the header: a new file, written whole before any part is recorded."""
@@ -93,8 +127,11 @@ class Checkpoint:
         count adds: the solutions its orbits hold, by size, and the solutions its search met)."""
         record = {"part": index, "count": count, "duplicates": duplicates, "seconds": round(seconds, 3), **more}
         self.done[index] = record
+        self._append(record)
+
+    def _append(self, line: dict[str, Any]) -> None:
         with open(self.path, "a", encoding="utf-8") as out:
-            out.write(json.dumps(record, separators=(",", ":")) + "\n")
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
             out.flush()
             os.fsync(out.fileno())
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from gridsat.solvers.checkpoint import Checkpoint, check_writable
 from gridsat.solvers.parts import Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
+from gridsat.solvers.schedule import RESPLIT_AGE, Ledger
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -48,6 +50,8 @@ class Variant(Protocol):
 PROBE = 0.2
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
+RESPLIT_PER_WORKER = 4  # a part split again becomes about this many sub-parts per worker (at least 8)
+RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class Split:
     checkpoint: Path | str | None = None
     parts: int | None = None  # the number of parts to aim for; None: PARTS_PER_WORKER per worker
     probe: float = PROBE  # seconds of plain search first (0: split at once)
+    resplit: float | None = RESPLIT_AGE  # seconds a part runs before it may be split again (None: never)
 
     def target(self) -> int:
         return self.parts or max(MIN_PARTS, PARTS_PER_WORKER * self.jobs)
@@ -97,8 +102,10 @@ class PartResult:
         return TIME_LIMIT if self.outcome is None else self.outcome.reason
 
 
-def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResult:
-    """Run one part to its end (in a worker process, or a Dask worker)."""
+def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Callable[[], bool] | None = None,
+            poll: float = 0.1) -> PartResult:
+    """Run one part to its end (in a worker process, or a Dask worker), or until ``halted()`` says the
+    parent split it again (its result is then thrown away: the sub-parts count it)."""
     index = task.request.part.index
     left = None if task.deadline is None else task.deadline - time.time()
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
@@ -108,14 +115,40 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
                             in_part=True)
     items: list[Any] | None = [] if task.keep else None
     last = time.monotonic()
-    with run:
+    with run, Watch(halted, run.stop, poll):
         for item in run:
+            if run.stop.reason == RESPLIT:
+                break
             if items is not None:
                 items.append(item)
             if report is not None and time.monotonic() - last >= REPORT:
                 report(run.outcome.count)
                 last = time.monotonic()
     return PartResult(index, run.outcome, items)
+
+
+class Watch:
+    """A thread that stops a part's run when ``halted()`` turns true: a run that finds no solution for
+    a while still notices (the searches poll their stop)."""
+
+    def __init__(self, halted: Callable[[], bool] | None, stop: Stop, poll: float) -> None:
+        self.halted, self.stop, self.poll = halted, stop, poll
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="gridsat-halt", daemon=True)
+
+    def _watch(self) -> None:
+        while not self.done.wait(self.poll):
+            if self.halted is not None and self.halted():
+                self.stop.request(RESPLIT)
+                return
+
+    def __enter__(self) -> Watch:
+        if self.halted is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
 
 
 def registered(puzzle: Puzzle) -> bool:
@@ -182,7 +215,10 @@ class SplitRun(Run):
         self.checkpoint = None if split.checkpoint is None else Checkpoint(
             split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
-        self.split_seconds = 0.0
+        self.split_seconds = 0.0  # the first split's, then every split again's
+        self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
+        self.known: dict[int, Part] = {}  # every part by index, for splitting one again
+        self.next_index = 0  # the index the next sub-part takes
         self.redelivered: set[Any] = set()
         self.started = time.monotonic()
         self._items = self._run()
@@ -218,7 +254,7 @@ class SplitRun(Run):
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
         outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
         if checkpoint is not None and checkpoint.load():
-            return checkpoint.parts
+            return checkpoint.live()
         last = time.monotonic()
         probed = self.probe.outcome
         try:
@@ -254,6 +290,7 @@ class SplitRun(Run):
         self.redelivered = set(self.seen or ())  # the parts find the probe's solutions again
         if checkpoint is not None:
             checkpoint.start(parts)
+        self.known = {p.index: p for p in parts}
         return parts
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
@@ -262,18 +299,20 @@ class SplitRun(Run):
         for record in done.values():  # a checkpoint is only kept by counts, which deliver nothing
             outcome.merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
-        resumed = outcome.count if self.seen is None else 0
+        self.ledger.roots = [p.index for p in parts]
+        every = [*parts, *(checkpoint.parts if checkpoint is not None else ())]
+        self.next_index = 1 + max((p.index for p in every), default=-1)
+        self.resumed = outcome.count if self.seen is None else 0
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
-        tasks = [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
-                      self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in todo]
         flying: dict[int, int] = {}  # part -> solutions it reported so far
         if self.pool is None:
             self.pool = DaskPool(self.split.scheduler, conquer)
         pool = self.pool
+        pool.submit(self._tasks(todo))
         try:
-            for message in pool.run(tasks):
+            for message in pool.messages():
                 yield from self._receive(message, flying)
                 if self.limit is not None and outcome.count >= self.limit:
                     stop.request(SOLUTION_LIMIT)
@@ -282,9 +321,11 @@ class SplitRun(Run):
                 if stop.expired():  # the time limit: parts in flight end with it, the rest never start
                     self._abandon(flying)
                     return
+                self._balance(pool, flying)
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
-                                              outcome.parts, time.monotonic() - self.started, resumed, len(done)))
+                                              outcome.parts, time.monotonic() - self.started, self.resumed,
+                                              len(done), split_again=len(self.ledger.children)))
         except KeyboardInterrupt:
             stop.request(INTERRUPTED)
             self._abandon(flying)
@@ -293,6 +334,56 @@ class SplitRun(Run):
             stop.request(str(died))
             self._abandon(flying)
 
+    def _tasks(self, parts: list[Part]) -> list[Task]:
+        return [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
+                     self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in parts]
+
+    def _balance(self, pool: LocalPool | DaskPool, flying: dict[int, int]) -> None:
+        """When a worker would go idle, split a running part again (the policy is solvers.schedule's).
+
+        Its sub-parts are handed out at once and the part is asked to stop; whatever it returns is
+        thrown away, so every solution of the part is counted by exactly one sub-part. The sub-parts
+        are found here, from the probe's formulation, so the part's worker has nothing to send back."""
+        ledger, age = self.ledger, self.split.resplit
+        now = time.monotonic() - self.started
+        if pool.pending >= pool.size:
+            return
+        if ledger.first_idle is None:
+            ledger.first_idle = now
+        if age is None or self.probe.search is None:
+            return
+        index = ledger.choose(now, age)
+        if index is None:
+            return
+        part = self.parts_by_index(index)
+        target = max(8, RESPLIT_PER_WORKER * pool.size)
+        started = time.monotonic()
+        try:
+            into = self.probe.search.split(target, OVERSHOOT * target, self.stop, within=part)
+        except StopSplitting:  # the run is ending (its stop says why): the part runs on
+            return
+        self.split_seconds += time.monotonic() - started
+        if len(into) < 2:
+            ledger.unsplittable.add(index)
+            return
+        into = [p.renumbered(self.next_index + i) for i, p in enumerate(into)]
+        self.next_index += len(into)
+        if self.checkpoint is not None:
+            self.checkpoint.resplit(index, into)  # before the sub-parts run: a kill now reruns either
+        ledger.children[index] = [p.index for p in into]
+        self.known.update((p.index, p) for p in into)
+        self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
+        flying.pop(index, None)
+        pool.submit(self._tasks(into))
+        pool.halt(index)
+
+    def parts_by_index(self, index: int) -> Part:
+        """A part of this run by its index (the first split's, a checkpoint's, or a sub-part)."""
+        if not self.known:
+            listed = self.checkpoint.parts if self.checkpoint is not None and self.checkpoint.parts else []
+            self.known.update((p.index, p) for p in listed)
+        return self.known[index]
+
     def _abandon(self, flying: dict[int, int]) -> None:
         """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""
         if self.seen is None:
@@ -300,12 +391,19 @@ class SplitRun(Run):
 
     def _receive(self, message: Message, flying: dict[int, int]) -> Iterator[Any]:
         """Account for one message from the pool; yield the solutions of a finished part."""
+        now = time.monotonic() - self.started
+        if message.kind == "start":
+            self.ledger.started(message.index, now, str(message.value))
         if message.kind in ("start", "progress"):
-            flying[message.index] = message.value if message.kind == "progress" else 0
+            if message.index not in self.ledger.children:
+                flying[message.index] = message.value if message.kind == "progress" else 0
             return
         if message.kind != "done":
             return
+        self.ledger.ended(message.index, now)
         flying.pop(message.index, None)
+        if message.index in self.ledger.children:  # split again: its sub-parts count all of it
+            return
         result: PartResult = message.value
         outcome, found = self.outcome, result.outcome
         if found is not None:
