@@ -10,6 +10,9 @@ a kill is ignored.
 A part split again while it ran gets a line of its own, ``{"split": index, "into": [parts]}``,
 written before its sub-parts are handed out: the sub-parts take the next free indices, and a
 rerun conquers them instead of the part (a kill before the line is whole reruns the part itself).
+When the part's worker handed back the models it had counted, the line also holds that count
+(``count``, ``duplicates``, ... as a finished part's record) and the sub-parts leave those models
+out (``blocked``), all in one line, so the count and the exclusion are kept or lost together.
 A checkpoint written before re-splitting existed has no such lines and reads the same.
 """
 
@@ -38,6 +41,7 @@ class Checkpoint:
     parts: list[Part] = field(default_factory=list)
     done: dict[int, dict[str, Any]] = field(default_factory=dict)  # part index -> its record
     split: dict[int, list[int]] = field(default_factory=dict)  # a part split again -> its sub-parts' indices
+    kept: dict[int, dict[str, Any]] = field(default_factory=dict)  # a part split again -> what it had counted
 
     def load(self) -> bool:
         """Read an existing file for this run; False when there is none yet. A file written for
@@ -96,16 +100,25 @@ class Checkpoint:
             raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a part split again")
         self.parts.extend(into)
         self.split[index] = [p.index for p in into]
+        if "count" in record:
+            if not isinstance(record["count"], int):
+                raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a part split again")
+            self.kept[index] = record
 
     def live(self) -> list[Part]:
         """The parts to count: every part but those split again."""
         return [p for p in self.parts if p.index not in self.split]
 
-    def resplit(self, index: int, into: list[Part]) -> None:
-        """Record that part ``index`` was split again into ``into``, synced before this returns."""
-        self._append({"split": index, "into": [p.to_json() for p in into]})
+    def resplit(self, index: int, into: list[Part], kept: dict[str, Any] | None = None) -> None:
+        """Record that part ``index`` was split again into ``into`` (``kept``: what it had counted, as
+        ``record`` writes it), synced before this returns."""
+        line = {"split": index, **({} if kept is None else {**kept, "seconds": round(kept["seconds"], 3)}),
+                "into": [p.to_json() for p in into]}
+        self._append(line)
         self.parts.extend(into)
         self.split[index] = [p.index for p in into]
+        if kept is not None:
+            self.kept[index] = line
 
     def start(self, parts: list[Part]) -> None:
         """Write the header: a new file, written whole before any part is recorded."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
-from gridsat.solvers.parts import Part, interrupted_split, split_prefix
+from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
 
@@ -23,14 +23,18 @@ class CpsatSearch:
     label: str
     single: bool = False
     exhaustive: bool = True
+    handback: Handback = field(default_factory=Handback)
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
 
     def restrict(self, part: Part) -> None:
         """Fix the part's primary variables: the model then holds that part's solutions only."""
+        self.handback.recording = True
         for key, value in part.fixed:
             self.formulation.model.Add(self.formulation.primary[key] == value)
+        if part.blocked:  # models a run split again already counted
+            self.formulation.model.AddForbiddenAssignments(list(self.formulation.primary.values()), part.blocked)
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
         """Parts on a prefix of the primary variables (``within``: sub-parts of that part, on a longer prefix).
@@ -72,6 +76,7 @@ class CpsatSearch:
         # The primary variables' values straight from the response: one copy of the solution and an
         # itemgetter, instead of one Value() call into the solver per variable.
         pick = picker([formulation.primary[key].Index() for key in keys])
+        handback = self.handback
 
         class Collector(cp_model.CpSolverSolutionCallback):
             def __init__(self, emit: Emit) -> None:
@@ -79,16 +84,29 @@ class CpsatSearch:
                 self.emit = emit
 
             def on_solution_callback(self) -> None:
-                values = dict(zip(keys, pick(list(self.Response().solution)), strict=True))
+                if handback.draining:
+                    self.StopSearch()
+                    return
+                assignment = pick(list(self.Response().solution))
+                values = dict(zip(keys, assignment, strict=True))
                 for solution in formulation.solutions_of(values):
                     if not self.emit(solution):
                         self.StopSearch()
                         return
+                if handback.recording:
+                    handback.found.append(tuple(assignment))
 
         def produce(emit: Emit) -> None:
-            status = solver.Solve(formulation.model, Collector(emit))
+            handback.halt = solver.StopSearch
+            try:
+                status = solver.Solve(formulation.model, Collector(emit))
+            finally:
+                handback.halt = None
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
+            if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and handback.draining:
+                handback.cut = True  # stopped between models to be split again: not a limit
+                return
             if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and not stop.expired():
                 # Halted by its own time limit, which can run out a little before ours does.
                 stop.request(TIME_LIMIT if limited else "CP-SAT stopped before finishing the search")

@@ -30,7 +30,7 @@ from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
-from gridsat.solvers.parts import Part, StopSplitting
+from gridsat.solvers.parts import Handback, Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.schedule import RESPLIT_AGE, Ledger
@@ -50,7 +50,8 @@ class Variant(Protocol):
 PROBE = 0.2
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
-RESPLIT_PER_WORKER = 4  # a part split again becomes about this many sub-parts per worker (at least 8)
+RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
+RESPLIT_PARTS = 8  # a part split again for running past its budget (solvers.schedule)
 RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 
 
@@ -92,6 +93,9 @@ class PartResult:
     index: int
     outcome: Outcome | None
     items: list[Any] | None
+    # handed back when split again (formulation backends): the primary assignments of the models it
+    # counted; None when it finished, or its run was stopped and is thrown away (the reference backend)
+    found: list[tuple[int, ...]] | None = None
 
     @property
     def complete(self) -> bool:
@@ -115,7 +119,15 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
                             in_part=True)
     items: list[Any] | None = [] if task.keep else None
     last = time.monotonic()
-    with run, Watch(halted, run.stop, poll):
+    handback: Handback | None = getattr(run.search, "handback", None)
+
+    def halt() -> None:
+        if handback is not None:
+            handback.drain()  # it ends between two models, and says which it counted
+        else:
+            run.stop.request(RESPLIT)  # it ends soon, and what it counted is thrown away
+
+    with run, Watch(halted, halt, poll):
         for item in run:
             if run.stop.reason == RESPLIT:
                 break
@@ -124,22 +136,25 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
             if report is not None and time.monotonic() - last >= REPORT:
                 report(run.outcome.count)
                 last = time.monotonic()
+    if handback is not None and handback.cut:
+        run.outcome.complete, run.outcome.reason = False, RESPLIT
+        return PartResult(index, run.outcome, items, handback.found)
     return PartResult(index, run.outcome, items)
 
 
 class Watch:
-    """A thread that stops a part's run when ``halted()`` turns true: a run that finds no solution for
-    a while still notices (the searches poll their stop)."""
+    """A thread that calls ``halt`` once ``halted()`` turns true, polling every ``poll`` seconds: a run
+    that finds no solution for a while still notices."""
 
-    def __init__(self, halted: Callable[[], bool] | None, stop: Stop, poll: float) -> None:
-        self.halted, self.stop, self.poll = halted, stop, poll
+    def __init__(self, halted: Callable[[], bool] | None, halt: Callable[[], None], poll: float) -> None:
+        self.halted, self.halt, self.poll = halted, halt, poll
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="gridsat-halt", daemon=True)
 
     def _watch(self) -> None:
         while not self.done.wait(self.poll):
             if self.halted is not None and self.halted():
-                self.stop.request(RESPLIT)
+                self.halt()
                 return
 
     def __enter__(self) -> Watch:
@@ -218,6 +233,7 @@ class SplitRun(Run):
         self.split_seconds = 0.0  # the first split's, then every split again's
         self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
         self.known: dict[int, Part] = {}  # every part by index, for splitting one again
+        self.halting: dict[int, list[Part]] = {}  # parts asked to stop -> their sub-parts, not yet numbered
         self.next_index = 0  # the index the next sub-part takes
         self.redelivered: set[Any] = set()
         self.started = time.monotonic()
@@ -254,6 +270,7 @@ class SplitRun(Run):
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
         outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
         if checkpoint is not None and checkpoint.load():
+            self.known = {p.index: p for p in checkpoint.parts}
             return checkpoint.live()
         last = time.monotonic()
         probed = self.probe.outcome
@@ -296,7 +313,8 @@ class SplitRun(Run):
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
         done = checkpoint.done if checkpoint is not None else {}
-        for record in done.values():  # a checkpoint is only kept by counts, which deliver nothing
+        kept = checkpoint.kept.values() if checkpoint is not None else ()
+        for record in [*done.values(), *kept]:  # a checkpoint is only kept by counts, which deliver nothing
             outcome.merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.ledger.roots = [p.index for p in parts]
@@ -321,7 +339,7 @@ class SplitRun(Run):
                 if stop.expired():  # the time limit: parts in flight end with it, the rest never start
                     self._abandon(flying)
                     return
-                self._balance(pool, flying)
+                self._balance(pool)
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
                                               outcome.parts, time.monotonic() - self.started, self.resumed,
@@ -338,51 +356,56 @@ class SplitRun(Run):
         return [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
                      self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in parts]
 
-    def _balance(self, pool: LocalPool | DaskPool, flying: dict[int, int]) -> None:
-        """When a worker would go idle, split a running part again (the policy is solvers.schedule's).
-
-        Its sub-parts are handed out at once and the part is asked to stop; whatever it returns is
-        thrown away, so every solution of the part is counted by exactly one sub-part. The sub-parts
-        are found here, from the probe's formulation, so the part's worker has nothing to send back."""
-        ledger, age = self.ledger, self.split.resplit
+    def _balance(self, pool: LocalPool | DaskPool) -> None:
+        """Split a running part again (the policy is solvers.schedule's): its sub-parts are found here,
+        from the probe's formulation, and handed out when its worker has stopped it (``_resplit``)."""
+        ledger = self.ledger
         now = time.monotonic() - self.started
-        if pool.pending >= pool.size:
-            return
-        if ledger.first_idle is None:
+        idle = pool.pending < pool.size
+        if idle and ledger.first_idle is None:
             ledger.first_idle = now
-        if age is None or self.probe.search is None:
+        if self.split.resplit is None or self.probe.search is None:
             return
-        index = ledger.choose(now, age)
+        index = ledger.choose(now, self.split.resplit if idle else ledger.budget(now))
         if index is None:
             return
-        part = self.parts_by_index(index)
-        target = max(8, RESPLIT_PER_WORKER * pool.size)
+        target = max(8, RESPLIT_PER_WORKER * pool.size) if idle else RESPLIT_PARTS
         started = time.monotonic()
         try:
-            into = self.probe.search.split(target, OVERSHOOT * target, self.stop, within=part)
+            into = self.probe.search.split(target, OVERSHOOT * target, self.stop, within=self.known[index])
         except StopSplitting:  # the run is ending (its stop says why): the part runs on
             return
         self.split_seconds += time.monotonic() - started
         if len(into) < 2:
             ledger.unsplittable.add(index)
             return
-        into = [p.renumbered(self.next_index + i) for i, p in enumerate(into)]
-        self.next_index += len(into)
-        if self.checkpoint is not None:
-            self.checkpoint.resplit(index, into)  # before the sub-parts run: a kill now reruns either
-        ledger.children[index] = [p.index for p in into]
-        self.known.update((p.index, p) for p in into)
-        self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
-        flying.pop(index, None)
-        pool.submit(self._tasks(into))
+        ledger.children[index] = []  # its sub-parts take their indices when they are handed out
+        self.halting[index] = into
         pool.halt(index)
 
-    def parts_by_index(self, index: int) -> Part:
-        """A part of this run by its index (the first split's, a checkpoint's, or a sub-part)."""
-        if not self.known:
-            listed = self.checkpoint.parts if self.checkpoint is not None and self.checkpoint.parts else []
-            self.known.update((p.index, p) for p in listed)
-        return self.known[index]
+    def _resplit(self, index: int, result: PartResult) -> list[Part]:
+        """The sub-parts of a part whose worker stopped it to be split again, with new indices.
+
+        A worker that handed back the models it counted (``found``) keeps its count, and each sub-part
+        leaves out those models that fall in it; otherwise its count is thrown away and the sub-parts
+        count all of it. The checkpoint records the split (and the kept count) before the sub-parts run."""
+        part, into = self.known[index], self.halting.pop(index)
+        kept = result.found is not None and result.outcome is not None
+        blocked = [*part.blocked, *(result.found or [])] if kept else list(part.blocked)
+        into = [dataclasses.replace(p, index=self.next_index + i, blocked=tuple(b for b in blocked if p.owns(b)))
+                for i, p in enumerate(into)]
+        self.next_index += len(into)
+        found = result.outcome
+        if kept and found is not None:
+            self.outcome.merge(found, counts=self.seen is None)
+        if self.checkpoint is not None:
+            record = None if not kept or found is None else {
+                "count": found.count, "duplicates": found.duplicates, "seconds": found.seconds, **found.record()}
+            self.checkpoint.resplit(index, into, record)
+        self.ledger.children[index] = [p.index for p in into]
+        self.known.update((p.index, p) for p in into)
+        self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
+        return into
 
     def _abandon(self, flying: dict[int, int]) -> None:
         """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""
@@ -395,16 +418,27 @@ class SplitRun(Run):
         if message.kind == "start":
             self.ledger.started(message.index, now, str(message.value))
         if message.kind in ("start", "progress"):
-            if message.index not in self.ledger.children:
-                flying[message.index] = message.value if message.kind == "progress" else 0
+            flying[message.index] = message.value if message.kind == "progress" else 0
             return
         if message.kind != "done":
             return
-        self.ledger.ended(message.index, now)
         flying.pop(message.index, None)
-        if message.index in self.ledger.children:  # split again: its sub-parts count all of it
-            return
         result: PartResult = message.value
+        if message.index in self.halting:
+            if result.complete:  # it ended before it noticed: nothing to split
+                del self.halting[message.index]
+                del self.ledger.children[message.index]
+            elif self.stop.reason is None:
+                self.ledger.ended(message.index, now, thrown=result.found is None)
+                items = result.items if result.found is not None else None  # kept with the count, or dropped
+                into = self._resplit(message.index, result)
+                for item in items or []:
+                    if self._deliver(item):
+                        yield item
+                assert self.pool is not None
+                self.pool.submit(self._tasks(into))
+                return
+        self.ledger.ended(message.index, now)
         outcome, found = self.outcome, result.outcome
         if found is not None:
             outcome.merge(found, counts=self.seen is None)

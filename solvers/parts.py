@@ -57,6 +57,9 @@ class Part:
     hi: int = 0  # reference: one past the last
     shallow: bool = False  # reference: this part also owns the solutions found above ``depth``
     deeper: tuple[Level, ...] = ()  # reference, after a re-split: more levels below ``depth``
+    # formulation backends, after a re-split: full assignments of the primary variables (in their
+    # order) that this part leaves out, since the run split again had already counted them
+    blocked: tuple[tuple[int, ...], ...] = ()
 
     def levels(self) -> list[Level]:
         """The reference backend's levels, outermost first (none for the whole run)."""
@@ -67,17 +70,43 @@ class Part:
                 "lo": self.lo, "hi": self.hi, "shallow": self.shallow}
         if self.deeper:  # absent from parts written before re-splitting existed, which read the same
             data["deeper"] = [list(level) for level in self.deeper]
+        if self.blocked:
+            data["blocked"] = [list(row) for row in self.blocked]
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Part:
         fixed = tuple((tupled(k), int(v)) for k, v in data["fixed"])
         deeper = tuple(Level(int(d), int(lo), int(hi), bool(s)) for d, lo, hi, s in data.get("deeper", []))
+        blocked = tuple(tuple(int(v) for v in row) for row in data.get("blocked", []))
         return cls(int(data["index"]), fixed, int(data["depth"]), int(data["lo"]), int(data["hi"]),
-                   bool(data["shallow"]), deeper)
+                   bool(data["shallow"]), deeper, blocked)
 
     def renumbered(self, index: int) -> Part:
         return dataclasses.replace(self, index=index)
+
+    def owns(self, assignment: tuple[int, ...]) -> bool:
+        """Whether a full assignment of the primary variables (in their order) has this part's prefix."""
+        return all(assignment[i] == value for i, (_, value) in enumerate(self.fixed))
+
+
+@dataclass
+class Handback:
+    """How a formulation backend's search hands back a part split again while it runs: asked to
+    ``drain``, it stops between two models (never inside one: every solution of a model it reported
+    was read), and ``found`` lists the models' primary assignments, which the sub-parts then leave
+    out. ``cut`` says it did stop early (a search that ended anyway has nothing to hand back)."""
+
+    found: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    recording: bool = False  # only a part's run keeps ``found`` (a whole run would hold every model)
+    draining: bool = False
+    cut: bool = False
+    halt: Callable[[], None] | None = None  # ends a solver call in progress (set while one runs)
+
+    def drain(self) -> None:
+        self.draining = True
+        if self.halt is not None:
+            self.halt()
 
 
 class Level(NamedTuple):

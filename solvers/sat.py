@@ -31,7 +31,7 @@ from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
-from gridsat.solvers.parts import Part, interrupted_split, split_prefix
+from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
 
@@ -124,6 +124,7 @@ class SatSearch:
     units: list[list[int]] = field(default_factory=list)  # a part's fixed projection variables
     rounds: int = 0  # refinement rounds: models the formulation's refine rejected
     refinements: int = 0  # the clauses those rounds added
+    handback: Handback = field(default_factory=Handback)
 
     def size(self) -> dict[str, int]:
         size = self.formulation.size()
@@ -137,6 +138,10 @@ class SatSearch:
         small part is then a simpler problem (python -m gridsat.benchmarks.compare.parallel)."""
         pool = self.formulation.pool
         self.units = [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
+        # models a run split again already counted: each blocked by a clause over the whole projection
+        self.units += [[-v if value else v for v, value in zip(self.formulation.projection, row, strict=True)]
+                       for row in part.blocked]
+        self.handback.recording = True
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
         """Parts on a prefix of the projection, their projections enumerated by the solver (``within``:
@@ -223,10 +228,26 @@ class SatSearch:
 
     def search(self, oracle: Any, stop: Stop, threaded: bool) -> Iterator[Any]:
         """Solve, refine, report, block, until no model is left or the stop comes."""
-        f = self.formulation
         pace = Pace(oracle)
+        handback = self.handback
+        if threaded:
+            handback.halt = oracle.interrupt
+        try:
+            yield from self._models(oracle, stop, pace, threaded, handback)
+        finally:
+            handback.halt = None  # the solver is deleted after this: nobody may interrupt it then
+
+    def _models(self, oracle: Any, stop: Stop, pace: Pace, threaded: bool, handback: Handback) -> Iterator[Any]:
+        f = self.formulation
         while True:
-            if not self._solve(oracle, stop, pace, threaded):  # None (stopped) or False (no more solutions)
+            if handback.draining:
+                handback.cut = True  # stopped between models to be split again
+                return
+            answer = self._solve(oracle, stop, pace, threaded)
+            if answer is None and handback.draining:
+                handback.cut = True
+                return
+            if not answer:  # None (stopped) or False (no more solutions)
                 return
             model = oracle.get_model()
             cuts = f.refine(model) if f.refine is not None else []
@@ -237,6 +258,8 @@ class SatSearch:
                 oracle.append_formula(cuts)
                 continue
             yield from f.solutions_of(f.values(model))
+            if handback.recording:
+                handback.found.append(tuple(int(model[v - 1] > 0) for v in f.projection))
             if self.solver in ONE_SHOT:
                 stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
                 return

@@ -1,9 +1,12 @@
 """Which running part to split again, the record of a split run's parts, and a replay of that record.
 
 The policy (``choose``): when a worker would go idle (no part waits in the queue), the part that
-has run longest, if it has run at least ``age`` seconds, is split again. The longest-running part
-is the likeliest to hold the tail (part times are heavy-tailed); a young part is left alone, since
-it may be about to end and splitting it throws its work away (see solvers.parallel).
+has run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again. The
+longest-running part is the likeliest to hold the tail (part times are heavy-tailed); a young part
+is left alone, since it may be about to end. While every worker is busy, a part is split again
+once it has run longer than its ``budget``: a share of the work done so far, so that a long count
+ends up in finer parts than a short one and no final part holds much of any run, which is what
+lets it scale to many more workers than it ran on.
 
 The ledger keeps, for every part, when it ran, on which worker and how it ended (finished, or
 split again after some seconds), so that a benchmark can print the final parts, each worker's busy
@@ -16,7 +19,9 @@ import heapq
 import statistics
 from dataclasses import dataclass, field
 
-RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again
+RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
+SHARE = 0.005  # ... or, with every worker busy, the share of the work so far it may run before it is
+LEAST_BUDGET = 1.0  # seconds: a part that runs less is never split again while every worker is busy
 
 
 @dataclass
@@ -29,6 +34,7 @@ class Span:
     start: float  # seconds since the run started
     end: float
     split: bool = False
+    thrown: bool = False  # split again, and what it counted was thrown away (the sub-parts count it again)
 
 
 @dataclass
@@ -45,9 +51,17 @@ class Ledger:
     def started(self, index: int, at: float, worker: str) -> None:
         self.running[index] = (at, worker)
 
-    def ended(self, index: int, at: float) -> None:
+    def ended(self, index: int, at: float, thrown: bool = False) -> None:
         start, worker = self.running.pop(index, (at, "?"))
-        self.spans.append(Span(index, worker, start, at, index in self.children))
+        self.spans.append(Span(index, worker, start, at, index in self.children, thrown))
+
+    def budget(self, now: float) -> float:
+        """How long a part may run while every worker is busy: ``SHARE`` of the work done so far, so
+        that no final part holds more than about that share of a run, however long (at least
+        ``LEAST_BUDGET`` seconds, so that short counts are not cut into parts that cost more to start
+        than to search)."""
+        done = sum(s.end - s.start for s in self.spans) + sum(now - start for start, _ in self.running.values())
+        return max(LEAST_BUDGET, SHARE * done)
 
     def choose(self, now: float, age: float) -> int | None:
         """The running part to split again, if any (see the module's docstring)."""
@@ -56,18 +70,20 @@ class Ledger:
         return max(fit)[1] if fit else None
 
     def statistics(self, wall: float) -> dict[str, object]:
-        """Final parts, the largest one's share of the summed part time, the busy share of each worker."""
-        final = [s.end - s.start for s in self.spans if not s.split]
-        total = sum(final) or 1.0
+        """Final parts, the largest run's share of the summed part time (a part split again that kept its
+        count is a run of its own), the busy share of each worker."""
+        final = [s.end - s.start for s in self.spans if not s.split]  # the parts never split again
+        useful = [s.end - s.start for s in self.spans if not s.thrown]  # and the runs split again kept
+        total = sum(useful) or 1.0
         busy: dict[str, float] = {}
         for span in self.spans:
             busy[span.worker] = busy.get(span.worker, 0.0) + span.end - span.start
         return {
             "final_parts": len(final),
             "split_again": len(self.children),
-            "largest_share": max(final, default=0.0) / total,
-            "part_seconds": sum(final),
-            "thrown_away_seconds": sum(s.end - s.start for s in self.spans if s.split),
+            "largest_share": max(useful, default=0.0) / total,
+            "part_seconds": sum(useful),
+            "thrown_away_seconds": sum(s.end - s.start for s in self.spans if s.thrown),
             "busy_share": {w: b / wall for w, b in sorted(busy.items())} if wall > 0 else {},
             "idle_to_end": None if self.first_idle is None else wall - self.first_idle,
             "median_part": statistics.median(final) if final else 0.0,
@@ -75,16 +91,17 @@ class Ledger:
 
 
 def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
-    """The speed-up the recorded parts predict on ``workers``: the summed time of the final parts over
-    the end of a simulated run of the same tree under the same policy.
+    """The speed-up the recorded parts predict on ``workers``: the summed time of the parts' useful runs
+    over the end of a simulated run of the same tree under the same policy.
 
-    Parts are taken in order; a finished part takes its recorded time; a part that was split again
-    runs until a worker would go idle and it is the one ``choose`` picks, or at most until the
-    moment it was split in the recorded run (its children then queue). Only recorded splits can
-    happen: a part that finished was never split, so its sub-parts are unknown.
+    Parts are taken in order, each for its recorded time; a part split again releases its sub-parts
+    when its recorded run ends. One whose count was thrown away (it could not hand back what it had
+    counted) is split as soon as a worker would go idle and it has run ``age`` seconds, as the
+    policy does. A part that finished was never split, so its sub-parts are unknown: it runs whole.
     """
     took = {s.index: s.end - s.start for s in ledger.spans}
-    work = sum(t for i, t in took.items() if i not in ledger.children)
+    thrown = {s.index for s in ledger.spans if s.thrown}
+    work = sum(t for i, t in took.items() if i not in thrown)
     if work <= 0:
         return 1.0
     queue = list(ledger.roots)
@@ -96,9 +113,8 @@ def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
             index = queue.pop(0)
             free -= 1
             heapq.heappush(running, (now + took.get(index, 0.0), index, now))
-        if free and not queue:  # a worker would go idle: split the oldest splittable part again
-            fit = [(now - start, index) for _, index, start in running
-                   if index in ledger.children and now - start >= age]
+        if free and not queue:  # a worker would go idle: split the oldest part whose work is redone anyway
+            fit = [(now - start, index) for _, index, start in running if index in thrown and now - start >= age]
             if fit:
                 _, index = max(fit)
                 running = [r for r in running if r[1] != index]
@@ -108,7 +124,7 @@ def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
                 continue
         end, index, start = heapq.heappop(running)
         if not queue and free:  # idle until the next part ends or becomes old enough to split
-            ripe = [start_ + age for _, i, start_ in running if i in ledger.children and start_ + age > now]
+            ripe = [start_ + age for _, i, start_ in running if i in thrown and start_ + age > now]
             if ripe and min(ripe) < end:
                 heapq.heappush(running, (end, index, start))
                 now = min(ripe)

@@ -17,6 +17,7 @@ import gridsat as gs
 from conftest import ROOT, gridsat
 from gridsat.api import load
 from gridsat.models.solution import freeze
+from gridsat.solvers import schedule
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint
 from gridsat.solvers.parallel import Split, SplitRun
@@ -310,3 +311,44 @@ def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
     orbits = list(run)
     assert len(orbits) == 864 and {o.size for o in orbits} == {2}
     assert (run.outcome.count, run.outcome.held, run.outcome.duplicates) == (864, 1728, 0)
+
+
+# Split again while they run: two parts, no minimum age, and a budget of a fifth of a second, so
+# that running parts are stopped and split again (formulation backends hand back what they counted).
+RESPLIT_CASES = [
+    ("knights-tour", "5x5", {}, "sat", None, 1728),
+    ("knights-tour", "5x5", {}, "cpsat", None, 1728),
+    ("knights-tour", "5x5", {}, "sat", "position+seqcounter", 1728),
+    ("prime-grid", "4x4", {"max": 16}, "cpsat", "boolean+noparity", 2992),
+    ("prime-grid", "4x4", {"max": 16}, "sat", "conflict+noparity+nosymmetry", 2992),
+    ("knights-tour", "5x5", {"start": "0,0"}, "reference", "backtrack", 304),
+    ("prime-grid", "4x4", {"max": 16}, "reference", "dfs", 2992),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=case_id(c)) for c in RESPLIT_CASES])
+def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tuple, monkeypatch) -> None:
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.2)
+    puzzle_name, instance, params, backend, choice, golden = case
+    puzzle, parsed = load(puzzle_name, instance, params)
+    if golden is None:
+        golden = execute(puzzle, parsed, backend, request_of(backend, choice)).count
+    run = SplitRun(puzzle, parsed, backend, request_of(backend, choice), Split(jobs=2, probe=0, parts=2, resplit=0))
+    outcome = consume(run)
+    assert (outcome.count, outcome.complete, outcome.duplicates, outcome.invalid) == (golden, True, 0, [])
+    assert run.ledger.children, "no part was split again"
+    assert outcome.parts == outcome.parts_done == len(run.ledger.roots) + sum(
+        len(c) - 1 for c in run.ledger.children.values())
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, monkeypatch) -> None:
+    from gridsat.solvers.orbits import Variant
+
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.2)
+    chosen, parsed = load("knights-tour", "5x5", {})
+    split = Split(jobs=2, probe=0, parts=2, resplit=0)
+    run = SplitRun(chosen, parsed, backend, Request(), split, variant=Variant("symmetry"))
+    canonical = consume(run)
+    assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (112, 1728, True, [])
+    assert run.ledger.children, "no part was split again"
