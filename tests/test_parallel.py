@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import signal
 import subprocess
@@ -62,6 +63,19 @@ def case_id(case: tuple) -> str:
     return " ".join([puzzle, instance, *(f"{k}={v}" for k, v in params.items()), backend, encoding or "default"])
 
 
+def solutions_by_part(puzzle, parsed, backend: str, encoding: str | None, parts: list[Part]) -> dict:
+    """Each solution of the parts -> the index of the one part that holds it (none may repeat one)."""
+    seen: dict = {}
+    for part in parts:
+        found = execute(puzzle, parsed, backend, request_of(backend, encoding, part), keep=True)
+        assert found.complete and not found.invalid
+        for solution in found.solutions:
+            key = freeze(solution)
+            assert key not in seen, f"part {part} repeats a solution of part {seen.get(key)}"
+            seen[key] = part.index
+    return seen
+
+
 @pytest.mark.parametrize("case", [pytest.param(c, id=case_id(c), marks=[pytest.mark.slow] * (c[4] == "backtrack"))
                                   for c in CASES])
 def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> None:
@@ -72,14 +86,7 @@ def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> Non
     request = request_of(backend, encoding)
     whole = execute(puzzle, parsed, backend, request, keep=True)
     parts = get_backend(backend).prepare(puzzle, parsed, request).split(16, 256, Stop())
-    seen: dict = {}
-    for part in parts:
-        found = execute(puzzle, parsed, backend, request_of(backend, encoding, part), keep=True)
-        assert found.complete and not found.invalid
-        for solution in found.solutions:
-            key = freeze(solution)
-            assert key not in seen, f"part {part.index} repeats a solution of part {seen.get(key)}"
-            seen[key] = part.index
+    seen = solutions_by_part(puzzle, parsed, backend, encoding, parts)
     assert set(seen) == {freeze(s) for s in whole.solutions}
     assert len(seen) == whole.count == (golden if golden is not None else whole.count)
     assert len(parts) > 1 or whole.count <= 1
@@ -89,20 +96,12 @@ def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> Non
     for _ in range(2):
         mine = {k for k, v in seen.items() if v == part.index}
         subs = get_backend(backend).prepare(puzzle, parsed, request).split(4, 64, Stop(), within=part)
-        found_in: dict = {}
-        for sub in subs:
-            found = execute(puzzle, parsed, backend, request_of(backend, encoding, sub), keep=True)
-            assert found.complete and not found.invalid
-            for solution in found.solutions:
-                key = freeze(solution)
-                assert key not in found_in, f"sub-part {sub} repeats a solution of sub-part {found_in.get(key)}"
-                found_in[key] = sub.index
-        assert set(found_in) == mine, f"the sub-parts of {part} do not hold exactly its solutions"
+        seen = solutions_by_part(puzzle, parsed, backend, encoding, subs)
+        assert set(seen) == mine, f"the sub-parts of {part} do not hold exactly its solutions"
         assert len(subs) > 1 or len(mine) <= 1 or backend == "reference"  # a search tree may end in a path
         if len(subs) == 1:
             break
-        part = max(subs, key=lambda p: sum(v == p.index for v in found_in.values()))
-        seen = found_in
+        part = max(subs, key=lambda p: sum(v == p.index for v in seen.values()))
 
 
 def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
@@ -352,3 +351,45 @@ def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, 
     canonical = consume(run)
     assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (112, 1728, True, [])
     assert run.ledger.children, "no part was split again"
+
+
+def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exact_total(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    args = ["count", "knights-tour", "6x6", "-p", "closed=true", "--backend", "sat", "--jobs", "2", "--checkpoint",
+            str(path)]
+    # The first run splits running parts again after a fifth of a second, so that the checkpoint
+    # holds re-splits (with the counts they kept) when it is killed.
+    script = ("import sys\nfrom gridsat.solvers import schedule\nschedule.LEAST_BUDGET = 0.2\n"
+              "from gridsat.__main__ import main\nsys.exit(main())\n")
+    child = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and child.poll() is None:
+        text = path.read_text() if path.exists() else ""
+        if text.count('"split"') >= 2 and text.count('"part"') >= 3:
+            break
+        time.sleep(0.02)
+    os.killpg(child.pid, signal.SIGKILL)  # the parent and its workers, at once
+    child.communicate(timeout=30)
+    lines = path.read_text().splitlines()
+    assert any('"split"' in line and '"count"' in line for line in lines), "no re-split was recorded"
+    # A kill in the middle of writing a re-split's line: the line is dropped, the part counted again.
+    cut = tmp_path / "cut.json"
+    last = max(i for i, line in enumerate(lines) if '"split"' in line)
+    cut.write_text("\n".join(lines[:last]) + "\n" + lines[last][: len(lines[last]) // 2])
+    for checkpoint in (path, cut):
+        resumed = gridsat(*args[:-1], str(checkpoint))
+        assert (resumed.returncode, resumed.stdout) == (0, "19724 (tours: directed)\n"), resumed.stderr
+
+
+def test_a_dask_cluster_with_more_workers_than_cores_splits_parts_again(monkeypatch) -> None:
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.1)
+    with distributed.LocalCluster(n_workers=6, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        for backend, board, golden in [("cpsat", "5x5", 1728), ("sat", "3x10", 6096)]:
+            chosen, parsed = load("knights-tour", board, {})
+            split = Split(jobs=2, scheduler=c.scheduler_address, probe=0, parts=2, resplit=0)
+            run = SplitRun(chosen, parsed, backend, Request(), split)
+            outcome = consume(run)
+            assert (outcome.count, outcome.complete, outcome.duplicates) == (golden, True, 0), backend
+            assert run.ledger.children, f"{backend}: no part was split again"
