@@ -315,7 +315,7 @@ def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
 # Split again while they run: two parts, no minimum age, and a budget of a fifth of a second, so
 # that running parts are stopped and split again (formulation backends hand back what they counted).
 RESPLIT_CASES = [
-    ("knights-tour", "5x5", {}, "sat", None, 1728),
+    ("knights-tour", "3x10", {}, "sat", None, 6096),
     ("knights-tour", "5x5", {}, "cpsat", None, 1728),
     ("knights-tour", "5x5", {}, "sat", "position+seqcounter", 1728),
     ("prime-grid", "4x4", {"max": 16}, "cpsat", "boolean+noparity", 2992),
@@ -340,16 +340,33 @@ def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tup
         len(c) - 1 for c in run.ledger.children.values())
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "sat"])
-def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, monkeypatch) -> None:
-    from gridsat.solvers.orbits import Variant
+@pytest.mark.parametrize("backend, board", [("cpsat", "5x5"), ("sat", "3x10")])
+def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, board: str, monkeypatch) -> None:
+    from gridsat.solvers.orbits import Variant, count_orbits
 
     monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.2)
-    chosen, parsed = load("knights-tour", "5x5", {})
+    chosen, parsed = load("knights-tour", board, {})
+    whole = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry")
     split = Split(jobs=2, probe=0, parts=2, resplit=0)
     run = SplitRun(chosen, parsed, backend, Request(), split, variant=Variant("symmetry"))
     canonical = consume(run)
-    assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (112, 1728, True, [])
+    assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (
+        whole.count, whole.held, True, [])
+    assert canonical.sizes == whole.sizes
+    assert run.ledger.children, "no part was split again"
+
+
+@pytest.mark.parametrize("backend, choice", [("sat", None), ("reference", "dfs")])
+def test_enumerate_with_parts_split_again_streams_each_solution_once(backend: str, choice: str | None,
+                                                                      monkeypatch) -> None:
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.2)
+    puzzle, parsed = load("knights-tour", "3x10", {}) if backend == "sat" else load("prime-grid", "4x4", {"max": 16})
+    split = Split(jobs=2, probe=0, parts=2, resplit=0)
+    run = SplitRun(puzzle, parsed, backend, request_of(backend, choice), split, deliver=True)
+    solutions = list(run)
+    whole = execute(puzzle, parsed, backend, request_of(backend, choice), keep=True)
+    assert sorted(map(freeze, solutions)) == sorted(map(freeze, whole.solutions))
+    assert (run.outcome.count, run.outcome.duplicates, run.outcome.complete) == (whole.count, 0, True)
     assert run.ledger.children, "no part was split again"
 
 
