@@ -7,9 +7,16 @@ uneven parts balance, and the workers conquer them, each part verified and de-du
 run. Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
 worker needs only gridsat itself.
 
+A part that runs long is split again while it runs (``_balance``; when, solvers.schedule says):
+its sub-parts are found here from the probe's formulation (``Search.split(within=part)``), its
+worker is asked to stop it, and its sub-parts are handed out once its result is back. A cpsat or
+sat part stops between two models and hands back their primary assignments: its count is kept and
+each sub-part leaves those models out. A reference part's count is thrown away, and its sub-parts
+count all of it. Either way every solution is counted by exactly one run.
+
 Solutions arrive part by part, in the order parts finish (not the order of a sequential run).
-With a checkpoint, each finished part is recorded as it finishes, and a rerun of the same command
-skips the recorded parts (``solvers.checkpoint``).
+With a checkpoint, each finished part is recorded as it finishes, and so is each part split again,
+and a rerun of the same command skips the recorded parts (``solvers.checkpoint``).
 """
 
 from __future__ import annotations
@@ -52,6 +59,9 @@ PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller na
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
 RESPLIT_PARTS = 8  # a part split again for running past its budget (solvers.schedule)
+# A part split again is small already: a prefix that gives many more sub-parts than asked costs
+# more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
+RESPLIT_OVERSHOOT = 2
 RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 
 
@@ -366,13 +376,13 @@ class SplitRun(Run):
             ledger.first_idle = now
         if self.split.resplit is None or self.probe.search is None:
             return
-        index = ledger.choose(now, self.split.resplit if idle else ledger.budget(now))
+        index = ledger.choose(now, self.split.resplit if idle else ledger.budget(now, pool.size))
         if index is None:
             return
         target = max(8, RESPLIT_PER_WORKER * pool.size) if idle else RESPLIT_PARTS
         started = time.monotonic()
         try:
-            into = self.probe.search.split(target, OVERSHOOT * target, self.stop, within=self.known[index])
+            into = self.probe.search.split(target, RESPLIT_OVERSHOOT * target, self.stop, within=self.known[index])
         except StopSplitting:  # the run is ending (its stop says why): the part runs on
             return
         self.split_seconds += time.monotonic() - started

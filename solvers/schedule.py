@@ -4,9 +4,9 @@ The policy (``choose``): when a worker would go idle (no part waits in the queue
 has run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again. The
 longest-running part is the likeliest to hold the tail (part times are heavy-tailed); a young part
 is left alone, since it may be about to end. While every worker is busy, a part is split again
-once it has run longer than its ``budget``: a share of the work done so far, so that a long count
-ends up in finer parts than a short one and no final part holds much of any run, which is what
-lets it scale to many more workers than it ran on.
+once it has run longer than its ``budget``: a share of the work done so far that shrinks with the
+number of workers, so that a long count ends up in finer parts than a short one, a count on many
+workers in finer parts than on few, and no final part holds much more than its share.
 
 The ledger keeps, for every part, when it ran, on which worker and how it ended (finished, or
 split again after some seconds), so that a benchmark can print the final parts, each worker's busy
@@ -20,7 +20,9 @@ import statistics
 from dataclasses import dataclass, field
 
 RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
-SHARE = 0.005  # ... or, with every worker busy, the share of the work so far it may run before it is
+# ... or, with every worker busy, once it has run 1 / (GRAIN x workers) of the work done so far:
+# about the share a part has in a first split into GRAIN parts per worker
+GRAIN = 16
 LEAST_BUDGET = 1.0  # seconds: a part that runs less is never split again while every worker is busy
 
 
@@ -55,13 +57,13 @@ class Ledger:
         start, worker = self.running.pop(index, (at, "?"))
         self.spans.append(Span(index, worker, start, at, index in self.children, thrown))
 
-    def budget(self, now: float) -> float:
-        """How long a part may run while every worker is busy: ``SHARE`` of the work done so far, so
-        that no final part holds more than about that share of a run, however long (at least
-        ``LEAST_BUDGET`` seconds, so that short counts are not cut into parts that cost more to start
-        than to search)."""
+    def budget(self, now: float, workers: int) -> float:
+        """How long a part may run while every worker is busy: 1 / (``GRAIN`` x ``workers``) of the work
+        done so far, so that no final part holds much more than its share of a run on this many
+        workers, however long the run (at least ``LEAST_BUDGET`` seconds: every part builds and
+        presolves its model afresh, so parts much shorter cost more to start than they search)."""
         done = sum(s.end - s.start for s in self.spans) + sum(now - start for start, _ in self.running.values())
-        return max(LEAST_BUDGET, SHARE * done)
+        return max(LEAST_BUDGET, done / (GRAIN * workers))
 
     def choose(self, now: float, age: float) -> int | None:
         """The running part to split again, if any (see the module's docstring)."""

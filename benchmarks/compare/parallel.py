@@ -164,11 +164,12 @@ def part_statistics(row: Timing) -> None:
         return
     stats = row.ledger.statistics(row.seconds)
     age = row.resplit if row.resplit is not None else float("inf")
-    busy = ", ".join(f"{w.removeprefix('gridsat-')} {b:.0%}" for w, b in stats["busy_share"].items())
+    busy = ", ".join(f"{w.removeprefix('gridsat-')} {b:.1%} (idle {1 - b:.1%})" for w, b in stats["busy_share"].items())
     idle = stats["idle_to_end"]
     print(f"  {row.label}: {stats['final_parts']} final parts ({stats['split_again']} split again, "
           f"{stats['thrown_away_seconds']:.1f} s of their runs thrown away), the largest "
-          f"{stats['largest_share']:.1%} of {stats['part_seconds']:.1f} s of part time; busy {busy}; "
+          f"{stats['largest_share']:.1%} of {stats['part_seconds']:.1f} s of part time (median part "
+          f"{stats['median_part']:.3f} s); busy {busy}; "
           f"first idle worker to the end {'-' if idle is None else f'{idle:.2f} s'}; predicted speed-up on "
           + ", ".join(f"{n} workers {replay(row.ledger, n, age):.1f}x" for n in (16, 100, 1000)), flush=True)
 
