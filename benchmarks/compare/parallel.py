@@ -20,7 +20,7 @@ largest final part's share of the summed part time, each worker's busy share (ti
 wall time), the time from the first worker with nothing queued to the end, and the speed-up on
 16, 100 and 1000 workers that a replay of the recorded tree of parts under the same policy
 predicts (summed final part time / the replay's end). Part times are wall times on the worker,
-model building included. Targets (issue 22): on 100 workers at least 60x, the largest final part
+model building included. Targets for splitting again: on 100 workers at least 60x, the largest final part
 at most 1%, no worker idle more than 5% of the wall time with --jobs 2.
 """
 
@@ -159,7 +159,7 @@ def report(rows: list[Timing | str], golden: int) -> None:
 
 
 def part_statistics(row: Timing) -> None:
-    """The split run's parts: what issue 22's targets are about."""
+    """The split run's parts: how finely it ended, how busy its workers were, how far it would scale."""
     if row.ledger is None or not row.ledger.spans:
         return
     stats = row.ledger.statistics(row.seconds)
@@ -180,7 +180,7 @@ def main() -> int:
     parser.add_argument("--parts", type=int, help="parts to aim for in the split runs (default: gridsat's)")
     parser.add_argument("--time-limit", type=float, default=300, help="seconds per run (default 300)")
     parser.add_argument("--no-resplit", action="store_true", help="never split a running part again (as before "
-                        "issue 22), for the comparison")
+                        "parts were split again), for the comparison")
     parser.add_argument("--backends", nargs="+", choices=("cpsat", "sat"), default=["cpsat", "sat"])
     parser.add_argument("--jobs", nargs="+", type=int, default=[1, 2], help="worker counts to time (default 1 2)")
     parser.add_argument("--tour-encodings", nargs="+", default=[None],
