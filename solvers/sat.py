@@ -138,9 +138,8 @@ class SatSearch:
         small part is then a simpler problem (python -m gridsat.benchmarks.compare.parallel)."""
         pool = self.formulation.pool
         self.units = [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
-        # models a run split again already counted: each blocked by a clause over the whole projection
-        self.units += [[-v if value else v for v, value in zip(self.formulation.projection, row, strict=True)]
-                       for row in part.blocked]
+        # models a run split again already counted, blocked as the search blocks a model it found
+        self.units += [self.formulation.blocking_of(row) for row in part.blocked]
         self.handback.recording = True
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:

@@ -320,7 +320,7 @@ RESPLIT_CASES = [
     ("knights-tour", "3x10", {}, "sat", None, 6096),
     ("knights-tour", "5x5", {}, "cpsat", None, 1728),
     ("knights-tour", "5x5", {}, "sat", "position+seqcounter", 1728),
-    ("prime-grid", "4x4", {"max": 16}, "cpsat", "boolean+noparity", 2992),
+    ("prime-grid", "4x5", {"max": 20}, "cpsat", "boolean+noparity", 5232),
     ("prime-grid", "4x4", {"max": 16}, "sat", "conflict+noparity+nosymmetry", 2992),
     ("knights-tour", "5x5", {"start": "0,0"}, "reference", "backtrack", 304),
     ("prime-grid", "4x4", {"max": 16}, "reference", "dfs", 2992),
