@@ -32,8 +32,9 @@ def describe(p: Progress) -> str:
     if p.parts is None:
         text += "  splitting" if p.elapsed >= 1 else ""
     else:
-        text += f"  parts {p.parts_done}/{p.parts}"
+        text += f"  parts {p.parts_done} of {p.parts}"
         text += f" ({p.parts_resumed} resumed)" if p.parts_resumed else ""
+        text += f", {p.split_again} split again" if p.split_again else ""
     text += f"  {clock(p.elapsed)} elapsed"
     finished = p.parts_done - p.parts_resumed
     if p.parts and 0 < finished and p.parts_done < p.parts:

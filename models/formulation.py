@@ -97,6 +97,13 @@ class CnfFormulation(Formulation):
             return [-v for v in self.projection if model[v - 1] > 0]
         return [-model[v - 1] for v in self.projection]
 
+    def blocking_of(self, row: Sequence[int]) -> list[int]:
+        """The blocking clause of a projection given as 0/1 values in projection order (a model's
+        ``blocking_clause``, for a model kept as its projection only)."""
+        if self.block_true_only:
+            return [-v for v, value in zip(self.projection, row, strict=True) if value]
+        return [-v if value else v for v, value in zip(self.projection, row, strict=True)]
+
     def size(self) -> dict[str, int]:
         return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses)}
 

@@ -41,8 +41,9 @@ class Search(Protocol):
 
     def solutions(self, stop: Stop) -> Iterator[Any]: ...
 
-    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
-        """Disjoint parts that together hold every solution (see ``solvers.parts``)."""
+    def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
+        """Disjoint parts that together hold every solution (see ``solvers.parts``); ``within``: disjoint
+        sub-parts that together hold every solution of that part (its indices numbered from 0)."""
         ...
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
-from gridsat.solvers.parts import Part, interrupted_split, split_prefix
+from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
 
@@ -23,17 +23,21 @@ class CpsatSearch:
     label: str
     single: bool = False
     exhaustive: bool = True
+    handback: Handback = field(default_factory=Handback)
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
 
     def restrict(self, part: Part) -> None:
         """Fix the part's primary variables: the model then holds that part's solutions only."""
+        self.handback.recording = True
         for key, value in part.fixed:
             self.formulation.model.Add(self.formulation.primary[key] == value)
+        if part.blocked:  # models a run split again already counted
+            self.formulation.model.AddForbiddenAssignments(list(self.formulation.primary.values()), part.blocked)
 
-    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
-        """Parts on a prefix of the primary variables.
+    def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
+        """Parts on a prefix of the primary variables (``within``: sub-parts of that part, on a longer prefix).
 
         Each prefix's assignments come from one enumeration of a relaxation: what the model's
         constraints imply about the prefix variables alone (``project``). A relaxation keeps every
@@ -43,11 +47,12 @@ class CpsatSearch:
         """
         primary = [self.formulation.primary[key].Index() for key in self.formulation.primary]
         proto = self.formulation.model.Proto()
+        pinned = {self.formulation.primary[key].Index(): value for key, value in (within.fixed if within else ())}
 
         def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
-            return relaxed_projections(proto, primary[: len(onto)], limit, stop)
+            return relaxed_projections(proto, primary[: len(onto)], limit, stop, pinned)
 
-        return split_prefix(list(self.formulation.primary), projections, target, cap)
+        return split_prefix(list(self.formulation.primary), projections, target, cap, within)
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         from ortools.sat.python import cp_model
@@ -71,6 +76,7 @@ class CpsatSearch:
         # The primary variables' values straight from the response: one copy of the solution and an
         # itemgetter, instead of one Value() call into the solver per variable.
         pick = picker([formulation.primary[key].Index() for key in keys])
+        handback = self.handback
 
         class Collector(cp_model.CpSolverSolutionCallback):
             def __init__(self, emit: Emit) -> None:
@@ -78,16 +84,29 @@ class CpsatSearch:
                 self.emit = emit
 
             def on_solution_callback(self) -> None:
-                values = dict(zip(keys, pick(list(self.Response().solution)), strict=True))
+                if handback.draining:
+                    self.StopSearch()
+                    return
+                assignment = pick(list(self.Response().solution))
+                values = dict(zip(keys, assignment, strict=True))
                 for solution in formulation.solutions_of(values):
                     if not self.emit(solution):
                         self.StopSearch()
                         return
+                if handback.recording:
+                    handback.found.append(tuple(assignment))
 
         def produce(emit: Emit) -> None:
-            status = solver.Solve(formulation.model, Collector(emit))
+            handback.halt = solver.StopSearch
+            try:
+                status = solver.Solve(formulation.model, Collector(emit))
+            finally:
+                handback.halt = None
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
+            if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and handback.draining:
+                handback.cut = True  # stopped between models to be split again: not a limit
+                return
             if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and not stop.expired():
                 # Halted by its own time limit, which can run out a little before ours does.
                 stop.request(TIME_LIMIT if limited else "CP-SAT stopped before finishing the search")
@@ -186,9 +205,10 @@ def project_table(table: Any, inside: set[int], add: Callable[[], Any]) -> None:
         new.negated = True
 
 
-def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop) -> list[tuple[int, ...]] | None:
+def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop, pinned: dict[int, int] | None = None
+                        ) -> list[tuple[int, ...]] | None:
     """Every assignment of the ``prefix`` variables that satisfies what the model's constraints imply
-    about them alone (None when there are more than ``cap``)."""
+    about them alone (None when there are more than ``cap``); ``pinned`` variables keep their value."""
     from ortools.sat.python import cp_model
 
     inside = set(prefix)
@@ -200,6 +220,10 @@ def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop) -> 
             low = variable.domain[0]
             copy.domain.clear()
             copy.domain.extend([low, low])
+    for index, value in (pinned or {}).items():  # a part's own values: its sub-parts keep them
+        domain = relaxed.Proto().variables[index].domain
+        domain.clear()
+        domain.extend([value, value])
     for constraint in proto.constraints:
         project(constraint, inside, relaxed)
     found: list[tuple[int, ...]] = []

@@ -7,15 +7,23 @@ uneven parts balance, and the workers conquer them, each part verified and de-du
 run. Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
 worker needs only gridsat itself.
 
+A part that runs long is split again while it runs (``_balance``; when, solvers.schedule says):
+its sub-parts are found here from the probe's formulation (``Search.split(within=part)``), its
+worker is asked to stop it, and its sub-parts are handed out once its result is back. A cpsat or
+sat part stops between two models and hands back their primary assignments: its count is kept and
+each sub-part leaves those models out. A reference part's count is thrown away, and its sub-parts
+count all of it. Either way every solution is counted by exactly one run.
+
 Solutions arrive part by part, in the order parts finish (not the order of a sequential run).
-With a checkpoint, each finished part is recorded as it finishes, and a rerun of the same command
-skips the recorded parts (``solvers.checkpoint``).
+With a checkpoint, each finished part is recorded as it finishes, and so is each part split again,
+and a rerun of the same command skips the recorded parts (``solvers.checkpoint``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -29,9 +37,10 @@ from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
-from gridsat.solvers.parts import Part, StopSplitting
+from gridsat.solvers.parts import Handback, Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
+from gridsat.solvers.schedule import RESPLIT_AGE, Ledger
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -48,6 +57,12 @@ class Variant(Protocol):
 PROBE = 0.2
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
+RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
+RESPLIT_PARTS = 8  # a part split again for running past its budget (solvers.schedule)
+# A part split again is small already: a prefix that gives many more sub-parts than asked costs
+# more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
+RESPLIT_OVERSHOOT = 2
+RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 
 
 @dataclass(frozen=True)
@@ -60,6 +75,7 @@ class Split:
     checkpoint: Path | str | None = None
     parts: int | None = None  # the number of parts to aim for; None: PARTS_PER_WORKER per worker
     probe: float = PROBE  # seconds of plain search first (0: split at once)
+    resplit: float | None = RESPLIT_AGE  # seconds a part runs before it may be split again (None: never)
 
     def target(self) -> int:
         return self.parts or max(MIN_PARTS, PARTS_PER_WORKER * self.jobs)
@@ -87,6 +103,9 @@ class PartResult:
     index: int
     outcome: Outcome | None
     items: list[Any] | None
+    # handed back when split again (formulation backends): the primary assignments of the models it
+    # counted; None when it finished, or its run was stopped and is thrown away (the reference backend)
+    found: list[tuple[int, ...]] | None = None
 
     @property
     def complete(self) -> bool:
@@ -97,8 +116,10 @@ class PartResult:
         return TIME_LIMIT if self.outcome is None else self.outcome.reason
 
 
-def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResult:
-    """Run one part to its end (in a worker process, or a Dask worker)."""
+def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Callable[[], bool] | None = None,
+            poll: float = 0.1) -> PartResult:
+    """Run one part to its end (in a worker process, or a Dask worker), or until ``halted()`` says the
+    parent split it again (its result is then thrown away: the sub-parts count it)."""
     index = task.request.part.index
     left = None if task.deadline is None else task.deadline - time.time()
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
@@ -108,14 +129,51 @@ def conquer(task: Task, report: Callable[[int], None] | None = None) -> PartResu
                             in_part=True)
     items: list[Any] | None = [] if task.keep else None
     last = time.monotonic()
-    with run:
+    handback: Handback | None = getattr(run.search, "handback", None)
+
+    def halt() -> None:
+        if handback is not None:
+            handback.drain()  # it ends between two models, and says which it counted
+        else:
+            run.stop.request(RESPLIT)  # it ends soon, and what it counted is thrown away
+
+    with run, Watch(halted, halt, poll):
         for item in run:
+            if run.stop.reason == RESPLIT:
+                break
             if items is not None:
                 items.append(item)
             if report is not None and time.monotonic() - last >= REPORT:
                 report(run.outcome.count)
                 last = time.monotonic()
+    if handback is not None and handback.cut:
+        run.outcome.complete, run.outcome.reason = False, RESPLIT
+        return PartResult(index, run.outcome, items, handback.found)
     return PartResult(index, run.outcome, items)
+
+
+class Watch:
+    """A thread that calls ``halt`` once ``halted()`` turns true, polling every ``poll`` seconds: a run
+    that finds no solution for a while still notices."""
+
+    def __init__(self, halted: Callable[[], bool] | None, halt: Callable[[], None], poll: float) -> None:
+        self.halted, self.halt, self.poll = halted, halt, poll
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="gridsat-halt", daemon=True)
+
+    def _watch(self) -> None:
+        while not self.done.wait(self.poll):
+            if self.halted is not None and self.halted():
+                self.halt()
+                return
+
+    def __enter__(self) -> Watch:
+        if self.halted is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
 
 
 def registered(puzzle: Puzzle) -> bool:
@@ -182,7 +240,11 @@ class SplitRun(Run):
         self.checkpoint = None if split.checkpoint is None else Checkpoint(
             split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
-        self.split_seconds = 0.0
+        self.split_seconds = 0.0  # the first split's, then every split again's
+        self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
+        self.known: dict[int, Part] = {}  # every part by index, for splitting one again
+        self.halting: dict[int, list[Part]] = {}  # parts asked to stop -> their sub-parts, not yet numbered
+        self.next_index = 0  # the index the next sub-part takes
         self.redelivered: set[Any] = set()
         self.started = time.monotonic()
         self._items = self._run()
@@ -218,7 +280,8 @@ class SplitRun(Run):
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
         outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
         if checkpoint is not None and checkpoint.load():
-            return checkpoint.parts
+            self.known = {p.index: p for p in checkpoint.parts}
+            return checkpoint.live()
         last = time.monotonic()
         probed = self.probe.outcome
         try:
@@ -254,26 +317,30 @@ class SplitRun(Run):
         self.redelivered = set(self.seen or ())  # the parts find the probe's solutions again
         if checkpoint is not None:
             checkpoint.start(parts)
+        self.known = {p.index: p for p in parts}
         return parts
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
         done = checkpoint.done if checkpoint is not None else {}
-        for record in done.values():  # a checkpoint is only kept by counts, which deliver nothing
+        kept = checkpoint.kept.values() if checkpoint is not None else ()
+        for record in [*done.values(), *kept]:  # a checkpoint is only kept by counts, which deliver nothing
             outcome.merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
-        resumed = outcome.count if self.seen is None else 0
+        self.ledger.roots = [p.index for p in parts]
+        every = [*parts, *(checkpoint.parts if checkpoint is not None else ())]
+        self.next_index = 1 + max((p.index for p in every), default=-1)
+        self.resumed = outcome.count if self.seen is None else 0
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
-        tasks = [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
-                      self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in todo]
         flying: dict[int, int] = {}  # part -> solutions it reported so far
         if self.pool is None:
             self.pool = DaskPool(self.split.scheduler, conquer)
         pool = self.pool
+        pool.submit(self._tasks(todo))
         try:
-            for message in pool.run(tasks):
+            for message in pool.messages():
                 yield from self._receive(message, flying)
                 if self.limit is not None and outcome.count >= self.limit:
                     stop.request(SOLUTION_LIMIT)
@@ -282,9 +349,11 @@ class SplitRun(Run):
                 if stop.expired():  # the time limit: parts in flight end with it, the rest never start
                     self._abandon(flying)
                     return
+                self._balance(pool)
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
-                                              outcome.parts, time.monotonic() - self.started, resumed, len(done)))
+                                              outcome.parts, time.monotonic() - self.started, self.resumed,
+                                              len(done), split_again=len(self.ledger.children)))
         except KeyboardInterrupt:
             stop.request(INTERRUPTED)
             self._abandon(flying)
@@ -293,6 +362,61 @@ class SplitRun(Run):
             stop.request(str(died))
             self._abandon(flying)
 
+    def _tasks(self, parts: list[Part]) -> list[Task]:
+        return [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
+                     self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in parts]
+
+    def _balance(self, pool: LocalPool | DaskPool) -> None:
+        """Split a running part again (the policy is solvers.schedule's): its sub-parts are found here,
+        from the probe's formulation, and handed out when its worker has stopped it (``_resplit``)."""
+        ledger = self.ledger
+        now = time.monotonic() - self.started
+        idle = pool.pending < pool.size
+        if idle and ledger.first_idle is None:
+            ledger.first_idle = now
+        if self.split.resplit is None or self.probe.search is None:
+            return
+        index = ledger.choose(now, self.split.resplit if idle else ledger.budget(now, pool.size))
+        if index is None:
+            return
+        target = max(8, RESPLIT_PER_WORKER * pool.size) if idle else RESPLIT_PARTS
+        started = time.monotonic()
+        try:
+            into = self.probe.search.split(target, RESPLIT_OVERSHOOT * target, self.stop, within=self.known[index])
+        except StopSplitting:  # the run is ending (its stop says why): the part runs on
+            return
+        self.split_seconds += time.monotonic() - started
+        if len(into) < 2:
+            ledger.unsplittable.add(index)
+            return
+        ledger.children[index] = []  # its sub-parts take their indices when they are handed out
+        self.halting[index] = into
+        pool.halt(index)
+
+    def _resplit(self, index: int, result: PartResult) -> list[Part]:
+        """The sub-parts of a part whose worker stopped it to be split again, with new indices.
+
+        A worker that handed back the models it counted (``found``) keeps its count, and each sub-part
+        leaves out those models that fall in it; otherwise its count is thrown away and the sub-parts
+        count all of it. The checkpoint records the split (and the kept count) before the sub-parts run."""
+        part, into = self.known[index], self.halting.pop(index)
+        kept = result.found is not None and result.outcome is not None
+        blocked = [*part.blocked, *(result.found or [])] if kept else list(part.blocked)
+        into = [dataclasses.replace(p, index=self.next_index + i, blocked=tuple(b for b in blocked if p.owns(b)))
+                for i, p in enumerate(into)]
+        self.next_index += len(into)
+        found = result.outcome
+        if kept and found is not None:
+            self.outcome.merge(found, counts=self.seen is None)
+        if self.checkpoint is not None:
+            record = None if not kept or found is None else {
+                "count": found.count, "duplicates": found.duplicates, "seconds": found.seconds, **found.record()}
+            self.checkpoint.resplit(index, into, record)
+        self.ledger.children[index] = [p.index for p in into]
+        self.known.update((p.index, p) for p in into)
+        self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
+        return into
+
     def _abandon(self, flying: dict[int, int]) -> None:
         """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""
         if self.seen is None:
@@ -300,6 +424,9 @@ class SplitRun(Run):
 
     def _receive(self, message: Message, flying: dict[int, int]) -> Iterator[Any]:
         """Account for one message from the pool; yield the solutions of a finished part."""
+        now = time.monotonic() - self.started
+        if message.kind == "start":
+            self.ledger.started(message.index, now, str(message.value))
         if message.kind in ("start", "progress"):
             flying[message.index] = message.value if message.kind == "progress" else 0
             return
@@ -307,6 +434,21 @@ class SplitRun(Run):
             return
         flying.pop(message.index, None)
         result: PartResult = message.value
+        if message.index in self.halting:
+            if result.complete:  # it ended before it noticed: nothing to split
+                del self.halting[message.index]
+                del self.ledger.children[message.index]
+            elif self.stop.reason is None:
+                self.ledger.ended(message.index, now, thrown=result.found is None)
+                items = result.items if result.found is not None else None  # kept with the count, or dropped
+                into = self._resplit(message.index, result)
+                for item in items or []:
+                    if self._deliver(item):
+                        yield item
+                assert self.pool is not None
+                self.pool.submit(self._tasks(into))
+                return
+        self.ledger.ended(message.index, now)
         outcome, found = self.outcome, result.outcome
         if found is not None:
             outcome.merge(found, counts=self.seen is None)

@@ -13,15 +13,23 @@ A part is the original run restricted in a way every solution satisfies for exac
   (the algorithms are deterministic); a part owns the decisions numbered ``lo <= n < hi`` and
   vetoes the others, and the part with ``shallow`` also owns solutions found above ``depth``.
 
+A running part can be split again (``solvers.parallel`` does it when a worker would go idle): the
+backend splits *within* the part. A formulation backend fixes a longer prefix, enumerating its
+projections with the part's own values pinned, so the sub-parts partition the part. The reference
+backend cuts the part's range of decisions in pieces, or, when it owns one decision only, numbers
+the decisions of a deeper level inside it (``deeper``: more levels, each numbered within the
+decisions the levels above it own, so numbering stays a function of the part alone).
+
 Parts are plain data (they pickle, and ``to_json``/``from_json`` round-trip them for checkpoints),
 so a remote worker needs nothing but the part, the puzzle's name and the parsed instance.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
@@ -48,16 +56,67 @@ class Part:
     lo: int = 0  # reference: the first decision number this part owns
     hi: int = 0  # reference: one past the last
     shallow: bool = False  # reference: this part also owns the solutions found above ``depth``
+    deeper: tuple[Level, ...] = ()  # reference, after a re-split: more levels below ``depth``
+    # formulation backends, after a re-split: full assignments of the primary variables (in their
+    # order) that this part leaves out, since the run split again had already counted them
+    blocked: tuple[tuple[int, ...], ...] = ()
+
+    def levels(self) -> list[Level]:
+        """The reference backend's levels, outermost first (none for the whole run)."""
+        return [Level(self.depth, self.lo, self.hi, self.shallow), *self.deeper] if self.depth else []
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "fixed": [[listed(k), v] for k, v in self.fixed], "depth": self.depth,
+        data = {"index": self.index, "fixed": [[listed(k), v] for k, v in self.fixed], "depth": self.depth,
                 "lo": self.lo, "hi": self.hi, "shallow": self.shallow}
+        if self.deeper:  # absent from parts written before re-splitting existed, which read the same
+            data["deeper"] = [list(level) for level in self.deeper]
+        if self.blocked:
+            data["blocked"] = [list(row) for row in self.blocked]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Part:
         fixed = tuple((tupled(k), int(v)) for k, v in data["fixed"])
+        deeper = tuple(Level(int(d), int(lo), int(hi), bool(s)) for d, lo, hi, s in data.get("deeper", []))
+        blocked = tuple(tuple(int(v) for v in row) for row in data.get("blocked", []))
         return cls(int(data["index"]), fixed, int(data["depth"]), int(data["lo"]), int(data["hi"]),
-                   bool(data["shallow"]))
+                   bool(data["shallow"]), deeper, blocked)
+
+    def renumbered(self, index: int) -> Part:
+        return dataclasses.replace(self, index=index)
+
+    def owns(self, assignment: tuple[int, ...]) -> bool:
+        """Whether a full assignment of the primary variables (in their order) has this part's prefix."""
+        return all(assignment[i] == value for i, (_, value) in enumerate(self.fixed))
+
+
+@dataclass
+class Handback:
+    """How a formulation backend's search hands back a part split again while it runs: asked to
+    ``drain``, it stops between two models (never inside one: every solution of a model it reported
+    was read), and ``found`` lists the models' primary assignments, which the sub-parts then leave
+    out. ``cut`` says it did stop early (a search that ended anyway has nothing to hand back)."""
+
+    found: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    recording: bool = False  # only a part's run keeps ``found`` (a whole run would hold every model)
+    draining: bool = False
+    cut: bool = False
+    halt: Callable[[], None] | None = None  # ends a solver call in progress (set while one runs)
+
+    def drain(self) -> None:
+        self.draining = True
+        if self.halt is not None:
+            self.halt()
+
+
+class Level(NamedTuple):
+    """One level of a reference part: the decisions at ``depth`` numbered ``lo <= n < hi`` (counted
+    within what the levels above own), and whether solutions found above ``depth`` belong here."""
+
+    depth: int
+    lo: int
+    hi: int
+    shallow: bool
 
 
 def listed(key: Any) -> Any:
@@ -70,14 +129,19 @@ def tupled(key: Any) -> Any:
     return tuple(tupled(k) for k in key) if isinstance(key, list) else key
 
 
-def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int) -> list[Part]:
+def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int, within: Part | None = None
+                 ) -> list[Part]:
     """Parts fixing the shortest prefix of ``keys`` whose projections number at least ``target`` and at
     most ``cap`` (else the longest prefix with fewer than ``target``); the prefix length is found by
     growing it by half, then bisecting, so the parts come close to ``target``. One whole part when no prefix
-    splits the run."""
-    below: tuple[int, list[tuple[int, ...]]] | None = None  # the longest prefix known to give too few
+    splits the run. ``within``: a part to split again, whose fixed values are a prefix of ``keys`` that
+    ``projections`` respects: only longer prefixes are tried."""
+    fixed = len(within.fixed) if within is not None else 0
+    # the longest prefix known to give too few (the part's own: one projection)
+    below: tuple[int, list[tuple[int, ...]]] | None = (
+        (fixed, [tuple(v for _, v in within.fixed)]) if within is not None and fixed else None)
     enough: tuple[int, list[tuple[int, ...]] | None] | None = None  # the shortest known to give enough (or too many)
-    size = 1
+    size = max(1, fixed + 1, fixed * 3 // 2)
     while keys and size <= len(keys):
         found = projections(keys[:size], cap)
         if found is not None and len(found) < target:
@@ -98,8 +162,8 @@ def split_prefix(keys: list[Key], projections: Projections, target: int, cap: in
         else:
             enough = (mid, found)
     chosen = enough if enough is not None and enough[1] is not None else below
-    if chosen is None or chosen[1] is None:
-        return [Part()]
+    if chosen is None or chosen[1] is None or (within is not None and len(chosen[1]) < 2):
+        return [within or Part()]  # nothing to split (again)
     size, values = chosen
     return [Part(i, tuple(zip(keys[:size], row, strict=True))) for i, row in enumerate(values)]
 

@@ -1,10 +1,13 @@
 """Where parts are conquered: local worker processes, or the workers of a Dask cluster.
 
-Both take a list of tasks and yield messages as they come: ``start`` (a worker took a part),
-``progress`` (solutions so far in a part, local workers only) and ``done`` (a part's result). The
-local pool starts its workers with ``spawn`` (a clean interpreter: forking a parent that runs
-solver threads is unsafe), makes them ignore Ctrl-C (the parent decides what an interrupt means)
-and, when closed early, terminates them, so an interrupt never waits for a part in flight.
+Both take tasks (``submit``, also while messages are read: a part split again adds its sub-parts)
+and yield messages as they come: ``start`` (a worker took a part), ``progress`` (solutions so far
+in a part, local workers only) and ``done`` (a part's result). ``halt(index)`` asks the worker on a
+part to stop it soon (its part is being split again): the part's ``conquer`` polls a flag, a
+shared integer per local worker or a Dask ``Event`` per part. The local pool starts its workers
+with ``spawn`` (a clean interpreter: forking a parent that runs solver threads is unsafe), makes
+them ignore Ctrl-C (the parent decides what an interrupt means) and, when closed early, terminates
+them, so an interrupt never waits for a part in flight.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import signal
 import sys
 import traceback
 import types
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -43,14 +47,20 @@ class PartFailed(RuntimeError):
     """A part raised an exception in its worker: a bug, reported with the worker's traceback."""
 
 
-def work(tasks: Any, results: Any, conquer: Callable[..., Any]) -> None:
-    """A worker's loop: conquer parts until the parent sends None."""
+HALT_POLL = 0.1  # seconds between a part's looks at its halt flag (local workers)
+DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
+
+
+def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int) -> None:
+    """A worker's loop: conquer parts until the parent sends None. ``halts[slot]`` holds 1 + the index of
+    a part the parent wants stopped (an index of a part this worker no longer runs is ignored)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while (task := tasks.get()) is not None:
         index = task.request.part.index
         results.put(Message("start", index, multiprocessing.current_process().name))
         try:
-            result = conquer(task, lambda count, index=index: results.put(Message("progress", index, count)))
+            result = conquer(task, lambda count, index=index: results.put(Message("progress", index, count)),
+                             lambda index=index: halts[slot] == index + 1, HALT_POLL)
         except Exception:  # sent to the parent, which raises it there
             results.put(Message("failed", index, traceback.format_exc()))
             continue
@@ -82,20 +92,31 @@ class LocalPool:
     def __init__(self, jobs: int, conquer: Callable[..., Any]) -> None:
         context = multiprocessing.get_context("spawn")
         self.tasks, self.results = context.Queue(), context.Queue()
-        self.workers = [context.Process(target=work, args=(self.tasks, self.results, conquer), daemon=True,
-                                        name=f"gridsat-worker-{i + 1}") for i in range(jobs)]
+        self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
+        self.workers = [context.Process(target=work, args=(self.tasks, self.results, conquer, self.halts, i),
+                                        daemon=True, name=f"gridsat-worker-{i + 1}") for i in range(jobs)]
+        self.size = jobs
+        self.pending = 0  # parts submitted and not yet done
+        self.working: dict[str, int] = {}  # worker name -> the part it is on
         with main_hidden():
             for worker in self.workers:
                 worker.start()
 
-    def run(self, tasks: list[Any]) -> Iterator[Message]:
+    def submit(self, tasks: list[Any]) -> None:
         for task in tasks:
             self.tasks.put(task)
-        for _ in self.workers:
-            self.tasks.put(None)
-        working: dict[str, int] = {}  # worker name -> the part it is on
-        pending = len(tasks)
-        while pending:
+        self.pending += len(tasks)
+
+    def halt(self, index: int) -> None:
+        """Ask the worker on part ``index`` to stop it (nothing when no worker is on it)."""
+        for slot, worker in enumerate(self.workers):
+            if self.working.get(worker.name) == index:
+                self.halts[slot] = index + 1
+
+    def messages(self) -> Iterator[Message]:
+        """Messages until every part submitted (also while reading) is done."""
+        working = self.working
+        while self.pending:
             try:
                 message = self.results.get(timeout=POLL)
             except queue.Empty:
@@ -111,7 +132,7 @@ class LocalPool:
             elif message.kind == "failed":
                 raise PartFailed(f"part {message.index} failed in its worker:\n{message.value}")
             elif message.kind == "done":
-                pending -= 1
+                self.pending -= 1
             yield message
 
     def close(self) -> None:
@@ -144,8 +165,19 @@ def scheduler_address(text: str) -> str:
     return text.strip()
 
 
+def conquer_remote(conquer: Callable[..., Any], task: Any, event: str) -> Any:
+    """A part on a Dask worker: ``conquer`` with the part's halt flag, a Dask ``Event`` named ``event``."""
+    from distributed import Event
+
+    flag = Event(event)
+    return conquer(task, None, flag.is_set, DASK_HALT_POLL)
+
+
 class DaskPool:
-    """The workers of a Dask distributed cluster; each needs gridsat installed (and any plugin used)."""
+    """The workers of a Dask distributed cluster; each needs gridsat installed (and any plugin used).
+
+    Dask says when a part ends, not when it starts: a part counts as started when it is submitted
+    while a worker thread is free, or when a part before it ends (first in, first out)."""
 
     def __init__(self, address: str, conquer: Callable[..., Any]) -> None:
         address = scheduler_address(address)
@@ -158,24 +190,53 @@ class DaskPool:
         except (OSError, TimeoutError, ValueError) as error:  # ValueError: an inproc address of another process
             raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
         self.conquer = conquer
-        self.futures: list[Any] = []
+        self.futures: dict[Any, int] = {}  # future -> its part's index, until it is done
+        self.waiting: list[int] = []  # parts submitted, not yet taken to have started
+        self.started = 0
+        self.token = uuid.uuid4().hex  # names this run's halt events on a shared cluster
+        self.size = max(1, sum(self.client.nthreads().values()))
 
-    def run(self, tasks: list[Any]) -> Iterator[Message]:
+    @property
+    def pending(self) -> int:
+        return len(self.futures)
+
+    def submit(self, tasks: list[Any]) -> None:
+        for task in tasks:
+            index = task.request.part.index
+            future = self.client.submit(conquer_remote, self.conquer, task, self.event(index), pure=False)
+            self.futures[future] = index
+            self.waiting.append(index)
+
+    def event(self, index: int) -> str:
+        return f"gridsat-halt-{self.token}-{index}"
+
+    def halt(self, index: int) -> None:
+        from distributed import Event
+
+        Event(self.event(index), client=self.client).set()
+
+    def messages(self) -> Iterator[Message]:
         from distributed import wait
 
-        self.futures = [self.client.submit(self.conquer, task, pure=False) for task in tasks]
-        pending = set(self.futures)
-        while pending:
+        while self.futures:
+            while self.waiting and self.started < self.size:
+                self.started += 1
+                yield Message("start", self.waiting.pop(0), "dask")
             try:
-                finished, pending = wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
+                finished, _ = wait(list(self.futures), timeout=POLL, return_when="FIRST_COMPLETED")
             except TimeoutError:  # nothing finished for a while: let the caller look at the clock
                 yield Message("tick", -1)
                 continue
             for future in finished:
+                index = self.futures.pop(future)
+                if index in self.waiting:  # ended before its turn in our guess: it did start
+                    self.waiting.remove(index)
+                else:
+                    self.started -= 1
                 result = future.result()  # a worker's exception is raised here, with its traceback
                 yield Message("done", result.index, result)
 
     def close(self) -> None:
         if self.futures:
-            self.client.cancel(self.futures)
+            self.client.cancel(list(self.futures))
         self.client.close()

@@ -29,6 +29,7 @@ class Progress:
     resumed: int = 0  # of the solutions, those a checkpoint recorded in an earlier run
     parts_resumed: int = 0  # of the parts done, those a checkpoint recorded
     note: str | None = None  # a counting backend's own words (e.g. its layer and states), in place of solutions
+    split_again: int = 0  # parts split again while they ran (each replaced by its sub-parts)
 
 
 @dataclass

@@ -31,7 +31,7 @@ from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
-from gridsat.solvers.parts import Part, interrupted_split, split_prefix
+from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
 
@@ -124,6 +124,7 @@ class SatSearch:
     units: list[list[int]] = field(default_factory=list)  # a part's fixed projection variables
     rounds: int = 0  # refinement rounds: models the formulation's refine rejected
     refinements: int = 0  # the clauses those rounds added
+    handback: Handback = field(default_factory=Handback)
 
     def size(self) -> dict[str, int]:
         size = self.formulation.size()
@@ -137,9 +138,13 @@ class SatSearch:
         small part is then a simpler problem (python -m gridsat.benchmarks.compare.parallel)."""
         pool = self.formulation.pool
         self.units = [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
+        # models a run split again already counted, blocked as the search blocks a model it found
+        self.units += [self.formulation.blocking_of(row) for row in part.blocked]
+        self.handback.recording = True
 
-    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
-        """Parts on a prefix of the projection, their projections enumerated by the solver.
+    def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
+        """Parts on a prefix of the projection, their projections enumerated by the solver (``within``:
+        sub-parts of that part, whose fixed values every call assumes).
 
         One solver serves every prefix: each prefix's blocking clauses carry a fresh activation
         literal that only that prefix's calls assume, so they never cut another prefix's models. A
@@ -151,6 +156,7 @@ class SatSearch:
             raise interrupted_split(stop)
         with oracle:
             pace, fresh = Pace(oracle), [max(f.cnf.nv, f.pool.top)]
+            assumed = [f.pool.id(key) if value else -f.pool.id(key) for key, value in (within.fixed if within else ())]
 
             def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
                 variables = [f.pool.id(key) for key in onto]
@@ -158,7 +164,7 @@ class SatSearch:
                 active = fresh[0]
                 found: list[tuple[int, ...]] = []
                 while True:
-                    answer = self._solve(oracle, stop, pace, threaded=False, extra=[active])
+                    answer = self._solve(oracle, stop, pace, threaded=False, extra=[active, *assumed])
                     if answer is None:
                         raise interrupted_split(stop)
                     if not answer:
@@ -175,7 +181,7 @@ class SatSearch:
                     other = [-v if value else v for v, value in zip(variables, values, strict=True)]
                     oracle.add_clause([-active, *other])
 
-            return split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap)
+            return split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap, within)
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:
@@ -221,10 +227,26 @@ class SatSearch:
 
     def search(self, oracle: Any, stop: Stop, threaded: bool) -> Iterator[Any]:
         """Solve, refine, report, block, until no model is left or the stop comes."""
-        f = self.formulation
         pace = Pace(oracle)
+        handback = self.handback
+        if threaded:
+            handback.halt = oracle.interrupt
+        try:
+            yield from self._models(oracle, stop, pace, threaded, handback)
+        finally:
+            handback.halt = None  # the solver is deleted after this: nobody may interrupt it then
+
+    def _models(self, oracle: Any, stop: Stop, pace: Pace, threaded: bool, handback: Handback) -> Iterator[Any]:
+        f = self.formulation
         while True:
-            if not self._solve(oracle, stop, pace, threaded):  # None (stopped) or False (no more solutions)
+            if handback.draining:
+                handback.cut = True  # stopped between models to be split again
+                return
+            answer = self._solve(oracle, stop, pace, threaded)
+            if answer is None and handback.draining:
+                handback.cut = True
+                return
+            if not answer:  # None (stopped) or False (no more solutions)
                 return
             model = oracle.get_model()
             cuts = f.refine(model) if f.refine is not None else []
@@ -235,6 +257,8 @@ class SatSearch:
                 oracle.append_formula(cuts)
                 continue
             yield from f.solutions_of(f.values(model))
+            if handback.recording:
+                handback.found.append(tuple(int(model[v - 1] > 0) for v in f.projection))
             if self.solver in ONE_SHOT:
                 stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
                 return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import signal
 import subprocess
@@ -17,6 +18,7 @@ import gridsat as gs
 from conftest import ROOT, gridsat
 from gridsat.api import load
 from gridsat.models.solution import freeze
+from gridsat.solvers import schedule
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint
 from gridsat.solvers.parallel import Split, SplitRun
@@ -61,6 +63,19 @@ def case_id(case: tuple) -> str:
     return " ".join([puzzle, instance, *(f"{k}={v}" for k, v in params.items()), backend, encoding or "default"])
 
 
+def solutions_by_part(puzzle, parsed, backend: str, encoding: str | None, parts: list[Part]) -> dict:
+    """Each solution of the parts -> the index of the one part that holds it (none may repeat one)."""
+    seen: dict = {}
+    for part in parts:
+        found = execute(puzzle, parsed, backend, request_of(backend, encoding, part), keep=True)
+        assert found.complete and not found.invalid
+        for solution in found.solutions:
+            key = freeze(solution)
+            assert key not in seen, f"part {part} repeats a solution of part {seen.get(key)}"
+            seen[key] = part.index
+    return seen
+
+
 @pytest.mark.parametrize("case", [pytest.param(c, id=case_id(c), marks=[pytest.mark.slow] * (c[4] == "backtrack"))
                                   for c in CASES])
 def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> None:
@@ -71,17 +86,22 @@ def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> Non
     request = request_of(backend, encoding)
     whole = execute(puzzle, parsed, backend, request, keep=True)
     parts = get_backend(backend).prepare(puzzle, parsed, request).split(16, 256, Stop())
-    seen: dict = {}
-    for part in parts:
-        found = execute(puzzle, parsed, backend, request_of(backend, encoding, part), keep=True)
-        assert found.complete and not found.invalid
-        for solution in found.solutions:
-            key = freeze(solution)
-            assert key not in seen, f"part {part.index} repeats a solution of part {seen.get(key)}"
-            seen[key] = part.index
+    seen = solutions_by_part(puzzle, parsed, backend, encoding, parts)
     assert set(seen) == {freeze(s) for s in whole.solutions}
     assert len(seen) == whole.count == (golden if golden is not None else whole.count)
     assert len(parts) > 1 or whole.count <= 1
+    # Split again while they run: the largest part's sub-parts, and the largest of those again
+    # (a reference part that owns one decision goes a level deeper), partition it.
+    part = max(parts, key=lambda p: sum(v == p.index for v in seen.values()))
+    for _ in range(2):
+        mine = {k for k, v in seen.items() if v == part.index}
+        subs = get_backend(backend).prepare(puzzle, parsed, request).split(4, 64, Stop(), within=part)
+        seen = solutions_by_part(puzzle, parsed, backend, encoding, subs)
+        assert set(seen) == mine, f"the sub-parts of {part} do not hold exactly its solutions"
+        assert len(subs) > 1 or len(mine) <= 1 or backend == "reference"  # a search tree may end in a path
+        if len(subs) == 1:
+            break
+        part = max(subs, key=lambda p: sum(v == p.index for v in seen.values()))
 
 
 def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
@@ -116,7 +136,8 @@ def test_parts_round_trip_through_json() -> None:
 
 def split_run(puzzle: str, instance: str, params: dict, backend: str, **options) -> SplitRun:
     chosen, parsed = load(puzzle, instance, params)
-    split = Split(jobs=2, probe=0, parts=options.pop("parts", 24), checkpoint=options.pop("checkpoint", None))
+    split = Split(jobs=2, probe=0, parts=options.pop("parts", 24), checkpoint=options.pop("checkpoint", None),
+                  resplit=options.pop("resplit", Split.resplit))
     return SplitRun(chosen, parsed, backend, Request(options.pop("encoding", None)), split, **options)
 
 
@@ -184,14 +205,15 @@ def test_the_split_keywords_of_the_last_release_still_work_with_a_warning() -> N
 
 def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:
     path = tmp_path / "count.json"
-    first = consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path))
+    # No part split again: the file is what gridsat wrote before parts were split again, and reads the same.
+    first = consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None))
     assert first.count == 1728
     lines = path.read_text().splitlines()
     header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
     assert len(header["parts"]) == first.parts == len(records)
     # As if killed after three parts, in the middle of writing the fourth record.
     path.write_text("\n".join(lines[:4]) + "\n" + lines[4][:7])
-    resumed = split_run("knights-tour", "5x5", {}, "sat", checkpoint=path)
+    resumed = split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None)
     assert consume(resumed).count == 1728 and resumed.outcome.parts_done == first.parts
     kept = Checkpoint(path, resumed.checkpoint.fingerprint)
     assert kept.load() and len(kept.done) == first.parts
@@ -290,3 +312,103 @@ def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
     orbits = list(run)
     assert len(orbits) == 864 and {o.size for o in orbits} == {2}
     assert (run.outcome.count, run.outcome.held, run.outcome.duplicates) == (864, 1728, 0)
+
+
+# Split again while they run: two parts, no minimum age, and a budget of a fifth of a second, so
+# that running parts are stopped and split again (formulation backends hand back what they counted).
+RESPLIT_CASES = [
+    ("knights-tour", "3x10", {}, "sat", None, 6096),
+    ("knights-tour", "5x5", {}, "cpsat", None, 1728),
+    ("knights-tour", "5x5", {}, "sat", "position+seqcounter", 1728),
+    ("prime-grid", "4x5", {"max": 20}, "cpsat", "boolean+noparity", 5232),
+    ("prime-grid", "4x4", {"max": 16}, "sat", "conflict+noparity+nosymmetry", 2992),
+    ("knights-tour", "5x5", {"start": "0,0"}, "reference", "backtrack", 304),
+    ("prime-grid", "4x4", {"max": 16}, "reference", "dfs", 2992),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=case_id(c)) for c in RESPLIT_CASES])
+def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tuple, monkeypatch) -> None:
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.2)
+    puzzle_name, instance, params, backend, choice, golden = case
+    puzzle, parsed = load(puzzle_name, instance, params)
+    if golden is None:
+        golden = execute(puzzle, parsed, backend, request_of(backend, choice)).count
+    run = SplitRun(puzzle, parsed, backend, request_of(backend, choice), Split(jobs=2, probe=0, parts=2, resplit=0))
+    outcome = consume(run)
+    assert (outcome.count, outcome.complete, outcome.duplicates, outcome.invalid) == (golden, True, 0, [])
+    assert run.ledger.children, "no part was split again"
+    assert outcome.parts == outcome.parts_done == len(run.ledger.roots) + sum(
+        len(c) - 1 for c in run.ledger.children.values())
+
+
+@pytest.mark.parametrize("backend, board", [("cpsat", "5x5"), ("sat", "3x10")])
+def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, board: str, monkeypatch) -> None:
+    from gridsat.solvers.orbits import Variant, count_orbits
+
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.2)
+    chosen, parsed = load("knights-tour", board, {})
+    whole = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry")
+    split = Split(jobs=2, probe=0, parts=2, resplit=0)
+    run = SplitRun(chosen, parsed, backend, Request(), split, variant=Variant("symmetry"))
+    canonical = consume(run)
+    assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (
+        whole.count, whole.held, True, [])
+    assert canonical.sizes == whole.sizes
+    assert run.ledger.children, "no part was split again"
+
+
+@pytest.mark.parametrize("backend, choice", [("sat", None), ("reference", "dfs")])
+def test_enumerate_with_parts_split_again_streams_each_solution_once(backend: str, choice: str | None,
+                                                                      monkeypatch) -> None:
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.2)
+    puzzle, parsed = load("knights-tour", "3x10", {}) if backend == "sat" else load("prime-grid", "4x4", {"max": 16})
+    split = Split(jobs=2, probe=0, parts=2, resplit=0)
+    run = SplitRun(puzzle, parsed, backend, request_of(backend, choice), split, deliver=True)
+    solutions = list(run)
+    whole = execute(puzzle, parsed, backend, request_of(backend, choice), keep=True)
+    assert sorted(map(freeze, solutions)) == sorted(map(freeze, whole.solutions))
+    assert (run.outcome.count, run.outcome.duplicates, run.outcome.complete) == (whole.count, 0, True)
+    assert run.ledger.children, "no part was split again"
+
+
+def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exact_total(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    args = ["count", "knights-tour", "6x6", "-p", "closed=true", "--backend", "sat", "--jobs", "2", "--checkpoint",
+            str(path)]
+    # The first run splits running parts again after a fifth of a second, so that the checkpoint
+    # holds re-splits (with the counts they kept) when it is killed.
+    script = ("import sys\nfrom gridsat.solvers import schedule\nschedule.LEAST_BUDGET = 0.2\n"
+              "from gridsat.__main__ import main\nsys.exit(main())\n")
+    child = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and child.poll() is None:
+        text = path.read_text() if path.exists() else ""
+        if text.count('"split"') >= 2 and text.count('"part"') >= 3:
+            break
+        time.sleep(0.02)
+    os.killpg(child.pid, signal.SIGKILL)  # the parent and its workers, at once
+    child.communicate(timeout=30)
+    lines = path.read_text().splitlines()
+    assert any('"split"' in line and '"count"' in line for line in lines), "no re-split was recorded"
+    # A kill in the middle of writing a re-split's line: the line is dropped, the part counted again.
+    cut = tmp_path / "cut.json"
+    last = max(i for i, line in enumerate(lines) if '"split"' in line)
+    cut.write_text("\n".join(lines[:last]) + "\n" + lines[last][: len(lines[last]) // 2])
+    for checkpoint in (path, cut):
+        resumed = gridsat(*args[:-1], str(checkpoint))
+        assert (resumed.returncode, resumed.stdout) == (0, "19724 (tours: directed)\n"), resumed.stderr
+
+
+def test_a_dask_cluster_with_more_workers_than_cores_splits_parts_again(monkeypatch) -> None:
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.1)
+    with distributed.LocalCluster(n_workers=6, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        for backend, board, golden in [("cpsat", "5x5", 1728), ("sat", "3x10", 6096)]:
+            chosen, parsed = load("knights-tour", board, {})
+            split = Split(jobs=2, scheduler=c.scheduler_address, probe=0, parts=2, resplit=0)
+            run = SplitRun(chosen, parsed, backend, Request(), split)
+            outcome = consume(run)
+            assert (outcome.count, outcome.complete, outcome.duplicates) == (golden, True, 0), backend
+            assert run.ledger.children, f"{backend}: no part was split again"

@@ -16,13 +16,18 @@ from gridsat.solvers.run import Progress
 
 def test_the_line_says_solutions_rate_parts_elapsed_and_time_left() -> None:
     line = describe(Progress(1000, 2, 8, 10.0))
-    assert line == "1,000 solutions  100/s  parts 2/8  0:10 elapsed  ~0:30 left"
+    assert line == "1,000 solutions  100/s  parts 2 of 8  0:10 elapsed  ~0:30 left"
+
+
+def test_the_line_says_how_many_parts_were_split_again() -> None:
+    line = describe(Progress(1000, 57, 80, 10.0, split_again=3))
+    assert line.startswith("1,000 solutions  100/s  parts 57 of 80, 3 split again  0:10 elapsed")
 
 
 def test_a_resumed_run_counts_only_its_own_work_in_the_rate_and_time_left() -> None:
     # Five parts and 10,000 solutions came from the checkpoint: they took no time in this run.
     line = describe(Progress(10_500, 6, 8, 10.0, resumed=10_000, parts_resumed=5))
-    assert line == "10,500 solutions  50/s  parts 6/8 (5 resumed)  0:10 elapsed  ~0:20 left"
+    assert line == "10,500 solutions  50/s  parts 6 of 8 (5 resumed)  0:10 elapsed  ~0:20 left"
     assert "left" not in describe(Progress(10_000, 5, 8, 3.0, resumed=10_000, parts_resumed=5))
 
 

@@ -14,15 +14,19 @@ where there is no C compiler).
 Targets: prime-grid 5x5/1..25 with --jobs 2 at least 2x faster than the C backtracker on sat, and
 cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on both
 backends for both instances; the 6x6 closed tours counted in at most 3 s on the fastest backend.
-Part statistics: how many parts, the largest part's share of the summed part times, and the
-speed-up the measured part times predict for 16 and 100 workers (longest part first, each part
-to the least loaded worker; a worker's load is the sum of its parts' times).
+Part statistics of each split run (solvers.schedule records them): the final parts (after every
+split again), how many parts were split again and the seconds their stopped runs threw away, the
+largest final part's share of the summed part time, each worker's busy share (time in parts /
+wall time), the time from the first worker with nothing queued to the end, and the speed-up on
+16, 100 and 1000 workers that a replay of the recorded tree of parts under the same policy
+predicts (summed final part time / the replay's end). Part times are wall times on the worker,
+model building included. Targets for splitting again: on 100 workers at least 60x, the largest final part
+at most 1%, no worker idle more than 5% of the wall time with --jobs 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import heapq
 import shutil
 import subprocess
 import sys
@@ -36,6 +40,7 @@ from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
 from gridsat.solvers.parallel import Split, SplitRun
 from gridsat.solvers.run import Outcome, consume, execute
+from gridsat.solvers.schedule import Ledger, replay
 
 C_BACKTRACKER = r"""
 #include <stdio.h>
@@ -76,7 +81,8 @@ class Timing:
     count: int
     seconds: float
     complete: bool
-    parts: list[float] | None = None  # each part's solving seconds, for a split run
+    ledger: Ledger | None = None  # a split run's parts, where and how long they ran
+    resplit: float | None = None  # the split run's policy: seconds before a part may be split again
 
 
 def c_backtracker(rows: int, cols: int, high: int) -> Timing | str:
@@ -95,21 +101,22 @@ def c_backtracker(rows: int, cols: int, high: int) -> Timing | str:
 
 
 def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, encoding: str | None, jobs: int,
-          parts: int | None, time_limit: float) -> Timing:
+          parts: int | None, time_limit: float, resplit: float | None = Split.resplit) -> Timing:
     """One count, wall clock from the call to the answer (building, probing, splitting included)."""
     chosen, parsed = load(puzzle, instance, params)
     request = Request(encoding=encoding)
     started = time.perf_counter()
+    ledger = None
     if jobs == 1:
         outcome: Outcome = execute(chosen, parsed, backend, request, time_limit=time_limit)
-        measured = None
     else:
-        run = SplitRun(chosen, parsed, backend, request, Split(jobs=jobs, parts=parts), time_limit=time_limit)
+        run = SplitRun(chosen, parsed, backend, request, Split(jobs=jobs, parts=parts, resplit=resplit),
+                       time_limit=time_limit)
         outcome = consume(run)
-        measured = list(run.part_seconds.values())
+        ledger = run.ledger
     seconds = time.perf_counter() - started
     name = f"{backend}{':' + encoding if encoding else ''} --jobs {jobs}"
-    return Timing(name, outcome.count, seconds, outcome.complete, measured)
+    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit)
 
 
 def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) -> str:
@@ -134,15 +141,6 @@ def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) ->
             f"two cores do {2 * alone / together:.2f}x the work of one here, the most --jobs 2 can gain")
 
 
-def predicted(part_seconds: list[float], workers: int) -> float:
-    """The speed-up the parts predict on ``workers``: summed time over the busiest worker's load."""
-    loads = [0.0] * workers
-    heapq.heapify(loads)
-    for seconds in sorted(part_seconds, reverse=True):
-        heapq.heappush(loads, heapq.heappop(loads) + seconds)
-    return sum(part_seconds) / max(loads) if max(loads) > 0 else 1.0
-
-
 def report(rows: list[Timing | str], golden: int) -> None:
     """The table: each row's time, its speed-up over the C backtracker (when it ran) and, for a split
     run, over the same configuration's --jobs 1 row."""
@@ -161,13 +159,19 @@ def report(rows: list[Timing | str], golden: int) -> None:
 
 
 def part_statistics(row: Timing) -> None:
-    parts = row.parts or []
-    if not parts:
+    """The split run's parts: how finely it ended, how busy its workers were, how far it would scale."""
+    if row.ledger is None or not row.ledger.spans:
         return
-    total = sum(parts)
-    print(f"  {row.label}: {len(parts)} parts, the largest {max(parts):.2f} s = {max(parts) / total:.1%} of "
-          f"{total:.1f} s of part time; predicted speed-up on 16 workers {predicted(parts, 16):.1f}x, "
-          f"on 100 workers {predicted(parts, 100):.1f}x")
+    stats = row.ledger.statistics(row.seconds)
+    age = row.resplit if row.resplit is not None else float("inf")
+    busy = ", ".join(f"{w.removeprefix('gridsat-')} {b:.1%} (idle {1 - b:.1%})" for w, b in stats["busy_share"].items())
+    idle = stats["idle_to_end"]
+    print(f"  {row.label}: {stats['final_parts']} final parts ({stats['split_again']} split again, "
+          f"{stats['thrown_away_seconds']:.1f} s of their runs thrown away), the largest "
+          f"{stats['largest_share']:.1%} of {stats['part_seconds']:.1f} s of part time (median part "
+          f"{stats['median_part']:.3f} s); busy {busy}; "
+          f"first idle worker to the end {'-' if idle is None else f'{idle:.2f} s'}; predicted speed-up on "
+          + ", ".join(f"{n} workers {replay(row.ledger, n, age):.1f}x" for n in (16, 100, 1000)), flush=True)
 
 
 def main() -> int:
@@ -175,6 +179,10 @@ def main() -> int:
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=sorted(CASES))
     parser.add_argument("--parts", type=int, help="parts to aim for in the split runs (default: gridsat's)")
     parser.add_argument("--time-limit", type=float, default=300, help="seconds per run (default 300)")
+    parser.add_argument("--no-resplit", action="store_true", help="never split a running part again (as before "
+                        "parts were split again), for the comparison")
+    parser.add_argument("--backends", nargs="+", choices=("cpsat", "sat"), default=["cpsat", "sat"])
+    parser.add_argument("--jobs", nargs="+", type=int, default=[1, 2], help="worker counts to time (default 1 2)")
     parser.add_argument("--tour-encodings", nargs="+", default=[None],
                         help="CNF encodings for the tours (default: the default encoding)")
     parser.add_argument("--ceiling", nargs="*", choices=("cpsat", "sat"), default=None,
@@ -188,10 +196,12 @@ def main() -> int:
         if case == "prime":
             rows.append(c_backtracker(5, 5, 25))
         encodings = args.tour_encodings if case == "tours" else [None]
-        configs = [("cpsat", None)] + [("sat", e) for e in encodings]
+        configs = [("cpsat", None)] * ("cpsat" in args.backends) + [("sat", e) for e in encodings] * (
+            "sat" in args.backends)
         for backend, encoding in configs:
-            for jobs in (1, 2):
-                row = timed(puzzle, instance, params, backend, encoding, jobs, args.parts, args.time_limit)
+            for jobs in args.jobs:
+                row = timed(puzzle, instance, params, backend, encoding, jobs, args.parts, args.time_limit,
+                            None if args.no_resplit else Split.resplit)
                 rows.append(row)
                 print(f"  {row.label}: {row.count} in {row.seconds:.2f} s", flush=True)
         print()

@@ -8,7 +8,7 @@ from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
-from gridsat.solvers.parts import Part, interrupted_split, split_ordinals
+from gridsat.solvers.parts import Level, Part, interrupted_split, split_ordinals
 from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
 
@@ -16,23 +16,40 @@ MAX_SPLIT_DEPTH = 64  # decisions deep at most: past that the tree is a path, an
 
 
 class Numbering:
-    """A search listener that numbers the decisions at ``part.depth`` in search order, vetoes those the
-    part does not own, and says whether each solution reported belongs to the part."""
+    """A search listener that numbers the decisions at each of a part's levels in search order, vetoes
+    those the part does not own, and says whether each solution reported belongs to the part.
+
+    A level's decisions are only reached inside decisions the levels above own (the others are
+    vetoed), so its numbers count within them: the numbering is a function of the part alone."""
 
     def __init__(self, part: Part) -> None:
-        self.part, self.seen, self.inside, self.keep = part, 0, False, False
+        self.levels = part.levels()
+        self.seen = [0] * len(self.levels)
+        self.inside = [False] * len(self.levels)
+        self.keep = False
 
     def __call__(self, kind: str, depth: int, what: Any) -> bool:
-        part = self.part
-        if kind == "place" and depth == part.depth:
-            number, self.seen = self.seen, self.seen + 1
-            self.inside = part.lo <= number < part.hi
-            return self.inside
-        if kind == "remove" and depth == part.depth:
-            self.inside = False
-        elif kind == "solution":
-            self.keep = self.inside or (depth < part.depth and part.shallow)
+        if kind == "solution":
+            # below a level: inside a decision it owns; above it: only where it owns the shallow solutions
+            self.keep = all(self.inside[k] if depth >= level.depth else level.shallow
+                            for k, level in enumerate(self.levels))
+            return True
+        for k, level in enumerate(self.levels):
+            if depth != level.depth:
+                continue
+            if kind == "place":
+                number, self.seen[k] = self.seen[k], self.seen[k] + 1
+                self.inside[k] = level.lo <= number < level.hi
+                return self.inside[k]
+            if kind == "remove":
+                self.inside[k] = False
         return True
+
+
+def with_levels(index: int, levels: list[Level]) -> Part:
+    """The reference part owning these levels."""
+    top = levels[0]
+    return Part(index, depth=top.depth, lo=top.lo, hi=top.hi, shallow=top.shallow, deeper=tuple(levels[1:]))
 
 
 @dataclass
@@ -54,30 +71,44 @@ class ReferenceSearch:
     def size(self) -> dict[str, int]:
         return {}
 
-    def split(self, target: int, cap: int, stop: Stop) -> list[Part]:
-        """Parts of the search tree: the first depth with at least ``target`` decisions, numbered."""
+    def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
+        """Parts of the search tree: the first depth with at least ``target`` decisions, numbered.
+
+        ``within`` a part: its last level's range cut in pieces, or, when it owns a single decision,
+        a deeper level numbered inside that decision."""
+        whole = within or Part()
         if not self.algorithm.exhaustive:
-            return [Part()]
+            return [whole]
+        base = whole.levels()
+        if base and base[-1].hi - base[-1].lo > 1:
+            last = base[-1]
+            cut = split_ordinals(last.hi - last.lo, last.depth, target)
+            return [with_levels(p.index, [*base[:-1], Level(last.depth, last.lo + p.lo, last.lo + p.hi,
+                                                             last.shallow and p.shallow)]) for p in cut]
+        if base and base[-1].hi == base[-1].lo:
+            return [whole]  # it owns no decision, only solutions above its depth: nothing to split
+        top = base[-1].depth if base else 0
         depth, count = 0, 0  # the deepest level with decisions, up to the first with enough of them
-        for level in range(1, MAX_SPLIT_DEPTH + 1):
-            found = self.decisions(level, stop)
+        for level in range(top + 1, top + MAX_SPLIT_DEPTH + 1):
+            found = self.decisions(base, level, stop)
             if found == 0:
                 break
             depth, count = level, found
             if count >= target:
                 break
-        if count == 0:
-            return [Part()]  # no decision at all: nothing to split
-        return split_ordinals(count, depth, target)
+        if count == 0 or (base and count == 1):
+            return [whole]  # no decision at all, or a path: nothing to split
+        return [with_levels(p.index, [*base, Level(depth, p.lo, p.hi, p.shallow)])
+                for p in split_ordinals(count, depth, target)]
 
-    def decisions(self, depth: int, stop: Stop) -> int:
-        """How many decisions the search takes at ``depth`` (it vetoes every one of them)."""
-        numbering = Numbering(Part(depth=depth))  # owns no decision: the search stays above depth
+    def decisions(self, base: list[Level], depth: int, stop: Stop) -> int:
+        """How many decisions the search takes at ``depth`` inside the levels ``base`` (it vetoes every one)."""
+        numbering = Numbering(with_levels(0, [*base, Level(depth, 0, 0, False)]))  # owns none at ``depth``
         for _ in self.algorithm.run(self.instance, stop, listen=numbering):
             pass
         if stop.expired():
             raise interrupted_split(stop)
-        return numbering.seen
+        return numbering.seen[-1]
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         part = self.part
