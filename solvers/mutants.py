@@ -137,7 +137,7 @@ def constraint_vars(message: Any) -> list[int]:
         if field.name in ("vars", "literals", "enforcement_literal"):
             found += [var_of(v) for v in value]
         elif field.message_type is not None:
-            for item in (value if field.label == field.LABEL_REPEATED else [value]):
+            for item in (value if not hasattr(value, "ListFields") else [value]):  # repeated, or one message
                 found += constraint_vars(item)
     return found
 
@@ -301,9 +301,11 @@ def _add_tuple(c: Any, proto: Any) -> bool:
         return False
     domain = proto.variables[var_of(var)].domain
     coeff, offset = (expr.coeffs[0], expr.offset) if expr is not None else (1, 0)
+    # A value the tuple's other places do not hold: a tuple repeating a value is often ruled out elsewhere
+    # (an AllDifferent beside the table), and the bug would be a mutant in name only.
     for value in range(domain[0], min(domain[-1], domain[0] + 1000) + 1):
         candidate = tuple([coeff * value + offset, *first[1:]])
-        if candidate not in rows:
+        if candidate not in rows and candidate[0] not in first[1:]:
             c.table.values.extend(candidate)
             return True
     return False

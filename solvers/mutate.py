@@ -22,8 +22,7 @@ import dataclasses
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,11 +35,12 @@ from gridsat.solvers.mutants import LAZY_OPERATORS, Built, Mutant, build, catalo
 from gridsat.solvers.stop import Stop
 
 CHECKS = ("crash", "verifier", "duplicate", "timeout", "count")
-LADDER_BUDGET = 4.0  # seconds a survivor's ladder search may take (after the corpus)
+LADDER_BUDGET = 2.0  # seconds a survivor's ladder search may take (after the corpus)
 LADDER_STEPS = 12  # ladder instances a survivor is tried on at most
 # A mutant's run may take this many times the unmutated run on the same instance (at least SLACK_FLOOR
 # seconds, at most --time-limit): a bug that makes the search explode is caught quickly as a timeout.
 SLACK = 5.0
+OWN = "a changed clause on the puzzle's own variables"
 SLACK_FLOOR = 1.0
 
 
@@ -215,10 +215,12 @@ class Judge:
             mutated = mutate(mutant, built, self.puzzle)
             if mutated is None:
                 continue
+            changed.append((built, mutated))
+            if self.proved_here(mutant, built, mutated):
+                continue  # the same formula, logically: no run can kill it here
             check, _ = self.run(self.instances[i], mutated, case.count, self.limit(i))
             if check is not None:
                 return Verdict(mutant, self.encoding.name, "killed", describe(self.puzzle, case), check)
-            changed.append((built, mutated))
         unsettled: list[str] = []
         suggestion = self.search(mutant, changed, unsettled) if self.task.search else None
         if suggestion is not None:
@@ -231,7 +233,12 @@ class Judge:
             return Verdict(mutant, self.encoding.name, "survived", reason="not proved: no answer within the time "
                            f"limit on {', '.join(unsettled)}")
         how, why = self.prove(mutant, changed)
-        return Verdict(mutant, self.encoding.name, "redundant", reason=why, how=how)
+        return Verdict(mutant, self.encoding.name, "survived" if how is None else "redundant", reason=why, how=how)
+
+    def proved_here(self, mutant: Mutant, built: Built, mutated: Any) -> bool:
+        """Whether clause implication proves the mutated CNF the same formula as the original here."""
+        return self.kind == "cnf" and mutant.operator not in LAZY_OPERATORS and implied_both_ways(
+            built.formulation, mutated)[0]
 
     def ladder(self) -> list[tuple[str, Mapping[str, str], Instance]]:
         if self._ladder is None:
@@ -266,8 +273,7 @@ class Judge:
             mutated = mutate(mutant, built, self.puzzle)
             if mutated is None:
                 continue
-            if self.kind == "cnf" and mutant.operator not in LAZY_OPERATORS and implied_both_ways(
-                    built.formulation, mutated)[0]:
+            if self.proved_here(mutant, built, mutated):
                 changed.append((built, mutated))  # proved the same here: nothing to run
                 continue
             if j not in self._ladder_counts:
@@ -290,9 +296,11 @@ class Judge:
                 unsettled.append(describe(self.puzzle, Case(text, params, expected, "")))
         return None
 
-    def prove(self, mutant: Mutant, changed: list[tuple[Built, Any]]) -> tuple[str, str]:
+    def prove(self, mutant: Mutant, changed: list[tuple[Built, Any]]) -> tuple[str | None, str]:
         """How the mutant is redundant on every instance it changed (it survived each: its solutions,
-        enumerated and verified, are the original's), and why it was not proved by implication."""
+        enumerated and verified, are the original's), and why it was not proved by implication; None
+        when the mutated CNF has a model breaking a changed clause on the puzzle's own variables (its
+        projected solutions differ, though the enumeration did not meet the difference)."""
         enumerated = (f"same projected solutions as the original, enumerated, on the {len(changed)} instances "
                       "it changes")
         if self.kind == "cpsat":
@@ -301,34 +309,50 @@ class Judge:
             return "enumerated", enumerated + " (a lazy refinement is not checked by implication)"
         for built, mutated in changed:
             ok, why = implied_both_ways(built.formulation, mutated)
+            if not ok and why == OWN:
+                return None, (f"not redundant: {why} is not implied, so the projected solutions differ; the "
+                              "enumeration never met the difference (a blocking clause over the true variables "
+                              "also blocks a model with more of them true)")
             if not ok:
                 return "enumerated", f"{enumerated}; not implied: {why}"
         return "implied", f"each changed clause follows from the rest, on the {len(changed)} instances it changes"
 
 
 def implied_both_ways(original: Any, mutated: Any) -> tuple[bool, str]:
-    """Whether two CNFs are equivalent by clause implication: each clause only in one is implied by the other."""
+    """Whether two CNFs are equivalent by clause implication: each clause only in one is implied by the
+    other; when not, why nothing is proved (or, on the puzzle's own variables, what differs)."""
     before = Counter(tuple(sorted(c)) for c in original.cnf.clauses)
     after = Counter(tuple(sorted(c)) for c in mutated.cnf.clauses)
     projection = set(original.projection)
     for lost, holder in ((before - after, mutated), (after - before, original)):
-        for clause in lost:
-            if not implies(holder.cnf.clauses, list(clause)):
-                # With an auxiliary variable in the clause, or refinement clauses still to come, a model
-                # of the rest that breaks it may project onto a real solution: nothing is proved either way.
-                aux = any(abs(lit) not in projection for lit in clause)
-                return False, ("a changed clause has auxiliary variables" if aux else
-                               "a lazy formulation's refinement is left out" if original.refine is not None else
-                               "a changed clause on the puzzle's own variables")
+        clause = first_not_implied(holder.cnf.clauses, [list(c) for c in lost])
+        if clause is not None:
+            # With an auxiliary variable in the clause, or refinement clauses still to come, a model
+            # of the rest that breaks it may project onto a real solution: nothing is proved either way.
+            aux = any(abs(lit) not in projection for lit in clause)
+            return False, ("a changed clause has auxiliary variables" if aux else
+                           "a lazy formulation's refinement is left out" if original.refine is not None else
+                           OWN)
     return True, ""
 
 
-def implies(clauses: Iterable[list[int]], clause: list[int]) -> bool:
-    """Whether ``clauses`` imply ``clause``: with its negation assumed, they are unsatisfiable."""
+def first_not_implied(clauses: list[list[int]], wanted: list[list[int]]) -> list[int] | None:
+    """The first of ``wanted`` that ``clauses`` do not imply (with its negation assumed, they are
+    satisfiable), or None: one incremental solver answers them all."""
+    if not wanted:
+        return None
     from pysat.solvers import Solver
 
     with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
-        return not oracle.solve(assumptions=[-lit for lit in clause])
+        for clause in wanted:
+            if oracle.solve(assumptions=[-lit for lit in clause]):
+                return clause
+    return None
+
+
+def implies(clauses: list[list[int]], clause: list[int]) -> bool:
+    """Whether ``clauses`` imply ``clause``: with its negation assumed, they are unsatisfiable."""
+    return first_not_implied(clauses, [clause]) is None
 
 
 def describe(puzzle: Puzzle, case: Case) -> str:
@@ -377,11 +401,22 @@ def run_all(pairs: list[tuple[Task, Mutant]], jobs: int = 1) -> Iterator[Verdict
 
     from gridsat.solvers.pool import main_hidden
 
-    with main_hidden(), ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        # Grouped by task so that each worker builds few corpora; chunks keep the order.
-        tasks = [t for t, _ in pairs]
-        mutants = [m for _, m in pairs]
-        yield from pool.map(judge_in_worker, tasks, mutants, chunksize=max(1, len(pairs) // (jobs * 8)))
+    with main_hidden():
+        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=ignore_interrupts)
+    try:
+        # In order, in chunks, so that a worker keeps the corpus it built for the next mutants.
+        yield from pool.starmap(judge_in_worker, pairs, chunksize=max(1, len(pairs) // (jobs * 8)))
+        pool.close()
+    finally:
+        pool.terminate()  # Ctrl-C or SIGTERM in the parent: the workers end too
+        pool.join()
+
+
+def ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it terminates the pool)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def mutation_report(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], *,
