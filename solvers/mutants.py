@@ -19,35 +19,12 @@ from gridsat.models.families import clause_origins, recording
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key, Refine
 from gridsat.models.puzzle import Cell, Instance, Puzzle
 
-# Selectors: which members of a family the bug touches.
+# Selectors: which members of a family the bug touches; operators: what it does to each (both are
+# described in the README's "Mutation testing" section).
 SELECTORS = ("all", "last-row", "last-col", "border", "even", "odd", "orientation", "hash")
-SELECTOR_HELP = {
-    "all": "every member of the family",
-    "last-row": "members about a cell of the last row (an off-by-one row bound)",
-    "last-col": "members about a cell of the last column",
-    "border": "members about a cell on the border",
-    "even": "members whose first cell has (row + col) even",
-    "odd": "members whose first cell has (row + col) odd",
-    "orientation": "members laid along a row: their first two cells share one",
-    "hash": "a deterministic quarter of the members, by a hash of their variables' keys",
-}
 CNF_OPERATORS = ("drop", "drop-literal", "add-literal", "flip", "swap")
 LAZY_OPERATORS = ("skip-round", "drop-cut")
 CPSAT_OPERATORS = ("drop", "bound", "drop-literal", "flip", "drop-tuple", "add-tuple", "drop-arc", "drop-var")
-OPERATOR_HELP = {
-    "drop": "leave the clause or constraint out",
-    "drop-literal": "leave out its last literal (a stronger clause)",
-    "add-literal": "add a literal: the first of the family's next member not in it (a weaker clause)",
-    "flip": "negate its last literal",
-    "swap": "exchange the variables of its first positive and first negative literals",
-    "skip-round": "the lazy refinement accepts the first model it is shown (a round skipped)",
-    "drop-cut": "each refinement round forgets its last clause (when it adds more than one)",
-    "bound": "move a linear constraint's bounds up by one",
-    "drop-tuple": "drop the last tuple of an allowed-assignments table",
-    "add-tuple": "add a tuple to an allowed-assignments table (the first one's first value changed)",
-    "drop-arc": "drop the arcs of an AddCircuit whose literal the selector picks",
-    "drop-var": "drop the last expression of an AllDifferent",
-}
 LAZY_FAMILY = "refine"  # the family of a lazy formulation's refinement clauses
 
 
@@ -324,14 +301,11 @@ CONSTRAINT_OPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def mutate_cpsat(mutant: Mutant, built: Built, puzzle: Puzzle) -> CpsatFormulation | None:
-    """The mutated formulation (a copy of the model), or None when the mutant changes nothing here."""
-    from google.protobuf import text_format
-    from ortools.sat.python import cp_model
-
+def cpsat_edits(mutant: Mutant, built: Built, puzzle: Puzzle) -> dict[int, Any]:
+    """The constraints the mutant changes: index -> the new constraint message (None: dropped)."""
     f: CpsatFormulation = built.formulation
     proto = built.proto
-    edits: dict[int, Any] = {}  # member -> its new message (None: dropped)
+    edits: dict[int, Any] = {}
     if mutant.operator == "drop-arc":
         cells = puzzle.cells or key_cells
         names = {var.Index(): key for key, var in f.primary.items()}
@@ -359,6 +333,16 @@ def mutate_cpsat(mutant: Mutant, built: Built, puzzle: Puzzle) -> CpsatFormulati
             new.CopyFrom(proto.constraints[i])
             if CONSTRAINT_OPS[mutant.operator](new, proto):
                 edits[i] = new
+    return edits
+
+
+def mutate_cpsat(mutant: Mutant, built: Built, puzzle: Puzzle) -> CpsatFormulation | None:
+    """The mutated formulation (a copy of the model), or None when the mutant changes nothing here."""
+    from google.protobuf import text_format
+    from ortools.sat.python import cp_model
+
+    f: CpsatFormulation = built.formulation
+    edits = cpsat_edits(mutant, built, puzzle)
     if not edits:
         return None
     model = cp_model.CpModel()

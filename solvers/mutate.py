@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +30,8 @@ from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.solvers.backend import Request, get_backend
-from gridsat.solvers.mutants import LAZY_OPERATORS, Built, Mutant, build, catalogue, mutate, signature
+from gridsat.solvers.mutants import LAZY_OPERATORS, Built, Mutant, build, catalogue, cpsat_edits, mutate, signature
+from gridsat.solvers.redundancy import OWN, cpsat_implied_both_ways, implied_both_ways
 from gridsat.solvers.stop import Stop
 
 CHECKS = ("crash", "verifier", "duplicate", "timeout", "count")
@@ -40,8 +40,8 @@ LADDER_STEPS = 12  # ladder instances a survivor is tried on at most
 # A mutant's run may take this many times the unmutated run on the same instance (at least SLACK_FLOOR
 # seconds, at most --time-limit): a bug that makes the search explode is caught quickly as a timeout.
 SLACK = 5.0
-OWN = "a changed clause on the puzzle's own variables"
 SLACK_FLOOR = 1.0
+PROOF_LIMIT = 2.0  # seconds CP-SAT may take to show one negated constraint infeasible
 
 
 @dataclass
@@ -236,9 +236,12 @@ class Judge:
         return Verdict(mutant, self.encoding.name, "survived" if how is None else "redundant", reason=why, how=how)
 
     def proved_here(self, mutant: Mutant, built: Built, mutated: Any) -> bool:
-        """Whether clause implication proves the mutated CNF the same formula as the original here."""
-        return self.kind == "cnf" and mutant.operator not in LAZY_OPERATORS and implied_both_ways(
-            built.formulation, mutated)[0]
+        """Whether implication proves the mutated formulation the same as the original here."""
+        if mutant.operator in LAZY_OPERATORS:
+            return False
+        if self.kind == "cpsat":
+            return cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle), PROOF_LIMIT)
+        return implied_both_ways(built.formulation, mutated)[0]
 
     def ladder(self) -> list[tuple[str, Mapping[str, str], Instance]]:
         if self._ladder is None:
@@ -304,6 +307,10 @@ class Judge:
         enumerated = (f"same projected solutions as the original, enumerated, on the {len(changed)} instances "
                       "it changes")
         if self.kind == "cpsat":
+            if all(cpsat_implied_both_ways(b.proto, cpsat_edits(mutant, b, self.puzzle), PROOF_LIMIT)
+                   for b, _ in changed):
+                return "implied", (f"each changed constraint follows from the rest (its negation is infeasible), "
+                                   f"on the {len(changed)} instances it changes")
             return "enumerated", enumerated
         if mutant.operator in LAZY_OPERATORS:
             return "enumerated", enumerated + " (a lazy refinement is not checked by implication)"
@@ -316,43 +323,6 @@ class Judge:
             if not ok:
                 return "enumerated", f"{enumerated}; not implied: {why}"
         return "implied", f"each changed clause follows from the rest, on the {len(changed)} instances it changes"
-
-
-def implied_both_ways(original: Any, mutated: Any) -> tuple[bool, str]:
-    """Whether two CNFs are equivalent by clause implication: each clause only in one is implied by the
-    other; when not, why nothing is proved (or, on the puzzle's own variables, what differs)."""
-    before = Counter(tuple(sorted(c)) for c in original.cnf.clauses)
-    after = Counter(tuple(sorted(c)) for c in mutated.cnf.clauses)
-    projection = set(original.projection)
-    for lost, holder in ((before - after, mutated), (after - before, original)):
-        clause = first_not_implied(holder.cnf.clauses, [list(c) for c in lost])
-        if clause is not None:
-            # With an auxiliary variable in the clause, or refinement clauses still to come, a model
-            # of the rest that breaks it may project onto a real solution: nothing is proved either way.
-            aux = any(abs(lit) not in projection for lit in clause)
-            return False, ("a changed clause has auxiliary variables" if aux else
-                           "a lazy formulation's refinement is left out" if original.refine is not None else
-                           OWN)
-    return True, ""
-
-
-def first_not_implied(clauses: list[list[int]], wanted: list[list[int]]) -> list[int] | None:
-    """The first of ``wanted`` that ``clauses`` do not imply (with its negation assumed, they are
-    satisfiable), or None: one incremental solver answers them all."""
-    if not wanted:
-        return None
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
-        for clause in wanted:
-            if oracle.solve(assumptions=[-lit for lit in clause]):
-                return clause
-    return None
-
-
-def implies(clauses: list[list[int]], clause: list[int]) -> bool:
-    """Whether ``clauses`` imply ``clause``: with its negation assumed, they are unsatisfiable."""
-    return first_not_implied(clauses, [clause]) is None
 
 
 def describe(puzzle: Puzzle, case: Case) -> str:

@@ -11,7 +11,7 @@ from gridsat.cli import main
 from gridsat.models import get_puzzle
 from gridsat.models.families import family, recording
 from gridsat.solvers.mutants import Mutant, build, chosen, mutate, to_message
-from gridsat.solvers.mutate import implied_both_ways, implies
+from gridsat.solvers.redundancy import cpsat_implied_both_ways, implied_both_ways, implies
 
 TATAMI = get_puzzle("tatami")
 PRIME = get_puzzle("prime-grid")
@@ -134,6 +134,25 @@ def test_implication_proves_what_is_implied_and_only_that():
     # On 2x2 both tilings (two mats side by side) cross the one corner: the rest implies its clause.
     small = tatami_cnf("2x2")
     assert implied_both_ways(small.formulation, mutate(Mutant(corners, "drop", "all"), small, TATAMI))[0]
+
+
+def test_cpsat_implication_proves_a_dropped_constraint_only_when_the_rest_implies_it():
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    x, y, z = (model.NewBoolVar(n) for n in "xyz")
+    model.AddExactlyOne([x, y])  # 0
+    model.AddBoolOr([x, y])  # 1: implied by 0
+    model.AddBoolOr([y, z])  # 2: not implied
+    model.Add(x + z <= 1)  # 3: linear, not implied by 0 and 2
+    proto = to_message(model)
+    assert cpsat_implied_both_ways(proto, {1: None}, 5)
+    assert not cpsat_implied_both_ways(proto, {2: None}, 5)
+    assert not cpsat_implied_both_ways(proto, {3: None}, 5)
+    weaker = type(proto.constraints[3])()
+    weaker.CopyFrom(proto.constraints[3])
+    weaker.linear.domain[:] = [weaker.linear.domain[0], 2]  # x + z <= 2 holds always: dropping was the same
+    assert not cpsat_implied_both_ways(proto, {3: weaker}, 5)
 
 
 SAMPLES = [  # (puzzle, backend, encoding, mutants, least score): a small seeded sample each
