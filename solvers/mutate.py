@@ -210,15 +210,22 @@ class Judge:
     def judge(self, mutant: Mutant) -> Verdict:
         """Kill the mutant on the corpus, else search the ladder, else try to prove it redundant."""
         changed: list[tuple[Built, Any]] = []
+        # A proof costs a solver call per changed member: tried only once the mutant has survived a
+        # run (most die on their first instance), and no more once it has failed.
+        prove = {"now": False}
         for i, case in enumerate(self.task.corpus):
             built = self.built(i)
             mutated = mutate(mutant, built, self.puzzle)
             if mutated is None:
                 continue
             changed.append((built, mutated))
-            if self.proved_here(mutant, built, mutated):
-                continue  # the same formula, logically: no run can kill it here
+            if prove["now"]:
+                if self.proved_here(mutant, built, mutated):
+                    continue  # the same formula, logically: no run can kill it here
+                prove["now"] = None
             check, _ = self.run(self.instances[i], mutated, case.count, self.limit(i))
+            if check is None and prove["now"] is False:
+                prove["now"] = True
             if check is not None:
                 return Verdict(mutant, self.encoding.name, "killed", describe(self.puzzle, case), check)
         unsettled: list[str] = []
