@@ -152,6 +152,7 @@ class Judge:
         self._ladder_built: dict[int, Built | None] = {}
         self._ladder_counts: dict[int, tuple[int, float] | None] = {}
         self._limits: dict[int, float] = {}
+        self._proved: dict[tuple[Mutant, int], bool] = {}
 
     def built(self, index: int) -> Built:
         if index not in self._built:
@@ -246,9 +247,12 @@ class Judge:
         """Whether implication proves the mutated formulation the same as the original here."""
         if mutant.operator in LAZY_OPERATORS:
             return False
-        if self.kind == "cpsat":
-            return cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle), PROOF_LIMIT)
-        return implied_both_ways(built.formulation, mutated)[0]
+        key = (mutant, id(built))  # the corpus loop and the final proof ask alike: answer once
+        if key not in self._proved:
+            self._proved[key] = (
+                cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle), PROOF_LIMIT)
+                if self.kind == "cpsat" else implied_both_ways(built.formulation, mutated)[0])
+        return self._proved[key]
 
     def ladder(self) -> list[tuple[str, Mapping[str, str], Instance]]:
         if self._ladder is None:
@@ -314,8 +318,7 @@ class Judge:
         enumerated = (f"same projected solutions as the original, enumerated, on the {len(changed)} instances "
                       "it changes")
         if self.kind == "cpsat":
-            if all(cpsat_implied_both_ways(b.proto, cpsat_edits(mutant, b, self.puzzle), PROOF_LIMIT)
-                   for b, _ in changed):
+            if all(self.proved_here(mutant, b, m) for b, m in changed):
                 return "implied", (f"each changed constraint follows from the rest (its negation is infeasible), "
                                    f"on the {len(changed)} instances it changes")
             return "enumerated", enumerated

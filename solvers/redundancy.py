@@ -114,24 +114,36 @@ def cpsat_implied_both_ways(proto: Any, edits: dict[int, Any], time_limit: float
         edited.constraints[i].Clear()
         if new is not None:
             edited.constraints[i].CopyFrom(new)
-    for i, new in edits.items():
-        for holder, wanted in ((edited, proto.constraints[i]), (proto, new)):
-            if wanted is None:
-                continue
-            broken = negation(wanted)
-            if broken is None or not infeasible(holder, broken, time_limit):
-                return False
+    for holder, wanted in ((edited, [proto.constraints[i] for i in edits]),
+                           (proto, [new for new in edits.values() if new is not None])):
+        negations = [negation(c) for c in wanted]
+        if any(n is None for n in negations):
+            return False
+        if not none_broken(holder, [n for n in negations if n], time_limit):
+            return False
     return True
 
 
-def infeasible(proto: Any, extra: list[Any], time_limit: float) -> bool:
-    """Whether ``proto`` with the ``extra`` constraints has no solution (CP-SAT proves it within the limit)."""
+def none_broken(proto: Any, negations: list[list[Any]], time_limit: float) -> bool:
+    """Whether no solution of ``proto`` satisfies any of the ``negations`` (each a list of constraints):
+    one CP-SAT call, each negation behind a fresh literal and one of them required."""
     from google.protobuf import text_format
     from ortools.sat.python import cp_model
 
+    if not negations:
+        return True
     question = type(proto)()
     question.CopyFrom(proto)
-    question.constraints.extend(extra)
+    guards = []
+    for negated in negations:
+        guard = len(question.variables)
+        question.variables.add(domain=[0, 1])
+        guards.append(guard)
+        for c in negated:
+            added = question.constraints.add()
+            added.CopyFrom(c)
+            added.enforcement_literal.append(guard)
+    question.constraints.add().bool_or.literals.extend(guards)
     model = cp_model.CpModel()
     model.Proto().parse_text_format(text_format.MessageToString(question))
     solver = cp_model.CpSolver()
