@@ -9,12 +9,13 @@ puzzles are ``gridsat.models``, the backends ``gridsat.solvers``, the benchmark 
 ``gridsat.benchmarks``. OR-Tools and PySAT load only when a formulation is built.
 """
 
-from gridsat.api import count, crosscheck, enumerate, solve
+from gridsat.api import count, crosscheck, enumerate, mutate, solve
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.version import VERSION
 from gridsat.solvers.crosscheck import Report
+from gridsat.solvers.mutate import MutationReport
 from gridsat.solvers.orbits import Orbit, OrbitOutcome, OrbitReport, Orbits
 from gridsat.solvers.parallel import Split
 from gridsat.solvers.run import Enumeration, Outcome
@@ -27,6 +28,7 @@ __all__ = [
     "GridsatError",
     "InvalidInstance",
     "InvalidOption",
+    "MutationReport",
     "Orbit",
     "OrbitOutcome",
     "OrbitReport",
@@ -40,6 +42,7 @@ __all__ = [
     "crosscheck",
     "enumerate",
     "get_puzzle",
+    "mutate",
     "names",
     "solve",
 ]

@@ -1,4 +1,4 @@
-"""The Python API: solve, count, enumerate and cross-check a puzzle instance.
+"""The Python API: solve, count, enumerate and cross-check a puzzle instance; measure a corpus by mutation.
 
 Every function takes the puzzle (a registered name such as ``"tatami"``, or a ``Puzzle`` object),
 the instance as the same text the command line takes (``"4x7"``) or as ``load`` parsed it, and
@@ -18,10 +18,11 @@ from typing import Any
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
-from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import BACKENDS, SPLIT, Request, backend_class, counts_only, get_backend, refuse_listing
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
+from gridsat.solvers.mutate import MutationReport, Verdict, mutation_report
 from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.pool import scheduler_address
@@ -228,6 +229,71 @@ def crosscheck(
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, run=run,
                           skipped=skipped)
+
+
+MUTATE_BACKENDS = ("cpsat", "sat")
+
+
+def mutate(
+    puzzle: str | Puzzle,
+    instances: Iterable[str] | None = None,
+    *,
+    params: Params | None = None,
+    backend: str = "cpsat",
+    encoding: str | None = None,
+    corpus: str = "golden",
+    mutants: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    time_limit: float = 10.0,
+    search: bool = True,
+    on_verdict: Callable[[Verdict, int], None] | None = None,
+) -> MutationReport:
+    """Inject encoding bugs (mutants) and count those the corpus catches: ``.summary()`` has the score.
+
+    The corpus is the puzzle's golden cases (``corpus="golden"``) or ``instances`` (with ``params``),
+    counted by the puzzle's reference search. ``encoding`` names one encoding (default: each choice
+    once); ``mutants`` samples that many (seeded by ``seed``); ``time_limit`` caps each mutant's run.
+    """
+    chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+    if backend not in MUTATE_BACKENDS:
+        raise UnknownName("backend", backend, MUTATE_BACKENDS, " for mutate")
+    if corpus != "golden":
+        raise UnknownName("corpus", corpus, ("golden",))
+    if mutants is not None and not is_whole_number(mutants, 1):
+        raise InvalidOption(f"mutants {mutants!r} must be a whole number of at least 1")
+    check_limits(None, time_limit)
+    if not is_whole_number(jobs, 1):
+        raise InvalidOption(f"jobs must be a whole number of at least 1, not {jobs!r}")
+    kind = "cnf" if backend == "sat" else "cpsat"
+    space = chosen.encodings(kind)
+    names = [space.resolve(encoding, f" for the {kind} of {chosen.name}").name] if encoding else [
+        e.name for e in space.variants()]
+    cases = counted_cases(chosen, list(instances), params, time_limit) if instances else golden_corpus(chosen)
+    return mutation_report(chosen, backend, names, cases, time_limit=time_limit, mutants=mutants, seed=seed,
+                           jobs=jobs, search=search, on_verdict=on_verdict)
+
+
+def golden_corpus(puzzle: Puzzle) -> list[Case]:
+    """The puzzle's golden cases, or a one-line refusal when it declares none."""
+    if puzzle.corpus is None:
+        raise InvalidOption(f"{puzzle.name} declares no golden corpus: name the instances to judge mutants on")
+    return puzzle.corpus()
+
+
+def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, time_limit: float) -> list[Case]:
+    """The instances as cases, each counted by the puzzle's reference search (within ``time_limit``)."""
+    if "reference" in left_out(puzzle):
+        raise InvalidOption(f"{puzzle.name} has no reference search to count the instances: use --corpus golden")
+    cases = []
+    for text in instances:
+        parsed = puzzle.parse(text, texts(params))
+        outcome = execute(puzzle, parsed, "reference", time_limit=time_limit)
+        if not outcome.complete or outcome.invalid:
+            raise InvalidOption(f"the reference search could not count {puzzle.name} {text} within {time_limit:g} s "
+                                f"({outcome.reason or 'invalid solutions'}): raise --time-limit or pick a smaller one")
+        cases.append(Case(text, texts(params), outcome.count, "counted by the reference search"))
+    return cases
 
 
 def splitting(split: Split | None, deprecated: Mapping[str, Any], *, checkpoints: bool = True) -> Split | None:

@@ -42,6 +42,17 @@ def positive_float(text: str) -> float:
     return value
 
 
+def percent(text: str) -> float:
+    """An argparse type: a percentage from 0 to 100."""
+    try:
+        value = float(text) if text.isascii() else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 100:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a percentage from 0 to 100")
+    return value
+
+
 def folder(value: str) -> Path:
     """An argparse type: a folder to write into (a blank one would be this folder, silently)."""
     return Path(text(value))

@@ -9,11 +9,13 @@ import os
 import stat
 import sys
 import tempfile
+import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from gridsat import animate, api, jsontext, status
-from gridsat.arguments import any_int, positive_float, positive_int, text, whole
+from gridsat.arguments import any_int, percent, positive_float, positive_int, text, whole
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
@@ -27,9 +29,10 @@ from gridsat.progress import ProgressLine
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS, backend_class
 from gridsat.solvers.crosscheck import SCOPES, Report
+from gridsat.solvers.mutate import MutationReport, Score
 from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, count_notes, counted
 from gridsat.solvers.parallel import Split
-from gridsat.solvers.run import Outcome, consume
+from gridsat.solvers.run import Outcome, Progress, consume
 from gridsat.solvers.stop import INTERRUPTED
 
 
@@ -352,6 +355,69 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     return status.of_crosscheck(report)
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+    puzzle = get_puzzle(args.puzzle)
+    if args.instances and args.corpus:
+        raise InvalidOption("name instances or --corpus golden, not both")
+    line = ProgressLine.on_terminal(args.quiet or args.json)
+    started = time.monotonic()
+    tally = Counter[str]()
+
+    def progress(verdict: Any, total: int) -> None:
+        tally[verdict.status] += 1
+        if line is not None:
+            done = sum(tally.values())
+            note = f"mutants {done}/{total}: {tally['killed']} killed, {tally['redundant']} redundant, " \
+                   f"{tally['survived']} survived"
+            line(Progress(0, done, total, time.monotonic() - started, note=note))
+
+    try:
+        report = api.mutate(puzzle, args.instances or None, params=parse_params(args.param), backend=args.backend,
+                            encoding=args.encoding, mutants=args.mutants, seed=args.seed, jobs=args.jobs or api.cores(),
+                            time_limit=args.time_limit, search=not args.no_search, on_verdict=progress)
+    finally:
+        if line is not None:
+            line.close()
+    summary = report.summary()
+    if args.json:
+        print_json(summary)
+    else:
+        print(mutation_text(report))
+    score = report.total.score
+    if args.fail_under is not None and (score is None or 100 * score < args.fail_under):
+        print(f"gridsat: mutation score {summary['score']}% is under {args.fail_under:g}%", file=sys.stderr)
+        return status.FAILED
+    return status.OK
+
+
+def mutation_text(report: MutationReport) -> str:
+    """The scores per encoding and per operator, then every survivor with its reason and any suggested case."""
+
+    def score(s: Score) -> str:
+        value = s.score
+        return f"{'-' if value is None else f'{100 * value:.1f}%':>7}  ({s.killed} killed of {s.mutants}, " \
+               f"{s.redundant} redundant, {s.survived} survived)"
+
+    lines = [f"{report.puzzle} on {report.backend}: {len(report.verdicts)} mutants, corpus of {len(report.corpus)} "
+             f"instances, {report.seconds:.1f} s"]
+    by_encoding = report.tally(lambda v: v.encoding)
+    lines += ["", "per encoding:"] + [f"  {name:<40} {score(s)}" for name, s in by_encoding.items()]
+    lines += ["", "per operator:"] + [f"  {name:<40} {score(s)}"
+                                     for name, s in sorted(report.tally(lambda v: v.mutant.operator).items())]
+    survivors = [v for v in report.verdicts if v.status == "survived"]
+    if survivors:
+        lines += ["", "survivors:"]
+        for v in survivors:
+            lines.append(f"  {v.encoding}: {v.mutant.name}: {v.reason}")
+            if v.suggestion:
+                s = v.suggestion
+                extra = "".join(f" -p {k}={val}" for k, val in sorted(s["params"].items()))
+                lines.append(f"    suggested golden case: {report.puzzle} {s['instance']}{extra} with count "
+                             f"{s['count']} (the unmutated encoding's count; the {s['check']} check kills it)")
+    lines += ["", f"mutation score: {score(report.total)}"]
+    return "\n".join(lines)
+
+
 def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -> str:
     """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared."""
     runs = plural(len(report.outcomes), "run")
@@ -564,6 +630,28 @@ def build_parser() -> Parser:
     parallel_args(check)
     check.add_argument("--json", action="store_true", help="print the runs and the verdict as JSON")
     check.set_defaults(run=cmd_crosscheck)
+
+    mut = sub.add_parser("mutate", help="inject encoding bugs and count those the golden corpus catches")
+    mut.add_argument("puzzle", metavar="PUZZLE", help="a puzzle name (see gridsat list)")
+    mut.add_argument("instances", metavar="INSTANCE", nargs="*",
+                     help="instances to judge mutants on, counted by the reference search (default: --corpus golden)")
+    mut.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                     help="a puzzle parameter for the instances named")
+    mut.add_argument("--backend", default="cpsat", choices=api.MUTATE_BACKENDS,
+                     help="whose formulation to mutate: cpsat or sat (the CNF) (default cpsat)")
+    mut.add_argument("--encoding", help="one encoding (choices joined by '+'; default: every choice once)")
+    mut.add_argument("--corpus", choices=("golden",), help="the puzzle's golden cases (the default with no instances)")
+    mut.add_argument("--mutants", type=positive_int, metavar="N", help="judge a sample of N mutants (default: all)")
+    mut.add_argument("--seed", type=any_int, default=0, help="the sample's seed (default 0): same seed, same report")
+    mut.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes (0: one per core; default 1)")
+    mut.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SEC",
+                     help="at most SEC seconds per mutant run (default 10; a run may take 5 times the unmutated one)")
+    mut.add_argument("--no-search", action="store_true",
+                     help="do not search the puzzle's size ladder for an instance that kills a survivor")
+    mut.add_argument("--fail-under", type=percent, metavar="P", help="exit 1 when the score is below P percent")
+    mut.add_argument("--json", action="store_true", help="print the scores, survivors and redundant mutants as JSON")
+    mut.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    mut.set_defaults(run=cmd_mutate)
 
     export = sub.add_parser("export", help="write the CNF (DIMACS) or the CP-SAT model (protobuf text)")
     instance_args(export)

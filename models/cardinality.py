@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gridsat.models.encoding import Axis
+from gridsat.models.families import scoped
 
 if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool
@@ -35,6 +36,7 @@ def axis(names: Sequence[str] | None = None, default: str = "pairwise") -> Axis:
     return Axis("card", (default, *names))
 
 
+@scoped
 def at_most(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
     """Add ``sum(lits) <= bound`` to ``cnf``, auxiliaries drawn from ``pool``."""
     if bound >= len(lits):
@@ -51,6 +53,7 @@ def at_most(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) 
     add(cnf, CardEnc.atmost(list(lits), bound=bound, vpool=pool, encoding=enc_type(encoding)))
 
 
+@scoped
 def at_least(cnf: CNF, lits: Sequence[int], bound: int, pool: IDPool, name: str) -> None:
     """Add ``sum(lits) >= bound``; a bound of one is a plain clause."""
     if bound <= 0:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gridsat.models.encoding import Encoding, EncodingSpace
-from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key, Solution
 from gridsat.models.svg import Figure, Layout, Sketch
 
 if TYPE_CHECKING:
@@ -16,6 +16,17 @@ if TYPE_CHECKING:
     from gridsat.models.symmetry import Group
 
 Instance = Any  # each puzzle's frozen dataclass
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A known answer: an instance as typed, its ``-p`` parameters, its count and where that count comes from."""
+
+    text: str
+    params: Mapping[str, str]
+    count: int
+    source: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,12 @@ class Puzzle:
     # Optional: the instance as a frontier spec (see models/frontier.py), which the ``frontier``
     # backend counts by dynamic programming over the frontier, without listing solutions.
     frontier: Callable[[Instance], FrontierSpec] | None = None
+    # Optional, for ``gridsat mutate``: the golden cases it judges mutants on (``--corpus golden``);
+    # the instances (text, params), smallest first, it searches for one that kills a survivor; and
+    # the board cells a variable's key is about, for its selectors (default: read from the key).
+    corpus: Callable[[], list[Case]] | None = None
+    ladder: Callable[[], list[tuple[str, Mapping[str, str]]]] | None = None
+    cells: Callable[[Key], list[Cell]] | None = None
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

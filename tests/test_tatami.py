@@ -7,23 +7,13 @@ import pytest
 from conftest import LISTING, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
-from gridsat.models.tatami import Room, decode, parse, render, verify
+from gridsat.models.tatami import Room, decode, oeis_rooms, parse, render, verify
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.run import execute
 
 TATAMI = get_puzzle("tatami")
 GOLDEN = golden("tatami")
-
-
-def oeis_table() -> dict[tuple[int, int], int]:
-    """A068920 unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
-    terms, table, k = list(GOLDEN["oeis"]["antidiagonals"]), {}, 1
-    while terms:
-        for r in range(1, k + 1):
-            table[(r, k + 1 - r)] = terms.pop(0)
-        k += 1
-    return table
 
 
 @pytest.mark.parametrize("text, rows, cols", [("4x7", 4, 7), (" 3 X 4 ", 3, 4), ("1x2", 1, 2)])
@@ -89,7 +79,7 @@ def test_large_golden_counts_on_the_fast_backends(backend):
 @pytest.mark.parametrize("backend", ["cpsat", "sat", "reference"])
 def test_oeis_a068920_table(backend):
     wrong = {}
-    for (r, s), expected in oeis_table().items():
+    for (r, s), expected in oeis_rooms().items():
         outcome = execute(TATAMI, Room(r, s), backend)
         if outcome.count != expected or outcome.invalid:
             wrong[(r, s)] = (outcome.count, expected)

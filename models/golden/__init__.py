@@ -17,6 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from gridsat.models.puzzle import Case
+
 
 def golden(name: str) -> dict[str, Any]:
     """The golden file ``NAME.toml`` as a dict (``golden("tatami")["count"]``, ``golden("shikaku/golden")``)."""
@@ -26,6 +28,19 @@ def golden(name: str) -> dict[str, Any]:
 def counts(name: str) -> list[dict[str, Any]]:
     """The ``[[count]]`` entries of the golden file ``NAME.toml``."""
     return golden(name)["count"]
+
+
+def cases(name: str, key: str, params: tuple[str, ...] = (), *, fast: bool = True) -> list[Case]:
+    """The ``[[count]]`` entries of ``NAME.toml`` as ``Case``s: the instance under ``key``, its parameters
+    (a ``params`` table, or the top-level keys named in ``params``); ``fast``: without ``slow`` ones."""
+    found = []
+    for entry in counts(name):
+        if fast and entry.get("slow"):
+            continue
+        given = {k: str(v) for k, v in entry.get("params", {}).items()}
+        given |= {k: str(entry[k]) for k in params if k in entry}
+        found.append(Case(entry[key], given, int(entry["count"]), entry["source"]))
+    return found
 
 
 def path(*parts: str) -> Path:

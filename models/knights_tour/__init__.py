@@ -12,7 +12,9 @@ and ``("last", u)``. The CNF ``position`` encoding instead has ``("at", u, t)``:
 
 from __future__ import annotations
 
-from gridsat.models import cardinality, svg
+from collections.abc import Mapping
+
+from gridsat.models import cardinality, golden, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
@@ -37,7 +39,7 @@ from gridsat.models.knights_tour.board import (
     rooted,
     verify,
 )
-from gridsat.models.puzzle import Puzzle
+from gridsat.models.puzzle import Case, Puzzle
 from gridsat.models.symmetry import Element, Group, Motion, NotPermutable, motions
 
 __all__ = ["JUMPS", "MAX_SQUARES", "PARAMS", "Arc", "Board", "Square", "Tour", "arcs", "decode", "decoder",
@@ -224,6 +226,19 @@ def frontier_spec(board: Board) -> FrontierSpec:
     return build(board)
 
 
+def corpus() -> list[Case]:
+    """The golden counts that take under a few seconds."""
+    return golden.cases("knights_tour", "board")
+
+
+def ladder() -> list[tuple[str, Mapping[str, str]]]:
+    """Open and closed tours on boards up to 4x5, and 5x5 from a corner."""
+    out: list[tuple[str, Mapping[str, str]]] = []
+    for size in ("1x1", "2x2", "3x3", "3x4", "4x4", "3x5", "3x6", "4x5", "3x7", "3x8"):
+        out += [(size, {}), (size, {"closed": "true"})]
+    return [*out, ("5x5", {"start": "0,0"}), ("3x4", {"start": "0,0"}), ("3x4", {"closed": "true", "start": "1,1"})]
+
+
 PUZZLE = Puzzle(
     name="knights-tour",
     summary="visit every square of an RxC board once with knight moves (open or closed tours)",
@@ -244,4 +259,6 @@ PUZZLE = Puzzle(
     sketch=sketch,
     frontier=frontier_spec,
     note=note,
+    corpus=corpus,
+    ladder=ladder,
 )

@@ -37,7 +37,7 @@ from itertools import chain, compress
 from operator import add
 from typing import Any
 
-from gridsat.models import cardinality, svg
+from gridsat.models import cardinality, golden, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key, picker
 from gridsat.models.prime_grid import reference
@@ -54,7 +54,7 @@ from gridsat.models.prime_grid.grid import (
     parse,
     primes,
 )
-from gridsat.models.puzzle import Puzzle
+from gridsat.models.puzzle import Case, Puzzle
 from gridsat.models.symmetry import Element, Group, Motion, Permutation, board_group, motions
 
 __all__ = ["MAX_CELLS", "MAX_LITERALS", "MAX_VALUE", "PARAMS", "Cell", "Filling", "Grid", "Phase", "describe", "parse",
@@ -473,6 +473,22 @@ def sketch(grid: Grid, lay: svg.Layout, kind: str, depth: int, what: list[int], 
     return svg.Sketch(value_shape(grid, lay, r, c, value), {(r, c): str(value)})
 
 
+def corpus() -> list[Case]:
+    """The golden counts that take under a few seconds."""
+    return golden.cases("prime_grid", "grid", ("max", "min"))
+
+
+def ladder() -> list[tuple[str, Mapping[str, str]]]:
+    """Grids up to 4x4, values 1..R*C+1 and, from four cells, exactly 1..R*C."""
+    sizes = [(1, 1), (1, 2), (1, 3), (2, 2), (1, 4), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (4, 4)]
+    out: list[tuple[str, Mapping[str, str]]] = []
+    for r, c in sizes:
+        out.append((f"{r}x{c}", {}))
+        if r * c >= 4:
+            out.append((f"{r}x{c}", {"max": str(r * c)}))
+    return out
+
+
 PUZZLE = Puzzle(
     name="prime-grid",
     summary="fill an RxC grid with distinct numbers min..max, adjacent numbers summing to primes",
@@ -491,4 +507,6 @@ PUZZLE = Puzzle(
     symmetries={"symmetry": group},
     draw=draw,
     sketch=sketch,
+    corpus=corpus,
+    ladder=ladder,
 )

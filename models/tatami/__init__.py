@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gridsat.models import cardinality, svg
+from gridsat.models import cardinality, golden, svg
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
-from gridsat.models.puzzle import Puzzle
+from gridsat.models.puzzle import Case, Puzzle
 from gridsat.models.symmetry import Element, Group, Motion, board_group
 from gridsat.models.tatami import reference
 from gridsat.models.tatami.room import MAX_CELLS, Cell, Mat, Room, Tiling, describe, parse
@@ -224,6 +224,30 @@ def sketch(room: Room, lay: svg.Layout, kind: str, depth: int, what: Mat, path: 
     return svg.Sketch(pieces, {(r1, c1): str(depth), (r2, c2): str(depth)})
 
 
+def oeis_rooms() -> dict[tuple[int, int], int]:
+    """OEIS A068920 as golden ships it, unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
+    terms, table, k = list(golden.golden("tatami")["oeis"]["antidiagonals"]), {}, 1
+    while terms:
+        for r in range(1, k + 1):
+            table[(r, k + 1 - r)] = terms.pop(0)
+        k += 1
+    return table
+
+
+def corpus() -> list[Case]:
+    """The golden counts, and the rooms of the OEIS table with both sides from 2 and at most 30 cells."""
+    found = golden.cases("tatami", "room")
+    found += [Case(f"{r}x{c}", {}, n, f"OEIS A068920: t({r},{c}) = {n}")
+              for (r, c), n in oeis_rooms().items() if min(r, c) >= 2 and r * c <= 30]
+    return found
+
+
+def ladder() -> list[tuple[str, Mapping[str, str]]]:
+    """Rooms up to 8x8, smallest area first."""
+    rooms = sorted(((r, c) for r in range(1, 9) for c in range(1, 9)), key=lambda rc: (rc[0] * rc[1], rc))
+    return [(f"{r}x{c}", {}) for r, c in rooms]
+
+
 def frontier_spec(room: Room) -> FrontierSpec:
     """The tilings as a frontier spec, for the frontier backend (imports numba, so only when asked)."""
     from gridsat.models.tatami.frontier import build
@@ -249,4 +273,6 @@ PUZZLE = Puzzle(
     draw=draw,
     sketch=sketch,
     frontier=frontier_spec,
+    corpus=corpus,
+    ladder=ladder,
 )

@@ -21,7 +21,7 @@ from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.params import check_keys
-from gridsat.models.puzzle import Puzzle
+from gridsat.models.puzzle import Case, Puzzle
 from gridsat.models.search import Algorithm
 
 Placement = list[int]  # the column of the queen in each row
@@ -116,6 +116,20 @@ def reference_searches() -> Mapping[str, Algorithm]:
     return ALGORITHMS
 
 
+# OEIS A000170: the number of ways to place N non-attacking queens on an N x N board.
+A000170 = (1, 0, 0, 2, 10, 4, 40, 92)
+
+
+def corpus() -> list[Case]:
+    """The golden cases ``gridsat mutate nqueens`` judges mutants on: N = 1..8, counts from OEIS."""
+    return [Case(str(n), {}, count, f"OEIS A000170: a({n}) = {count}") for n, count in enumerate(A000170, 1)]
+
+
+def ladder() -> list[tuple[str, Mapping[str, str]]]:
+    """The boards ``gridsat mutate`` tries a survivor on, smallest first."""
+    return [(str(n), {}) for n in range(1, 10)]
+
+
 PUZZLE = Puzzle(
     name="nqueens",
     summary="place N queens on an NxN board, no two on a row, column or diagonal",
@@ -130,4 +144,6 @@ PUZZLE = Puzzle(
     cnf_encodings=EncodingSpace((cardinality.axis(),)),
     reference=reference_searches,
     example="6",
+    corpus=corpus,
+    ladder=ladder,
 )

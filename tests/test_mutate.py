@@ -1,0 +1,215 @@
+"""gridsat mutate: family recording, operators and selectors, redundancy proofs, scores and the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import gridsat
+from gridsat.cli import main
+from gridsat.models import get_puzzle
+from gridsat.models.families import family, recording
+from gridsat.solvers.mutants import Mutant, build, chosen, mutate, to_message
+from gridsat.solvers.redundancy import cpsat_implied_both_ways, implied_both_ways, implies
+
+TATAMI = get_puzzle("tatami")
+PRIME = get_puzzle("prime-grid")
+
+
+def tatami_cnf(size: str = "3x4"):
+    return build(TATAMI, TATAMI.parse(size, {}), "cnf", TATAMI.cnf_encodings.resolve(None))
+
+
+def corner_family(built) -> str:
+    """The family of the corner clauses (four mats, at least one crosses the corner), found by content."""
+    return next(f for f, c in zip(built.families, built.formulation.cnf.clauses, strict=True)
+                if len(c) == 4 and all(lit > 0 for lit in c) and not f.endswith(("at_least", "at_most")))
+
+
+def test_recording_names_families_by_call_site_and_cardinality_helper():
+    built = tatami_cnf()
+    families = set(built.families)
+    assert any(f.startswith("tatami:cnf:") and f.endswith(" at_most") for f in families)
+    assert any(f.endswith(" at_least") for f in families)
+    # The pairwise at-most-one clauses of one cell are about every mat covering it, not just their two.
+    at_most = [i for i, f in enumerate(built.families) if f.endswith("at_most")]
+    assert all(len(built.keys[i]) >= 2 for i in at_most)
+    assert max(len(built.keys[i]) for i in at_most) == 4
+
+
+def test_a_label_overrides_the_call_site_and_nothing_is_noted_outside_recording():
+    from pysat.formula import CNF
+
+    with recording():
+        cnf = CNF()
+        with family("corners"):
+            cnf.append([1, 2])
+        cnf.append([3])
+    assert cnf.clauses.origins[0].family == "corners"
+    assert cnf.clauses.origins[1].family.startswith("tests.test_mutate:test_a_label")
+    assert type(CNF().clauses) is list  # unpatched again
+
+
+def test_cpsat_constraints_are_recorded_per_add_call():
+    built = build(TATAMI, TATAMI.parse("3x4", {}), "cpsat", TATAMI.cpsat_encodings.resolve(None))
+    assert len(built.families) == len(built.proto.constraints) == 12 + 6
+    assert len(set(built.families)) == 2 and "unrecorded" not in built.families
+
+
+def test_selectors_pick_what_they_say():
+    built = tatami_cnf()
+    corners = corner_family(built)
+    members = built.members(corners)
+    assert len(members) == 6  # 2 x 3 interior corners
+    last_row = chosen(Mutant(corners, "drop", "last-row"), built, TATAMI)
+    assert 0 < len(last_row) < len(members)
+    assert all(any(k[1] == 2 for k in built.keys[i]) for i in last_row)
+    even = chosen(Mutant(corners, "drop", "even"), built, TATAMI)
+    odd = chosen(Mutant(corners, "drop", "odd"), built, TATAMI)
+    assert sorted(even + odd) == members and even and odd
+    hashed = chosen(Mutant(corners, "drop", "hash"), built, TATAMI)
+    assert hashed == chosen(Mutant(corners, "drop", "hash"), tatami_cnf(), TATAMI)  # deterministic
+    assert chosen(Mutant(corners, "drop", "all"), built, TATAMI) == members
+
+
+def test_cnf_operators_change_what_they_say():
+    built = tatami_cnf()
+    corners = corner_family(built)
+    clauses = built.formulation.cnf.clauses
+    picked = chosen(Mutant(corners, "drop", "last-row"), built, TATAMI)
+    dropped = mutate(Mutant(corners, "drop", "last-row"), built, TATAMI).cnf.clauses
+    assert len(dropped) == len(clauses) - len(picked)
+    shorter = mutate(Mutant(corners, "drop-literal", "all"), built, TATAMI).cnf.clauses
+    assert all(shorter[i] == clauses[i][:-1] for i in built.members(corners))
+    flipped = mutate(Mutant(corners, "flip", "all"), built, TATAMI).cnf.clauses
+    first = built.members(corners)[0]
+    assert flipped[first] == [*clauses[first][:-1], -clauses[first][-1]]
+    wider = mutate(Mutant(corners, "add-literal", "all"), built, TATAMI).cnf.clauses
+    assert len(wider[first]) == 5 and wider[first][:4] == list(clauses[first])
+    assert list(clauses) == list(tatami_cnf().formulation.cnf.clauses)  # the original is untouched
+    # Tatami's clauses are all positive or all negative: swapping signs changes nothing, so no mutant.
+    assert mutate(Mutant(corners, "swap", "all"), built, TATAMI) is None
+
+
+def test_a_mutant_of_a_family_the_instance_lacks_changes_nothing():
+    assert mutate(Mutant("nowhere:cnf:1", "drop", "all"), tatami_cnf(), TATAMI) is None
+
+
+def test_cpsat_operators_edit_the_model_copy():
+    grid = PRIME.parse("3x3", {"max": "10"})
+    built = build(PRIME, grid, "cpsat", PRIME.cpsat_encodings.resolve(None))
+    table = next(f for f, c in zip(built.families, built.proto.constraints, strict=True) if c.HasField("table"))
+    alldiff = next(f for f, c in zip(built.families, built.proto.constraints, strict=True) if c.HasField("all_diff"))
+    i = built.members(table)[0]
+    width = len(built.proto.constraints[i].table.exprs) or len(built.proto.constraints[i].table.vars)
+    before = len(built.proto.constraints[i].table.values)
+    for operator, change in (("drop-tuple", -width), ("add-tuple", width)):
+        model = to_message(mutate(Mutant(table, operator, "all"), built, PRIME).model)
+        assert len(model.constraints[i].table.values) == before + change
+    j = built.members(alldiff)[0]
+    model = to_message(mutate(Mutant(alldiff, "drop-var", "all"), built, PRIME).model)
+    assert len(model.constraints[j].all_diff.exprs) == len(built.proto.constraints[j].all_diff.exprs) - 1
+    model = to_message(mutate(Mutant(alldiff, "drop", "all"), built, PRIME).model)
+    assert model.constraints[j].WhichOneof("constraint") is None  # emptied: holds always
+    assert to_message(built.formulation.model) == built.proto  # the original is untouched
+
+
+def test_implication_proves_what_is_implied_and_only_that():
+    assert implies([[1, 2], [-1, 2]], [2])
+    assert not implies([[1, 2], [-1, 2]], [1])
+    built = tatami_cnf("3x4")
+    f = built.formulation
+    # A clause repeated is implied by its copy; the corner clauses of 3x4 are not implied by the rest.
+    import dataclasses
+
+    from pysat.formula import CNF
+
+    doubled = CNF(from_clauses=[*f.cnf.clauses, f.cnf.clauses[0]])
+    assert implied_both_ways(dataclasses.replace(f, cnf=doubled), f)[0]
+    corners = corner_family(built)
+    dropped = mutate(Mutant(corners, "drop", "all"), built, TATAMI)
+    ok, why = implied_both_ways(f, dropped)
+    assert not ok and "own variables" in why
+    # On 2x2 both tilings (two mats side by side) cross the one corner: the rest implies its clause.
+    small = tatami_cnf("2x2")
+    assert implied_both_ways(small.formulation, mutate(Mutant(corners, "drop", "all"), small, TATAMI))[0]
+
+
+def test_cpsat_implication_proves_a_dropped_constraint_only_when_the_rest_implies_it():
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    x, y, z = (model.NewBoolVar(n) for n in "xyz")
+    model.AddExactlyOne([x, y])  # 0
+    model.AddBoolOr([x, y])  # 1: implied by 0
+    model.AddBoolOr([y, z])  # 2: not implied
+    model.Add(x + z <= 1)  # 3: linear, not implied by 0 and 2
+    proto = to_message(model)
+    assert cpsat_implied_both_ways(proto, {1: None}, 5)
+    assert not cpsat_implied_both_ways(proto, {2: None}, 5)
+    assert not cpsat_implied_both_ways(proto, {3: None}, 5)
+    weaker = type(proto.constraints[3])()
+    weaker.CopyFrom(proto.constraints[3])
+    weaker.linear.domain[:] = [weaker.linear.domain[0], 2]  # x + z <= 2 holds always: dropping was the same
+    assert not cpsat_implied_both_ways(proto, {3: weaker}, 5)
+
+
+SAMPLES = [  # (puzzle, backend, encoding, mutants, least score): a small seeded sample each
+    ("tatami", "sat", "seqcounter", 12, 0.95),
+    ("tatami", "cpsat", None, 10, 0.95),
+    ("prime-grid", "cpsat", "integer", 8, 0.8),
+    ("shikaku", "sat", "pack", 8, 0.8),
+    ("knights-tour", "cpsat", None, 6, 0.8),
+    ("knights-tour", "sat", "crt", 4, 0.75),
+]
+
+
+@pytest.mark.parametrize("name, backend, encoding, mutants, least", SAMPLES, ids=lambda v: str(v))
+def test_seeded_sample_scores_and_repeats(name, backend, encoding, mutants, least):
+    def once():
+        report = gridsat.mutate(name, backend=backend, encoding=encoding, mutants=mutants, seed=7, time_limit=5)
+        return {k: v for k, v in report.summary().items() if k != "seconds"}
+
+    first = once()
+    assert first["mutants"] == mutants
+    assert first["killed"] + first["redundant"] + first["survived"] == mutants
+    assert first["score"] is not None and first["score"] >= 100 * least, first["survivors"]
+    if name == "tatami":
+        assert once() == first  # the same seed, the same report
+
+
+def test_a_tiny_corpus_scores_visibly_lower_than_the_golden_one():
+    tiny = gridsat.mutate("tatami", ["2x2"], backend="sat", encoding="pairwise", time_limit=5).summary()
+    full = gridsat.mutate("tatami", backend="sat", encoding="pairwise", time_limit=5).summary()
+    assert tiny["mutants"] == full["mutants"]  # the same bugs, judged on less
+    assert full["score"] >= 95
+    assert tiny["score"] <= full["score"] - 20
+    # What survives the tiny corpus comes with a larger room that kills it.
+    assert any(s.get("suggestion") for s in tiny["survivors"])
+
+
+def test_cli_json_and_fail_under(capsys):
+    assert main(["mutate", "tatami", "--backend", "sat", "--encoding", "pairwise", "--mutants", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("mutants", "killed", "redundant", "survived", "score"):
+        assert key in out and key in out["encodings"]["pairwise"]
+    assert main(["mutate", "tatami", "2x2", "--backend", "sat", "--encoding", "pairwise", "--fail-under", "99",
+                 "--no-search"]) == 1
+    assert "under 99%" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["mutate", "tatami", "--backend", "frontier"], "invalid choice"),
+    (["mutate", "tatami", "--fail-under", "150"], "percentage"),
+    (["mutate", "tatami", "--mutants", "0"], "at least 1"),
+    (["mutate", "tatami", "--encoding", "nosuch", "--backend", "sat"], "nosuch"),
+    (["mutate", "tatami", "2x2", "--corpus", "golden"], "not both"),
+])
+def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
