@@ -213,20 +213,20 @@ class Judge:
         changed: list[tuple[Built, Any]] = []
         # A proof costs a solver call per changed member: tried only once the mutant has survived a
         # run (most die on their first instance), and no more once it has failed.
-        prove = {"now": False}
+        prove: bool | None = False  # None: a proof failed here, so none is tried again
         for i, case in enumerate(self.task.corpus):
             built = self.built(i)
             mutated = mutate(mutant, built, self.puzzle)
             if mutated is None:
                 continue
             changed.append((built, mutated))
-            if prove["now"]:
+            if prove:
                 if self.proved_here(mutant, built, mutated):
                     continue  # the same formula, logically: no run can kill it here
-                prove["now"] = None
+                prove = None
             check, _ = self.run(self.instances[i], mutated, case.count, self.limit(i))
-            if check is None and prove["now"] is False:
-                prove["now"] = True
+            if check is None and prove is False:
+                prove = True
             if check is not None:
                 return Verdict(mutant, self.encoding.name, "killed", describe(self.puzzle, case), check)
         unsettled: list[str] = []
@@ -371,6 +371,10 @@ def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case],
     return pairs
 
 
+def judge_pair(pair: tuple[Task, Mutant]) -> Verdict:
+    return judge_in_worker(*pair)
+
+
 def run_all(pairs: list[tuple[Task, Mutant]], jobs: int = 1) -> Iterator[Verdict]:
     """Judge every pair, in order, on ``jobs`` processes."""
     if jobs <= 1:
@@ -385,7 +389,8 @@ def run_all(pairs: list[tuple[Task, Mutant]], jobs: int = 1) -> Iterator[Verdict
         pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=ignore_interrupts)
     try:
         # In order, in chunks, so that a worker keeps the corpus it built for the next mutants.
-        yield from pool.starmap(judge_in_worker, pairs, chunksize=max(1, len(pairs) // (jobs * 8)))
+        # imap, not starmap: verdicts arrive as they are judged, so the progress line moves during the run.
+        yield from pool.imap(judge_pair, pairs, chunksize=max(1, len(pairs) // (jobs * 8)))
         pool.close()
     finally:
         pool.terminate()  # Ctrl-C or SIGTERM in the parent: the workers end too
