@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import zlib
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.families import clause_origins, recording
@@ -62,9 +62,23 @@ class Built:
     keys: list[list[Key]]
     proto: Any = None  # CP-SAT: the model as a protobuf message (cp_model_pb2), for reading and mutating
     last: Cell = (0, 0)  # the largest row and column any key names
+    places: list[list[Cell]] = field(default_factory=list)  # the board cells each member's keys name
+    # Every mutant of a family asks for its members, and each operator for the same selections: kept.
+    _members: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _chosen: dict[tuple[str, str], list[int]] = field(default_factory=dict, repr=False)
 
     def members(self, family: str) -> list[int]:
-        return [i for i, f in enumerate(self.families) if f == family]
+        if not self._members:
+            for i, f in enumerate(self.families):
+                self._members.setdefault(f, []).append(i)
+        return self._members.get(family, [])
+
+    def chosen(self, family: str, selector: str) -> list[int]:
+        """The members of ``family`` that ``selector`` picks."""
+        if (family, selector) not in self._chosen:
+            self._chosen[family, selector] = selected(selector, self.keys, self.members(family), self.last,
+                                                      self.places)
+        return self._chosen[family, selector]
 
 
 def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built:
@@ -89,9 +103,9 @@ def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built
         keys = [list(dict.fromkeys(names.get(v, proto.variables[v].name) for v in constraint_vars(c)))
                 for c in proto.constraints]
         built = Built(kind, formulation, [o.family for o in found.constraints(formulation.model)], keys, proto)
-    rows = [cell[0] for ks in built.keys for k in ks for cell in cells(k)]
-    cols = [cell[1] for ks in built.keys for k in ks for cell in cells(k)]
-    built.last = (max(rows, default=0), max(cols, default=0))
+    built.places = [[cell for k in ks for cell in cells(k)] for ks in built.keys]
+    built.last = (max((r for where in built.places for r, _ in where), default=0),
+                  max((c for where in built.places for _, c in where), default=0))
     return built
 
 
@@ -110,25 +124,26 @@ def var_of(ref: int) -> int:
 def constraint_vars(message: Any) -> list[int]:
     """Every variable a constraint message mentions (through vars, literals and enforcement literals), in order."""
     found: list[int] = []
-    for field, value in message.ListFields():
-        if field.name in ("vars", "literals", "enforcement_literal"):
+    for described, value in message.ListFields():
+        if described.name in ("vars", "literals", "enforcement_literal"):
             found += [var_of(v) for v in value]
-        elif field.message_type is not None:
+        elif described.message_type is not None:
             for item in (value if not hasattr(value, "ListFields") else [value]):  # repeated, or one message
                 found += constraint_vars(item)
     return found
 
 
 def selected(selector: str, keys: list[list[Key]], members: list[int], last: Cell,
-             cells: Callable[[Key], list[Cell]]) -> list[int]:
-    """The members a selector picks, given each member's keys and the largest row and column."""
+             places: list[list[Cell]]) -> list[int]:
+    """The members a selector picks, given each member's keys, the cells they name, and the largest row
+    and column."""
     if selector == "all":
         return list(members)
     if selector == "hash":
         return [i for i in members if signature(sorted(map(repr, keys[i]))) % 4 == 0]
     picked = []
     for i in members:
-        where = [cell for k in keys[i] for cell in cells(k)]
+        where = places[i]
         if not where:
             continue
         if selector == "last-row":
@@ -148,7 +163,7 @@ def selected(selector: str, keys: list[list[Key]], members: list[int], last: Cel
 
 def chosen(mutant: Mutant, built: Built, puzzle: Puzzle) -> list[int]:
     """The members of ``built`` the mutant touches."""
-    return selected(mutant.selector, built.keys, built.members(mutant.family), built.last, puzzle.cells or key_cells)
+    return built.chosen(mutant.family, mutant.selector)
 
 
 # CNF operators: a clause and the family's next member's clause give the new clause (None: drop it).
@@ -315,7 +330,8 @@ def cpsat_edits(mutant: Mutant, built: Built, puzzle: Puzzle) -> dict[int, Any]:
                 continue
             arcs = list(zip(c.circuit.tails, c.circuit.heads, c.circuit.literals, strict=True))
             arc_keys = [[names.get(var_of(lit), proto.variables[var_of(lit)].name)] for _, _, lit in arcs]
-            gone = set(selected(mutant.selector, arc_keys, list(range(len(arcs))), built.last, cells))
+            places = [[cell for k in ks for cell in cells(k)] for ks in arc_keys]
+            gone = set(selected(mutant.selector, arc_keys, list(range(len(arcs))), built.last, places))
             if gone:
                 new = type(c)()
                 new.CopyFrom(c)

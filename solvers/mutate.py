@@ -152,7 +152,7 @@ class Judge:
         self._ladder_built: dict[int, Built | None] = {}
         self._ladder_counts: dict[int, tuple[int, float] | None] = {}
         self._limits: dict[int, float] = {}
-        self._proved: dict[tuple[Mutant, int], bool] = {}
+        self._proved: dict[tuple[Mutant, int], tuple[bool, str]] = {}
 
     def built(self, index: int) -> Built:
         if index not in self._built:
@@ -245,13 +245,21 @@ class Judge:
 
     def proved_here(self, mutant: Mutant, built: Built, mutated: Any) -> bool:
         """Whether implication proves the mutated formulation the same as the original here."""
-        if mutant.operator in LAZY_OPERATORS:
-            return False
-        key = (mutant, id(built))  # the corpus loop and the final proof ask alike: answer once
+        return self.proof(mutant, built, mutated)[0]
+
+    def proof(self, mutant: Mutant, built: Built, mutated: Any) -> tuple[bool, str]:
+        """Whether implication proves the mutated formulation the same as the original here, and when not,
+        why (see ``redundancy.implied_both_ways``); asked by the corpus loop and the final proof alike,
+        answered once."""
+        key = (mutant, id(built))
         if key not in self._proved:
-            self._proved[key] = (
-                cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle), PROOF_LIMIT)
-                if self.kind == "cpsat" else implied_both_ways(built.formulation, mutated)[0])
+            if mutant.operator in LAZY_OPERATORS:
+                self._proved[key] = (False, "a lazy refinement is not checked by implication")
+            elif self.kind == "cpsat":
+                self._proved[key] = (cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle),
+                                                             PROOF_LIMIT), "")
+            else:
+                self._proved[key] = implied_both_ways(built.formulation, mutated)
         return self._proved[key]
 
     def ladder(self) -> list[tuple[str, Mapping[str, str], Instance]]:
@@ -325,7 +333,7 @@ class Judge:
         if mutant.operator in LAZY_OPERATORS:
             return "enumerated", enumerated + " (a lazy refinement is not checked by implication)"
         for built, mutated in changed:
-            ok, why = implied_both_ways(built.formulation, mutated)
+            ok, why = self.proof(mutant, built, mutated)
             if not ok and why == OWN:
                 return None, (f"not redundant: {why} is not implied, so the projected solutions differ; the "
                               "enumeration never met the difference (a blocking clause over the true variables "
