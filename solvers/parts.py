@@ -129,19 +129,20 @@ def tupled(key: Any) -> Any:
     return tuple(tupled(k) for k in key) if isinstance(key, list) else key
 
 
-def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int, within: Part | None = None
-                 ) -> list[Part]:
+def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int, within: Part | None = None,
+                 start: int | None = None) -> list[Part]:
     """Parts fixing the shortest prefix of ``keys`` whose projections number at least ``target`` and at
     most ``cap`` (else the longest prefix with fewer than ``target``); the prefix length is found by
     growing it by half, then bisecting, so the parts come close to ``target``. One whole part when no prefix
     splits the run. ``within``: a part to split again, whose fixed values are a prefix of ``keys`` that
-    ``projections`` respects: only longer prefixes are tried."""
+    ``projections`` respects: only longer prefixes are tried. ``start``: the prefix length to try first
+    (a sibling's: the parts of one split are alike), taken as soon as it gives ``target`` to ``cap`` parts."""
     fixed = len(within.fixed) if within is not None else 0
     # the longest prefix known to give too few (the part's own: one projection)
     below: tuple[int, list[tuple[int, ...]]] | None = (
         (fixed, [tuple(v for _, v in within.fixed)]) if within is not None and fixed else None)
     enough: tuple[int, list[tuple[int, ...]] | None] | None = None  # the shortest known to give enough (or too many)
-    size = max(1, fixed + 1, fixed * 3 // 2)
+    size = max(1, fixed + 1, fixed * 3 // 2) if start is None or start <= fixed else min(start, len(keys))
     while keys and size <= len(keys):
         found = projections(keys[:size], cap)
         if found is not None and len(found) < target:
@@ -154,6 +155,8 @@ def split_prefix(keys: list[Key], projections: Projections, target: int, cap: in
             continue
         enough = (size, found)
         break
+    if enough is not None and enough[0] == start and enough[1] is not None:
+        below = (start - 1, [])  # a sibling's length gives enough, and not too many: taken as it is
     while enough is not None and enough[0] - (below[0] if below else 0) > 1:
         mid = ((below[0] if below else 0) + enough[0]) // 2
         found = projections(keys[:mid], cap)
