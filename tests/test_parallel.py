@@ -124,6 +124,26 @@ def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
     assert split_prefix([], projections, 5, 100) == [Part()]
 
 
+def test_split_prefix_takes_a_siblings_length_when_it_gives_enough_parts() -> None:
+    keys = list("abcdef")
+    asked: list[int] = []
+
+    def projections(onto: list, cap: int) -> list[tuple[int, ...]] | None:
+        asked.append(len(onto))
+        found = [tuple((n >> i) & 1 for i in range(len(onto))) for n in range(2 ** len(onto))]
+        return None if len(found) > cap else found
+
+    # Four keys give 16, between target and cap: taken at once, where growing from one key asks four times.
+    assert len(split_prefix(keys, projections, target=5, cap=100, start=4)) == 16 and asked == [4]
+    asked.clear()
+    # Too many for the cap: bisected down from there, as without a start.
+    assert len(split_prefix(keys, projections, target=5, cap=10, start=5)) == 8 and asked == [5, 2, 3]
+    asked.clear()
+    within = Part(0, (("a", 1), ("b", 0)))  # a start no longer than the part's own prefix is ignored
+    split_prefix(keys, projections, target=3, cap=100, within=within, start=2)
+    assert asked == [3]
+
+
 def test_split_ordinals_cover_every_decision_once() -> None:
     parts = split_ordinals(10, 3, 4)
     assert [(p.lo, p.hi) for p in parts] == [(0, 2), (2, 5), (5, 7), (7, 10)]
@@ -150,6 +170,55 @@ def test_two_workers_count_what_one_search_counts(backend: str, params: dict, go
     outcome = consume(run)
     assert (outcome.count, outcome.complete, outcome.duplicates) == (golden, True, 0)
     assert outcome.parts == outcome.parts_done > 1 and len(run.part_seconds) == outcome.parts
+
+
+# No --parts: the first part per worker is split before it starts (before any part finished, so in
+# every run whatever the machine's speed), and the parts that follow as the estimate says.
+@pytest.mark.parametrize("case", [
+    ("knights-tour", "5x5", {}, "cpsat", None, 1728),
+    ("knights-tour", "5x5", {}, "sat", None, 1728),
+    ("prime-grid", "4x4", {"max": 16}, "sat", "conflict+noparity+nosymmetry", 2992),
+    ("prime-grid", "4x4", {"max": 16}, "reference", "dfs", 2992),
+    ("tatami", "3x16", {}, "reference", "rowscan", None),
+], ids=case_id)
+def test_parts_split_before_they_start_count_what_one_search_counts(case: tuple) -> None:
+    puzzle_name, instance, params, backend, choice, golden = case
+    puzzle, parsed = load(puzzle_name, instance, params)
+    if golden is None:
+        golden = execute(puzzle, parsed, backend, request_of(backend, choice)).count
+    run = SplitRun(puzzle, parsed, backend, request_of(backend, choice), Split(jobs=2, probe=0))
+    outcome = consume(run)
+    assert (outcome.count, outcome.complete, outcome.duplicates, outcome.invalid) == (golden, True, 0, [])
+    plan = outcome.details["split"]
+    assert plan["split_before_start"] >= 1 and plan["first_parts"] == len(run.ledger.roots)
+    ran = {s.index for s in run.ledger.spans}
+    assert any(index not in ran for index in run.ledger.children)  # split without ever running
+    assert outcome.parts == outcome.parts_done == len(run.ledger.roots) + sum(
+        len(c) - 1 for c in run.ledger.children.values())
+
+
+def test_named_parts_are_not_split_before_they_start() -> None:
+    run = split_run("knights-tour", "5x5", {}, "sat", parts=24)
+    assert consume(run).count == 1728
+    assert run.outcome.details["split"]["split_before_start"] == 0
+
+
+def test_a_checkpoint_records_parts_split_before_they_start(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"
+    chosen, parsed = load("knights-tour", "5x5", {})
+    split = Split(jobs=2, probe=0, checkpoint=path)
+    first = consume(SplitRun(chosen, parsed, "sat", Request(), split))
+    assert first.count == 1728 and first.details["split"]["split_before_start"] >= 1
+    lines = path.read_text().splitlines()
+    splits = [json.loads(line) for line in lines if '"split"' in line]
+    assert splits and all("count" not in line for line in splits[:1])  # split unstarted: nothing kept
+    again = SplitRun(chosen, parsed, "sat", Request(), split)
+    assert consume(again).count == 1728 and again.ledger.spans == []  # every part was recorded
+    # As if killed right after the first split before a start was written: its sub-parts count it all.
+    at = next(i for i, line in enumerate(lines) if '"split"' in line)
+    path.write_text("\n".join(lines[: at + 1]) + "\n")
+    resumed = SplitRun(chosen, parsed, "sat", Request(), split)
+    assert (consume(resumed).count, resumed.outcome.complete) == (1728, True)
 
 
 def test_enumerate_in_parts_streams_each_solution_once() -> None:
