@@ -4,7 +4,20 @@ A split run first searches alone for ``PROBE`` seconds, while its local workers 
 finished by then is tiny, and is answered without splitting (the workers are stopped unused).
 Otherwise the backend splits the run into parts (``solvers.parts``), many more than workers so that
 uneven parts balance, and the workers conquer them, each part verified and de-duplicated like any
-run. Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
+run.
+
+How many parts follows from the run's expected length, not from the number of workers alone. The
+first split aims at ``PARTS_PER_WORKER`` per worker (at least ``MIN_PARTS``; ``Split.parts`` names
+it and keeps it). The parts wait here, in a shuffled order, and are handed to the pool ``AHEAD``
+per worker ahead of need (``_feed``). From the first finished part on, solvers.schedule estimates
+the run's whole part time from the parts run so far (a fair sample, being shuffled) and a part's
+target time from what starting a part costs; a waiting part expected to run more than ``REFINE``
+target times is split before it starts (``_refine``: no restart, nothing thrown away), into as many
+sub-parts as it needs. The first part per worker goes out before any estimate exists, so it is split
+into ``PILOT`` sub-parts, which end soon and give the first estimate. So a count of seconds keeps its
+first split and a count of hours ends in many more parts, each a multiple of its start-up cost.
+
+Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
 worker needs only gridsat itself.
 
 A part that runs long is split again while it runs (``_balance``; when, solvers.schedule says):
@@ -81,7 +94,8 @@ class Split:
     jobs: int = 1
     scheduler: str | None = None
     checkpoint: Path | str | None = None
-    parts: int | None = None  # the number of parts to aim for; None: PARTS_PER_WORKER per worker
+    # the number of parts to aim for, kept; None: PARTS_PER_WORKER per worker first, then as the run's length says
+    parts: int | None = None
     probe: float = PROBE  # seconds of plain search first (0: split at once)
     resplit: float | None = RESPLIT_AGE  # seconds a part runs before it may be split again (None: never)
 

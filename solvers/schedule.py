@@ -3,24 +3,26 @@
 The policy (``choose``): when a worker would go idle (no part waits in the queue), the part that
 has run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again. The
 longest-running part is the likeliest to hold the tail (part times are heavy-tailed); a young part
-is left alone, since it may be about to end. While every worker is busy, a part is split again
-once it has run longer than its ``budget``: a share of the work done so far that shrinks with the
-number of workers, so that a long count ends up in finer parts than a short one, a count on many
-workers in finer parts than on few, and no final part holds much more than its share.
+is left alone, since it may be about to end. When nothing waits but every worker is still busy,
+the longest-running part that has outrun its share of the estimated run is split ahead of need. While
+every worker is busy, a part is split again once it has run longer than its ``budget``: ``OUTLIER``
+target times of a part once the run's length is estimated (below), before that a share of the work
+done so far that shrinks with the number of workers (at least ``LEAST_BUDGET`` either way).
 
 How fine parts are (``Ledger.estimate``, ``Ledger.part_seconds``): once a part has finished, the
 ledger estimates the whole run's part time from the parts that ran so far (their time over the share
 of the search space they stand for: the first split's parts share it equally, a part split again
 passes its share to its sub-parts equally) and the cost of starting a part (the lower quartile of
 the times from a part's start to its first solution: building and presolving a model, or starting a
-reference search, and a little search). Parts are then aimed at ``PART_RESTARTS`` times
-that start-up cost (about a tenth of the time goes to starting parts), or
-shorter, down to ``PART_FLOOR`` seconds, when the run is so short that fewer than ``GRAIN`` parts per
-worker would be left. So the number of parts follows from the run's length: a count of seconds
-keeps its first split, a count of hours ends in about (its part time / ``PART_RESTARTS`` x start-up
-cost) parts, whatever the number of workers. A part that waits in the queue and is expected to run
-more than ``REFINE`` times that is split before it starts (``solvers.parallel``), which costs no
-restart and throws nothing away; a part that runs past ``OUTLIER`` times it is split again while it runs.
+reference search, and a little search). A part is then aimed at the least of: ``PART_RESTARTS``
+times that start-up cost (a long run spends about a twentieth of its time starting parts), 1 /
+(``GRAIN`` x workers) of the run (a short run on this pool), and 1 / ``SCALE_PARTS`` of it (so that
+the recorded parts would keep about a hundred workers busy); but never less than ``LEAST_RESTARTS``
+start-ups nor ``PART_FLOOR`` seconds. So the number of parts follows from the run's length: a
+count of seconds keeps its first split, a count of minutes ends in a few hundred parts, and a count
+of hours in about (its part time / ``PART_RESTARTS`` start-ups), whatever the number of workers.
+A part that waits in the queue and is expected to run more than ``REFINE`` target times is split
+before it starts (``solvers.parallel``), which costs no restart and throws nothing away.
 
 The ledger keeps, for every part, when it ran, on which worker and how it ended (finished, or
 split again after some seconds), so that a benchmark can print the final parts, each worker's busy
@@ -38,10 +40,12 @@ RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again f
 # about the share a part has in a first split into GRAIN parts per worker
 GRAIN = 16
 LEAST_BUDGET = 1.0  # seconds: a part that runs less is never split again while every worker is busy
-PART_RESTARTS = 20  # a part is aimed at about this many times what starting a part costs (as measured)
+PART_RESTARTS = 20  # a part is aimed at no more than this many times what starting a part costs (as measured)
+SCALE_PARTS = 256  # ... nor more than this share of the run: enough parts to keep about a hundred workers busy
+LEAST_RESTARTS = 4  # ... nor less than this many start-ups (a part spends at most a quarter of its time starting)
 PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its messages and its task)
 REFINE = 2.0  # a queued part expected to run more than this many part durations is split before it starts
-OUTLIER = 4.0  # ... and a running part past this many part durations is split again (every worker busy)
+OUTLIER = 2.0  # ... and a running part past this many part durations is split again (every worker busy)
 
 
 @dataclass
@@ -109,7 +113,8 @@ class Ledger:
     def part_seconds(self, whole: float, workers: int) -> float:
         """How long a part should run, given the run's estimated part time ``whole`` (module docstring)."""
         start = self.restart() or 0.0
-        return max(PART_FLOOR, min(PART_RESTARTS * start, whole / (GRAIN * workers)))
+        aim = min(PART_RESTARTS * start, whole / (GRAIN * workers), whole / SCALE_PARTS)
+        return max(PART_FLOOR, LEAST_RESTARTS * start, aim)
 
     def expected(self, index: int, whole: float) -> float:
         """How long part ``index`` should run, if parts were even within their share."""

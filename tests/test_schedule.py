@@ -52,10 +52,12 @@ def test_parts_are_aimed_at_a_multiple_of_their_start_up_and_a_long_count_gets_m
     long_part = ledger.part_seconds(3600.0, workers=2)
     assert long_part == pytest.approx(schedule.PART_RESTARTS * 0.05)  # whatever the run's length past that
     assert ledger.part_seconds(3600.0, workers=100) == long_part  # and whatever the number of workers
-    short_part = ledger.part_seconds(10.0, workers=2)
-    assert short_part == pytest.approx(10.0 / (schedule.GRAIN * 2))  # a short run: GRAIN parts per worker
-    assert 3600.0 / long_part > 10.0 / short_part  # an hour's count starts finer than a few seconds'
-    assert ledger.part_seconds(0.5, workers=2) == schedule.PART_FLOOR  # never shorter than the floor
+    assert ledger.part_seconds(60.0, workers=2) == pytest.approx(60.0 / schedule.SCALE_PARTS)  # a minute's count
+    short_part = ledger.part_seconds(300.0, workers=32)
+    assert short_part == pytest.approx(300.0 / (schedule.GRAIN * 32))  # five minutes on many workers
+    assert ledger.part_seconds(10.0, workers=2) == pytest.approx(schedule.LEAST_RESTARTS * 0.05)  # never too short
+    assert 3600.0 / long_part > 60.0 / ledger.part_seconds(60.0, 2)  # an hour's count ends finer than a minute's
+    assert ledger_with(32, {0: 1.0}, starts=[0.001] * 8).part_seconds(5.0, 2) == schedule.PART_FLOOR
 
 
 def test_the_start_up_of_a_part_is_the_lower_quartile_of_its_first_solutions_or_the_median_part() -> None:
