@@ -24,8 +24,11 @@ A part that runs long is split again while it runs (``_balance``; when, solvers.
 its sub-parts are found here from the probe's formulation (``Search.split(within=part)``), its
 worker is asked to stop it, and its sub-parts are handed out once its result is back. A cpsat or
 sat part stops between two models and hands back their primary assignments: its count is kept and
-each sub-part leaves those models out. A reference part's count is thrown away, and its sub-parts
-count all of it. Either way every solution is counted by exactly one run.
+each sub-part leaves those models out. A reference part finishes the decision of its last level
+it is in and hands back the rest of its range (``upto``): its count is kept, and its sub-parts are
+that rest, split here once it is back. A reference part that cannot (solvers.reference.backend.Resume)
+is stopped, its count thrown away, and its sub-parts count all of it. Either way every solution is
+counted by exactly one run.
 
 Solutions arrive part by part, in the order parts finish (not the order of a sequential run).
 With a checkpoint, each finished part is recorded as it finishes, and so is each part split again,
@@ -53,7 +56,7 @@ from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
-from gridsat.solvers.parts import Handback, Part, StopSplitting
+from gridsat.solvers.parts import RESPLIT, Handback, Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.schedule import REFINE, RESPLIT_AGE, Ledger
@@ -78,7 +81,6 @@ RESPLIT_PARTS = 8  # a part split again for running past its budget (solvers.sch
 # A part split again is small already: a prefix that gives many more sub-parts than asked costs
 # more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
 RESPLIT_OVERSHOOT = 2
-RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 AHEAD = 2  # parts per worker handed to the pool ahead of need; the rest wait here, where they can still be split
 REFINE_MAX = 64  # a queued part is split before it starts into at most this many sub-parts
 # ... and the first part per worker, handed out before any part has finished (no estimate yet), into
@@ -125,13 +127,15 @@ class PartResult:
     index: int
     outcome: Outcome | None
     items: list[Any] | None
-    # handed back when split again (formulation backends): the primary assignments of the models it
-    # counted; None when it finished, or its run was stopped and is thrown away (the reference backend)
+    # handed back when split again: the primary assignments of the models it counted (formulation
+    # backends; empty for a reference part, which hands back ``upto``); None when it finished, or its
+    # run was stopped and is thrown away (a reference part that could not hand back the rest)
     found: list[tuple[int, ...]] | None = None
     # seconds from taking the part to its first solution (None: it found none): what a part costs to
     # start (building, loading, presolving) and a little search, for sizing parts (solvers.schedule)
     first: float | None = None
     took: float | None = None  # seconds the worker spent on the part, as the worker measured them
+    upto: int | None = None  # a reference part split again: its decisions below this were searched in full
 
     @property
     def complete(self) -> bool:
@@ -179,7 +183,7 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     spent = time.monotonic() - took
     if handback is not None and handback.cut:
         run.outcome.complete, run.outcome.reason = False, RESPLIT
-        return PartResult(index, run.outcome, items, handback.found, first, spent)
+        return PartResult(index, run.outcome, items, handback.found, first, spent, handback.upto)
     return PartResult(index, run.outcome, items, first=first, took=spent)
 
 
@@ -312,16 +316,21 @@ class SplitRun(Run):
                 outcome.details["split"] = self.plan()
 
     def plan(self) -> dict[str, Any]:
-        """How the run was split (``--json``: "split"): the first split's parts, the estimate of the run's
-        part time the parts were sized by (the first and the last; none when no part had finished by the
-        time a part could still be split before it started), and how many parts were split before they
-        started and while they ran."""
+        """How the run was split (``--json``: "split"): the first split's parts, the estimates of the run's
+        part time that split parts before they started (the first and the last: when, the run's part
+        time, a part's target time, the parts that makes), the estimate at the end (none when no part
+        finished), and how many parts were split before they started and while they ran."""
         ledger = self.ledger
         ran = {s.index for s in ledger.spans}
         before = sum(1 for i in ledger.children if i not in ran)
         estimates = ledger.plans if len(ledger.plans) < 2 else [ledger.plans[0], ledger.plans[-1]]
-        return {"first_parts": len(ledger.roots), "estimates": estimates, "split_before_start": before,
-                "split_while_running": len(ledger.children) - before}
+        now = time.monotonic() - self.started
+        whole = ledger.estimate(now)
+        size = 1 if self.pool is None else self.pool.size
+        end = None if whole is None else {"run_seconds": round(whole, 3),
+                                          "part_seconds": round(ledger.part_seconds(whole, size), 3)}
+        return {"first_parts": len(ledger.roots), "estimates": estimates, "estimate_at_end": end,
+                "split_before_start": before, "split_while_running": len(ledger.children) - before}
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
@@ -465,6 +474,14 @@ class SplitRun(Run):
         count all of it. The checkpoint records the split (and the kept count) before the sub-parts run."""
         part, into = self.known[index], self.halting.pop(index)
         kept = result.found is not None and result.outcome is not None
+        if result.upto is not None and kept:  # a reference part: what it left is the rest of its range
+            levels = part.levels()
+            rest = dataclasses.replace(part, lo=result.upto) if len(levels) == 1 else dataclasses.replace(
+                part, deeper=(*part.deeper[:-1], levels[-1]._replace(lo=result.upto)))
+            try:
+                into = self.probe.search.split(len(into), RESPLIT_OVERSHOOT * len(into), self.stop, within=rest)
+            except StopSplitting:
+                into = [rest]
         blocked = [*part.blocked, *(result.found or [])] if kept else list(part.blocked)
         into = [dataclasses.replace(p, index=self.next_index + i, blocked=tuple(b for b in blocked if p.owns(b)))
                 for i, p in enumerate(into)]

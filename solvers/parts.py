@@ -37,6 +37,9 @@ Key = Hashable
 Projections = Callable[[list[Key], int], list[tuple[int, ...]] | None]  # onto, cap -> values (None: over cap)
 
 
+RESPLIT = "split again"  # why a part's run stopped: the parent split it again
+
+
 class StopSplitting(Exception):
     """A limit ended the run while it was still being split (nothing was counted yet)."""
 
@@ -102,6 +105,9 @@ class Handback:
     draining: bool = False
     cut: bool = False
     halt: Callable[[], None] | None = None  # ends a solver call in progress (set while one runs)
+    # the reference backend: the part's decisions numbered below this (at its last level) were searched
+    # in full and their solutions counted; the rest of its range is handed back untouched
+    upto: int | None = None
 
     def drain(self) -> None:
         self.draining = True

@@ -461,6 +461,33 @@ def test_enumerate_with_parts_split_again_streams_each_solution_once(backend: st
     split_again(lambda: SplitRun(puzzle, parsed, backend, request_of(backend, choice), split, deliver=True), check)
 
 
+@pytest.mark.parametrize("puzzle_name, instance, params, algorithm", [
+    ("prime-grid", "4x4", {"max": 16}, "dfs"), ("tatami", "3x16", {}, "rowscan"),
+    ("knights-tour", "5x5", {"start": "0,0"}, "backtrack")])
+def test_a_reference_part_split_again_hands_back_the_decisions_it_has_not_searched(
+        puzzle_name: str, instance: str, params: dict, algorithm: str, monkeypatch) -> None:
+    from gridsat.solvers.reference import backend as reference
+
+    monkeypatch.setattr(reference, "GRACE", 3600.0)  # never thrown away for being slow
+    puzzle, parsed = load(puzzle_name, instance, params)
+    request = request_of("reference", algorithm)
+    parts = get_backend("reference").prepare(puzzle, parsed, request).split(6, 64, Stop())
+    part = max((p for p in parts if p.hi - p.lo > 1 and not p.shallow),
+               key=lambda p: execute(puzzle, parsed, "reference", request_of("reference", algorithm, p)).count)
+    whole = execute(puzzle, parsed, "reference", request_of("reference", algorithm, part), keep=True)
+    search = get_backend("reference").prepare(puzzle, parsed, request_of("reference", algorithm, part))
+    before = []
+    for solution in search.solutions(Stop()):
+        before.append(freeze(solution))
+        search.handback.drain()  # asked at its first solution: it ends the decision it is in
+    handback = search.handback
+    assert handback.cut and part.lo < handback.upto < part.hi
+    rest = dataclasses.replace(part, lo=handback.upto)
+    after = execute(puzzle, parsed, "reference", request_of("reference", algorithm, rest), keep=True)
+    assert sorted(before + [freeze(s) for s in after.solutions]) == sorted(freeze(s) for s in whole.solutions)
+    assert before and after.count  # both sides hold solutions: the hand-back split the part
+
+
 def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exact_total(tmp_path: Path) -> None:
     path = tmp_path / "c.json"
     args = ["count", "knights-tour", "6x6", "-p", "closed=true", "--backend", "sat", "--jobs", "2", "--parts", "2",

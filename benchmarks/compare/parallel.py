@@ -179,9 +179,12 @@ def part_statistics(row: Timing) -> None:
         estimates = row.plan["estimates"]
         said = "; ".join(f"at {e['at']:.1f} s: {e['run_seconds']:.1f} s of part time, parts of "
                          f"{e['part_seconds']:.2f} s, {e['parts']} parts" for e in estimates) or "none"
+        last = row.plan["estimate_at_end"]
+        end = "-" if last is None else f"{last['run_seconds']:.1f} s, parts of {last['part_seconds']:.2f} s"
         print(f"    first split {row.plan['first_parts']} parts, split before they started "
               f"{row.plan['split_before_start']}, while they ran {row.plan['split_while_running']}; estimates "
-              f"(first, last): {said}; the run's part time was {stats['part_seconds']:.1f} s", flush=True)
+              f"(first, last): {said}; at the end {end}; the run's part time was {stats['part_seconds']:.1f} s",
+              flush=True)
 
 
 def main() -> int:
