@@ -106,15 +106,20 @@ def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> Non
         part = max(subs, key=lambda p: sum(v == p.index for v in seen.values()))
 
 
-def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
-    keys = list("abcdef")
-    asked: list[int] = []
-
+def every_projection(asked: list[int]) -> Callable[[list, int], list[tuple[int, ...]] | None]:
+    """Projections of a run whose every assignment is a solution, noting each prefix length asked."""
     def projections(onto: list, cap: int) -> list[tuple[int, ...]] | None:
         asked.append(len(onto))
         found = [tuple((n >> i) & 1 for i in range(len(onto))) for n in range(2 ** len(onto))]
         return None if len(found) > cap else found
 
+    return projections
+
+
+def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
+    keys = list("abcdef")
+    asked: list[int] = []
+    projections = every_projection(asked)
     parts = split_prefix(keys, projections, target=5, cap=100)
     assert asked == [1, 2, 3] and len(parts) == 8  # the prefix grows by half (at least one key): three give 8
     assert parts[3] == Part(3, (("a", 1), ("b", 1), ("c", 0)))
@@ -127,12 +132,7 @@ def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
 def test_split_prefix_takes_a_siblings_length_when_it_gives_enough_parts() -> None:
     keys = list("abcdef")
     asked: list[int] = []
-
-    def projections(onto: list, cap: int) -> list[tuple[int, ...]] | None:
-        asked.append(len(onto))
-        found = [tuple((n >> i) & 1 for i in range(len(onto))) for n in range(2 ** len(onto))]
-        return None if len(found) > cap else found
-
+    projections = every_projection(asked)
     # Four keys give 16, between target and cap: taken at once, where growing from one key asks four times.
     assert len(split_prefix(keys, projections, target=5, cap=100, start=4)) == 16 and asked == [4]
     asked.clear()
