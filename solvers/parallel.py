@@ -99,7 +99,8 @@ class Split:
     # the number of parts to aim for, kept; None: PARTS_PER_WORKER per worker first, then as the run's length says
     parts: int | None = None
     probe: float = PROBE  # seconds of plain search first (0: split at once)
-    resplit: float | None = RESPLIT_AGE  # seconds a part runs before it may be split again (None: never)
+    # seconds a part runs before it may be split again (None: never split a part after the first split)
+    resplit: float | None = RESPLIT_AGE
 
     def target(self) -> int:
         return self.parts or max(MIN_PARTS, PARTS_PER_WORKER * self.jobs)
