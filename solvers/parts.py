@@ -40,6 +40,9 @@ Projections = Callable[[list[Key], int], list[tuple[int, ...]] | None]  # onto, 
 RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 
 
+OVERFLOW = 16  # a part split again whose next key alone gives more than the cap of sub-parts takes up to this x cap
+
+
 class StopSplitting(Exception):
     """A limit ended the run while it was still being split (nothing was counted yet)."""
 
@@ -171,6 +174,12 @@ def split_prefix(keys: list[Key], projections: Projections, target: int, cap: in
         else:
             enough = (mid, found)
     chosen = enough if enough is not None and enough[1] is not None else below
+    if within is not None and chosen is not None and chosen[0] == fixed and enough is not None:
+        # One key more already gives more than ``cap`` sub-parts: a part split again takes them all
+        # (up to OVERFLOW x cap) rather than run on whole.
+        found = projections(keys[: fixed + 1], OVERFLOW * cap)
+        if found is not None:
+            chosen = (fixed + 1, found)
     if chosen is None or chosen[1] is None or (within is not None and len(chosen[1]) < 2):
         return [within or Part()]  # nothing to split (again)
     size, values = chosen

@@ -142,6 +142,10 @@ def test_split_prefix_takes_a_siblings_length_when_it_gives_enough_parts() -> No
     within = Part(0, (("a", 1), ("b", 0)))  # a start no longer than the part's own prefix is ignored
     split_prefix(keys, projections, target=3, cap=100, within=within, start=2)
     assert asked == [3]
+    asked.clear()
+    # One key more than the part's own already gives more than the cap: taken all the same, not left whole.
+    within = Part(0, (("a", 1),))
+    assert len(split_prefix(keys, projections, target=2, cap=3, within=within)) == 4 and asked == [2, 2]
 
 
 def test_split_ordinals_cover_every_decision_once() -> None:
