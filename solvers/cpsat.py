@@ -24,6 +24,8 @@ class CpsatSearch:
     single: bool = False
     exhaustive: bool = True
     handback: Handback = field(default_factory=Handback)
+    # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
+    prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
@@ -52,7 +54,12 @@ class CpsatSearch:
         def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
             return relaxed_projections(proto, primary[: len(onto)], limit, stop, pinned)
 
-        return split_prefix(list(self.formulation.primary), projections, target, cap, within)
+        fixed = len(within.fixed) if within else 0
+        parts = split_prefix(list(self.formulation.primary), projections, target, cap, within,
+                             self.prefixes.get((fixed, target)))
+        if parts:
+            self.prefixes[(fixed, target)] = len(parts[0].fixed)
+        return parts
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         from ortools.sat.python import cp_model

@@ -4,15 +4,31 @@ A split run first searches alone for ``PROBE`` seconds, while its local workers 
 finished by then is tiny, and is answered without splitting (the workers are stopped unused).
 Otherwise the backend splits the run into parts (``solvers.parts``), many more than workers so that
 uneven parts balance, and the workers conquer them, each part verified and de-duplicated like any
-run. Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
+run.
+
+How many parts follows from the run's expected length, not from the number of workers alone. The
+first split aims at ``PARTS_PER_WORKER`` per worker (at least ``MIN_PARTS``; ``Split.parts`` names
+it and keeps it). The parts wait here, in a shuffled order, and are handed to the pool ``AHEAD``
+per worker ahead of need (``_feed``). From the first finished part on, solvers.schedule estimates
+the run's whole part time from the parts run so far (a fair sample, being shuffled) and a part's
+target time from what starting a part costs; a waiting part expected to run more than ``REFINE``
+target times is split before it starts (``_refine``: no restart, nothing thrown away), into as many
+sub-parts as it needs. The first part per worker goes out before any estimate exists, so it is split
+into ``PILOT`` sub-parts, which end soon and give the first estimate. So a count of seconds keeps its
+first split and a count of hours ends in many more parts, each a multiple of its start-up cost.
+
+Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
 worker needs only gridsat itself.
 
 A part that runs long is split again while it runs (``_balance``; when, solvers.schedule says):
 its sub-parts are found here from the probe's formulation (``Search.split(within=part)``), its
 worker is asked to stop it, and its sub-parts are handed out once its result is back. A cpsat or
 sat part stops between two models and hands back their primary assignments: its count is kept and
-each sub-part leaves those models out. A reference part's count is thrown away, and its sub-parts
-count all of it. Either way every solution is counted by exactly one run.
+each sub-part leaves those models out. A reference part finishes the decision of its last level
+it is in and hands back the rest of its range (``upto``): its count is kept, and its sub-parts are
+that rest, split here once it is back. A reference part that cannot (solvers.reference.backend.Resume)
+is stopped, its count thrown away, and its sub-parts count all of it. Either way every solution is
+counted by exactly one run.
 
 Solutions arrive part by part, in the order parts finish (not the order of a sequential run).
 With a checkpoint, each finished part is recorded as it finishes, and so is each part split again,
@@ -23,8 +39,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
+import random
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,10 +56,10 @@ from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import Request
 from gridsat.solvers.checkpoint import Checkpoint, check_writable
-from gridsat.solvers.parts import Handback, Part, StopSplitting
+from gridsat.solvers.parts import RESPLIT, Handback, Part, StopSplitting
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
-from gridsat.solvers.schedule import RESPLIT_AGE, Ledger
+from gridsat.solvers.schedule import REFINE, RESPLIT_AGE, Ledger
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -62,7 +81,11 @@ RESPLIT_PARTS = 8  # a part split again for running past its budget (solvers.sch
 # A part split again is small already: a prefix that gives many more sub-parts than asked costs
 # more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
 RESPLIT_OVERSHOOT = 2
-RESPLIT = "split again"  # why a part's run stopped: the parent split it again
+AHEAD = 2  # parts per worker handed to the pool ahead of need; the rest wait here, where they can still be split
+REFINE_MAX = 64  # a queued part is split before it starts into at most this many sub-parts
+# ... and the first part per worker, handed out before any part has finished (no estimate yet), into
+# this many: they end soon, so the estimate of the run's length comes early (and before the spares run)
+PILOT = 4
 
 
 @dataclass(frozen=True)
@@ -73,9 +96,11 @@ class Split:
     jobs: int = 1
     scheduler: str | None = None
     checkpoint: Path | str | None = None
-    parts: int | None = None  # the number of parts to aim for; None: PARTS_PER_WORKER per worker
+    # the number of parts to aim for, kept; None: PARTS_PER_WORKER per worker first, then as the run's length says
+    parts: int | None = None
     probe: float = PROBE  # seconds of plain search first (0: split at once)
-    resplit: float | None = RESPLIT_AGE  # seconds a part runs before it may be split again (None: never)
+    # seconds a part runs before it may be split again (None: never split a part after the first split)
+    resplit: float | None = RESPLIT_AGE
 
     def target(self) -> int:
         return self.parts or max(MIN_PARTS, PARTS_PER_WORKER * self.jobs)
@@ -103,9 +128,15 @@ class PartResult:
     index: int
     outcome: Outcome | None
     items: list[Any] | None
-    # handed back when split again (formulation backends): the primary assignments of the models it
-    # counted; None when it finished, or its run was stopped and is thrown away (the reference backend)
+    # handed back when split again: the primary assignments of the models it counted (formulation
+    # backends; empty for a reference part, which hands back ``upto``); None when it finished, or its
+    # run was stopped and is thrown away (a reference part that could not hand back the rest)
     found: list[tuple[int, ...]] | None = None
+    # seconds from taking the part to its first solution (None: it found none): what a part costs to
+    # start (building, loading, presolving) and a little search, for sizing parts (solvers.schedule)
+    first: float | None = None
+    took: float | None = None  # seconds the worker spent on the part, as the worker measured them
+    upto: int | None = None  # a reference part split again: its decisions below this were searched in full
 
     @property
     def complete(self) -> bool:
@@ -121,6 +152,7 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     """Run one part to its end (in a worker process, or a Dask worker), or until ``halted()`` says the
     parent split it again (its result is then thrown away: the sub-parts count it)."""
     index = task.request.part.index
+    took = time.monotonic()
     left = None if task.deadline is None else task.deadline - time.time()
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
         return PartResult(index, None, None)
@@ -137,8 +169,11 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
         else:
             run.stop.request(RESPLIT)  # it ends soon, and what it counted is thrown away
 
+    first = None
     with run, Watch(halted, halt, poll):
         for item in run:
+            if first is None:
+                first = time.monotonic() - took
             if run.stop.reason == RESPLIT:
                 break
             if items is not None:
@@ -146,10 +181,11 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
             if report is not None and time.monotonic() - last >= REPORT:
                 report(run.outcome.count)
                 last = time.monotonic()
+    spent = time.monotonic() - took
     if handback is not None and handback.cut:
         run.outcome.complete, run.outcome.reason = False, RESPLIT
-        return PartResult(index, run.outcome, items, handback.found)
-    return PartResult(index, run.outcome, items)
+        return PartResult(index, run.outcome, items, handback.found, first, spent, handback.upto)
+    return PartResult(index, run.outcome, items, first=first, took=spent)
 
 
 class Watch:
@@ -246,6 +282,8 @@ class SplitRun(Run):
         self.halting: dict[int, list[Part]] = {}  # parts asked to stop -> their sub-parts, not yet numbered
         self.next_index = 0  # the index the next sub-part takes
         self.redelivered: set[Any] = set()
+        self.queue: deque[Part] = deque()  # parts not yet handed to the pool
+        self.piloted = 0  # first parts split small before any part finished (``_refine``)
         self.started = time.monotonic()
         self._items = self._run()
 
@@ -275,6 +313,25 @@ class SplitRun(Run):
                 stop.request("not every part finished")
             outcome.complete = stop.reason is None
             outcome.reason = stop.reason
+            if outcome.parts is not None and outcome.parts > 1:
+                outcome.details["split"] = self.plan()
+
+    def plan(self) -> dict[str, Any]:
+        """How the run was split (``--json``: "split"): the first split's parts, the estimates of the run's
+        part time that split parts before they started (the first and the last: when, the run's part
+        time, a part's target time, the parts that makes), the estimate at the end (none when no part
+        finished), and how many parts were split before they started and while they ran."""
+        ledger = self.ledger
+        ran = {s.index for s in ledger.spans}
+        before = sum(1 for i in ledger.children if i not in ran)
+        estimates = ledger.plans if len(ledger.plans) < 2 else [ledger.plans[0], ledger.plans[-1]]
+        now = time.monotonic() - self.started
+        whole = ledger.estimate(now)
+        size = 1 if self.pool is None else self.pool.size
+        end = None if whole is None else {"run_seconds": round(whole, 3),
+                                          "part_seconds": round(ledger.part_seconds(whole, size), 3)}
+        return {"first_parts": len(ledger.roots), "estimates": estimates, "estimate_at_end": end,
+                "split_before_start": before, "split_while_running": len(ledger.children) - before}
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
@@ -327,7 +384,7 @@ class SplitRun(Run):
         for record in [*done.values(), *kept]:  # a checkpoint is only kept by counts, which deliver nothing
             outcome.merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
-        self.ledger.roots = [p.index for p in parts]
+        self.ledger.planted([p.index for p in parts])
         every = [*parts, *(checkpoint.parts if checkpoint is not None else ())]
         self.next_index = 1 + max((p.index for p in every), default=-1)
         self.resumed = outcome.count if self.seen is None else 0
@@ -338,10 +395,16 @@ class SplitRun(Run):
         if self.pool is None:
             self.pool = DaskPool(self.split.scheduler, conquer)
         pool = self.pool
-        pool.submit(self._tasks(todo))
+        # Parts are handed out in a shuffled order, so that the parts run first are a fair sample of
+        # the run for the estimate of its length (solvers.schedule), and only a few ahead of need, so
+        # that those still waiting here can be split before they start.
+        random.Random(len(todo)).shuffle(todo)
+        self.queue.extend(todo)
+        self._feed(pool)
         try:
             for message in pool.messages():
                 yield from self._receive(message, flying)
+                self._feed(pool)
                 if self.limit is not None and outcome.count >= self.limit:
                     stop.request(SOLUTION_LIMIT)
                     outcome.count = min(outcome.count, self.limit)
@@ -350,6 +413,7 @@ class SplitRun(Run):
                     self._abandon(flying)
                     return
                 self._balance(pool)
+                self._feed(pool)
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
                                               outcome.parts, time.monotonic() - self.started, self.resumed,
@@ -371,12 +435,22 @@ class SplitRun(Run):
         from the probe's formulation, and handed out when its worker has stopped it (``_resplit``)."""
         ledger = self.ledger
         now = time.monotonic() - self.started
-        idle = pool.pending < pool.size
+        idle = not self.queue and pool.pending < pool.size
         if idle and ledger.first_idle is None:
             ledger.first_idle = now
         if self.split.resplit is None or self.probe.search is None:
             return
-        index = ledger.choose(now, self.split.resplit if idle else ledger.budget(now, pool.size))
+        # Nothing left to hand out but the parts running: a worker is about to go idle, so a part is
+        # split ahead of need (one that has run past its expected time), and split for an idle worker.
+        low = not self.queue and pool.pending <= pool.size
+        whole = None if idle else ledger.estimate(now)
+        if low and whole is not None:
+            index = ledger.choose(now, self.split.resplit, whole)
+            idle = index is not None
+        else:
+            index = None
+        if index is None:
+            index = ledger.choose(now, self.split.resplit if idle else ledger.budget(now, pool.size))
         if index is None:
             return
         target = max(8, RESPLIT_PER_WORKER * pool.size) if idle else RESPLIT_PARTS
@@ -401,6 +475,14 @@ class SplitRun(Run):
         count all of it. The checkpoint records the split (and the kept count) before the sub-parts run."""
         part, into = self.known[index], self.halting.pop(index)
         kept = result.found is not None and result.outcome is not None
+        if result.upto is not None and kept:  # a reference part: what it left is the rest of its range
+            levels = part.levels()
+            rest = dataclasses.replace(part, lo=result.upto) if len(levels) == 1 else dataclasses.replace(
+                part, deeper=(*part.deeper[:-1], levels[-1]._replace(lo=result.upto)))
+            try:
+                into = self.probe.search.split(len(into), RESPLIT_OVERSHOOT * len(into), self.stop, within=rest)
+            except StopSplitting:
+                into = [rest]
         blocked = [*part.blocked, *(result.found or [])] if kept else list(part.blocked)
         into = [dataclasses.replace(p, index=self.next_index + i, blocked=tuple(b for b in blocked if p.owns(b)))
                 for i, p in enumerate(into)]
@@ -412,7 +494,60 @@ class SplitRun(Run):
             record = None if not kept or found is None else {
                 "count": found.count, "duplicates": found.duplicates, "seconds": found.seconds, **found.record()}
             self.checkpoint.resplit(index, into, record)
-        self.ledger.children[index] = [p.index for p in into]
+        self.ledger.divided(index, [p.index for p in into])
+        self.known.update((p.index, p) for p in into)
+        self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
+        return into
+
+    def _feed(self, pool: LocalPool | DaskPool) -> None:
+        """Hand parts to the pool, ``AHEAD`` per worker beyond those running; each part expected to run
+        much longer than a part should (solvers.schedule) is split first, before it starts."""
+        while self.queue and pool.pending < pool.size * (1 + AHEAD):
+            part = self.queue.popleft()
+            into = self._refine(part, pool.size)
+            if into:
+                part = into[0]
+                self.queue.extendleft(reversed(into[1:]))
+            pool.submit(self._tasks([part]))
+
+    def _refine(self, part: Part, workers: int) -> list[Part] | None:
+        """Sub-parts of a part that has not started, when it is expected to run more than ``REFINE`` part
+        durations (None: it runs as it is). A named ``--parts`` is kept, and so is a run never split again."""
+        ledger = self.ledger
+        if self.split.parts is not None or self.split.resplit is None or self.probe.search is None \
+                or part.index in ledger.unsplittable:
+            return None
+        now = time.monotonic() - self.started
+        whole = ledger.estimate(now)
+        if whole is None:
+            if self.piloted >= workers or part.index not in ledger.roots:
+                return None
+            self.piloted += 1
+            target = PILOT
+        else:
+            seconds = ledger.part_seconds(whole, workers)
+            expected = ledger.expected(part.index, whole)
+            if expected <= REFINE * seconds:
+                return None
+            target = min(REFINE_MAX, math.ceil(expected / seconds))
+        started = time.monotonic()
+        try:
+            into = self.probe.search.split(target, RESPLIT_OVERSHOOT * target, self.stop, within=part)
+        except StopSplitting:
+            return None
+        self.split_seconds += time.monotonic() - started
+        if len(into) < 2:
+            ledger.unsplittable.add(part.index)
+            return None
+        if whole is not None:
+            ledger.plans.append({"at": round(now, 3), "run_seconds": round(whole, 3),
+                                 "part_seconds": round(seconds, 3), "parts": math.ceil(whole / seconds)})
+        into = [dataclasses.replace(p, index=self.next_index + i, blocked=tuple(b for b in part.blocked if p.owns(b)))
+                for i, p in enumerate(into)]
+        self.next_index += len(into)
+        if self.checkpoint is not None:
+            self.checkpoint.resplit(part.index, into)
+        ledger.divided(part.index, [p.index for p in into])
         self.known.update((p.index, p) for p in into)
         self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
         return into
@@ -434,21 +569,22 @@ class SplitRun(Run):
             return
         flying.pop(message.index, None)
         result: PartResult = message.value
+        if result.first is not None:
+            self.ledger.starts.append(result.first)
         if message.index in self.halting:
             if result.complete:  # it ended before it noticed: nothing to split
                 del self.halting[message.index]
                 del self.ledger.children[message.index]
             elif self.stop.reason is None:
-                self.ledger.ended(message.index, now, thrown=result.found is None)
+                self.ledger.ended(message.index, now, thrown=result.found is None, took=result.took)
                 items = result.items if result.found is not None else None  # kept with the count, or dropped
                 into = self._resplit(message.index, result)
                 for item in items or []:
                     if self._deliver(item):
                         yield item
-                assert self.pool is not None
-                self.pool.submit(self._tasks(into))
+                self.queue.extendleft(reversed(into))  # handed out next (``_feed``)
                 return
-        self.ledger.ended(message.index, now)
+        self.ledger.ended(message.index, now, took=result.took)
         outcome, found = self.outcome, result.outcome
         if found is not None:
             outcome.merge(found, counts=self.seen is None)

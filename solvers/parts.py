@@ -37,6 +37,12 @@ Key = Hashable
 Projections = Callable[[list[Key], int], list[tuple[int, ...]] | None]  # onto, cap -> values (None: over cap)
 
 
+RESPLIT = "split again"  # why a part's run stopped: the parent split it again
+
+
+OVERFLOW = 16  # a part split again whose next key alone gives more than the cap of sub-parts takes up to this x cap
+
+
 class StopSplitting(Exception):
     """A limit ended the run while it was still being split (nothing was counted yet)."""
 
@@ -102,6 +108,9 @@ class Handback:
     draining: bool = False
     cut: bool = False
     halt: Callable[[], None] | None = None  # ends a solver call in progress (set while one runs)
+    # the reference backend: the part's decisions numbered below this (at its last level) were searched
+    # in full and their solutions counted; the rest of its range is handed back untouched
+    upto: int | None = None
 
     def drain(self) -> None:
         self.draining = True
@@ -129,19 +138,20 @@ def tupled(key: Any) -> Any:
     return tuple(tupled(k) for k in key) if isinstance(key, list) else key
 
 
-def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int, within: Part | None = None
-                 ) -> list[Part]:
+def split_prefix(keys: list[Key], projections: Projections, target: int, cap: int, within: Part | None = None,
+                 start: int | None = None) -> list[Part]:
     """Parts fixing the shortest prefix of ``keys`` whose projections number at least ``target`` and at
     most ``cap`` (else the longest prefix with fewer than ``target``); the prefix length is found by
     growing it by half, then bisecting, so the parts come close to ``target``. One whole part when no prefix
     splits the run. ``within``: a part to split again, whose fixed values are a prefix of ``keys`` that
-    ``projections`` respects: only longer prefixes are tried."""
+    ``projections`` respects: only longer prefixes are tried. ``start``: the prefix length to try first
+    (a sibling's: the parts of one split are alike), taken as soon as it gives ``target`` to ``cap`` parts."""
     fixed = len(within.fixed) if within is not None else 0
     # the longest prefix known to give too few (the part's own: one projection)
     below: tuple[int, list[tuple[int, ...]]] | None = (
         (fixed, [tuple(v for _, v in within.fixed)]) if within is not None and fixed else None)
     enough: tuple[int, list[tuple[int, ...]] | None] | None = None  # the shortest known to give enough (or too many)
-    size = max(1, fixed + 1, fixed * 3 // 2)
+    size = max(1, fixed + 1, fixed * 3 // 2) if start is None or start <= fixed else min(start, len(keys))
     while keys and size <= len(keys):
         found = projections(keys[:size], cap)
         if found is not None and len(found) < target:
@@ -154,6 +164,8 @@ def split_prefix(keys: list[Key], projections: Projections, target: int, cap: in
             continue
         enough = (size, found)
         break
+    if enough is not None and enough[0] == start and enough[1] is not None:
+        below = (start - 1, [])  # a sibling's length gives enough, and not too many: taken as it is
     while enough is not None and enough[0] - (below[0] if below else 0) > 1:
         mid = ((below[0] if below else 0) + enough[0]) // 2
         found = projections(keys[:mid], cap)
@@ -162,6 +174,12 @@ def split_prefix(keys: list[Key], projections: Projections, target: int, cap: in
         else:
             enough = (mid, found)
     chosen = enough if enough is not None and enough[1] is not None else below
+    if within is not None and chosen is not None and chosen[0] == fixed and enough is not None:
+        # One key more already gives more than ``cap`` sub-parts: a part split again takes them all
+        # (up to OVERFLOW x cap) rather than run on whole.
+        found = projections(keys[: fixed + 1], OVERFLOW * cap)
+        if found is not None:
+            chosen = (fixed + 1, found)
     if chosen is None or chosen[1] is None or (within is not None and len(chosen[1]) < 2):
         return [within or Part()]  # nothing to split (again)
     size, values = chosen

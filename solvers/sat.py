@@ -125,6 +125,8 @@ class SatSearch:
     rounds: int = 0  # refinement rounds: models the formulation's refine rejected
     refinements: int = 0  # the clauses those rounds added
     handback: Handback = field(default_factory=Handback)
+    # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
+    prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def size(self) -> dict[str, int]:
         size = self.formulation.size()
@@ -181,7 +183,12 @@ class SatSearch:
                     other = [-v if value else v for v, value in zip(variables, values, strict=True)]
                     oracle.add_clause([-active, *other])
 
-            return split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap, within)
+            fixed = len(within.fixed) if within else 0
+            parts = split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap, within,
+                                 self.prefixes.get((fixed, target)))
+            if parts:
+                self.prefixes[(fixed, target)] = len(parts[0].fixed)
+            return parts
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:

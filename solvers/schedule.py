@@ -3,10 +3,26 @@
 The policy (``choose``): when a worker would go idle (no part waits in the queue), the part that
 has run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again. The
 longest-running part is the likeliest to hold the tail (part times are heavy-tailed); a young part
-is left alone, since it may be about to end. While every worker is busy, a part is split again
-once it has run longer than its ``budget``: a share of the work done so far that shrinks with the
-number of workers, so that a long count ends up in finer parts than a short one, a count on many
-workers in finer parts than on few, and no final part holds much more than its share.
+is left alone, since it may be about to end. When nothing waits but every worker is still busy,
+the longest-running part that has outrun its share of the estimated run is split ahead of need. While
+every worker is busy, a part is split again once it has run longer than its ``budget``: ``OUTLIER``
+target times of a part once the run's length is estimated (below), before that a share of the work
+done so far that shrinks with the number of workers (at least ``LEAST_BUDGET`` either way).
+
+How fine parts are (``Ledger.estimate``, ``Ledger.part_seconds``): once a part has finished, the
+ledger estimates the whole run's part time from the parts that ran so far (their time over the share
+of the search space they stand for: the first split's parts share it equally, a part split again
+passes its share to its sub-parts equally) and the cost of starting a part (the lower quartile of
+the times from a part's start to its first solution: building and presolving a model, or starting a
+reference search, and a little search). A part is then aimed at the least of: ``PART_RESTARTS``
+times that start-up cost (a long run spends about a twentieth of its time starting parts), 1 /
+(``GRAIN`` x workers) of the run (a short run on this pool), and 1 / ``SCALE_PARTS`` of it (so that
+the recorded parts would keep about a hundred workers busy); but never less than ``LEAST_RESTARTS``
+start-ups nor ``PART_FLOOR`` seconds. So the number of parts follows from the run's length: a
+count of seconds keeps its first split, a count of minutes ends in a few hundred parts, and a count
+of hours in about (its part time / ``PART_RESTARTS`` start-ups), whatever the number of workers.
+A part that waits in the queue and is expected to run more than ``REFINE`` target times is split
+before it starts (``solvers.parallel``), which costs no restart and throws nothing away.
 
 The ledger keeps, for every part, when it ran, on which worker and how it ended (finished, or
 split again after some seconds), so that a benchmark can print the final parts, each worker's busy
@@ -24,6 +40,12 @@ RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again f
 # about the share a part has in a first split into GRAIN parts per worker
 GRAIN = 16
 LEAST_BUDGET = 1.0  # seconds: a part that runs less is never split again while every worker is busy
+PART_RESTARTS = 20  # a part is aimed at no more than this many times what starting a part costs (as measured)
+SCALE_PARTS = 256  # ... nor more than this share of the run: enough parts to keep about a hundred workers busy
+LEAST_RESTARTS = 4  # ... nor less than this many start-ups (a part spends at most a quarter of its time starting)
+PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its messages and its task)
+REFINE = 2.0  # a queued part expected to run more than this many part durations is split before it starts
+OUTLIER = 2.0  # ... and a running part past this many part durations is split again (every worker busy)
 
 
 @dataclass
@@ -49,26 +71,85 @@ class Ledger:
     spans: list[Span] = field(default_factory=list)
     unsplittable: set[int] = field(default_factory=set)  # parts whose backend found no finer split
     first_idle: float | None = None  # when a worker first had nothing left to take
+    share: dict[int, float] = field(default_factory=dict)  # part -> the share of the search space it stands for
+    plans: list[dict[str, float]] = field(default_factory=list)  # the estimates parts were sized by, in order
+    starts: list[float] = field(default_factory=list)  # per part that found one: seconds to its first solution
+
+    def planted(self, roots: list[int]) -> None:
+        """The first split's parts, each standing for an equal share of the search space."""
+        self.roots = list(roots)
+        self.share.update((index, 1.0 / len(roots)) for index in roots)
+
+    def divided(self, index: int, into: list[int]) -> None:
+        """Part ``index`` was split (again, or before it started) into ``into``: its share passes to them."""
+        self.children[index] = list(into)
+        each = self.share.get(index, 0.0) / max(1, len(into))
+        self.share.update((child, each) for child in into)
+
+    def restart(self) -> float | None:
+        """What starting a part costs, as measured: the lower quartile of the times from a part's start to
+        its first solution. Those include some search, so it leans long, but unlike the parts' own times
+        they do not shrink as parts get finer, and a part with no solution (a split of a relaxation
+        leaves many, each proved empty at once) does not pull it down. Before four parts found one: the
+        median finished part (None before one finished)."""
+        if len(self.starts) >= 4:
+            return statistics.quantiles(self.starts, n=4)[0]
+        final = [s.end - s.start for s in self.spans if not s.split]
+        return statistics.median(final) if final else None
+
+    def estimate(self, now: float) -> float | None:
+        """The run's whole part time, estimated from the parts that ran so far (None before one finished):
+        their time over the share of the search space they stand for. A running part counts its time so
+        far and its whole share (so the estimate leans short while the parts are young); a part split
+        again counts the time it kept, its share passing to its sub-parts; a run thrown away counts nothing."""
+        if not any(not s.split for s in self.spans):
+            return None
+        spent = sum(s.end - s.start for s in self.spans if not s.thrown)
+        spent += sum(now - start for start, _ in self.running.values())
+        covered = sum(self.share.get(s.index, 0.0) for s in self.spans if not s.split)
+        covered += sum(self.share.get(index, 0.0) for index in self.running if index not in self.children)
+        return spent / covered if covered > 0 else None
+
+    def part_seconds(self, whole: float, workers: int) -> float:
+        """How long a part should run, given the run's estimated part time ``whole`` (module docstring)."""
+        start = self.restart() or 0.0
+        aim = min(PART_RESTARTS * start, whole / (GRAIN * workers), whole / SCALE_PARTS)
+        return max(PART_FLOOR, LEAST_RESTARTS * start, aim)
+
+    def expected(self, index: int, whole: float) -> float:
+        """How long part ``index`` should run, if parts were even within their share."""
+        return self.share.get(index, 0.0) * whole
 
     def started(self, index: int, at: float, worker: str) -> None:
         self.running[index] = (at, worker)
 
-    def ended(self, index: int, at: float, thrown: bool = False) -> None:
+    def ended(self, index: int, at: float, thrown: bool = False, took: float | None = None) -> None:
+        """Part ``index`` ended at ``at``; ``took``: its time as its worker measured it (the parent reads a
+        short part's start and end together, so its own clock would make the part last no time at all)."""
         start, worker = self.running.pop(index, (at, "?"))
+        if took is not None:
+            start = at - took
         self.spans.append(Span(index, worker, start, at, index in self.children, thrown))
 
     def budget(self, now: float, workers: int) -> float:
-        """How long a part may run while every worker is busy: 1 / (``GRAIN`` x ``workers``) of the work
-        done so far, so that no final part holds much more than its share of a run on this many
-        workers, however long the run (at least ``LEAST_BUDGET`` seconds: every part builds and
-        presolves its model afresh, so parts much shorter cost more to start than they search)."""
+        """How long a part may run while every worker is busy: ``OUTLIER`` part durations once the run's
+        length is estimated, else 1 / (``GRAIN`` x ``workers``) of the work done so far, so that no
+        final part holds much more than its share, however long the run (at least ``LEAST_BUDGET``
+        seconds: every part builds and presolves its model afresh, so parts much shorter cost more to
+        start than they search)."""
+        whole = self.estimate(now)
+        if whole is not None:
+            return max(LEAST_BUDGET, OUTLIER * self.part_seconds(whole, workers))
         done = sum(s.end - s.start for s in self.spans) + sum(now - start for start, _ in self.running.values())
         return max(LEAST_BUDGET, done / (GRAIN * workers))
 
-    def choose(self, now: float, age: float) -> int | None:
-        """The running part to split again, if any (see the module's docstring)."""
+    def choose(self, now: float, age: float, whole: float | None = None) -> int | None:
+        """The running part to split again, if any (see the module's docstring); ``whole``: the run's
+        estimated part time, when a part is chosen ahead of need: one that has not yet run as long as
+        its share says it should is left alone (it is likely to end soon, and its restart is wasted)."""
         fit = [(now - start, index) for index, (start, _) in self.running.items()
-               if index not in self.children and index not in self.unsplittable and now - start >= age]
+               if index not in self.children and index not in self.unsplittable and now - start >= age
+               and (whole is None or now - start >= self.expected(index, whole))]
         return max(fit)[1] if fit else None
 
     def statistics(self, wall: float) -> dict[str, object]:

@@ -106,15 +106,20 @@ def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> Non
         part = max(subs, key=lambda p: sum(v == p.index for v in seen.values()))
 
 
-def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
-    keys = list("abcdef")
-    asked: list[int] = []
-
+def every_projection(asked: list[int]) -> Callable[[list, int], list[tuple[int, ...]] | None]:
+    """Projections of a run whose every assignment is a solution, noting each prefix length asked."""
     def projections(onto: list, cap: int) -> list[tuple[int, ...]] | None:
         asked.append(len(onto))
         found = [tuple((n >> i) & 1 for i in range(len(onto))) for n in range(2 ** len(onto))]
         return None if len(found) > cap else found
 
+    return projections
+
+
+def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
+    keys = list("abcdef")
+    asked: list[int] = []
+    projections = every_projection(asked)
     parts = split_prefix(keys, projections, target=5, cap=100)
     assert asked == [1, 2, 3] and len(parts) == 8  # the prefix grows by half (at least one key): three give 8
     assert parts[3] == Part(3, (("a", 1), ("b", 1), ("c", 0)))
@@ -122,6 +127,25 @@ def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
     # Six and five keys give more than the cap: the longest prefix with fewer, four keys, is used.
     assert len(split_prefix(keys, projections, target=50, cap=20)) == 16 and asked == [1, 2, 3, 4, 6, 5]
     assert split_prefix([], projections, 5, 100) == [Part()]
+
+
+def test_split_prefix_takes_a_siblings_length_when_it_gives_enough_parts() -> None:
+    keys = list("abcdef")
+    asked: list[int] = []
+    projections = every_projection(asked)
+    # Four keys give 16, between target and cap: taken at once, where growing from one key asks four times.
+    assert len(split_prefix(keys, projections, target=5, cap=100, start=4)) == 16 and asked == [4]
+    asked.clear()
+    # Too many for the cap: bisected down from there, as without a start.
+    assert len(split_prefix(keys, projections, target=5, cap=10, start=5)) == 8 and asked == [5, 2, 3]
+    asked.clear()
+    within = Part(0, (("a", 1), ("b", 0)))  # a start no longer than the part's own prefix is ignored
+    split_prefix(keys, projections, target=3, cap=100, within=within, start=2)
+    assert asked == [3]
+    asked.clear()
+    # One key more than the part's own already gives more than the cap: taken all the same, not left whole.
+    within = Part(0, (("a", 1),))
+    assert len(split_prefix(keys, projections, target=2, cap=3, within=within)) == 4 and asked == [2, 2]
 
 
 def test_split_ordinals_cover_every_decision_once() -> None:
@@ -150,6 +174,55 @@ def test_two_workers_count_what_one_search_counts(backend: str, params: dict, go
     outcome = consume(run)
     assert (outcome.count, outcome.complete, outcome.duplicates) == (golden, True, 0)
     assert outcome.parts == outcome.parts_done > 1 and len(run.part_seconds) == outcome.parts
+
+
+# No --parts: the first part per worker is split before it starts (before any part finished, so in
+# every run whatever the machine's speed), and the parts that follow as the estimate says.
+@pytest.mark.parametrize("case", [
+    ("knights-tour", "5x5", {}, "cpsat", None, 1728),
+    ("knights-tour", "5x5", {}, "sat", None, 1728),
+    ("prime-grid", "4x4", {"max": 16}, "sat", "conflict+noparity+nosymmetry", 2992),
+    ("prime-grid", "4x4", {"max": 16}, "reference", "dfs", 2992),
+    ("tatami", "3x16", {}, "reference", "rowscan", None),
+], ids=case_id)
+def test_parts_split_before_they_start_count_what_one_search_counts(case: tuple) -> None:
+    puzzle_name, instance, params, backend, choice, golden = case
+    puzzle, parsed = load(puzzle_name, instance, params)
+    if golden is None:
+        golden = execute(puzzle, parsed, backend, request_of(backend, choice)).count
+    run = SplitRun(puzzle, parsed, backend, request_of(backend, choice), Split(jobs=2, probe=0))
+    outcome = consume(run)
+    assert (outcome.count, outcome.complete, outcome.duplicates, outcome.invalid) == (golden, True, 0, [])
+    plan = outcome.details["split"]
+    assert plan["split_before_start"] >= 1 and plan["first_parts"] == len(run.ledger.roots)
+    ran = {s.index for s in run.ledger.spans}
+    assert any(index not in ran for index in run.ledger.children)  # split without ever running
+    assert outcome.parts == outcome.parts_done == len(run.ledger.roots) + sum(
+        len(c) - 1 for c in run.ledger.children.values())
+
+
+def test_named_parts_are_not_split_before_they_start() -> None:
+    run = split_run("knights-tour", "5x5", {}, "sat", parts=24)
+    assert consume(run).count == 1728
+    assert run.outcome.details["split"]["split_before_start"] == 0
+
+
+def test_a_checkpoint_records_parts_split_before_they_start(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"
+    chosen, parsed = load("knights-tour", "5x5", {})
+    split = Split(jobs=2, probe=0, checkpoint=path)
+    first = consume(SplitRun(chosen, parsed, "sat", Request(), split))
+    assert first.count == 1728 and first.details["split"]["split_before_start"] >= 1
+    lines = path.read_text().splitlines()
+    splits = [json.loads(line) for line in lines if '"split"' in line]
+    assert splits and all("count" not in line for line in splits[:1])  # split unstarted: nothing kept
+    again = SplitRun(chosen, parsed, "sat", Request(), split)
+    assert consume(again).count == 1728 and again.ledger.spans == []  # every part was recorded
+    # As if killed right after the first split before a start was written: its sub-parts count it all.
+    at = next(i for i, line in enumerate(lines) if '"split"' in line)
+    path.write_text("\n".join(lines[: at + 1]) + "\n")
+    resumed = SplitRun(chosen, parsed, "sat", Request(), split)
+    assert (consume(resumed).count, resumed.outcome.complete) == (1728, True)
 
 
 def test_enumerate_in_parts_streams_each_solution_once() -> None:
@@ -390,6 +463,33 @@ def test_enumerate_with_parts_split_again_streams_each_solution_once(backend: st
         assert (run.outcome.count, run.outcome.duplicates, run.outcome.complete) == (whole.count, 0, True)
 
     split_again(lambda: SplitRun(puzzle, parsed, backend, request_of(backend, choice), split, deliver=True), check)
+
+
+@pytest.mark.parametrize("puzzle_name, instance, params, algorithm", [
+    ("prime-grid", "4x4", {"max": 16}, "dfs"), ("tatami", "3x16", {}, "rowscan"),
+    ("knights-tour", "5x5", {"start": "0,0"}, "backtrack")])
+def test_a_reference_part_split_again_hands_back_the_decisions_it_has_not_searched(
+        puzzle_name: str, instance: str, params: dict, algorithm: str, monkeypatch) -> None:
+    from gridsat.solvers.reference import backend as reference
+
+    monkeypatch.setattr(reference, "GRACE", 3600.0)  # never thrown away for being slow
+    puzzle, parsed = load(puzzle_name, instance, params)
+    request = request_of("reference", algorithm)
+    parts = get_backend("reference").prepare(puzzle, parsed, request).split(6, 64, Stop())
+    part = max((p for p in parts if p.hi - p.lo > 1 and not p.shallow),
+               key=lambda p: execute(puzzle, parsed, "reference", request_of("reference", algorithm, p)).count)
+    whole = execute(puzzle, parsed, "reference", request_of("reference", algorithm, part), keep=True)
+    search = get_backend("reference").prepare(puzzle, parsed, request_of("reference", algorithm, part))
+    before = []
+    for solution in search.solutions(Stop()):
+        before.append(freeze(solution))
+        search.handback.drain()  # asked at its first solution: it ends the decision it is in
+    handback = search.handback
+    assert handback.cut and part.lo < handback.upto < part.hi
+    rest = dataclasses.replace(part, lo=handback.upto)
+    after = execute(puzzle, parsed, "reference", request_of("reference", algorithm, rest), keep=True)
+    assert sorted(before + [freeze(s) for s in after.solutions]) == sorted(freeze(s) for s in whole.solutions)
+    assert before and after.count  # both sides hold solutions: the hand-back split the part
 
 
 def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exact_total(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ where there is no C compiler).
 Targets: prime-grid 5x5/1..25 with --jobs 2 at least 2x faster than the C backtracker on sat, and
 cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on both
 backends for both instances; the 6x6 closed tours counted in at most 3 s on the fastest backend.
-Part statistics of each split run (solvers.schedule records them): the final parts (after every
+Part statistics of each split run (solvers.schedule records them), and how the run sized its parts
+(the first split, the parts split before they started and while they ran, and the first and last
+estimate of the run's part time they were sized by, beside the part time it took): the final parts (after every
 split again), how many parts were split again and the seconds their stopped runs threw away, the
 largest final part's share of the summed part time, each worker's busy share (time in parts /
 wall time), the time from the first worker with nothing queued to the end, and the speed-up on
@@ -83,6 +85,7 @@ class Timing:
     complete: bool
     ledger: Ledger | None = None  # a split run's parts, where and how long they ran
     resplit: float | None = None  # the split run's policy: seconds before a part may be split again
+    plan: dict | None = None  # how the split run sized its parts (its --json "split")
 
 
 def c_backtracker(rows: int, cols: int, high: int) -> Timing | str:
@@ -106,17 +109,17 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     chosen, parsed = load(puzzle, instance, params)
     request = Request(encoding=encoding)
     started = time.perf_counter()
-    ledger = None
+    ledger, plan = None, None
     if jobs == 1:
         outcome: Outcome = execute(chosen, parsed, backend, request, time_limit=time_limit)
     else:
         run = SplitRun(chosen, parsed, backend, request, Split(jobs=jobs, parts=parts, resplit=resplit),
                        time_limit=time_limit)
         outcome = consume(run)
-        ledger = run.ledger
+        ledger, plan = run.ledger, outcome.details.get("split")
     seconds = time.perf_counter() - started
     name = f"{backend}{':' + encoding if encoding else ''} --jobs {jobs}"
-    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit)
+    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan)
 
 
 def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) -> str:
@@ -172,6 +175,16 @@ def part_statistics(row: Timing) -> None:
           f"{stats['median_part']:.3f} s); busy {busy}; "
           f"first idle worker to the end {'-' if idle is None else f'{idle:.2f} s'}; predicted speed-up on "
           + ", ".join(f"{n} workers {replay(row.ledger, n, age):.1f}x" for n in (16, 100, 1000)), flush=True)
+    if row.plan is not None:
+        estimates = row.plan["estimates"]
+        said = "; ".join(f"at {e['at']:.1f} s: {e['run_seconds']:.1f} s of part time, parts of "
+                         f"{e['part_seconds']:.2f} s, {e['parts']} parts" for e in estimates) or "none"
+        last = row.plan["estimate_at_end"]
+        end = "-" if last is None else f"{last['run_seconds']:.1f} s, parts of {last['part_seconds']:.2f} s"
+        print(f"    first split {row.plan['first_parts']} parts, split before they started "
+              f"{row.plan['split_before_start']}, while they ran {row.plan['split_while_running']}; estimates "
+              f"(first, last): {said}; at the end {end}; the run's part time was {stats['part_seconds']:.1f} s",
+              flush=True)
 
 
 def main() -> int:

@@ -2,17 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, Request
-from gridsat.solvers.parts import Level, Part, interrupted_split, split_ordinals
+from gridsat.solvers.parts import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
 from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
 
 MAX_SPLIT_DEPTH = 64  # decisions deep at most: past that the tree is a path, and splitting it helps nobody
+# seconds a part split again may take to finish the decision it is in (then it hands back the rest of its
+# range); past that its search is stopped and what it counted is thrown away
+GRACE = 0.5
+
+
+@dataclass
+class Resume(Handback):
+    """How a reference part split again hands back the rest of its range: asked to ``drain``, its search
+    finishes the decision of its last level that it is in, vetoes the ones after it and ends, so the
+    decisions before ``upto`` are searched in full and counted, and the rest is untouched. A part that
+    cannot (it owns one decision, or the solutions above its last level) or does not reach its next decision
+    within ``GRACE`` seconds is stopped (``throw``), its count thrown away."""
+
+    throw: Callable[[], None] | None = None  # set while the search runs
+    able: bool = False  # whether the part can hand back the rest of its range
+
+    def drain(self) -> None:
+        self.draining = True
+        throw = self.throw
+        if throw is None:
+            return
+        if not self.able:
+            throw()
+            return
+        timer = threading.Timer(GRACE, lambda: None if self.cut else throw())
+        timer.daemon = True
+        timer.start()
 
 
 class Numbering:
@@ -22,11 +50,12 @@ class Numbering:
     A level's decisions are only reached inside decisions the levels above own (the others are
     vetoed), so its numbers count within them: the numbering is a function of the part alone."""
 
-    def __init__(self, part: Part) -> None:
+    def __init__(self, part: Part, handback: Resume | None = None) -> None:
         self.levels = part.levels()
         self.seen = [0] * len(self.levels)
         self.inside = [False] * len(self.levels)
         self.keep = False
+        self.handback = handback
 
     def __call__(self, kind: str, depth: int, what: Any) -> bool:
         if kind == "solution":
@@ -40,9 +69,23 @@ class Numbering:
             if kind == "place":
                 number, self.seen[k] = self.seen[k], self.seen[k] + 1
                 self.inside[k] = level.lo <= number < level.hi
+                if self.inside[k] and k == len(self.levels) - 1 and self.handback is not None:
+                    self.inside[k] = self.resume(number)
                 return self.inside[k]
             if kind == "remove":
                 self.inside[k] = False
+        return True
+
+    def resume(self, number: int) -> bool:
+        """Whether to enter the owned decision ``number`` of the last level: not once the part is asked
+        to drain (every decision before it was searched in full: it hands back the rest from there)."""
+        handback = self.handback
+        assert handback is not None
+        if handback.cut:
+            return False
+        if handback.draining and handback.able:
+            handback.upto, handback.cut = number, True
+            return False
         return True
 
 
@@ -59,6 +102,7 @@ class ReferenceSearch:
     algorithm: Algorithm
     instance: Instance
     part: Part | None = None
+    handback: Resume = field(default_factory=Resume)
 
     @property
     def label(self) -> str:
@@ -115,10 +159,22 @@ class ReferenceSearch:
         if part is None or part.depth == 0:
             yield from self.algorithm.run(self.instance, stop)
         else:
-            numbering = Numbering(part)
-            for solution in self.algorithm.run(self.instance, stop, listen=numbering):
-                if numbering.keep:
-                    yield solution
+            handback = self.handback
+            # Only a part that owns several decisions of its last level, and no solution above that level
+            # (the levels above decide nothing then: such a solution is kept only where the last level is
+            # shallow), can hand back the rest of its range: it counted exactly the decisions before.
+            last = part.levels()[-1]
+            handback.able = last.hi - last.lo > 1 and not last.shallow
+            handback.throw = lambda: stop.request(RESPLIT)
+            if handback.draining and not handback.able:  # asked before the search began
+                handback.throw()
+            numbering = Numbering(part, handback)
+            try:
+                for solution in self.algorithm.run(self.instance, stop, listen=numbering):
+                    if numbering.keep:
+                        yield solution
+            finally:
+                handback.throw = None
         if not self.algorithm.exhaustive:
             stop.request(f"algorithm {self.algorithm.name!r} does not search for every solution")
 

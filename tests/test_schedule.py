@@ -1,0 +1,85 @@
+"""How a split run sizes its parts: the estimate of the run's length, the target time of a part, and
+the replay of a tree that holds parts split before they started. No test here runs a solver or reads
+a clock: the ledgers are written by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridsat.solvers import schedule
+from gridsat.solvers.schedule import Ledger, Span, replay
+
+
+def ledger_with(roots: int, finished: dict[int, float], starts: list[float] | None = None) -> Ledger:
+    """A ledger of ``roots`` equal first parts, of which ``finished`` (index -> seconds) ran one after another."""
+    ledger = Ledger()
+    ledger.planted(list(range(roots)))
+    at = 0.0
+    for index, seconds in finished.items():
+        ledger.started(index, at, "w")
+        ledger.ended(index, at + seconds, took=seconds)
+        at += seconds
+    ledger.starts = list(starts or [])
+    return ledger
+
+
+def test_the_estimate_is_the_time_so_far_over_the_share_of_the_search_it_covered() -> None:
+    assert ledger_with(10, {}).estimate(5.0) is None  # no part finished: nothing to go on
+    ledger = ledger_with(10, {0: 2.0, 1: 4.0})
+    assert ledger.estimate(6.0) == pytest.approx(6.0 / 0.2)
+    ledger.started(2, 6.0, "w")  # a running part counts its time so far and its whole share
+    assert ledger.estimate(7.0) == pytest.approx(7.0 / 0.3)
+    # Split before it started: its share passes to its sub-parts, and a finished sub-part counts its own.
+    ledger.divided(3, [10, 11])
+    assert ledger.share[10] == ledger.share[11] == pytest.approx(0.05)
+    ledger.started(10, 7.0, "w")
+    ledger.ended(10, 8.0, took=1.0)
+    assert ledger.estimate(8.0) == pytest.approx((2.0 + 4.0 + 2.0 + 1.0) / 0.35)
+
+
+def test_a_run_split_again_that_threw_its_count_away_adds_no_time_to_the_estimate() -> None:
+    ledger = ledger_with(4, {0: 1.0})
+    ledger.started(1, 1.0, "w")
+    ledger.children[1] = []  # being split again
+    ledger.ended(1, 3.0, thrown=True, took=2.0)
+    ledger.divided(1, [4, 5])
+    assert ledger.estimate(3.0) == pytest.approx(1.0 / 0.25)
+
+
+def test_parts_are_aimed_at_a_multiple_of_their_start_up_and_a_long_count_gets_more_of_them() -> None:
+    ledger = ledger_with(32, {0: 1.0}, starts=[0.05] * 8)
+    assert ledger.restart() == pytest.approx(0.05)
+    long_part = ledger.part_seconds(3600.0, workers=2)
+    assert long_part == pytest.approx(schedule.PART_RESTARTS * 0.05)  # whatever the run's length past that
+    assert ledger.part_seconds(3600.0, workers=100) == long_part  # and whatever the number of workers
+    assert ledger.part_seconds(60.0, workers=2) == pytest.approx(60.0 / schedule.SCALE_PARTS)  # a minute's count
+    short_part = ledger.part_seconds(300.0, workers=32)
+    assert short_part == pytest.approx(300.0 / (schedule.GRAIN * 32))  # five minutes on many workers
+    assert ledger.part_seconds(10.0, workers=2) == pytest.approx(schedule.LEAST_RESTARTS * 0.05)  # never too short
+    assert 3600.0 / long_part > 60.0 / ledger.part_seconds(60.0, 2)  # an hour's count ends finer than a minute's
+    assert ledger_with(32, {0: 1.0}, starts=[0.001] * 8).part_seconds(5.0, 2) == schedule.PART_FLOOR
+
+
+def test_the_start_up_of_a_part_is_the_lower_quartile_of_its_first_solutions_or_the_median_part() -> None:
+    assert ledger_with(4, {}).restart() is None
+    assert ledger_with(4, {0: 1.0, 1: 3.0, 2: 8.0}).restart() == 3.0  # no first solutions: the median part
+    assert ledger_with(4, {0: 1.0}, starts=[0.1, 0.2, 0.3, 0.4, 5.0]).restart() == pytest.approx(0.15)
+
+
+def test_a_part_chosen_ahead_of_need_has_run_past_its_share() -> None:
+    ledger = ledger_with(10, {})
+    ledger.started(0, 0.0, "a")
+    ledger.started(1, 2.0, "b")
+    # The whole run is expected to take 30 s, so a part 3 s: part 0 has run 3.5 s, part 1 only 1.5 s.
+    assert ledger.choose(3.5, age=0.5, whole=30.0) == 0
+    assert ledger.choose(3.5, age=0.5, whole=50.0) is None  # 5 s each: neither has outrun its share
+    assert ledger.choose(3.5, age=0.5) == 0  # for an idle worker, the oldest
+
+
+def test_a_part_split_before_it_started_costs_nothing_in_the_replay() -> None:
+    ledger = Ledger()
+    ledger.planted([0, 1])
+    ledger.divided(0, [2, 3, 4, 5])  # never ran: its sub-parts are known and start at once
+    ledger.spans = [Span(1, "w", 0.0, 1.0), *(Span(i, "w", 0.0, 1.0) for i in (2, 3, 4, 5))]
+    assert replay(ledger, 5) == pytest.approx(5.0)
+    assert replay(ledger, 1) == pytest.approx(1.0)
