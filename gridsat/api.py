@@ -242,7 +242,7 @@ def mutate(
     backend: str = "cpsat",
     encoding: str | None = None,
     corpus: str = "golden",
-    mutants: int | None = None,
+    mutants: int | str | None = None,
     seed: int = 0,
     jobs: int = 1,
     time_limit: float = 10.0,
@@ -253,15 +253,16 @@ def mutate(
 
     The corpus is the puzzle's golden cases (``corpus="golden"``) or ``instances`` (with ``params``),
     counted by the puzzle's reference search. ``encoding`` names one encoding (default: each choice
-    once); ``mutants`` samples that many (seeded by ``seed``); ``time_limit`` caps each mutant's run.
+    once); ``mutants`` samples that many (seeded by ``seed``; default: every mutant when there are at most
+    1000, else a sample of 1000; ``"all"``: every one); ``time_limit`` caps each mutant's run.
     """
     chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if backend not in MUTATE_BACKENDS:
         raise UnknownName("backend", backend, MUTATE_BACKENDS, " for mutate")
     if corpus != "golden":
         raise UnknownName("corpus", corpus, ("golden",))
-    if mutants is not None and not is_whole_number(mutants, 1):
-        raise InvalidOption(f"mutants {mutants!r} must be a whole number of at least 1")
+    if mutants is not None and mutants != "all" and not is_whole_number(mutants, 1):
+        raise InvalidOption(f"mutants {mutants!r} must be a whole number of at least 1, or 'all'")
     check_limits(None, time_limit)
     if not is_whole_number(jobs, 1):
         raise InvalidOption(f"jobs must be a whole number of at least 1, not {jobs!r}")

@@ -26,6 +26,18 @@ def at_least(least: int | None, digits: int = MAX_DIGITS) -> Callable[[str], int
 
 positive_int, whole = at_least(1), at_least(0)
 any_int = at_least(None, digits=1000)  # random seeds: any size Python's random takes, within reason
+
+
+def count_or_all(text: str) -> int | str:
+    """An argparse type: a whole number of at least 1, or ``all``."""
+    if text == "all":
+        return text
+    try:
+        return positive_int(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{error}; or 'all'") from None
+
+
 MAX_SECONDS = 1e9  # about 30 years: a larger time limit is a typo, and inf would reach the solvers
 
 

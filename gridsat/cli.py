@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from gridsat import animate, api, jsontext, status
-from gridsat.arguments import any_int, percent, positive_float, positive_int, text, whole
+from gridsat.arguments import any_int, count_or_all, percent, positive_float, positive_int, text, whole
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
@@ -398,7 +398,9 @@ def mutation_text(report: MutationReport) -> str:
         return f"{'-' if value is None else f'{100 * value:.1f}%':>7}  ({s.killed} killed of {s.mutants}, " \
                f"{s.redundant} redundant, {s.survived} survived)"
 
-    lines = [f"{report.puzzle} on {report.backend}: {len(report.verdicts)} mutants, corpus of {len(report.corpus)} "
+    judged = (f"a sample of {len(report.verdicts)} of its {report.catalogue} mutants (--seed {report.seed}; "
+              "--mutants all judges every one)" if report.sampled else f"{len(report.verdicts)} mutants")
+    lines = [f"{report.puzzle} on {report.backend}: {judged}, corpus of {len(report.corpus)} "
              f"instances, {report.seconds:.1f} s"]
     by_encoding = report.tally(lambda v: v.encoding)
     lines += ["", "per encoding:"] + [f"  {name:<40} {score(s)}" for name, s in by_encoding.items()]
@@ -415,6 +417,8 @@ def mutation_text(report: MutationReport) -> str:
                 lines.append(f"    suggested golden case: {report.puzzle} {s['instance']}{extra} with count "
                              f"{s['count']} (the unmutated encoding's count; the {s['check']} check kills it)")
     lines += ["", f"mutation score: {score(report.total)}"]
+    if (ci := report.interval()) is not None:
+        lines[-1] += f"; the whole catalogue's score is {100 * ci[0]:.1f}% to {100 * ci[1]:.1f}% (95%)"
     return "\n".join(lines)
 
 
@@ -641,7 +645,9 @@ def build_parser() -> Parser:
                      help="whose formulation to mutate: cpsat or sat (the CNF) (default cpsat)")
     mut.add_argument("--encoding", help="one encoding (choices joined by '+'; default: every choice once)")
     mut.add_argument("--corpus", choices=("golden",), help="the puzzle's golden cases (the default with no instances)")
-    mut.add_argument("--mutants", type=positive_int, metavar="N", help="judge a sample of N mutants (default: all)")
+    mut.add_argument("--mutants", type=count_or_all, metavar="N",
+                     help="judge a seeded sample of N mutants, or 'all' (default: every mutant when there are "
+                          "at most 1000, else a sample of 1000)")
     mut.add_argument("--seed", type=any_int, default=0, help="the sample's seed (default 0): same seed, same report")
     mut.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes (0: one per core; default 1)")
     mut.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SEC",

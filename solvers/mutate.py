@@ -19,6 +19,7 @@ Score = killed / (mutants - redundant).
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -42,6 +43,10 @@ LADDER_STEPS = 12  # ladder instances a survivor is tried on at most
 SLACK = 5.0
 SLACK_FLOOR = 1.0
 PROOF_LIMIT = 2.0  # seconds CP-SAT may take to show one negated constraint infeasible
+# With no --mutants, every mutant is judged when there are at most this many, else a seeded sample of
+# this many (about 10 minutes on one core for the largest catalogues; ``mutants="all"`` judges every one).
+DEFAULT_SAMPLE = 1000
+ALL = "all"
 
 
 @dataclass
@@ -102,6 +107,24 @@ class MutationReport:
     corpus: list[str]
     verdicts: list[Verdict] = field(default_factory=list)
     seconds: float = 0.0
+    catalogue: int = 0  # the mutants the encodings have; more than the verdicts when a sample was judged
+    seed: int | None = None  # the sample's seed (None: every mutant was judged)
+
+    @property
+    def sampled(self) -> bool:
+        return self.seed is not None
+
+    def interval(self) -> tuple[float, float] | None:
+        """A 95% (Wilson) interval for the whole catalogue's score, estimated from a sample; None when every
+        mutant was judged (the score is exact) or none counts."""
+        total = self.total
+        n = total.mutants - total.redundant
+        if not self.sampled or n == 0:
+            return None
+        p, z = total.killed / n, 1.96
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
 
     def tally(self, key: Callable[[Verdict], str] | None = None) -> dict[str, Score]:
         out: dict[str, Score] = {}
@@ -116,6 +139,8 @@ class MutationReport:
     def summary(self) -> dict[str, Any]:
         return {
             "puzzle": self.puzzle, "backend": self.backend, "corpus": self.corpus, "seconds": round(self.seconds, 2),
+            "catalogue": self.catalogue, "sample_seed": self.seed,
+            "score_interval_95": None if (ci := self.interval()) is None else [round(100 * x, 2) for x in ci],
             **self.total.summary(),
             "encodings": {k: s.summary() for k, s in self.tally(lambda v: v.encoding).items()},
             "operators": {k: s.summary() for k, s in self.tally(lambda v: v.mutant.operator).items()},
@@ -361,8 +386,9 @@ def judge_in_worker(task: Task, mutant: Mutant) -> Verdict:
 
 
 def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], time_limit: float,
-         mutants: int | None, seed: int, search: bool = True) -> list[tuple[Task, Mutant]]:
-    """The (task, mutant) pairs to judge: every mutant of every encoding, or a seeded sample of ``mutants``."""
+         mutants: int | str | None, seed: int, search: bool = True) -> tuple[list[tuple[Task, Mutant]], int]:
+    """The (task, mutant) pairs to judge, and how many mutants the encodings have: every one (``"all"``, or
+    None when there are at most ``DEFAULT_SAMPLE``), or a seeded sample of ``mutants`` (None: ``DEFAULT_SAMPLE``)."""
     pairs = []
     for name in encodings:
         task = Task(puzzle.name, backend, name, tuple(corpus), time_limit, search)
@@ -371,12 +397,16 @@ def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case],
         # The bugs an encoding can have are found on the corpus and the ladder alike, so that a small
         # corpus is not judged on the few mutants it happens to exercise.
         pairs += [(task, m) for m in catalogue(judge.kind, judge.corpus_builts() + judge.ladder_builts(), puzzle)]
-    if mutants is not None and mutants < len(pairs):
+    everyone = len(pairs)
+    if mutants is None:
+        mutants = DEFAULT_SAMPLE
+    if mutants != ALL and int(mutants) < len(pairs):
+        mutants = int(mutants)
         # Sample by a seeded shuffle of a stable order, so the same seed gives the same report.
         order = sorted(range(len(pairs)), key=lambda i: signature((pairs[i][0].encoding, pairs[i][1])))
         picked = sorted(random.Random(seed).sample(order, mutants))
         pairs = [pairs[i] for i in picked]
-    return pairs
+    return pairs, everyone
 
 
 def judge_pair(pair: tuple[Task, Mutant]) -> Verdict:
@@ -413,13 +443,14 @@ def ignore_interrupts() -> None:
 
 
 def mutation_report(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], *,
-                    time_limit: float, mutants: int | None = None, seed: int = 0, jobs: int = 1,
+                    time_limit: float, mutants: int | str | None = None, seed: int = 0, jobs: int = 1,
                     search: bool = True, on_verdict: Callable[[Verdict, int], None] | None = None) -> MutationReport:
     """Plan the mutants of ``encodings`` on ``corpus`` and judge them all; ``on_verdict`` sees each verdict
     with the number of mutants planned."""
     started = time.monotonic()
-    pairs = plan(puzzle, backend, encodings, corpus, time_limit, mutants, seed, search)
-    report = MutationReport(puzzle.name, backend, [describe(puzzle, c) for c in corpus])
+    pairs, everyone = plan(puzzle, backend, encodings, corpus, time_limit, mutants, seed, search)
+    report = MutationReport(puzzle.name, backend, [describe(puzzle, c) for c in corpus], catalogue=everyone,
+                            seed=seed if len(pairs) < everyone else None)
     for verdict in run_all(pairs, jobs):
         report.verdicts.append(verdict)
         if on_verdict:

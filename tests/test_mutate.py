@@ -213,3 +213,19 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
         code = exit_.code
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_default_is_every_mutant_when_few_else_a_sample(monkeypatch):
+    """With no --mutants, a small catalogue is judged whole and a large one sampled, said in the report
+    with an interval for the whole catalogue's score; 'all' judges every mutant whatever their number."""
+    import gridsat.solvers.mutate as mutation
+
+    every = gridsat.mutate("tatami")
+    assert not every.sampled and every.catalogue == len(every.verdicts) and every.interval() is None
+    monkeypatch.setattr(mutation, "DEFAULT_SAMPLE", 10)
+    sample = gridsat.mutate("tatami")
+    assert sample.sampled and len(sample.verdicts) == 10 and sample.catalogue == every.catalogue
+    low, high = sample.interval()
+    assert 0 <= low <= sample.total.score <= high <= 1
+    assert sample.summary()["score_interval_95"] is not None
+    assert len(gridsat.mutate("tatami", mutants="all").verdicts) == every.catalogue
