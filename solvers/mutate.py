@@ -47,6 +47,7 @@ PROOF_LIMIT = 2.0  # seconds CP-SAT may take to show one negated constraint infe
 # this many (about 10 minutes on one core for the largest catalogues; ``mutants="all"`` judges every one).
 DEFAULT_SAMPLE = 1000
 ALL = "all"
+CHUNK = 8  # mutants a worker process takes at a time
 
 
 @dataclass
@@ -426,9 +427,11 @@ def run_all(pairs: list[tuple[Task, Mutant]], jobs: int = 1) -> Iterator[Verdict
     with main_hidden():
         pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=ignore_interrupts)
     try:
-        # In order, in chunks, so that a worker keeps the corpus it built for the next mutants.
+        # In order, in small chunks: a worker mostly keeps to the encodings it has built (each process
+        # builds an encoding's corpus once), and no worker is left with a long chunk of slow mutants
+        # while the others are idle (chunks of len / 16 left one worker running alone for minutes).
         # imap, not starmap: verdicts arrive as they are judged, so the progress line moves during the run.
-        yield from pool.imap(judge_pair, pairs, chunksize=max(1, len(pairs) // (jobs * 8)))
+        yield from pool.imap(judge_pair, pairs, chunksize=max(1, min(CHUNK, len(pairs) // (jobs * 8))))
         pool.close()
     finally:
         pool.terminate()  # Ctrl-C or SIGTERM in the parent: the workers end too
