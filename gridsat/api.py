@@ -22,7 +22,7 @@ from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import BACKENDS, SPLIT, Request, backend_class, counts_only, get_backend, refuse_listing
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
-from gridsat.solvers.mutate import MutationReport, Verdict, mutation_report
+from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
 from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.pool import scheduler_address
@@ -261,7 +261,7 @@ def mutate(
         raise UnknownName("backend", backend, MUTATE_BACKENDS, " for mutate")
     if corpus != "golden":
         raise UnknownName("corpus", corpus, ("golden",))
-    if mutants is not None and mutants != "all" and not is_whole_number(mutants, 1):
+    if mutants is not None and mutants != ALL and not is_whole_number(mutants, 1):
         raise InvalidOption(f"mutants {mutants!r} must be a whole number of at least 1, or 'all'")
     check_limits(None, time_limit)
     if not is_whole_number(jobs, 1):

@@ -161,11 +161,6 @@ def selected(selector: str, keys: list[list[Key]], members: list[int], last: Cel
     return picked
 
 
-def chosen(mutant: Mutant, built: Built, puzzle: Puzzle) -> list[int]:
-    """The members of ``built`` the mutant touches."""
-    return built.chosen(mutant.family, mutant.selector)
-
-
 # CNF operators: a clause and the family's next member's clause give the new clause (None: drop it).
 
 def _add_literal(clause: list[int], other: list[int]) -> list[int]:
@@ -199,7 +194,7 @@ def mutate_cnf(mutant: Mutant, built: Built, puzzle: Puzzle) -> CnfFormulation |
         if f.refine is None or mutant.family != LAZY_FAMILY:
             return None
         return dataclasses.replace(f, refine=lazy_refine(f.refine, mutant.operator))
-    picked = chosen(mutant, built, puzzle)
+    picked = built.chosen(mutant.family, mutant.selector)
     if not picked:
         return None
     op = CLAUSE_OPS[mutant.operator]
@@ -341,7 +336,7 @@ def cpsat_edits(mutant: Mutant, built: Built, puzzle: Puzzle) -> dict[int, Any]:
                 new.circuit.literals[:] = [lit for _, _, lit in kept]
                 edits[i] = new
     else:
-        for i in chosen(mutant, built, puzzle):
+        for i in built.chosen(mutant.family, mutant.selector):
             if mutant.operator == "drop":
                 edits[i] = None
                 continue

@@ -409,13 +409,11 @@ def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case],
         # corpus is not judged on the few mutants it happens to exercise.
         pairs += [(task, m) for m in catalogue(judge.kind, judge.corpus_builts() + judge.ladder_builts(), puzzle)]
     everyone = len(pairs)
-    if mutants is None:
-        mutants = DEFAULT_SAMPLE
-    if mutants != ALL and int(mutants) < len(pairs):
-        mutants = int(mutants)
+    wanted = DEFAULT_SAMPLE if mutants is None else everyone if mutants == ALL else int(mutants)
+    if wanted < everyone:
         # Sample by a seeded shuffle of a stable order, so the same seed gives the same report.
         order = sorted(range(len(pairs)), key=lambda i: signature((pairs[i][0].encoding, pairs[i][1])))
-        picked = sorted(random.Random(seed).sample(order, mutants))
+        picked = sorted(random.Random(seed).sample(order, wanted))
         pairs = [pairs[i] for i in picked]
     return pairs, everyone
 

@@ -484,15 +484,22 @@ class SplitRun(Run):
             except StopSplitting:
                 into = [rest]
         blocked = [*part.blocked, *(result.found or [])] if kept else list(part.blocked)
+        found = result.outcome
+        record = None
+        if kept and found is not None:
+            self.outcome.merge(found, counts=self.seen is None)
+            record = {"count": found.count, "duplicates": found.duplicates, "seconds": found.seconds,
+                      **found.record()}
+        return self._adopt(index, into, blocked, record)
+
+    def _adopt(self, index: int, into: list[Part], blocked: list[Any] | tuple[Any, ...],
+               record: dict[str, Any] | None = None) -> list[Part]:
+        """Number the sub-parts of part ``index``, each leaving out the ``blocked`` models that fall in it;
+        the checkpoint records the split (with the count the part kept, if any) before they run."""
         into = [dataclasses.replace(p, index=self.next_index + i, blocked=tuple(b for b in blocked if p.owns(b)))
                 for i, p in enumerate(into)]
         self.next_index += len(into)
-        found = result.outcome
-        if kept and found is not None:
-            self.outcome.merge(found, counts=self.seen is None)
         if self.checkpoint is not None:
-            record = None if not kept or found is None else {
-                "count": found.count, "duplicates": found.duplicates, "seconds": found.seconds, **found.record()}
             self.checkpoint.resplit(index, into, record)
         self.ledger.divided(index, [p.index for p in into])
         self.known.update((p.index, p) for p in into)
@@ -542,15 +549,7 @@ class SplitRun(Run):
         if whole is not None:
             ledger.plans.append({"at": round(now, 3), "run_seconds": round(whole, 3),
                                  "part_seconds": round(seconds, 3), "parts": math.ceil(whole / seconds)})
-        into = [dataclasses.replace(p, index=self.next_index + i, blocked=tuple(b for b in part.blocked if p.owns(b)))
-                for i, p in enumerate(into)]
-        self.next_index += len(into)
-        if self.checkpoint is not None:
-            self.checkpoint.resplit(part.index, into)
-        ledger.divided(part.index, [p.index for p in into])
-        self.known.update((p.index, p) for p in into)
-        self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
-        return into
+        return self._adopt(part.index, into, part.blocked)
 
     def _abandon(self, flying: dict[int, int]) -> None:
         """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""

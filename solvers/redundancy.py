@@ -24,8 +24,10 @@ def implied_both_ways(original: Any, mutated: Any) -> tuple[bool, str]:
     for lost, holder in ((before - after, mutated), (after - before, original)):
         # Clauses on the puzzle's own variables first: one of them not implied proves the mutant is not
         # redundant, which says more than an auxiliary clause that is not implied.
-        own = [list(c) for c in lost if all(abs(lit) in projection for lit in c)]
-        aux = [list(c) for c in lost if not all(abs(lit) in projection for lit in c)]
+        own: list[list[int]] = []
+        aux: list[list[int]] = []
+        for c in lost:
+            (own if all(abs(lit) in projection for lit in c) else aux).append(list(c))
         clause = first_not_implied(holder.cnf.clauses, own, aux)
         if clause is not None:
             # With an auxiliary variable in the clause, or refinement clauses still to come, a model
@@ -36,39 +38,25 @@ def implied_both_ways(original: Any, mutated: Any) -> tuple[bool, str]:
     return True, ""
 
 
-def first_not_implied(clauses: list[list[int]], *batches: list[list[int]]) -> list[int] | None:
-    """A clause of the first batch holding one that ``clauses`` do not imply (with its negation, they are
-    satisfiable), or None when they imply them all."""
-    for batch in batches:
-        missing = not_implied(clauses, batch, first=True)
-        if missing:
-            return batch[missing[0]]
-    return None
-
-
-def not_implied(clauses: list[list[int]], wanted: list[list[int]], first: bool = False) -> list[int]:
-    """The indices of the ``wanted`` clauses that ``clauses`` do not imply (only the first, with ``first``).
+def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]]) -> list[int] | None:
+    """The first of the ``wanted`` clauses (lists searched in order) that ``clauses`` do not imply (with
+    its negation assumed, they are satisfiable), or None when they imply them all.
 
     Most implied clauses are implied by unit propagation alone (a weakened clause by its original, an
     at-most-one pair by the rest of its group): one propagation each settles those, far cheaper than a
-    solver call; the rest get one incremental SAT call each, with the clause's negation assumed."""
-    if not wanted:
-        return []
+    solver call; the rest get one incremental SAT call each."""
+    asked = [clause for group in wanted for clause in group]
+    if not asked:
+        return None
     from pysat.solvers import Solver
 
     with Solver(name="maplechrono", bootstrap_with=clauses) as propagator:
         # propagate() says False when the negated clause conflicts by unit propagation: it is implied.
-        hard = [i for i, c in enumerate(wanted) if propagator.propagate(assumptions=[-lit for lit in c])[0]]
+        hard = [c for c in asked if propagator.propagate(assumptions=[-lit for lit in c])[0]]
     if not hard:
-        return []
-    missing = []
+        return None
     with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
-        for i in hard:
-            if oracle.solve(assumptions=[-lit for lit in wanted[i]]):
-                missing.append(i)
-                if first:
-                    break
-    return missing
+        return next((c for c in hard if oracle.solve(assumptions=[-lit for lit in c])), None)
 
 
 def implies(clauses: list[list[int]], clause: list[int]) -> bool:

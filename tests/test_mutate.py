@@ -10,7 +10,7 @@ import gridsat
 from gridsat.cli import main
 from gridsat.models import get_puzzle
 from gridsat.models.families import family, recording
-from gridsat.solvers.mutants import Mutant, build, chosen, mutate, to_message
+from gridsat.solvers.mutants import Mutant, build, mutate, to_message
 from gridsat.solvers.redundancy import cpsat_implied_both_ways, implied_both_ways, implies
 
 TATAMI = get_puzzle("tatami")
@@ -62,22 +62,22 @@ def test_selectors_pick_what_they_say():
     corners = corner_family(built)
     members = built.members(corners)
     assert len(members) == 6  # 2 x 3 interior corners
-    last_row = chosen(Mutant(corners, "drop", "last-row"), built, TATAMI)
+    last_row = built.chosen(corners, "last-row")
     assert 0 < len(last_row) < len(members)
     assert all(any(k[1] == 2 for k in built.keys[i]) for i in last_row)
-    even = chosen(Mutant(corners, "drop", "even"), built, TATAMI)
-    odd = chosen(Mutant(corners, "drop", "odd"), built, TATAMI)
+    even = built.chosen(corners, "even")
+    odd = built.chosen(corners, "odd")
     assert sorted(even + odd) == members and even and odd
-    hashed = chosen(Mutant(corners, "drop", "hash"), built, TATAMI)
-    assert hashed == chosen(Mutant(corners, "drop", "hash"), tatami_cnf(), TATAMI)  # deterministic
-    assert chosen(Mutant(corners, "drop", "all"), built, TATAMI) == members
+    hashed = built.chosen(corners, "hash")
+    assert hashed == tatami_cnf().chosen(corners, "hash")  # deterministic
+    assert built.chosen(corners, "all") == members
 
 
 def test_cnf_operators_change_what_they_say():
     built = tatami_cnf()
     corners = corner_family(built)
     clauses = built.formulation.cnf.clauses
-    picked = chosen(Mutant(corners, "drop", "last-row"), built, TATAMI)
+    picked = built.chosen(corners, "last-row")
     dropped = mutate(Mutant(corners, "drop", "last-row"), built, TATAMI).cnf.clauses
     assert len(dropped) == len(clauses) - len(picked)
     shorter = mutate(Mutant(corners, "drop-literal", "all"), built, TATAMI).cnf.clauses
