@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pysat.formula import CNF, IDPool
 
 from gridsat.models import cardinality
+from gridsat.models.families import family
 from gridsat.models.formulation import check_deadline
 
 Arc = tuple[int, int, int]  # (tail, head, CNF variable)
@@ -62,19 +63,21 @@ class Circuit:
     def degrees(self, formula: CNF, pool: IDPool, card: str) -> None:
         """Exactly one arc into and one out of every node (``card`` names the at-most-one encoding of
         groups up to ``LARGE_GROUP`` arcs; larger groups use the ladder)."""
-        for node in range(self.size):
-            for group in (self.ins[node], self.outs[node]):
-                lits = [var for _, var in group]
-                name = "ladder" if len(lits) > LARGE_GROUP else card
-                cardinality.exactly_one(formula, lits, pool, name)
+        with family("one arc in and one out"):
+            for node in range(self.size):
+                for group in (self.ins[node], self.outs[node]):
+                    lits = [var for _, var in group]
+                    name = "ladder" if len(lits) > LARGE_GROUP else card
+                    cardinality.exactly_one(formula, lits, pool, name)
 
     def forbid_two_cycles(self, formula: CNF) -> None:
         """No arc together with its reverse (redundant once the circuit has three nodes or more)."""
         if self.size < 3:
             return
         arc = {(tail, head): var for tail, head, var in self.arcs}
-        formula.clauses.extend([-var, -arc[head, tail]] for (tail, head), var in arc.items()
-                               if tail < head and (head, tail) in arc)
+        with family("no arc and its reverse"):
+            formula.clauses.extend([-var, -arc[head, tail]] for (tail, head), var in arc.items()
+                                   if tail < head and (head, tail) in arc)
 
     def successors(self, model: list[int]) -> list[int]:
         """Each node's head in the model (-1 where no arc out is true)."""
@@ -140,7 +143,8 @@ class Circuit:
                 for d in around[i + 1:]:
                     sets.update(frozenset((a, b, c, d)) for c in near[b] & near[d] if c not in (a, skip))
         chosen = [sorted(nodes) for nodes in sets if len(nodes) < self.size]  # a circuit of 4 leaves nothing out
-        formula.clauses.extend(self.cut(nodes) for nodes in sorted(chosen))
+        with family("no four-cycle"):
+            formula.clauses.extend(self.cut(nodes) for nodes in sorted(chosen))
         return len(chosen)
 
     def residues(self, formula: CNF, pool: IDPool, root: int, card: str) -> list[int]:
@@ -149,9 +153,11 @@ class Circuit:
         clauses = formula.clauses
         for p in moduli:
             rank = [[pool.id(("residue", self.name(node), p, i)) for i in range(p)] for node in range(self.size)]
-            for node in range(self.size):
-                cardinality.exactly_one(formula, rank[node], pool, card)
-            clauses.append([rank[root][0]])
+            with family("one residue per node"):
+                for node in range(self.size):
+                    cardinality.exactly_one(formula, rank[node], pool, card)
+            with family("the root at residue 0"):
+                clauses.append([rank[root][0]])
             for tail in range(self.size):
                 check_deadline()
                 for head, var in self.outs[tail]:
@@ -159,8 +165,10 @@ class Circuit:
                         continue
                     for i in range(p):
                         j = (i + 1) % p
-                        clauses.append([-var, -rank[tail][i], rank[head][j]])
-                        clauses.append([-var, rank[tail][i], -rank[head][j]])
+                        with family("an arc steps the residue forward"):
+                            clauses.append([-var, -rank[tail][i], rank[head][j]])
+                        with family("an arc steps the residue back"):
+                            clauses.append([-var, rank[tail][i], -rank[head][j]])
         return moduli
 
     def bipartite_without(self, root: int) -> bool:
@@ -174,7 +182,8 @@ class Circuit:
         colour = self.colouring()
         if colour is None or 2 * sum(colour) == self.size:
             return False
-        formula.clauses.append([])  # (a disconnected graph, whose colours are arbitrary, has no circuit either)
+        with family("no circuit of unbalanced colours"):
+            formula.clauses.append([])  # (a disconnected graph, whose colours are arbitrary, has no circuit either)
         return True
 
     def colouring(self, skip: int | None = None) -> list[int] | None:

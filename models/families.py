@@ -4,11 +4,13 @@
 clause list that notes, for each clause appended, its *family* and its *scope*; every CP-SAT
 ``CpModel`` built notes the same for each constraint its ``add_*``/``new_*`` methods add.
 
-- The family is the label of the innermost ``family("...")`` block around the call, or else its
-  call site in the formulation (``tatami:cnf:86``): the first frame outside this module, the
-  cardinality helpers, PySAT and OR-Tools. Clauses a ``pysat.card`` encoding writes (auxiliaries
-  included) belong to the family of the cardinality call that asked for them, suffixed with the
-  helper (``at_most``, ``at_least``), since at-least and at-most halves are separate bugs.
+- The family is where the call comes from: the formulation's module and function (the first frame
+  outside this module, the cardinality helpers, PySAT and OR-Tools) with the label of the innermost
+  ``family("...")`` block around the call (``tatami:cnf:corner``), or else the call's line number
+  (``tatami:cnf:88``), which moves whenever the code above it changes: the built-in formulations
+  label every family. Clauses a ``pysat.card`` encoding writes (auxiliaries included) belong to the
+  family of the cardinality call that asked for them, suffixed with the helper (``at_most``,
+  ``at_least``), since at-least and at-most halves are separate bugs.
 - The scope is the variables a clause is about: the input literals of its cardinality constraint,
   else the clause's own variables. Mutation selectors (``solvers/mutate.py``) read their keys.
 
@@ -61,14 +63,25 @@ def is_recording() -> bool:
     return _active.get() is not None
 
 
-@contextlib.contextmanager
-def family(label: str) -> Iterator[None]:
-    """Name the family of every clause or constraint added inside (instead of its call site)."""
-    token = _label.set(label)
-    try:
-        yield
-    finally:
-        _label.reset(token)
+class family:  # noqa: N801 - used as a function: ``with family("corner"):``
+    """Label the family of every clause or constraint added inside (instead of its line number): a few
+    words saying what the constraint is for, stable while the code around it changes. Not recording,
+    it does nothing (formulations label clauses in their inner loops, so it must cost next to nothing)."""
+
+    __slots__ = ("label", "token")
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.token: Any = None
+
+    def __enter__(self) -> None:
+        if _active.get() is not None:
+            self.token = _label.set(self.label)
+
+    def __exit__(self, *_: object) -> None:
+        if self.token is not None:
+            _label.reset(self.token)
+            self.token = None
 
 
 F = TypeVar("F", bound=Callable[..., None])
@@ -91,8 +104,8 @@ def scoped(helper: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def call_site() -> str:
-    """``module:function:line`` of the first frame outside the plumbing."""
+def call_site(label: str | None = None) -> str:
+    """``module:function:label`` of the first frame outside the plumbing (its line without a label)."""
     frame = sys._getframe(1)
     while frame is not None and any(p in frame.f_code.co_filename for p in _PLUMBING):
         frame = frame.f_back
@@ -102,17 +115,16 @@ def call_site() -> str:
     parts = path.removesuffix(".py").split("/")
     # The package for its __init__, package.module inside a puzzle package: "tatami", "knights_tour.cnf".
     module = parts[-2] if parts[-1] == "__init__" else parts[-1] if parts[-2] == "models" else ".".join(parts[-2:])
-    return f"{module}:{frame.f_code.co_name}:{frame.f_lineno}"
+    return f"{module}:{frame.f_code.co_name}:{label or frame.f_lineno}"
 
 
 def origin_here(count: int = 1) -> Origin:
     """The origin of clauses added now: the label or call site, and the cardinality scope if any."""
-    label = _label.get()
     held = _scope.get()
-    name = label or call_site()
+    name = call_site(_label.get())
     if held is None:
         return Origin(name)
-    return Origin(f"{name} {held[1]}" if not label else label, held[0])
+    return Origin(f"{name} {held[1]}", held[0])
 
 
 class ClauseList(list):  # type: ignore[type-arg]

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from gridsat.models import cardinality, golden, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
+from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
 from gridsat.models.knights_tour import reference
@@ -63,9 +64,11 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
             primary[(kind, square)] = literal = model.NewBoolVar(f"{kind}_{square}")
             circuit.append((dummy, index[square], literal) if kind == "first" else (index[square], dummy, literal))
     if board.closed and board.area < 2:
-        model.AddBoolOr([])  # one square cannot jump back to itself
+        with family("no closed tour of one square"):
+            model.AddBoolOr([])  # one square cannot jump back to itself
     elif circuit:
-        model.AddCircuit(circuit)
+        with family("one circuit through every square"):
+            model.AddCircuit(circuit)
     return CpsatFormulation(model=model, primary=primary, decode=decoder(board))
 
 

@@ -40,6 +40,7 @@ from gridsat.models import cardinality
 from gridsat.models.circuit import LARGE_GROUP, Circuit, primes_for
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
+from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, check_deadline
 from gridsat.models.knights_tour.board import Board, Square, arcs, decoder, ends
 
@@ -53,7 +54,8 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
     refuse_oversized(board, encoding)
     pool, formula = IDPool(), CNF()
     if board.closed and board.area < 2:
-        formula.append([])  # one square cannot jump back to itself
+        with family("no closed tour of one square"):
+            formula.append([])  # one square cannot jump back to itself
     tour, refine = encoding["tour"], None
     if tour == "position":
         projection = positions(board, formula, pool, encoding["card"])
@@ -141,37 +143,50 @@ def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
     for u in board.squares():
         check_deadline()
         g = ge[u]
-        clauses.extend([-g[k + 1], g[k]] for k in range(1, n - 1))
+        with family("rank order"):
+            clauses.extend([-g[k + 1], g[k]] for k in range(1, n - 1))
         if board.closed:
-            clauses.append([-g[1]] if u == board.root else [g[1]])
+            with family("the root ranks first"):
+                clauses.append([-g[1]] if u == board.root else [g[1]])
         elif n > 1:
             # Rank 0 exactly when first; the last square has rank n - 1.
             first = [pool.id(("first", u))] if u in firsts else []
-            clauses.append([g[1]] + first)
-            clauses.extend([-f, -g[1]] for f in first)
-            clauses.append([-pool.id(("last", u)), g[n - 1]])
+            with family("rank 0 only when first"):
+                clauses.append([g[1]] + first)
+            with family("the first ranks 0"):
+                clauses.extend([-f, -g[1]] for f in first)
+            with family("the last ranks n-1"):
+                clauses.append([-pool.id(("last", u)), g[n - 1]])
         # A jump changes colour, so p(u) = k only when k has the parity of u's colour against the
         # first square's; p(u) >= k and p(u) >= k + 1 then agree for every other k.
         if parity is not None:
             odd = (u[0] + u[1] + parity) % 2
-            clauses.extend([-g[k], g[k + 1]] for k in range(1, n - 1) if k % 2 != odd)
+            with family("ranks keep the colour"):
+                clauses.extend([-g[k], g[k + 1]] for k in range(1, n - 1) if k % 2 != odd)
         elif colour is not None:
             # p(u) = k needs colour = (r + c + k) % 2.
             wrong = [colour if (u[0] + u[1] + k) % 2 else -colour for k in range(n)]
-            clauses.extend([-g[k], g[k + 1], wrong[k]] for k in range(1, n - 1))
-            clauses.append([-g[n - 1], wrong[n - 1]])
+            with family("ranks follow the colour"):
+                clauses.extend([-g[k], g[k + 1], wrong[k]] for k in range(1, n - 1))
+            with family("the last rank follows the colour"):
+                clauses.append([-g[n - 1], wrong[n - 1]])
             if u in firsts:
-                clauses.append([-pool.id(("first", u)), wrong[0]])
+                with family("the first follows the colour"):
+                    clauses.append([-pool.id(("first", u)), wrong[0]])
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
         check_deadline()
         a, gu, gv = pool.id(("arc", u, v)), ge[u], ge[v]
-        clauses.append([-a, gv[1]])
-        clauses.extend([-a, -gu[k], gv[k + 1]] for k in range(1, n - 1))
-        clauses.append([-a, -gu[n - 1]])  # nothing follows rank n - 1
+        with family("an arc's head is not first"):
+            clauses.append([-a, gv[1]])
+        with family("ranks rise along an arc"):
+            clauses.extend([-a, -gu[k], gv[k + 1]] for k in range(1, n - 1))
+        with family("nothing follows the last rank"):
+            clauses.append([-a, -gu[n - 1]])  # nothing follows rank n - 1
         if exact:
-            clauses.extend([-a, gu[k], -gv[k + 1]] for k in range(1, n - 1))
+            with family("ranks rise by one along an arc"):
+                clauses.extend([-a, gu[k], -gv[k + 1]] for k in range(1, n - 1))
 
 
 def colour_of_first(board: Board) -> int | None:
@@ -188,21 +203,27 @@ def positions(board: Board, formula: CNF, pool: IDPool, card: str) -> list[int]:
         return pool.id(("at", u, t))
 
     projection = [at(u, t) for u in squares for t in range(n)]
-    for t in range(n):
-        check_deadline()
-        cardinality.exactly_one(formula, [at(u, t) for u in squares], pool, card)
+    with family("one square per step"):
+        for t in range(n):
+            check_deadline()
+            cardinality.exactly_one(formula, [at(u, t) for u in squares], pool, card)
     for u in squares:
         check_deadline()
-        cardinality.exactly_one(formula, [at(u, t) for t in range(n)], pool, card)
+        with family("one step per square"):
+            cardinality.exactly_one(formula, [at(u, t) for t in range(n)], pool, card)
         later = range(n) if board.closed else range(n - 1)
         for t in later:
-            formula.append([-at(u, t)] + [at(v, (t + 1) % n) for v in board.jumps(u)])
-            formula.append([-at(u, (t + 1) % n)] + [at(v, t) for v in board.jumps(u)])
+            with family("a knight move to the next step"):
+                formula.append([-at(u, t)] + [at(v, (t + 1) % n) for v in board.jumps(u)])
+            with family("a knight move from the step before"):
+                formula.append([-at(u, (t + 1) % n)] + [at(v, t) for v in board.jumps(u)])
     first = board.root if board.closed else board.start
     if first is not None:
-        formula.append([at(first, 0)])
+        with family("the first square at step 0"):
+            formula.append([at(first, 0)])
         parity = colour_of_first(board)
-        formula.extend([-at(u, t)] for u in squares for t in range(n) if (u[0] + u[1] + parity + t) % 2)
+        with family("steps keep the colour"):
+            formula.extend([-at(u, t)] for u in squares for t in range(n) if (u[0] + u[1] + parity + t) % 2)
     return projection
 
 
@@ -221,32 +242,39 @@ def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
     firsts = set(ends(board)[0])
     for u in board.squares():
         check_deadline()
-        formula.append([carry(u, 0)])
-        for i in range(width):
-            # carry(i + 1) <-> carry(i) & bit(i)
-            formula.extend(
-                [
-                    [-carry(u, i + 1), carry(u, i)],
-                    [-carry(u, i + 1), bit(u, i)],
-                    [carry(u, i + 1), -carry(u, i), -bit(u, i)],
-                ]
-            )
-        forbid_at_least(formula, [bit(u, i) for i in range(width)], n)  # p(u) <= n - 1
+        with family("carry into bit 0"):
+            formula.append([carry(u, 0)])
+        with family("carries"):
+            for i in range(width):
+                # carry(i + 1) <-> carry(i) & bit(i)
+                formula.extend(
+                    [
+                        [-carry(u, i + 1), carry(u, i)],
+                        [-carry(u, i + 1), bit(u, i)],
+                        [carry(u, i + 1), -carry(u, i), -bit(u, i)],
+                    ]
+                )
+        with family("rank below n"):
+            forbid_at_least(formula, [bit(u, i) for i in range(width)], n)  # p(u) <= n - 1
         zero = [[-bit(u, i)] for i in range(width)]
         if board.closed:
             if u == board.root:
-                formula.extend(zero)
+                with family("the root ranks 0"):
+                    formula.extend(zero)
         elif u in firsts:
-            formula.extend([-pool.id(("first", u))] + z for z in zero)
+            with family("the first ranks 0"):
+                formula.extend([-pool.id(("first", u))] + z for z in zero)
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
         check_deadline()
         a = pool.id(("arc", u, v))
-        for i in range(width):
-            x, c, y = bit(u, i), carry(u, i), bit(v, i)  # y = x xor c
-            formula.extend([[-a, -x, -c, -y], [-a, x, c, -y], [-a, x, -c, y], [-a, -x, c, y]])
-        formula.append([-a, -carry(u, width)])  # no overflow
+        with family("an arc adds one"):
+            for i in range(width):
+                x, c, y = bit(u, i), carry(u, i), bit(v, i)  # y = x xor c
+                formula.extend([[-a, -x, -c, -y], [-a, x, c, -y], [-a, x, -c, y], [-a, -x, c, y]])
+        with family("no overflow"):
+            formula.append([-a, -carry(u, width)])  # no overflow
 
 
 def forbid_at_least(formula: CNF, bits: list[int], bound: int) -> None:

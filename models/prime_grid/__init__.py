@@ -39,6 +39,7 @@ from typing import Any
 
 from gridsat.models import cardinality, golden, svg
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
+from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Images, Key, picker
 from gridsat.models.prime_grid import reference
 from gridsat.models.prime_grid.grid import (
@@ -249,18 +250,24 @@ def cpsat_integer(grid: Grid, encoding: Encoding) -> CpsatFormulation:
     cells = {cell: model.NewIntVarFromDomain(
         cp_model.Domain.FromValues(candidates(grid, cell, parity)), f"v_{cell[0]}_{cell[1]}")
         for cell in grid.cells()}
-    model.AddAllDifferent(cells.values())
-    for p, q in edges(grid):
-        pairs = [(a, b) for a in candidates(grid, p, parity) for b in partners(grid, a, candidates(grid, q, parity))]
-        model.AddAllowedAssignments([cells[p], cells[q]], pairs)
+    with family("values all differ"):
+        model.AddAllDifferent(cells.values())
+    with family("neighbours sum to a prime"):
+        for p, q in edges(grid):
+            pairs = [(a, b) for a in candidates(grid, p, parity)
+                     for b in partners(grid, a, candidates(grid, q, parity))]
+            model.AddAllowedAssignments([cells[p], cells[q]], pairs)
     if phase_guard(grid, parity):
         odd_first = model.NewBoolVar("phase")  # cell (0, 0)'s colour holds the odd values
         for cell, var in cells.items():
             odd = model.NewBoolVar(f"odd_{cell[0]}_{cell[1]}")
-            model.AddModuloEquality(odd, var, 2)
-            model.Add(odd == (odd_first if colour(cell) == 0 else 1 - odd_first))
-    for p, q in keeps_leaders(grid, encoding):
-        model.Add(cells[p] < cells[q])
+            with family("odd flag"):
+                model.AddModuloEquality(odd, var, 2)
+            with family("parity by colour"):
+                model.Add(odd == (odd_first if colour(cell) == 0 else 1 - odd_first))
+    with family("symmetry leaders"):
+        for p, q in keeps_leaders(grid, encoding):
+            model.Add(cells[p] < cells[q])
     return CpsatFormulation(model=model, primary=cells, decode=decode_integers(grid), **orbits(grid, encoding))
 
 
@@ -272,26 +279,32 @@ def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
     parity = encoding["parity"] == "parity"
     x = {("x", r, c, v): model.NewBoolVar(f"x_{r}_{c}_{v}") for r, c in grid.cells()
          for v in candidates(grid, (r, c), parity)}
-    for r, c in grid.cells():
-        model.AddExactlyOne(x["x", r, c, v] for v in candidates(grid, (r, c), parity))
+    with family("one value per cell"):
+        for r, c in grid.cells():
+            model.AddExactlyOne(x["x", r, c, v] for v in candidates(grid, (r, c), parity))
     used = everywhere(grid, parity)
     for v, lits in by_value(grid, x).items():
-        model.AddAtMostOne(lits)
+        with family("value at most once"):
+            model.AddAtMostOne(lits)
         if v in used:
-            model.AddBoolOr(lits)
-    for p, q in edges(grid):
-        for here, there in ((p, q), (q, p)):
-            for v in candidates(grid, here, parity):
-                support = partners(grid, v, candidates(grid, there, parity))
-                model.AddBoolOr([x["x", *there, w] for w in support]).OnlyEnforceIf(x["x", *here, v])
+            with family("value used"):
+                model.AddBoolOr(lits)
+    with family("a neighbour sums to a prime"):
+        for p, q in edges(grid):
+            for here, there in ((p, q), (q, p)):
+                for v in candidates(grid, here, parity):
+                    support = partners(grid, v, candidates(grid, there, parity))
+                    model.AddBoolOr([x["x", *there, w] for w in support]).OnlyEnforceIf(x["x", *here, v])
     if phase_guard(grid, parity):
         odd_first = model.NewBoolVar("phase")
-        for (_, r, c, v), var in x.items():
-            model.AddImplication(var, odd_first if (v + colour((r, c))) % 2 else odd_first.Not())
-    for p, q in keeps_leaders(grid, encoding):
-        for a in candidates(grid, p, parity):
-            larger = [x["x", *q, b] for b in candidates(grid, q, parity) if b > a]
-            model.AddBoolOr(larger).OnlyEnforceIf(x["x", *p, a])
+        with family("parity by colour"):
+            for (_, r, c, v), var in x.items():
+                model.AddImplication(var, odd_first if (v + colour((r, c))) % 2 else odd_first.Not())
+    with family("symmetry leaders"):
+        for p, q in keeps_leaders(grid, encoding):
+            for a in candidates(grid, p, parity):
+                larger = [x["x", *q, b] for b in candidates(grid, q, parity) if b > a]
+                model.AddBoolOr(larger).OnlyEnforceIf(x["x", *p, a])
     return CpsatFormulation(model=model, primary=x, decode=decode_one_hot(grid), **orbits(grid, encoding))
 
 
@@ -315,29 +328,36 @@ def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
     def x(cell: Cell, v: int) -> int:
         return pool.id(("x", *cell, v))
 
-    for cell, values in cand.items():
-        cardinality.exactly_one(formula, [x(cell, v) for v in values], pool, card)
+    with family("one value per cell"):
+        for cell, values in cand.items():
+            cardinality.exactly_one(formula, [x(cell, v) for v in values], pool, card)
     used = everywhere(grid, parity)
     for v, lits in by_value(grid, {key: pool.id(key) for key in map(pool.obj, projection)}).items():
         if v in used:
-            cardinality.exactly_one(formula, lits, pool, card)
+            with family("value used once"):
+                cardinality.exactly_one(formula, lits, pool, card)
         else:
-            cardinality.at_most(formula, lits, 1, pool, card)
+            with family("value at most once"):
+                cardinality.at_most(formula, lits, 1, pool, card)
     for p, q in edges(grid):
         if encoding["adjacency"] == "support":
-            for here, there in ((p, q), (q, p)):
-                for v in cand[here]:
-                    formula.append([-x(here, v), *(x(there, w) for w in partners(grid, v, cand[there]))])
+            with family("a neighbour sums to a prime"):
+                for here, there in ((p, q), (q, p)):
+                    for v in cand[here]:
+                        formula.append([-x(here, v), *(x(there, w) for w in partners(grid, v, cand[there]))])
         else:
-            for a in cand[p]:
-                allowed = set(partners(grid, a, cand[q]))
-                formula.extend([-x(p, a), -x(q, b)] for b in cand[q] if b not in allowed and b != a)
+            with family("no non-prime neighbours"):
+                for a in cand[p]:
+                    allowed = set(partners(grid, a, cand[q]))
+                    formula.extend([-x(p, a), -x(q, b)] for b in cand[q] if b not in allowed and b != a)
     if phase_guard(grid, parity):
         odd_first = pool.id("phase")
-        for cell, values in cand.items():
-            formula.extend([-x(cell, v), odd_first if (v + colour(cell)) % 2 else -odd_first] for v in values)
-    for p, q in keeps_leaders(grid, encoding):
-        formula.extend([-x(p, a), -x(q, b)] for a in cand[p] for b in cand[q] if a >= b)
+        with family("parity by colour"):
+            for cell, values in cand.items():
+                formula.extend([-x(cell, v), odd_first if (v + colour(cell)) % 2 else -odd_first] for v in values)
+    with family("symmetry leaders"):
+        for p, q in keeps_leaders(grid, encoding):
+            formula.extend([-x(p, a), -x(q, b)] for a in cand[p] for b in cand[q] if a >= b)
     formula.nv = max(formula.nv, pool.top)
     # One value per cell: every filling sets as many projection variables, so blocking the true ones is exact.
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode_one_hot(grid),

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 
 from gridsat.models import cardinality
 from gridsat.models.encoding import Axis, Encoding
+from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.shikaku.formats import Board
 
@@ -94,23 +95,30 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     model = cp_model.CpModel()
     keys = choices(board)
     chosen = {key: model.NewBoolVar("r_{}_{}_{}_{}_{}".format(*key[1:])) for mine in keys for key in mine}
-    for mine in keys:
-        model.AddExactlyOne(chosen[k] for k in mine)
+    with family("one rectangle per clue"):
+        for mine in keys:
+            model.AddExactlyOne(chosen[k] for k in mine)
     rule = encoding["cells"]
     if rule != "cover" and board.total() != board.area:
-        model.AddBoolOr([])  # packing the clues cannot cover the grid
+        with family("clue areas fill the grid"):
+            model.AddBoolOr([])  # packing the clues cannot cover the grid
     if rule == "nooverlap2d":
         xs, ys = [], []
         for (_, i, top, left, height, width), var in chosen.items():
-            xs.append(model.NewOptionalFixedSizeIntervalVar(left, width, var, f"x_{i}_{top}_{left}_{height}"))
-            ys.append(model.NewOptionalFixedSizeIntervalVar(top, height, var, f"y_{i}_{top}_{left}_{height}"))
-        model.AddNoOverlap2D(xs, ys)
+            with family("rectangle columns"):
+                xs.append(model.NewOptionalFixedSizeIntervalVar(left, width, var, f"x_{i}_{top}_{left}_{height}"))
+            with family("rectangle rows"):
+                ys.append(model.NewOptionalFixedSizeIntervalVar(top, height, var, f"y_{i}_{top}_{left}_{height}"))
+        with family("rectangles do not overlap"):
+            model.AddNoOverlap2D(xs, ys)
     else:
         for here in covering(board, keys):
             if rule == "cover":
-                model.AddExactlyOne(chosen[k] for k in here)
+                with family("one rectangle per cell"):
+                    model.AddExactlyOne(chosen[k] for k in here)
             else:
-                model.AddAtMostOne(chosen[k] for k in here)
+                with family("at most one rectangle per cell"):
+                    model.AddAtMostOne(chosen[k] for k in here)
     return CpsatFormulation(model=model, primary=chosen, decode=decode)
 
 
@@ -122,15 +130,19 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
     keys = choices(board)
     projection = [pool.id(key) for mine in keys for key in mine]
     card, rule = encoding["card"], encoding["cells"]
-    for mine in keys:
-        cardinality.exactly_one(formula, [pool.id(k) for k in mine], pool, card)
+    with family("one rectangle per clue"):
+        for mine in keys:
+            cardinality.exactly_one(formula, [pool.id(k) for k in mine], pool, card)
     if rule == "pack" and board.total() != board.area:
-        formula.append([])
+        with family("clue areas fill the grid"):
+            formula.append([])
     for here in covering(board, keys):
         lits = [pool.id(k) for k in here]
         if rule == "cover":
-            cardinality.exactly_one(formula, lits, pool, card)
+            with family("one rectangle per cell"):
+                cardinality.exactly_one(formula, lits, pool, card)
         else:
-            cardinality.at_most(formula, lits, 1, pool, card)
+            with family("at most one rectangle per cell"):
+                cardinality.at_most(formula, lits, 1, pool, card)
     formula.nv = max(formula.nv, pool.top)
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode)

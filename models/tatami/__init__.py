@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from gridsat.models import cardinality, golden, svg
 from gridsat.models.encoding import Encoding, EncodingSpace
+from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
 from gridsat.models.puzzle import Case, Puzzle
@@ -69,10 +70,12 @@ def cpsat(room: Room, encoding: Encoding) -> CpsatFormulation:
 
     model = cp_model.CpModel()
     mats = {key: model.NewBoolVar(f"{key[0]}_{key[1]}_{key[2]}") for key in placements(room)}
-    for r, c in room.cells():
-        model.AddExactlyOne(mats[k] for k in covering(room, r, c))
-    for corner in corners(room):
-        model.AddBoolOr(mats[k] for k in corner)
+    with family("one mat per cell"):
+        for r, c in room.cells():
+            model.AddExactlyOne(mats[k] for k in covering(room, r, c))
+    with family("no four mats meet"):
+        for corner in corners(room):
+            model.AddBoolOr(mats[k] for k in corner)
     return CpsatFormulation(model=model, primary=mats, decode=decode)
 
 
@@ -82,10 +85,12 @@ def cnf(room: Room, encoding: Encoding) -> CnfFormulation:
 
     pool, formula = IDPool(), CNF()
     projection = [pool.id(key) for key in placements(room)]
-    for r, c in room.cells():
-        cardinality.exactly_one(formula, [pool.id(k) for k in covering(room, r, c)], pool, encoding["card"])
-    for corner in corners(room):
-        formula.append([pool.id(k) for k in corner])
+    with family("one mat per cell"):
+        for r, c in room.cells():
+            cardinality.exactly_one(formula, [pool.id(k) for k in covering(room, r, c)], pool, encoding["card"])
+    with family("no four mats meet"):
+        for corner in corners(room):
+            formula.append([pool.id(k) for k in corner])
     formula.nv = max(formula.nv, pool.top)
     # Every tiling has rows*cols/2 mats, so blocking a tiling's mats alone is exact.
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode, block_true_only=True)

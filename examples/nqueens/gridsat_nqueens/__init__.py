@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from gridsat.models import cardinality
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.errors import InvalidInstance
+from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.params import check_keys
 from gridsat.models.puzzle import Case, Puzzle
@@ -64,9 +65,13 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
 
     n, model = board.size, cp_model.CpModel()
     cols = {("col", r): model.NewIntVar(0, n - 1, f"col_{r}") for r in range(n)}
-    model.AddAllDifferent(cols.values())
-    model.AddAllDifferent(cols["col", r] + r for r in range(n))
-    model.AddAllDifferent(cols["col", r] - r for r in range(n))
+    # Each family is labelled, so gridsat mutate names the bug it injects by what the constraint is for.
+    with family("one queen per column"):
+        model.AddAllDifferent(cols.values())
+    with family("one queen per diagonal"):
+        model.AddAllDifferent(cols["col", r] + r for r in range(n))
+    with family("one queen per antidiagonal"):
+        model.AddAllDifferent(cols["col", r] - r for r in range(n))
     return CpsatFormulation(model=model, primary=cols, decode=decode)
 
 
@@ -77,14 +82,16 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
     n, pool, formula, card = board.size, IDPool(), CNF(), encoding["card"]
     squares = [(r, c) for r in range(n) for c in range(n)]
     projection = [pool.id(("queen", r, c)) for r, c in squares]
-    for r in range(n):
-        cardinality.exactly_one(formula, [pool.id(("queen", r, c)) for c in range(n)], pool, card)
+    with family("one queen per row"):
+        for r in range(n):
+            cardinality.exactly_one(formula, [pool.id(("queen", r, c)) for c in range(n)], pool, card)
     lines: dict[tuple[str, int], list[int]] = {}
     for r, c in squares:
         for line in (("column", c), ("diagonal", r + c), ("antidiagonal", r - c)):
             lines.setdefault(line, []).append(pool.id(("queen", r, c)))
-    for lits in lines.values():
-        cardinality.at_most(formula, lits, 1, pool, card)
+    with family("at most one queen per line"):
+        for lits in lines.values():
+            cardinality.at_most(formula, lits, 1, pool, card)
     formula.nv = max(formula.nv, pool.top)
     return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode, block_true_only=True)
 
