@@ -26,6 +26,7 @@ from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
 from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.pool import scheduler_address
+from gridsat.solvers.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.run import Outcome, Progress, Run, consume, execute, tally
 
 # The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
@@ -247,6 +248,7 @@ def mutate(
     jobs: int = 1,
     time_limit: float = 10.0,
     search: bool = True,
+    proof_budget: int = PROOF_CONFLICTS,
     on_verdict: Callable[[Verdict, int], None] | None = None,
 ) -> MutationReport:
     """Inject encoding bugs (mutants) and count those the corpus catches: ``.summary()`` has the score.
@@ -254,7 +256,8 @@ def mutate(
     The corpus is the puzzle's golden cases (``corpus="golden"``) or ``instances`` (with ``params``),
     counted by the puzzle's reference search. ``encoding`` names one encoding (default: each choice
     once); ``mutants`` samples that many (seeded by ``seed``; default: every mutant when there are at most
-    1000, else a sample of 1000; ``"all"``: every one); ``time_limit`` caps each mutant's run.
+    1000, else a sample of 1000; ``"all"``: every one); ``time_limit`` caps each mutant's run and
+    ``proof_budget`` the conflicts a CNF mutant's redundancy proofs may spend.
     """
     chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if backend not in MUTATE_BACKENDS:
@@ -266,13 +269,15 @@ def mutate(
     check_limits(None, time_limit)
     if not is_whole_number(jobs, 1):
         raise InvalidOption(f"jobs must be a whole number of at least 1, not {jobs!r}")
+    if not is_whole_number(proof_budget, 1):
+        raise InvalidOption(f"proof_budget must be a whole number of conflicts, at least 1, not {proof_budget!r}")
     kind = "cnf" if backend == "sat" else "cpsat"
     space = chosen.encodings(kind)
     names = [space.resolve(encoding, f" for the {kind} of {chosen.name}").name] if encoding else [
         e.name for e in space.variants()]
     cases = counted_cases(chosen, list(instances), params, time_limit) if instances else golden_corpus(chosen)
     return mutation_report(chosen, backend, names, cases, time_limit=time_limit, mutants=mutants, seed=seed,
-                           jobs=jobs, search=search, on_verdict=on_verdict)
+                           jobs=jobs, search=search, proof_budget=proof_budget, on_verdict=on_verdict)
 
 
 def golden_corpus(puzzle: Puzzle) -> list[Case]:

@@ -1,12 +1,15 @@
 """The argparse types of every command-line value: numbers range-checked before conversion, in
-ASCII digits, and no blank value taken for a default. Shared by ``gridsat`` and ``gridsat bench``."""
+ASCII digits, and no blank value taken for a default; and the parser that reports a usage error in
+one line. Shared by ``gridsat``, ``gridsat bench`` and the benchmark scripts."""
 
 from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.params import MAX_DIGITS, excerpt, integer
@@ -75,3 +78,34 @@ def text(value: str) -> str:
     if not value.strip():
         raise argparse.ArgumentTypeError(f"{value!r} is empty")
     return value
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error in one line, naming a value argparse took for an option."""
+
+    argv: list[str] = []  # the command line being parsed, for the error of whichever subcommand fails
+
+    def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+        """Every value that takes no type of its own is checked by ``text``: none may be blank."""
+        if options.get("action", "store") in ("store", "append") and "type" not in options and not names[0] == "-h":
+            options["type"] = text
+        return super().add_argument(*names, **options)
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        Parser.argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        missing = "expected one argument" in message or "arguments are required" in message
+        self.exit(2, f"gridsat: error: {message}{self.dash_hint() if missing else ''}\n")
+
+    def dash_hint(self) -> str:
+        """Why argparse missed a value: it starts with '-' (``--encoding -x``, a size ``-1x0``), so it
+        looked like an option; say which, and how to write it."""
+        known = set(self._option_string_actions)
+        odd = [a for a in Parser.argv if a.startswith("-") and a != "--" and a.partition("=")[0] not in known
+               and not self._negative_number_matcher.match(a)]
+        if not odd:
+            return ""
+        return f" ({', '.join(map(repr, odd))} is read as an option: write a value that starts with '-' as " \
+               f"--option=VALUE, or after --)"

@@ -6,16 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import stat
 import sys
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Sequence
+from typing import Any
 
 from gridsat import animate, api, jsontext, status
-from gridsat.arguments import any_int, count_or_all, percent, positive_float, positive_int, text, whole
+from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
 from gridsat.models import get_puzzle, names, shadowed
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
@@ -24,6 +22,7 @@ from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
+from gridsat.output import check_output, write_output
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.signals import sigterm_as_interrupt
@@ -32,39 +31,9 @@ from gridsat.solvers.crosscheck import SCOPES, Report
 from gridsat.solvers.mutate import MutationReport, Score
 from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, count_notes, counted
 from gridsat.solvers.parallel import Split
+from gridsat.solvers.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.run import Outcome, Progress, consume
 from gridsat.solvers.stop import INTERRUPTED
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error in one line, naming a value argparse took for an option."""
-
-    argv: list[str] = []  # the command line being parsed, for the error of whichever subcommand fails
-
-    def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
-        """Every value that takes no type of its own is checked by ``text``: none may be blank."""
-        if options.get("action", "store") in ("store", "append") and "type" not in options and not names[0] == "-h":
-            options["type"] = text
-        return super().add_argument(*names, **options)
-
-    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
-        Parser.argv = list(sys.argv[1:] if args is None else args)
-        return super().parse_args(args, namespace)
-
-    def error(self, message: str) -> NoReturn:
-        missing = "expected one argument" in message or "arguments are required" in message
-        self.exit(2, f"gridsat: error: {message}{self.dash_hint() if missing else ''}\n")
-
-    def dash_hint(self) -> str:
-        """Why argparse missed a value: it starts with '-' (``--encoding -x``, a size ``-1x0``), so it
-        looked like an option; say which, and how to write it."""
-        known = set(self._option_string_actions)
-        odd = [a for a in Parser.argv if a.startswith("-") and a != "--" and a.partition("=")[0] not in known
-               and not self._negative_number_matcher.match(a)]
-        if not odd:
-            return ""
-        return f" ({', '.join(map(repr, odd))} is read as an option: write a value that starts with '-' as " \
-               f"--option=VALUE, or after --)"
 
 
 def parse_params(pairs: Sequence[str]) -> dict[str, str]:
@@ -374,7 +343,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     try:
         report = api.mutate(puzzle, args.instances or None, params=parse_params(args.param), backend=args.backend,
                             encoding=args.encoding, mutants=args.mutants, seed=args.seed, jobs=args.jobs or api.cores(),
-                            time_limit=args.time_limit, search=not args.no_search, on_verdict=progress)
+                            time_limit=args.time_limit, search=not args.no_search, proof_budget=args.proof_budget,
+                            on_verdict=progress)
     finally:
         if line is not None:
             line.close()
@@ -383,6 +353,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         print_json(summary)
     else:
         print(mutation_text(report))
+    if report.interrupted:
+        return status.INTERRUPTED
     score = report.total.score
     if args.fail_under is not None and (score is None or 100 * score < args.fail_under):
         print(f"gridsat: mutation score {summary['score']}% is under {args.fail_under:g}%", file=sys.stderr)
@@ -398,10 +370,14 @@ def mutation_text(report: MutationReport) -> str:
         return f"{'-' if value is None else f'{100 * value:.1f}%':>7}  ({s.killed} killed of {s.mutants}, " \
                f"{s.redundant} redundant, {s.survived} survived)"
 
-    judged = (f"a sample of {len(report.verdicts)} of its {report.catalogue} mutants (--seed {report.seed}; "
-              "--mutants all judges every one)" if report.sampled else f"{len(report.verdicts)} mutants")
+    planned = report.planned or len(report.verdicts)
+    judged = (f"a sample of {planned} of its {report.catalogue} mutants (--seed {report.seed}; "
+              "--mutants all judges every one)" if report.sampled else f"{planned} mutants")
     lines = [f"{report.puzzle} on {report.backend}: {judged}, corpus of {len(report.corpus)} "
              f"instances, {report.seconds:.1f} s"]
+    if report.interrupted:
+        lines.insert(0, f"INCOMPLETE: interrupted after {len(report.verdicts)} of the {report.planned} mutants "
+                        "planned; the scores below are of those judged")
     by_encoding = report.tally(lambda v: v.encoding)
     lines += ["", "per encoding:"] + [f"  {name:<40} {score(s)}" for name, s in by_encoding.items()]
     lines += ["", "per operator:"] + [f"  {name:<40} {score(s)}"
@@ -444,59 +420,6 @@ def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -
     if report.interrupted:
         text += f"; interrupted during run {len(report.outcomes)}, the runs after it skipped"
     return text
-
-
-def check_output(path: str | None) -> None:
-    """Fail early, before any solving, when ``path`` can never be written."""
-    if path is not None:
-        target(path)
-
-
-def target(path: str) -> str:
-    """The file that writing ``path`` replaces: the path itself, or the file its symlink points to
-    (the link stays). A folder, a pipe or a device is refused, and so is a link to nowhere."""
-    real = os.path.realpath(path)
-    folder = os.path.dirname(real)
-    if os.path.isdir(real):
-        raise InvalidOption(f"cannot write {excerpt(path)}: it is a folder")
-    if not os.path.isdir(folder):
-        raise InvalidOption(f"cannot write {excerpt(path)}: folder {excerpt(folder)} does not exist")
-    if os.path.exists(real) and not os.path.isfile(real):
-        raise InvalidOption(f"cannot write {excerpt(path)}: it is not a regular file (a pipe or a device)")
-    return real
-
-
-def write_output(path: str | None, write: Callable[[Any], None]) -> None:
-    """Write to stdout, or atomically to ``path`` so a failure leaves no partial file."""
-    if path is None:
-        write(sys.stdout)
-        return
-    real = target(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".gridsat-", suffix=".tmp")
-    except OSError as error:
-        raise InvalidOption(f"cannot write {excerpt(path)}: {error.strerror}") from None
-    try:
-        with os.fdopen(fd, "w") as out:
-            write(out)
-        os.chmod(tmp, file_mode(real))  # mkstemp makes 0600; the file gets the mode open() would give it
-        os.replace(tmp, real)
-    except OSError as error:
-        os.unlink(tmp)
-        raise InvalidOption(f"cannot write {excerpt(path)}: {error.strerror}") from None
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-def file_mode(path: str) -> int:
-    """The permissions ``open(path, "w")`` would leave: the file's own if it exists, else 0666 less the umask."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        mask = os.umask(0)  # the only way to read the umask is to set it
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -652,6 +575,9 @@ def build_parser() -> Parser:
     mut.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes (0: one per core; default 1)")
     mut.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SEC",
                      help="at most SEC seconds per mutant run (default 10; a run may take 5 times the unmutated one)")
+    mut.add_argument("--proof-budget", type=positive_int, default=PROOF_CONFLICTS, metavar="N",
+                     help=f"conflicts a CNF mutant's redundancy proofs may spend in all (default {PROOF_CONFLICTS:,}); "
+                          "a mutant whose proof runs past it survives, not proved")
     mut.add_argument("--no-search", action="store_true",
                      help="do not search the puzzle's size ladder for an instance that kills a survivor")
     mut.add_argument("--fail-under", type=percent, metavar="P", help="exit 1 when the score is below P percent")

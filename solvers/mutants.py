@@ -63,6 +63,7 @@ class Built:
     proto: Any = None  # CP-SAT: the model as a protobuf message (cp_model_pb2), for reading and mutating
     last: Cell = (0, 0)  # the largest row and column any key names
     places: list[list[Cell]] = field(default_factory=list)  # the board cells each member's keys name
+    instance: str = ""  # the instance it was built for, as a user would type it
     # Every mutant of a family asks for its members, and each operator for the same selections: kept.
     _members: dict[str, list[int]] = field(default_factory=dict, repr=False)
     _chosen: dict[tuple[str, str], list[int]] = field(default_factory=dict, repr=False)

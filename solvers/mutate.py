@@ -10,7 +10,8 @@ compared with the known one. The first check that fails kills the mutant (``cras
 - proved redundant when, on every instance it changes (corpus and ladder), its formula has the same
   projected solutions: for CNF, every clause removed or weakened is implied by the mutated formula and
   every clause added or strengthened by the original (one SAT call each, clause negated; with an
-  auxiliary variable in the clause a failed call proves nothing); for CP-SAT, the mutated model's
+  auxiliary variable in the clause a failed call proves nothing; all of a mutant's calls share a
+  budget of conflicts, past which nothing is proved); for CP-SAT, the mutated model's
   solutions, enumerated, are the original's (the judge's run shows it on each instance it survives).
 
 Score = killed / (mutants - redundant).
@@ -32,7 +33,7 @@ from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.mutants import LAZY_OPERATORS, Built, Mutant, build, catalogue, cpsat_edits, mutate, signature
-from gridsat.solvers.redundancy import OWN, cpsat_implied_both_ways, implied_both_ways
+from gridsat.solvers.redundancy import BUDGET, OWN, PROOF_CONFLICTS, cpsat_implied_both_ways, implied_both_ways
 from gridsat.solvers.stop import Stop
 
 CHECKS = ("crash", "verifier", "duplicate", "timeout", "count")
@@ -110,6 +111,8 @@ class MutationReport:
     seconds: float = 0.0
     catalogue: int = 0  # the mutants the encodings have; more than the verdicts when a sample was judged
     seed: int | None = None  # the sample's seed (None: every mutant was judged)
+    planned: int = 0  # the mutants planned; more than the verdicts when the run was interrupted
+    interrupted: bool = False  # Ctrl-C or SIGTERM: the verdicts so far, the rest not judged
 
     @property
     def sampled(self) -> bool:
@@ -120,7 +123,7 @@ class MutationReport:
         mutant was judged (the score is exact) or none counts."""
         total = self.total
         n = total.mutants - total.redundant
-        if not self.sampled or n == 0:
+        if not self.sampled or n == 0 or self.interrupted:  # the first mutants of an ordered list: no sample
             return None
         p, z = total.killed / n, 1.96
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
@@ -140,7 +143,8 @@ class MutationReport:
     def summary(self) -> dict[str, Any]:
         return {
             "puzzle": self.puzzle, "backend": self.backend, "corpus": self.corpus, "seconds": round(self.seconds, 2),
-            "catalogue": self.catalogue, "sample_seed": self.seed,
+            "catalogue": self.catalogue, "sample_seed": self.seed, "planned": self.planned,
+            "complete": not self.interrupted,
             "score_interval_95": None if (ci := self.interval()) is None else [round(100 * x, 2) for x in ci],
             **self.total.summary(),
             "encodings": {k: s.summary() for k, s in self.tally(lambda v: v.encoding).items()},
@@ -162,6 +166,7 @@ class Task:
     corpus: tuple[Case, ...]
     time_limit: float
     search: bool = True
+    proof_budget: int = PROOF_CONFLICTS  # conflicts one mutant's CNF proofs may spend
 
 
 class Judge:
@@ -179,11 +184,13 @@ class Judge:
         self._ladder_counts: dict[int, tuple[int, float] | None] = {}
         self._limits: dict[int, float] = {}
         self._proved: dict[tuple[Mutant, int], tuple[bool, str]] = {}
+        self._spent: dict[Mutant, list[int]] = {}  # conflicts each mutant's CNF proofs spent
         self._order: list[int] | None = None
 
     def built(self, index: int) -> Built:
         if index not in self._built:
             self._built[index] = build(self.puzzle, self.instances[index], self.kind, self.encoding)
+            self._built[index].instance = typed(self.task.corpus[index].text, self.task.corpus[index].params)
         return self._built[index]
 
     def corpus_builts(self) -> list[Built]:
@@ -198,7 +205,7 @@ class Judge:
             seconds = time.monotonic() - started
             case = self.task.corpus[index]
             if check is None and count != case.count:
-                raise GridsatError(f"the corpus says {describe(self.puzzle, case)} has {case.count} solutions, but "
+                raise GridsatError(f"the corpus says {typed(case.text, case.params)} has {case.count} solutions, but "
                                    f"the unmutated {self.task.backend}:{self.encoding.name} finds {count}")
             self._limits[index] = min(self.task.time_limit, max(SLACK_FLOOR, SLACK * seconds))
         return self._limits[index]
@@ -264,7 +271,7 @@ class Judge:
             if check is None and prove is False:
                 prove = True
             if check is not None:
-                return Verdict(mutant, self.encoding.name, "killed", describe(self.puzzle, case), check)
+                return Verdict(mutant, self.encoding.name, "killed", typed(case.text, case.params), check)
         unsettled: list[str] = []
         suggestion = self.search(mutant, changed, unsettled) if self.task.search else None
         if suggestion is not None:
@@ -295,7 +302,8 @@ class Judge:
                 self._proved[key] = (cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle),
                                                              PROOF_LIMIT), "")
             else:
-                self._proved[key] = implied_both_ways(built.formulation, mutated)
+                self._proved[key] = implied_both_ways(built.formulation, mutated, self._spent.setdefault(mutant, [0]),
+                                                      self.task.proof_budget)
         return self._proved[key]
 
     def ladder(self) -> list[tuple[str, Mapping[str, str], Instance]]:
@@ -309,10 +317,13 @@ class Judge:
     def ladder_built(self, j: int) -> Built | None:
         """The ladder's ``j``-th formulation, or None when the encoding refuses the instance (too large)."""
         if j not in self._ladder_built:
+            text, params, instance = self.ladder()[j]
             try:
-                self._ladder_built[j] = build(self.puzzle, self.ladder()[j][2], self.kind, self.encoding)
+                self._ladder_built[j] = build(self.puzzle, instance, self.kind, self.encoding)
             except Exception:
                 self._ladder_built[j] = None
+            else:
+                self._ladder_built[j].instance = typed(text, params)
         return self._ladder_built[j]
 
     def ladder_builts(self) -> list[Built]:
@@ -351,7 +362,7 @@ class Judge:
             if check is None:
                 changed.append((built, mutated))
             else:
-                unsettled.append(describe(self.puzzle, Case(text, params, expected, "")))
+                unsettled.append(typed(text, params))
         return None
 
     def prove(self, mutant: Mutant, changed: list[tuple[Built, Any]]) -> tuple[str | None, str]:
@@ -370,6 +381,10 @@ class Judge:
             return "enumerated", enumerated + " (a lazy refinement is not checked by implication)"
         for built, mutated in changed:
             ok, why = self.proof(mutant, built, mutated)
+            if not ok and why.startswith(BUDGET):
+                # Its runs agree, but a model breaking a changed clause may still exist there (the
+                # enumeration cannot see one, below): neither redundant nor killed.
+                return None, f"not proved redundant: {why} on {built.instance} (--proof-budget raises it)"
             if not ok and why == OWN:
                 return None, (f"not redundant: {why} is not implied, so the projected solutions differ; the "
                               "enumeration never met the difference (a blocking clause over the true variables "
@@ -379,10 +394,10 @@ class Judge:
         return "implied", f"each changed clause follows from the rest, on the {len(changed)} instances it changes"
 
 
-def describe(puzzle: Puzzle, case: Case) -> str:
+def typed(text: str, params: Mapping[str, str]) -> str:
     """An instance with its parameters, as a user would type it."""
-    return " ".join([case.text if len(case.text) < 60 else f"...{case.text[-40:]}",
-                     *(f"-p {k}={v}" for k, v in sorted(case.params.items()))])
+    return " ".join([text if len(text) < 60 else f"...{text[-40:]}",
+                     *(f"-p {k}={v}" for k, v in sorted(params.items()))])
 
 
 # Work for worker processes: one judge per (task) per process, built on first use.
@@ -397,12 +412,13 @@ def judge_in_worker(task: Task, mutant: Mutant) -> Verdict:
 
 
 def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], time_limit: float,
-         mutants: int | str | None, seed: int, search: bool = True) -> tuple[list[tuple[Task, Mutant]], int]:
+         mutants: int | str | None, seed: int, search: bool = True,
+         proof_budget: int = PROOF_CONFLICTS) -> tuple[list[tuple[Task, Mutant]], int]:
     """The (task, mutant) pairs to judge, and how many mutants the encodings have: every one (``"all"``, or
     None when there are at most ``DEFAULT_SAMPLE``), or a seeded sample of ``mutants`` (None: ``DEFAULT_SAMPLE``)."""
     pairs = []
     for name in encodings:
-        task = Task(puzzle.name, backend, name, tuple(corpus), time_limit, search)
+        task = Task(puzzle.name, backend, name, tuple(corpus), time_limit, search, proof_budget)
         judge = Judge(task, puzzle)
         _judges.setdefault(repr(task), judge)
         # The bugs an encoding can have are found on the corpus and the ladder alike, so that a small
@@ -455,16 +471,20 @@ def ignore_interrupts() -> None:
 
 def mutation_report(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], *,
                     time_limit: float, mutants: int | str | None = None, seed: int = 0, jobs: int = 1,
-                    search: bool = True, on_verdict: Callable[[Verdict, int], None] | None = None) -> MutationReport:
+                    search: bool = True, proof_budget: int = PROOF_CONFLICTS,
+                    on_verdict: Callable[[Verdict, int], None] | None = None) -> MutationReport:
     """Plan the mutants of ``encodings`` on ``corpus`` and judge them all; ``on_verdict`` sees each verdict
     with the number of mutants planned."""
     started = time.monotonic()
-    pairs, everyone = plan(puzzle, backend, encodings, corpus, time_limit, mutants, seed, search)
-    report = MutationReport(puzzle.name, backend, [describe(puzzle, c) for c in corpus], catalogue=everyone,
-                            seed=seed if len(pairs) < everyone else None)
-    for verdict in run_all(pairs, jobs):
-        report.verdicts.append(verdict)
-        if on_verdict:
-            on_verdict(verdict, len(pairs))
+    pairs, everyone = plan(puzzle, backend, encodings, corpus, time_limit, mutants, seed, search, proof_budget)
+    report = MutationReport(puzzle.name, backend, [typed(c.text, c.params) for c in corpus], catalogue=everyone,
+                            seed=seed if len(pairs) < everyone else None, planned=len(pairs))
+    try:
+        for verdict in run_all(pairs, jobs):
+            report.verdicts.append(verdict)
+            if on_verdict:
+                on_verdict(verdict, len(pairs))
+    except KeyboardInterrupt:
+        report.interrupted = True  # the scores of the mutants judged so far, said to be incomplete
     report.seconds = time.monotonic() - started
     return report

@@ -12,15 +12,28 @@ from collections import Counter
 from typing import Any
 
 OWN = "a changed clause on the puzzle's own variables"
+# Conflicts one mutant's CNF proofs (on all the instances it changes) may spend in their SAT calls:
+# a count, not seconds, so that the same mutants get the same verdicts on any machine. Some implied
+# clauses follow only by counting (a pigeonhole: n squares, n steps, one square per step), which
+# resolution proves only slowly: one mutant of the knight's tour position encoding took 140 s.
+PROOF_CONFLICTS = 200_000
 LOW, HIGH = -(2**62), 2**62  # CP-SAT's domain bounds, far beyond any variable of a puzzle
+BUDGET = "the implication proof ran past its budget"  # then " of N conflicts"
 
 
-def implied_both_ways(original: Any, mutated: Any) -> tuple[bool, str]:
+class OutOfBudget(Exception):
+    """A proof spent its conflicts without an answer."""
+
+
+def implied_both_ways(original: Any, mutated: Any, spent: list[int] | None = None,
+                      budget: int = PROOF_CONFLICTS) -> tuple[bool, str]:
     """Whether two CNFs are equivalent by clause implication: each clause only in one is implied by the
-    other; when not, why nothing is proved (or, on the puzzle's own variables, what differs)."""
+    other; when not, why nothing is proved (or, on the puzzle's own variables, what differs; or that the
+    proof ran past ``budget`` conflicts, counting those ``spent[0]`` says were spent before)."""
     before = Counter(tuple(sorted(c)) for c in original.cnf.clauses)
     after = Counter(tuple(sorted(c)) for c in mutated.cnf.clauses)
     projection = set(original.projection)
+    spent = [0] if spent is None else spent
     for lost, holder in ((before - after, mutated), (after - before, original)):
         # Clauses on the puzzle's own variables first: one of them not implied proves the mutant is not
         # redundant, which says more than an auxiliary clause that is not implied.
@@ -28,7 +41,10 @@ def implied_both_ways(original: Any, mutated: Any) -> tuple[bool, str]:
         aux: list[list[int]] = []
         for c in lost:
             (own if all(abs(lit) in projection for lit in c) else aux).append(list(c))
-        clause = first_not_implied(holder.cnf.clauses, own, aux)
+        try:
+            clause = first_not_implied(holder.cnf.clauses, own, aux, budget=budget, spent=spent)
+        except OutOfBudget:
+            return False, f"{BUDGET} of {budget:,} conflicts"
         if clause is not None:
             # With an auxiliary variable in the clause, or refinement clauses still to come, a model
             # of the rest that breaks it may project onto a real solution: nothing is proved either way.
@@ -38,9 +54,12 @@ def implied_both_ways(original: Any, mutated: Any) -> tuple[bool, str]:
     return True, ""
 
 
-def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]]) -> list[int] | None:
+def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]], budget: int | None = None,
+                      spent: list[int] | None = None) -> list[int] | None:
     """The first of the ``wanted`` clauses (lists searched in order) that ``clauses`` do not imply (with
-    its negation assumed, they are satisfiable), or None when they imply them all.
+    its negation assumed, they are satisfiable), or None when they imply them all. With a ``budget``,
+    raises ``OutOfBudget`` once the SAT calls have spent that many conflicts (``spent[0]`` counts them,
+    so that one budget can cover several calls of this function).
 
     Most implied clauses are implied by unit propagation alone (a weakened clause by its original, an
     at-most-one pair by the rest of its group): one propagation each settles those, far cheaper than a
@@ -55,8 +74,21 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]]) -> lis
         hard = [c for c in asked if propagator.propagate(assumptions=[-lit for lit in c])[0]]
     if not hard:
         return None
+    spent = [0] if spent is None else spent
+    earlier = spent[0]
     with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
-        return next((c for c in hard if oracle.solve(assumptions=[-lit for lit in c])), None)
+        for c in hard:
+            if budget is not None:
+                if spent[0] >= budget:
+                    raise OutOfBudget
+                oracle.conf_budget(budget - spent[0])
+            answer = oracle.solve_limited(assumptions=[-lit for lit in c])
+            spent[0] = earlier + oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
+            if answer is None:
+                raise OutOfBudget
+            if answer:
+                return c
+    return None
 
 
 def implies(clauses: list[list[int]], clause: list[int]) -> bool:

@@ -11,7 +11,15 @@ from gridsat.cli import main
 from gridsat.models import get_puzzle
 from gridsat.models.families import family, recording
 from gridsat.solvers.mutants import Mutant, build, mutate, to_message
-from gridsat.solvers.redundancy import cpsat_implied_both_ways, implied_both_ways, implies
+from gridsat.solvers.redundancy import (
+    BUDGET,
+    PROOF_CONFLICTS,
+    OutOfBudget,
+    cpsat_implied_both_ways,
+    first_not_implied,
+    implied_both_ways,
+    implies,
+)
 
 TATAMI = get_puzzle("tatami")
 PRIME = get_puzzle("prime-grid")
@@ -46,9 +54,24 @@ def test_a_label_overrides_the_call_site_and_nothing_is_noted_outside_recording(
         with family("corners"):
             cnf.append([1, 2])
         cnf.append([3])
-    assert cnf.clauses.origins[0].family == "corners"
-    assert cnf.clauses.origins[1].family.startswith("tests.test_mutate:test_a_label")
+    here = "tests.test_mutate:test_a_label_overrides_the_call_site_and_nothing_is_noted_outside_recording"
+    assert cnf.clauses.origins[0].family == f"{here}:corners"
+    assert cnf.clauses.origins[1].family.removeprefix(f"{here}:").isdigit()  # its line
     assert type(CNF().clauses) is list  # unpatched again
+
+
+@pytest.mark.parametrize("name", ["tatami", "prime-grid", "shikaku", "knights-tour"])
+def test_every_built_in_family_is_labelled_not_numbered_by_its_line(name):
+    """A family named by its line number changes name (and a seeded sample its mutants) whenever the code
+    above it is edited: the built-in formulations label every family they add."""
+    puzzle = get_puzzle(name)
+    case = puzzle.corpus()[0]
+    instance = puzzle.parse(case.text, case.params)
+    for kind in ("cnf", "cpsat"):
+        for choice in puzzle.encodings(kind).variants():
+            built = build(puzzle, instance, kind, puzzle.encodings(kind).resolve(choice.name))
+            numbered = {f for f in built.families if f.split(":")[-1].split(" ")[0].isdigit()}
+            assert not numbered, f"{name} {kind}:{choice.name}: label these with families.family(...): {numbered}"
 
 
 def test_cpsat_constraints_are_recorded_per_add_call():
@@ -134,6 +157,23 @@ def test_implication_proves_what_is_implied_and_only_that():
     # On 2x2 both tilings (two mats side by side) cross the one corner: the rest implies its clause.
     small = tatami_cnf("2x2")
     assert implied_both_ways(small.formulation, mutate(Mutant(corners, "drop", "all"), small, TATAMI))[0]
+
+
+def test_a_proof_past_its_conflict_budget_proves_nothing():
+    from pysat.examples.genhard import PHP
+
+    # Six pigeons in five holes: unsatisfiable, so it implies any clause, but not by propagation alone.
+    holes = PHP(5).clauses
+    assert first_not_implied(holes, [[1]]) is None
+    spent = [0]
+    with pytest.raises(OutOfBudget):
+        first_not_implied(holes, [[1]], budget=10, spent=spent)
+    assert spent[0] >= 10  # the conflicts are counted, so that one budget can span several proofs
+    # A mutant whose earlier proofs spent its budget gets no more calls, and the answer says why.
+    built = tatami_cnf("3x4")
+    dropped = mutate(Mutant(corner_family(built), "drop", "all"), built, TATAMI)
+    ok, why = implied_both_ways(built.formulation, dropped, [PROOF_CONFLICTS])
+    assert not ok and why == f"{BUDGET} of {PROOF_CONFLICTS:,} conflicts"
 
 
 def test_cpsat_implication_proves_a_dropped_constraint_only_when_the_rest_implies_it():
@@ -229,3 +269,25 @@ def test_default_is_every_mutant_when_few_else_a_sample(monkeypatch):
     assert 0 <= low <= sample.total.score <= high <= 1
     assert sample.summary()["score_interval_95"] is not None
     assert len(gridsat.mutate("tatami", mutants="all").verdicts) == every.catalogue
+
+
+def test_an_interrupted_run_reports_the_mutants_judged_and_says_it_is_incomplete(monkeypatch, capsys):
+    import gridsat.solvers.mutate as mutation
+
+    judged = mutation.judge_in_worker
+
+    def judge_then_interrupt(task, mutant):
+        if judge_then_interrupt.calls == 3:
+            raise KeyboardInterrupt  # as Ctrl-C or SIGTERM (handled as Ctrl-C) would, mid-run
+        judge_then_interrupt.calls += 1
+        return judged(task, mutant)
+
+    judge_then_interrupt.calls = 0
+    monkeypatch.setattr(mutation, "judge_in_worker", judge_then_interrupt)
+    assert main(["mutate", "tatami", "--backend", "sat", "--encoding", "pairwise", "--mutants", "10"]) == 130
+    out = capsys.readouterr().out
+    assert out.startswith("INCOMPLETE: interrupted after 3 of the 10 mutants planned")
+    assert "a sample of 10 of its" in out and "(95%)" not in out  # no interval from an ordered prefix
+    judge_then_interrupt.calls = 0
+    report = gridsat.mutate("tatami", backend="sat", encoding="pairwise", mutants=10)
+    assert report.interrupted and len(report.verdicts) == 3 and report.summary()["complete"] is False

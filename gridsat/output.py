@@ -1,0 +1,68 @@
+"""A command's output file: refused in one line before any work when it can never be written, then
+written atomically, so that a failure or an interrupt leaves no partial file. Shared by ``gridsat``
+and the benchmark scripts."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+from gridsat.models.errors import InvalidOption
+from gridsat.models.params import excerpt
+
+
+def check_output(path: str | None) -> None:
+    """Fail early, before any solving, when ``path`` can never be written."""
+    if path is not None:
+        target(path)
+
+
+def target(path: str) -> str:
+    """The file that writing ``path`` replaces: the path itself, or the file its symlink points to
+    (the link stays). A folder, a pipe or a device is refused, and so is a link to nowhere."""
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    if os.path.isdir(real):
+        raise InvalidOption(f"cannot write {excerpt(path)}: it is a folder")
+    if not os.path.isdir(folder):
+        raise InvalidOption(f"cannot write {excerpt(path)}: folder {excerpt(folder)} does not exist")
+    if os.path.exists(real) and not os.path.isfile(real):
+        raise InvalidOption(f"cannot write {excerpt(path)}: it is not a regular file (a pipe or a device)")
+    return real
+
+
+def write_output(path: str | None, write: Callable[[Any], None]) -> None:
+    """Write to stdout, or atomically to ``path`` so a failure leaves no partial file."""
+    if path is None:
+        write(sys.stdout)
+        return
+    real = target(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".gridsat-", suffix=".tmp")
+    except OSError as error:
+        raise InvalidOption(f"cannot write {excerpt(path)}: {error.strerror}") from None
+    try:
+        with os.fdopen(fd, "w") as out:
+            write(out)
+        os.chmod(tmp, file_mode(real))  # mkstemp makes 0600; the file gets the mode open() would give it
+        os.replace(tmp, real)
+    except OSError as error:
+        os.unlink(tmp)
+        raise InvalidOption(f"cannot write {excerpt(path)}: {error.strerror}") from None
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def file_mode(path: str) -> int:
+    """The permissions ``open(path, "w")`` would leave: the file's own if it exists, else 0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask is to set it
+        os.umask(mask)
+        return 0o666 & ~mask
