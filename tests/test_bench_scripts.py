@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 
-from gridsat.benchmarks.compare import knights_tour, prime_grid, tatami
+import pytest
+
+from gridsat.benchmarks.compare import knights_tour, mutation, prime_grid, tatami
 
 
 def test_the_default_run_is_quick_and_names_the_full_series(capsys):
@@ -26,3 +29,20 @@ def test_full_takes_the_whole_series_and_longer_limits():
         assert (full.sizes, full.time_limit) == (list(series.full), series.full_limit)
         assert full.time_limit > quick.time_limit and set(quick.sizes) <= set(full.sizes)
         assert "issue" not in parser.format_help()
+
+
+def test_the_mutation_run_prints_the_scores_table_and_its_time(capsys, tmp_path):
+    out_file = tmp_path / "runs.json"
+    assert mutation.main(["--puzzles", "tatami", "--backends", "cpsat", "--jobs", "1", "--json", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    assert "| puzzle | backend | encoding | drop |" in out
+    assert "| **tatami** | **cpsat** | **total** |" in out and "full run:" in out
+    (report,) = json.loads(out_file.read_text())
+    assert report["puzzle"] == "tatami" and report["mutants"] == report["killed"] + report["redundant"] + \
+        report["survived"] > 0
+    for wrong in (["--puzzles", "nope"], ["--backends", "dimacs"], ["--jobs", "0"], ["--fail-under", "101"],
+                  ["--json", str(tmp_path / "missing" / "x.json")]):
+        with pytest.raises(SystemExit) as stop:
+            mutation.main(wrong)
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.count("\n") == 1
