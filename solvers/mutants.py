@@ -104,7 +104,7 @@ def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built
         keys = [list(dict.fromkeys(names.get(v, proto.variables[v].name) for v in constraint_vars(c)))
                 for c in proto.constraints]
         built = Built(kind, formulation, [o.family for o in found.constraints(formulation.model)], keys, proto)
-    built.places = [[cell for k in ks for cell in cells(k)] for ks in built.keys]
+    built.places = places_of(built.keys, cells)
     built.last = (max((r for where in built.places for r, _ in where), default=0),
                   max((c for where in built.places for _, c in where), default=0))
     return built
@@ -132,6 +132,11 @@ def constraint_vars(message: Any) -> list[int]:
             for item in (value if not hasattr(value, "ListFields") else [value]):  # repeated, or one message
                 found += constraint_vars(item)
     return found
+
+
+def places_of(keys: list[list[Key]], cells: Callable[[Key], list[Cell]]) -> list[list[Cell]]:
+    """The board cells each member's keys name."""
+    return [[cell for k in ks for cell in cells(k)] for ks in keys]
 
 
 def selected(selector: str, keys: list[list[Key]], members: list[int], last: Cell,
@@ -326,8 +331,8 @@ def cpsat_edits(mutant: Mutant, built: Built, puzzle: Puzzle) -> dict[int, Any]:
                 continue
             arcs = list(zip(c.circuit.tails, c.circuit.heads, c.circuit.literals, strict=True))
             arc_keys = [[names.get(var_of(lit), proto.variables[var_of(lit)].name)] for _, _, lit in arcs]
-            places = [[cell for k in ks for cell in cells(k)] for ks in arc_keys]
-            gone = set(selected(mutant.selector, arc_keys, list(range(len(arcs))), built.last, places))
+            gone = set(selected(mutant.selector, arc_keys, list(range(len(arcs))), built.last,
+                                places_of(arc_keys, cells)))
             if gone:
                 new = type(c)()
                 new.CopyFrom(c)

@@ -33,7 +33,7 @@ from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.mutants import LAZY_OPERATORS, Built, Mutant, build, catalogue, cpsat_edits, mutate, signature
-from gridsat.solvers.redundancy import BUDGET, OWN, PROOF_CONFLICTS, cpsat_implied_both_ways, implied_both_ways
+from gridsat.solvers.redundancy import BUDGET, OWN, PROOF_CONFLICTS, Budget, cpsat_implied_both_ways, implied_both_ways
 from gridsat.solvers.stop import Stop
 
 CHECKS = ("crash", "verifier", "duplicate", "timeout", "count")
@@ -184,7 +184,7 @@ class Judge:
         self._ladder_counts: dict[int, tuple[int, float] | None] = {}
         self._limits: dict[int, float] = {}
         self._proved: dict[tuple[Mutant, int], tuple[bool, str]] = {}
-        self._spent: dict[Mutant, list[int]] = {}  # conflicts each mutant's CNF proofs spent
+        self._budgets: dict[Mutant, Budget] = {}  # the conflicts each mutant's CNF proofs may spend, together
         self._order: list[int] | None = None
 
     def built(self, index: int) -> Built:
@@ -302,8 +302,8 @@ class Judge:
                 self._proved[key] = (cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle),
                                                              PROOF_LIMIT), "")
             else:
-                self._proved[key] = implied_both_ways(built.formulation, mutated, self._spent.setdefault(mutant, [0]),
-                                                      self.task.proof_budget)
+                budget = self._budgets.setdefault(mutant, Budget(self.task.proof_budget))
+                self._proved[key] = implied_both_ways(built.formulation, mutated, budget)
         return self._proved[key]
 
     def ladder(self) -> list[tuple[str, Mapping[str, str], Instance]]:

@@ -9,6 +9,7 @@ table); any other kind proves nothing.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 OWN = "a changed clause on the puzzle's own variables"
@@ -25,15 +26,22 @@ class OutOfBudget(Exception):
     """A proof spent its conflicts without an answer."""
 
 
-def implied_both_ways(original: Any, mutated: Any, spent: list[int] | None = None,
-                      budget: int = PROOF_CONFLICTS) -> tuple[bool, str]:
+@dataclass
+class Budget:
+    """The conflicts the SAT calls of one or several proofs may spend together, and those spent."""
+
+    limit: int = PROOF_CONFLICTS
+    spent: int = 0
+
+
+def implied_both_ways(original: Any, mutated: Any, budget: Budget | None = None) -> tuple[bool, str]:
     """Whether two CNFs are equivalent by clause implication: each clause only in one is implied by the
     other; when not, why nothing is proved (or, on the puzzle's own variables, what differs; or that the
-    proof ran past ``budget`` conflicts, counting those ``spent[0]`` says were spent before)."""
+    proof ran past its ``budget``, which earlier proofs may have drawn on)."""
     before = Counter(tuple(sorted(c)) for c in original.cnf.clauses)
     after = Counter(tuple(sorted(c)) for c in mutated.cnf.clauses)
     projection = set(original.projection)
-    spent = [0] if spent is None else spent
+    budget = budget or Budget()
     for lost, holder in ((before - after, mutated), (after - before, original)):
         # Clauses on the puzzle's own variables first: one of them not implied proves the mutant is not
         # redundant, which says more than an auxiliary clause that is not implied.
@@ -42,9 +50,9 @@ def implied_both_ways(original: Any, mutated: Any, spent: list[int] | None = Non
         for c in lost:
             (own if all(abs(lit) in projection for lit in c) else aux).append(list(c))
         try:
-            clause = first_not_implied(holder.cnf.clauses, own, aux, budget=budget, spent=spent)
+            clause = first_not_implied(holder.cnf.clauses, own, aux, budget=budget)
         except OutOfBudget:
-            return False, f"{BUDGET} of {budget:,} conflicts"
+            return False, f"{BUDGET} of {budget.limit:,} conflicts"
         if clause is not None:
             # With an auxiliary variable in the clause, or refinement clauses still to come, a model
             # of the rest that breaks it may project onto a real solution: nothing is proved either way.
@@ -54,12 +62,12 @@ def implied_both_ways(original: Any, mutated: Any, spent: list[int] | None = Non
     return True, ""
 
 
-def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]], budget: int | None = None,
-                      spent: list[int] | None = None) -> list[int] | None:
+def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
+                      budget: Budget | None = None) -> list[int] | None:
     """The first of the ``wanted`` clauses (lists searched in order) that ``clauses`` do not imply (with
     its negation assumed, they are satisfiable), or None when they imply them all. With a ``budget``,
-    raises ``OutOfBudget`` once the SAT calls have spent that many conflicts (``spent[0]`` counts them,
-    so that one budget can cover several calls of this function).
+    raises ``OutOfBudget`` once the SAT calls have spent its conflicts (counted in it, so that one
+    budget can cover several calls of this function).
 
     Most implied clauses are implied by unit propagation alone (a weakened clause by its original, an
     at-most-one pair by the rest of its group): one propagation each settles those, far cheaper than a
@@ -74,18 +82,19 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]], budget
         hard = [c for c in asked if propagator.propagate(assumptions=[-lit for lit in c])[0]]
     if not hard:
         return None
-    spent = [0] if spent is None else spent
-    earlier = spent[0]
     with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
         for c in hard:
-            if budget is not None:
-                if spent[0] >= budget:
+            if budget is None:
+                answer = oracle.solve(assumptions=[-lit for lit in c])
+            else:
+                if budget.spent >= budget.limit:
                     raise OutOfBudget
-                oracle.conf_budget(budget - spent[0])
-            answer = oracle.solve_limited(assumptions=[-lit for lit in c])
-            spent[0] = earlier + oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
-            if answer is None:
-                raise OutOfBudget
+                before = oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
+                oracle.conf_budget(budget.limit - budget.spent)
+                answer = oracle.solve_limited(assumptions=[-lit for lit in c])
+                budget.spent += oracle.accum_stats()["conflicts"] - before
+                if answer is None:
+                    raise OutOfBudget
             if answer:
                 return c
     return None

@@ -14,6 +14,7 @@ from gridsat.solvers.mutants import Mutant, build, mutate, to_message
 from gridsat.solvers.redundancy import (
     BUDGET,
     PROOF_CONFLICTS,
+    Budget,
     OutOfBudget,
     cpsat_implied_both_ways,
     first_not_implied,
@@ -165,14 +166,14 @@ def test_a_proof_past_its_conflict_budget_proves_nothing():
     # Six pigeons in five holes: unsatisfiable, so it implies any clause, but not by propagation alone.
     holes = PHP(5).clauses
     assert first_not_implied(holes, [[1]]) is None
-    spent = [0]
+    budget = Budget(10)
     with pytest.raises(OutOfBudget):
-        first_not_implied(holes, [[1]], budget=10, spent=spent)
-    assert spent[0] >= 10  # the conflicts are counted, so that one budget can span several proofs
+        first_not_implied(holes, [[1]], budget=budget)
+    assert budget.spent >= 10  # the conflicts are counted, so that one budget can span several proofs
     # A mutant whose earlier proofs spent its budget gets no more calls, and the answer says why.
     built = tatami_cnf("3x4")
     dropped = mutate(Mutant(corner_family(built), "drop", "all"), built, TATAMI)
-    ok, why = implied_both_ways(built.formulation, dropped, [PROOF_CONFLICTS])
+    ok, why = implied_both_ways(built.formulation, dropped, Budget(spent=PROOF_CONFLICTS))
     assert not ok and why == f"{BUDGET} of {PROOF_CONFLICTS:,} conflicts"
 
 

@@ -27,12 +27,12 @@ from gridsat.arguments import Parser, percent, positive_int
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError
 from gridsat.output import check_output, write_output
+from gridsat.solvers.mutants import CNF_OPERATORS, CPSAT_OPERATORS, LAZY_OPERATORS
 from gridsat.solvers.mutate import MutationReport, Score
 
 TARGET_SECONDS = 15 * 60
 TARGET_SCORE = 98.0
-OPERATORS = ("drop", "drop-literal", "add-literal", "flip", "swap", "bound", "drop-tuple", "add-tuple", "drop-arc",
-             "drop-var", "skip-round", "drop-cut")
+OPERATORS = tuple(dict.fromkeys((*CNF_OPERATORS, *CPSAT_OPERATORS, *LAZY_OPERATORS)))  # the table's columns
 
 
 def listed(allowed: list[str] | tuple[str, ...]) -> Callable[[str], list[str]]:
@@ -65,14 +65,12 @@ def rows(report: MutationReport) -> list[str]:
     lines.append(("total", report.total, [operators.get(op) for op in OPERATORS]))
     out = []
     for name, total, ops in lines:
-        def bold(text: str, name: str = name) -> str:
-            return f"**{text}**" if name == "total" else text
-
-        score = total.score
+        bold = "**" if name == "total" else ""
+        score = "-" if total.score is None else f"{100 * total.score:.2f}%"
         out.append("| " + " | ".join([
-            bold(report.puzzle), bold(report.backend), bold(name), *(cell(s) if s else "" for s in ops),
-            str(total.mutants), str(total.killed), f"{total.redundant} ({total.implied})", str(total.survived),
-            bold("-" if score is None else f"{100 * score:.2f}%")]) + " |")
+            *(f"{bold}{text}{bold}" for text in (report.puzzle, report.backend, name)),
+            *(cell(s) if s else "" for s in ops), str(total.mutants), str(total.killed),
+            f"{total.redundant} ({total.implied})", str(total.survived), f"{bold}{score}{bold}"]) + " |")
     return out
 
 
