@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from gridsat.solvers.relaxation import proved_by_counting
+
 OWN = "a changed clause on the puzzle's own variables"
 # Conflicts one mutant's CNF proofs (on all the instances it changes) may spend in their SAT calls:
 # a count, not seconds, so that the same mutants get the same verdicts on any machine. Some implied
@@ -67,7 +69,8 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
     """The first of the ``wanted`` clauses (lists searched in order) that ``clauses`` do not imply (with
     its negation assumed, they are satisfiable), or None when they imply them all. With a ``budget``,
     raises ``OutOfBudget`` once the SAT calls have spent its conflicts (counted in it, so that one
-    budget can cover several calls of this function).
+    budget can cover several calls of this function) and the LP relaxation (``solvers.relaxation``)
+    does not prove the clauses left.
 
     Most implied clauses are implied by unit propagation alone (a weakened clause by its original, an
     at-most-one pair by the rest of its group): one propagation each settles those, far cheaper than a
@@ -83,17 +86,21 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
     if not hard:
         return None
     with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
-        for c in hard:
+        for i, c in enumerate(hard):
             if budget is None:
                 answer = oracle.solve(assumptions=[-lit for lit in c])
             else:
-                if budget.spent >= budget.limit:
-                    raise OutOfBudget
-                before = oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
-                oracle.conf_budget(budget.limit - budget.spent)
-                answer = oracle.solve_limited(assumptions=[-lit for lit in c])
-                budget.spent += oracle.accum_stats()["conflicts"] - before
+                answer = None
+                if budget.spent < budget.limit:
+                    before = oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
+                    oracle.conf_budget(budget.limit - budget.spent)
+                    answer = oracle.solve_limited(assumptions=[-lit for lit in c])
+                    budget.spent += oracle.accum_stats()["conflicts"] - before
                 if answer is None:
+                    # The clauses left may follow by counting, which the relaxation proves at once.
+                    rest = hard[i:]
+                    if len(proved_by_counting(clauses, rest, beside=asked)) == len(rest):
+                        return None
                     raise OutOfBudget
             if answer:
                 return c

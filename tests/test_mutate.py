@@ -161,14 +161,16 @@ def test_implication_proves_what_is_implied_and_only_that():
 
 
 def test_a_proof_past_its_conflict_budget_proves_nothing():
-    from pysat.examples.genhard import PHP
+    # A random 3-CNF past the threshold: unsatisfiable, so it implies [1], but not by propagation alone,
+    # nor by counting (tests/test_relaxation.py has the pigeonholes that counting proves).
+    import random
 
-    # Six pigeons in five holes: unsatisfiable, so it implies any clause, but not by propagation alone.
-    holes = PHP(5).clauses
-    assert first_not_implied(holes, [[1]]) is None
+    rng = random.Random(1)
+    formula = [[v * rng.choice((1, -1)) for v in rng.sample(range(1, 61), 3)] for _ in range(360)]
+    assert first_not_implied(formula, [[1]]) is None
     budget = Budget(10)
     with pytest.raises(OutOfBudget):
-        first_not_implied(holes, [[1]], budget=budget)
+        first_not_implied(formula, [[1]], budget=budget)
     assert budget.spent >= 10  # the conflicts are counted, so that one budget can span several proofs
     # A mutant whose earlier proofs spent its budget gets no more calls, and the answer says why.
     built = tatami_cnf("3x4")
