@@ -577,7 +577,7 @@ def build_parser() -> Parser:
                      help="at most SEC seconds per mutant run (default 10; a run may take 5 times the unmutated one)")
     mut.add_argument("--proof-budget", type=positive_int, default=PROOF_CONFLICTS, metavar="N",
                      help=f"conflicts a CNF mutant's redundancy proofs may spend in all (default {PROOF_CONFLICTS:,}); "
-                          "a mutant whose proof runs past it survives, not proved")
+                          "past it, the LP relaxation proves what it can, and a mutant it leaves unproved survives")
     mut.add_argument("--no-search", action="store_true",
                      help="do not search the puzzle's size ladder for an instance that kills a survivor")
     mut.add_argument("--fail-under", type=percent, metavar="P", help="exit 1 when the score is below P percent")

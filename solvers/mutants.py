@@ -135,8 +135,13 @@ def constraint_vars(message: Any) -> list[int]:
 
 
 def places_of(keys: list[list[Key]], cells: Callable[[Key], list[Cell]]) -> list[list[Cell]]:
-    """The board cells each member's keys name."""
-    return [[cell for k in ks for cell in cells(k)] for ks in keys]
+    """The board cells each member's keys name (each key read once: a variable is in many members)."""
+    known: dict[Key, list[Cell]] = {}
+    for ks in keys:
+        for k in ks:
+            if k not in known:
+                known[k] = cells(k)
+    return [[cell for k in ks for cell in known[k]] for ks in keys]
 
 
 def selected(selector: str, keys: list[list[Key]], members: list[int], last: Cell,

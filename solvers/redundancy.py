@@ -21,7 +21,8 @@ OWN = "a changed clause on the puzzle's own variables"
 # resolution proves only slowly: one mutant of the knight's tour position encoding took 140 s.
 PROOF_CONFLICTS = 200_000
 LOW, HIGH = -(2**62), 2**62  # CP-SAT's domain bounds, far beyond any variable of a puzzle
-BUDGET = "the implication proof ran past its budget"  # then " of N conflicts"
+BUDGET = "the implication proof ran past its budget"  # then " of N conflicts, ..."
+UNCOUNTED = "and the LP relaxation did not prove it"
 
 
 class OutOfBudget(Exception):
@@ -54,7 +55,7 @@ def implied_both_ways(original: Any, mutated: Any, budget: Budget | None = None)
         try:
             clause = first_not_implied(holder.cnf.clauses, own, aux, budget=budget)
         except OutOfBudget:
-            return False, f"{BUDGET} of {budget.limit:,} conflicts"
+            return False, f"{BUDGET} of {budget.limit:,} conflicts {UNCOUNTED}"
         if clause is not None:
             # With an auxiliary variable in the clause, or refinement clauses still to come, a model
             # of the rest that breaks it may project onto a real solution: nothing is proved either way.
