@@ -20,6 +20,7 @@ OWN = "a changed clause on the puzzle's own variables"
 # clauses follow only by counting (a pigeonhole: n squares, n steps, one square per step), which
 # resolution proves only slowly: one mutant of the knight's tour position encoding took 140 s.
 PROOF_CONFLICTS = 200_000
+SLICE = 20_000  # conflicts one SAT call may spend before the LP relaxation is asked about the clauses left
 LOW, HIGH = -(2**62), 2**62  # CP-SAT's domain bounds, far beyond any variable of a puzzle
 BUDGET = "the implication proof ran past its budget"  # then " of N conflicts, ..."
 UNCOUNTED = "and the LP relaxation did not prove it"
@@ -71,7 +72,8 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
     its negation assumed, they are satisfiable), or None when they imply them all. With a ``budget``,
     raises ``OutOfBudget`` once the SAT calls have spent its conflicts (counted in it, so that one
     budget can cover several calls of this function) and the LP relaxation (``solvers.relaxation``)
-    does not prove the clauses left.
+    does not prove the clauses left. A SAT call that outruns ``SLICE`` conflicts first has the
+    relaxation asked about the clauses left, once, and the calls go on with those it leaves.
 
     Most implied clauses are implied by unit propagation alone (a weakened clause by its original, an
     at-most-one pair by the rest of its group): one propagation each settles those, far cheaper than a
@@ -87,24 +89,34 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
     if not hard:
         return None
     with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
-        for i, c in enumerate(hard):
+        counted = False  # whether the LP relaxation was asked yet
+        i = 0
+        while i < len(hard):
+            c = hard[i]
             if budget is None:
                 answer = oracle.solve(assumptions=[-lit for lit in c])
             else:
                 answer = None
-                if budget.spent < budget.limit:
+                # A call that outruns a slice of the budget may be a counting argument: it is cut
+                # short there, once, so the relaxation gets asked before the whole budget is spent.
+                left = budget.limit - budget.spent
+                if left > 0:
                     before = oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
-                    oracle.conf_budget(budget.limit - budget.spent)
+                    oracle.conf_budget(left if counted else min(SLICE, left))
                     answer = oracle.solve_limited(assumptions=[-lit for lit in c])
                     budget.spent += oracle.accum_stats()["conflicts"] - before
                 if answer is None:
+                    if counted:
+                        raise OutOfBudget
+                    counted = True
                     # The clauses left may follow by counting, which the relaxation proves at once.
-                    rest = hard[i:]
-                    if len(proved_by_counting(clauses, rest, beside=asked)) == len(rest):
-                        return None
-                    raise OutOfBudget
+                    proved = {tuple(p) for p in proved_by_counting(clauses, hard[i:], beside=asked)}
+                    hard = [h for h in hard[i:] if tuple(h) not in proved]
+                    i = 0
+                    continue
             if answer:
                 return c
+            i += 1
     return None
 
 

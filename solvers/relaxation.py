@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from typing import Any
 
 SURE = 0.5  # an LP bound proves only this far below the integer a model would reach (floating point)
-LP_CALLS = 500  # LPs one proof may solve: one per clique of binary clauses, one per longer clause
+LP_CALLS = 200  # LPs one proof may solve: one per clique of binary clauses, one per longer clause
+GIVE_UP = 8  # ... and it stops after this many in a row prove nothing (clauses that do not follow by counting)
 
 
 def conflicts(clauses: Iterable[list[int]]) -> dict[int, set[int]]:
@@ -117,7 +118,7 @@ def proved_by_counting(clauses: list[list[int]], asked: list[list[int]],
     """The ``asked`` clauses the relaxation of ``clauses`` proves implied: for a binary one, a clique
     holding its two negated literals has a largest sum below 2 (at most one of them holds); for another,
     its negated literals' largest sum is below their number (they are never all true together).
-    At most ``LP_CALLS`` LPs.
+    At most ``LP_CALLS`` LPs, and none after ``GIVE_UP`` in a row proved nothing.
 
     The cliques are grown in the graph of the binary clauses of ``clauses``, ``asked`` and ``beside``
     (clauses of the same question settled otherwise): which pairs a clique joins decides only how many
@@ -127,34 +128,45 @@ def proved_by_counting(clauses: list[list[int]], asked: list[list[int]],
     graph = conflicts([*clauses, *asked, *beside])
     pairs = [ordered(-c[0], -c[1]) for c in asked if len(c) == 2 and c[0] != c[1]]
     relaxation = Relaxation(clauses, conflicts(clauses))
-    calls = 0
+    calls = streak = 0
+
+    def proves(literals: list[int], reach: int) -> bool | None:
+        """Whether the literals' largest sum is below ``reach`` (None: no LPs left to ask)."""
+        nonlocal calls, streak
+        if calls >= LP_CALLS or streak >= GIVE_UP:
+            return None
+        calls += 1
+        bound = relaxation.most(literals)
+        sure = bound is not None and bound <= reach - SURE
+        streak = 0 if sure else streak + 1
+        return sure
+
     sure: set[tuple[int, int]] = set()
     for a, b in pairs:
         if (a, b) in sure:
             continue
         # A clique may hold a pair that is not implied, and then proves none of its pairs: the pair
         # alone is tried next, and a pair that fails alone too is kept out of the cliques after it.
-        for clique in (grown(graph, a, b), [a, b]):
-            if calls >= LP_CALLS:
-                break
-            calls += 1
-            bound = relaxation.most(clique)
-            if bound is not None and bound <= 2 - SURE:
-                sure.update(pairs_in(clique))
-                break
-            if len(clique) == 2:
-                graph[a].discard(b)
-                graph[b].discard(a)
-                break
+        clique = grown(graph, a, b)
+        answer = proves(clique, 2)
+        if answer is False and len(clique) > 2:
+            clique = [a, b]
+            answer = proves(clique, 2)
+        if answer is None:
+            break
+        if answer:
+            sure.update(pairs_in(clique))
+        else:
+            graph[a].discard(b)
+            graph[b].discard(a)
     proved = [c for c in asked if len(c) == 2 and c[0] != c[1] and ordered(-c[0], -c[1]) in sure]
     for c in asked:
         if len(c) == 2 and c[0] != c[1]:
             continue
-        if calls >= LP_CALLS:
-            break
-        calls += 1
         negated = sorted({-lit for lit in c})
-        bound = relaxation.most(negated)
-        if bound is not None and bound <= len(negated) - SURE:
+        answer = proves(negated, len(negated))
+        if answer is None:
+            break
+        if answer:
             proved.append(c)
     return proved
