@@ -11,7 +11,8 @@ compared with the known one. The first check that fails kills the mutant (``cras
   projected solutions: for CNF, every clause removed or weakened is implied by the mutated formula and
   every clause added or strengthened by the original (one SAT call each, clause negated; with an
   auxiliary variable in the clause a failed call proves nothing; all of a mutant's calls share a
-  budget of conflicts, past which nothing is proved); for CP-SAT, the mutated model's
+  budget of conflicts, and a call that runs long has the LP relaxation asked, which proves clauses
+  that follow by counting); for CP-SAT, the mutated model's
   solutions, enumerated, are the original's (the judge's run shows it on each instance it survives).
 
 Score = killed / (mutants - redundant).

@@ -4,7 +4,7 @@ Some clauses follow from the rest only by counting. In the knight's tour's posit
 each stand on one square and each of the n squares is reached, so no square is reached twice: a
 pigeonhole, which resolution (what a CDCL solver's proofs are) needs exponentially many steps for. An
 LP needs none once the pairwise at-most-one clauses are read as the rows they stand for (sum <= 1):
-summing the rows proves it. So a proof the SAT solver cannot finish within its budget is asked of
+summing the rows proves it. So when a SAT call of a proof runs long, the clauses left are asked of
 this relaxation: every clause a row (sum of its literals >= 1), and every binary clause covered by a
 clique of literals no two of which hold together (sum <= 1).
 
@@ -24,12 +24,20 @@ LP_CALLS = 200  # LPs one proof may solve: one per clique of binary clauses, one
 GIVE_UP = 8  # ... and it stops after this many in a row prove nothing (clauses that do not follow by counting)
 
 
+def forbidden(clause: list[int]) -> tuple[int, int] | None:
+    """The two literals a binary clause forbids together ((-a or -b) forbids a with b), in order; None
+    for a clause of another length (or one literal twice)."""
+    if len(clause) != 2 or clause[0] == clause[1]:
+        return None
+    return ordered(-clause[0], -clause[1])
+
+
 def conflicts(clauses: Iterable[list[int]]) -> dict[int, set[int]]:
-    """For each literal, the literals a binary clause forbids beside it: (-a or -b) forbids a with b."""
+    """For each literal, the literals a binary clause forbids beside it."""
     graph: dict[int, set[int]] = defaultdict(set)
     for c in clauses:
-        if len(c) == 2 and c[0] != c[1]:
-            a, b = -c[0], -c[1]
+        if (pair := forbidden(c)) is not None:
+            a, b = pair
             graph[a].add(b)
             graph[b].add(a)
     return graph
@@ -69,7 +77,7 @@ def pairs_in(clique: list[int]) -> set[tuple[int, int]]:
 class Relaxation:
     """The LP relaxation of a CNF (GLOP): the largest sum of a set of literals it allows."""
 
-    def __init__(self, clauses: list[list[int]], graph: dict[int, set[int]]) -> None:
+    def __init__(self, clauses: list[list[int]]) -> None:
         from ortools.linear_solver import pywraplp
 
         self.solver = pywraplp.Solver.CreateSolver("GLOP")
@@ -77,10 +85,10 @@ class Relaxation:
         self.optimal = pywraplp.Solver.OPTIMAL
         self.x: dict[int, Any] = {}
         for c in clauses:
-            if len(c) != 2 or c[0] == c[1]:
+            if forbidden(c) is None:
                 self.row(sorted(set(c)), 1, self.solver.infinity())
-        binary = sorted({tuple(sorted((-c[0], -c[1]))) for c in clauses if len(c) == 2 and c[0] != c[1]})
-        for clique in cliques(graph, binary):
+        binary = sorted({pair for c in clauses if (pair := forbidden(c)) is not None})
+        for clique in cliques(conflicts(clauses), binary):
             self.row(clique, -self.solver.infinity(), 1)
 
     def var(self, v: int) -> Any:
@@ -126,8 +134,8 @@ def proved_by_counting(clauses: list[list[int]], asked: list[list[int]],
     the pairs settled otherwise left out, an at-most-one group asked about would fall apart into many
     small cliques."""
     graph = conflicts([*clauses, *asked, *beside])
-    pairs = [ordered(-c[0], -c[1]) for c in asked if len(c) == 2 and c[0] != c[1]]
-    relaxation = Relaxation(clauses, conflicts(clauses))
+    pairs = [pair for c in asked if (pair := forbidden(c)) is not None]
+    relaxation = Relaxation(clauses)
     calls = streak = 0
 
     def proves(literals: list[int], reach: int) -> bool | None:
@@ -137,9 +145,9 @@ def proved_by_counting(clauses: list[list[int]], asked: list[list[int]],
             return None
         calls += 1
         bound = relaxation.most(literals)
-        sure = bound is not None and bound <= reach - SURE
-        streak = 0 if sure else streak + 1
-        return sure
+        below = bound is not None and bound <= reach - SURE
+        streak = 0 if below else streak + 1
+        return below
 
     sure: set[tuple[int, int]] = set()
     for a, b in pairs:
@@ -159,9 +167,9 @@ def proved_by_counting(clauses: list[list[int]], asked: list[list[int]],
         else:
             graph[a].discard(b)
             graph[b].discard(a)
-    proved = [c for c in asked if len(c) == 2 and c[0] != c[1] and ordered(-c[0], -c[1]) in sure]
+    proved = [c for c in asked if forbidden(c) in sure]
     for c in asked:
-        if len(c) == 2 and c[0] != c[1]:
+        if forbidden(c) is not None:
             continue
         negated = sorted({-lit for lit in c})
         answer = proves(negated, len(negated))
