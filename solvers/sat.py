@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
@@ -304,6 +305,24 @@ def _interruptible(call: Callable[[], bool | None]) -> bool | None:
         raise
 
 
+# The CNF the last part in this process was searched with: (puzzle, instance and encoding, formulation).
+_last_part: list[tuple[Puzzle, tuple[str, Encoding], CnfFormulation]] = []
+
+
+def part_formulation(puzzle: Puzzle, instance: Instance, encoding: Encoding) -> CnfFormulation:
+    """The CNF for a part of a split run, built once per worker process: a worker searches a run's parts
+    one after another, and rebuilding the same CNF for each cost prime-grid 5x5 18 ms of a 50 ms median
+    part. Sharing is safe because a search never changes its formulation (a part's units, the models it
+    blocks and a lazy formulation's cuts all go into the part's own solver). The puzzle is held, so
+    ``is`` compares it soundly (a puzzle built per run, such as an orbit count's, never matches)."""
+    key = (repr(instance), encoding)
+    if _last_part and _last_part[0][0] is puzzle and _last_part[0][1] == key:
+        return _last_part[0][2]
+    formulation = puzzle.cnf(instance, encoding)
+    _last_part[:] = [(puzzle, key, formulation)]
+    return formulation
+
+
 class SatBackend:
     """PySAT with a solver of the user's choice."""
 
@@ -344,7 +363,8 @@ class SatBackend:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
         encoding = puzzle.cnf_encodings.resolve(request.encoding, f" for the CNF of {puzzle.name}")
         label = f"{encoding.name}/{solver}"
-        formulation = puzzle.cnf(instance, encoding)
+        formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(
+            puzzle, instance, encoding)
         if solver in ONE_SHOT and formulation.refine is not None:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally, which the lazy {encoding.name} "
                                 "encoding needs: choose another solver")

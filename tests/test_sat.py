@@ -97,3 +97,23 @@ def test_ctrl_c_interrupts_a_threaded_solver():
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130, err
     assert out.startswith("at least ") and out.endswith("incomplete: interrupted)\n")
+
+
+def test_a_worker_builds_a_runs_cnf_once_for_all_its_parts():
+    """Parts of one run share the CNF (a search never changes it); another instance or a whole run builds its own."""
+    from gridsat.api import load
+    from gridsat.solvers.backend import Request, get_backend
+    from gridsat.solvers.run import execute
+
+    backend = get_backend("sat")
+    puzzle, board = load("knights-tour", "5x5", {})  # the lazy cut-set CNF: its solvers learn cuts, the CNF stays
+    whole = execute(puzzle, board, "sat")
+    parts = backend.prepare(puzzle, board, Request()).split(8, 64, Stop())
+    searches = [backend.prepare(puzzle, board, Request(part=part)) for part in parts]
+    assert len(parts) > 1 and all(s.formulation is searches[0].formulation for s in searches)
+    clauses = len(searches[0].formulation.cnf.clauses)
+    assert sum(len(list(s.solutions(Stop()))) for s in searches) == whole.count == 1728  # directed, OEIS A165134
+    assert len(searches[0].formulation.cnf.clauses) == clauses
+    _, other = load("knights-tour", "5x6", {})
+    assert backend.prepare(puzzle, other, Request(part=parts[0])).formulation is not searches[0].formulation
+    assert backend.prepare(puzzle, board, Request()).formulation is not searches[0].formulation
