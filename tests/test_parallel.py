@@ -127,6 +127,12 @@ def test_split_prefix_grows_the_prefix_until_there_are_enough_parts() -> None:
     # Six and five keys give more than the cap: the longest prefix with fewer, four keys, is used.
     assert len(split_prefix(keys, projections, target=50, cap=20)) == 16 and asked == [1, 2, 3, 4, 6, 5]
     assert split_prefix([], projections, 5, 100) == [Part()]
+    asked.clear()
+    # Six keys give 64, at most twice the target of 40: taken, without bisecting to five keys (32).
+    assert len(split_prefix(keys, projections, target=40, cap=100)) == 64 and asked == [1, 2, 3, 4, 6]
+    asked.clear()
+    # ... but 64 for a target of 20 is bisected: five keys give 32, within twice the target.
+    assert len(split_prefix(keys, projections, target=20, cap=100)) == 32 and asked == [1, 2, 3, 4, 6, 5]
 
 
 def test_split_prefix_takes_a_siblings_length_when_it_gives_enough_parts() -> None:
