@@ -27,7 +27,9 @@ from typing import Any
 from gridsat.models.errors import BackendUnavailable, InvalidOption
 from gridsat.models.params import excerpt
 
-POLL = 0.2  # seconds between looks at the workers while no message comes
+# Seconds between looks at the workers while no message comes. The parent decides to split a running
+# part again only when it looks: at 0.2 the decision came up to 0.25 s past the part's budget.
+POLL = 0.05
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,9 @@ class PartFailed(RuntimeError):
     """A part raised an exception in its worker: a bug, reported with the worker's traceback."""
 
 
-HALT_POLL = 0.1  # seconds between a part's looks at its halt flag (local workers)
+# Seconds between a part's looks at its halt flag (local workers): the part runs on until it looks,
+# and at 0.1 that was a tenth of a second more in the largest runs; a shared integer costs nothing to read.
+HALT_POLL = 0.02
 DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import heapq
 import statistics
+from collections import deque
 from dataclasses import dataclass, field
 
 RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
@@ -42,7 +43,10 @@ GRAIN = 16
 # Seconds: a part that runs less is never split again while every worker is busy. At 1.0 the parts
 # kept before a split held the tail (prime-grid 5x5 cpsat: largest part 1.9%, 42x predicted on 100
 # workers); at 0.5, 1.1-1.2% and 65-69x, for 2-7% more part time on two workers (compare.parallel).
-LEAST_BUDGET = 0.5
+# Since a worker keeps its CNF from part to part, a sat part starts in about 3 ms, and at 0.5 the
+# runs kept before a split held the tail again (prime-grid 5x5 sat: 1.9-2.4%); at 0.2 (OUTLIER x
+# PART_FLOOR, below which the budget never goes once the run is estimated), 1.0-1.1%.
+LEAST_BUDGET = 0.2
 PART_RESTARTS = 20  # a part is aimed at no more than this many times what starting a part costs (as measured)
 SCALE_PARTS = 256  # ... nor more than this share of the run: enough parts to keep about a hundred workers busy
 LEAST_RESTARTS = 4  # ... nor less than this many start-ups (a part spends at most a quarter of its time starting)
@@ -181,22 +185,24 @@ def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
     over the end of a simulated run of the same tree under the same policy.
 
     Parts are taken in order, each for its recorded time; a part split again releases its sub-parts
-    when its recorded run ends. One whose count was thrown away (it could not hand back what it had
-    counted) is split as soon as a worker would go idle and it has run ``age`` seconds, as the
-    policy does. A part that finished was never split, so its sub-parts are unknown: it runs whole.
+    when its recorded run ends, at the head of the queue, where the run puts them (solvers.parallel:
+    at the tail, the replay had a chain of runs wait behind parts that were not on it). One whose
+    count was thrown away (it could not hand back what it had counted) is split as soon as a worker
+    would go idle and it has run ``age`` seconds, as the policy does. A part that finished was never
+    split, so its sub-parts are unknown: it runs whole.
     """
     took = {s.index: s.end - s.start for s in ledger.spans}
     thrown = {s.index for s in ledger.spans if s.thrown}
     work = sum(t for i, t in took.items() if i not in thrown)
     if work <= 0:
         return 1.0
-    queue = list(ledger.roots)
+    queue = deque(ledger.roots)
     free = workers
     now = 0.0
     running: list[tuple[float, int, float]] = []  # (end, part, start)
     while queue or running:
         while queue and free:
-            index = queue.pop(0)
+            index = queue.popleft()
             free -= 1
             heapq.heappush(running, (now + took.get(index, 0.0), index, now))
         if free and not queue:  # a worker would go idle: split the oldest part whose work is redone anyway
@@ -206,7 +212,7 @@ def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
                 running = [r for r in running if r[1] != index]
                 heapq.heapify(running)
                 free += 1
-                queue.extend(ledger.children[index])
+                queue.extendleft(reversed(ledger.children[index]))
                 continue
         end, index, start = heapq.heappop(running)
         if not queue and free:  # idle until the next part ends or becomes old enough to split
@@ -217,5 +223,5 @@ def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
                 continue
         now = max(now, end)
         free += 1
-        queue.extend(ledger.children.get(index, []))
+        queue.extendleft(reversed(ledger.children.get(index, [])))
     return work / now if now > 0 else 1.0
