@@ -282,7 +282,7 @@ class SplitRun(Run):
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.split_seconds = 0.0  # the first split's, then every split again's
         self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
-        self.known: dict[int, Part] = {}  # every part by index, for splitting one again
+        self.known: dict[int, Part] = {}  # every part not yet finished or split, by index, for splitting it again
         self.halting: dict[int, list[Part]] = {}  # parts asked to stop -> their sub-parts, not yet numbered
         self.next_index = 0  # the index the next sub-part takes
         self.redelivered: set[Any] = set()
@@ -504,6 +504,7 @@ class SplitRun(Run):
         if self.checkpoint is not None:
             self.checkpoint.resplit(index, into, record)
         self.ledger.divided(index, [p.index for p in into])
+        self.known.pop(index, None)  # replaced by its sub-parts: it is never split again
         self.known.update((p.index, p) for p in into)
         self.outcome.parts = (self.outcome.parts or 0) + len(into) - 1
         return into
@@ -574,7 +575,7 @@ class SplitRun(Run):
         flying.pop(message.index, None)
         result: PartResult = message.value
         if result.first is not None:
-            self.ledger.starts.append(result.first)
+            self.ledger.found_first(result.first)
         if message.index in self.halting:
             if result.complete:  # it ended before it noticed: nothing to split
                 del self.halting[message.index]
@@ -596,6 +597,7 @@ class SplitRun(Run):
             if self._deliver(item):
                 yield item
         if result.complete:
+            self.known.pop(result.index, None)  # its blocked models go with it (a long count hands back millions)
             outcome.parts_done += 1
             self.part_seconds[result.index] = found.seconds
             if self.checkpoint is not None:

@@ -31,6 +31,7 @@ share, and a replay of the same tree of parts under the same policy on more work
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import statistics
 from collections import deque
@@ -80,7 +81,15 @@ class Ledger:
     first_idle: float | None = None  # when a worker first had nothing left to take
     share: dict[int, float] = field(default_factory=dict)  # part -> the share of the search space it stands for
     plans: list[dict[str, float]] = field(default_factory=list)  # the estimates parts were sized by, in order
-    starts: list[float] = field(default_factory=list)  # per part that found one: seconds to its first solution
+    # per part that found one: seconds to its first solution, kept sorted (``found_first``)
+    starts: list[float] = field(default_factory=list)
+    # Running totals of the runs that ended, so that a look at the run costs the same at its 30,000th
+    # part as at its first (summed afresh on every look, the parent of the 6x6 open count spent its
+    # whole core on them and left the workers waiting)
+    busy: float = 0.0  # seconds of every run
+    spent: float = 0.0  # ... of the runs not thrown away
+    covered: float = 0.0  # the share of the search the parts that finished stand for
+    finals: list[float] = field(default_factory=list)  # the times of the parts never split again, sorted
 
     def planted(self, roots: list[int]) -> None:
         """The first split's parts, each standing for an equal share of the search space."""
@@ -100,21 +109,22 @@ class Ledger:
         leaves many, each proved empty at once) does not pull it down. Before four parts found one: the
         median finished part (None before one finished)."""
         if len(self.starts) >= 4:
-            return statistics.quantiles(self.starts, n=4)[0]
-        final = [s.end - s.start for s in self.spans if not s.split]
-        return statistics.median(final) if final else None
+            return lower_quartile(self.starts)
+        return statistics.median(self.finals) if self.finals else None
+
+    def found_first(self, seconds: float) -> None:
+        """A part found its first solution ``seconds`` after it was taken."""
+        bisect.insort(self.starts, seconds)
 
     def estimate(self, now: float) -> float | None:
         """The run's whole part time, estimated from the parts that ran so far (None before one finished):
         their time over the share of the search space they stand for. A running part counts its time so
         far and its whole share (so the estimate leans short while the parts are young); a part split
         again counts the time it kept, its share passing to its sub-parts; a run thrown away counts nothing."""
-        if not any(not s.split for s in self.spans):
+        if not self.finals:
             return None
-        spent = sum(s.end - s.start for s in self.spans if not s.thrown)
-        spent += sum(now - start for start, _ in self.running.values())
-        covered = sum(self.share.get(s.index, 0.0) for s in self.spans if not s.split)
-        covered += sum(self.share.get(index, 0.0) for index in self.running if index not in self.children)
+        spent = self.spent + sum(now - start for start, _ in self.running.values())
+        covered = self.covered + sum(self.share.get(index, 0.0) for index in self.running if index not in self.children)
         return spent / covered if covered > 0 else None
 
     def part_seconds(self, whole: float, workers: int) -> float:
@@ -136,7 +146,14 @@ class Ledger:
         start, worker = self.running.pop(index, (at, "?"))
         if took is not None:
             start = at - took
-        self.spans.append(Span(index, worker, start, at, index in self.children, thrown))
+        span = Span(index, worker, start, at, index in self.children, thrown)
+        self.spans.append(span)
+        self.busy += at - start
+        if not thrown:
+            self.spent += at - start
+        if not span.split:
+            self.covered += self.share.get(index, 0.0)
+            bisect.insort(self.finals, at - start)
 
     def budget(self, now: float, workers: int) -> float:
         """How long a part may run while every worker is busy: ``OUTLIER`` part durations once the run's
@@ -147,7 +164,7 @@ class Ledger:
         whole = self.estimate(now)
         if whole is not None:
             return max(LEAST_BUDGET, OUTLIER * self.part_seconds(whole, workers))
-        done = sum(s.end - s.start for s in self.spans) + sum(now - start for start, _ in self.running.values())
+        done = self.busy + sum(now - start for start, _ in self.running.values())
         return max(LEAST_BUDGET, done / (GRAIN * workers))
 
     def choose(self, now: float, age: float, whole: float | None = None) -> int | None:
@@ -178,6 +195,13 @@ class Ledger:
             "idle_to_end": None if self.first_idle is None else wall - self.first_idle,
             "median_part": statistics.median(final) if final else 0.0,
         }
+
+
+def lower_quartile(ordered: list[float]) -> float:
+    """``statistics.quantiles(ordered, n=4)[0]`` of a sorted list, without sorting it again."""
+    j = min(max((len(ordered) + 1) // 4, 1), len(ordered) - 1)
+    delta = len(ordered) + 1 - 4 * j
+    return (ordered[j - 1] * (4 - delta) + ordered[j] * delta) / 4
 
 
 def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:

@@ -19,7 +19,8 @@ def ledger_with(roots: int, finished: dict[int, float], starts: list[float] | No
         ledger.started(index, at, "w")
         ledger.ended(index, at + seconds, took=seconds)
         at += seconds
-    ledger.starts = list(starts or [])
+    for seconds in starts or []:
+        ledger.found_first(seconds)
     return ledger
 
 
@@ -64,6 +65,18 @@ def test_the_start_up_of_a_part_is_the_lower_quartile_of_its_first_solutions_or_
     assert ledger_with(4, {}).restart() is None
     assert ledger_with(4, {0: 1.0, 1: 3.0, 2: 8.0}).restart() == 3.0  # no first solutions: the median part
     assert ledger_with(4, {0: 1.0}, starts=[0.1, 0.2, 0.3, 0.4, 5.0]).restart() == pytest.approx(0.15)
+
+
+def test_the_lower_quartile_kept_sorted_is_the_statistics_modules() -> None:
+    import random
+    import statistics
+
+    draw = random.Random(7)
+    for size in (2, 3, 4, 5, 8, 101, 1000):
+        values = [draw.expovariate(20) for _ in range(size)]
+        ledger = ledger_with(4, {}, starts=values)
+        assert ledger.starts == sorted(values)
+        assert schedule.lower_quartile(ledger.starts) == pytest.approx(statistics.quantiles(values, n=4)[0])
 
 
 def test_a_part_chosen_ahead_of_need_has_run_past_its_share() -> None:
