@@ -14,9 +14,9 @@ the run's whole part time from the parts run so far (a fair sample, being shuffl
 target time from what starting a part costs; a waiting part expected to run more than ``REFINE``
 target times is split before it starts (``_refine``: no restart, nothing thrown away), into as many
 sub-parts as it needs. Parts that go out before any estimate exists are split into ``PILOT``
-sub-parts each, which end soon and give the first estimate (a first-split part handed out whole then
-held the run's longest chain of runs: prime-grid 5x5 sat, 0.28 s of a 0.49 s chain). So a count of seconds keeps its
-first split and a count of hours ends in many more parts, each a multiple of its start-up cost.
+sub-parts each, which end soon and give the first estimate (a first-split part handed out whole
+held the run's longest chain of runs: prime-grid 5x5 sat, 0.28 s of a 0.49 s chain). So a count of
+seconds keeps its first split and a count of hours ends in many more parts, each a multiple of its start-up cost.
 
 Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
 worker needs only gridsat itself.
@@ -542,7 +542,8 @@ class SplitRun(Run):
             root = part.index in ledger.roots
             if expected <= (1 if root else REFINE) * seconds:
                 return None
-            target = min(REFINE_MAX, max(PILOT if root else 2, math.ceil(expected / seconds)))
+            needed = math.ceil(expected / seconds)
+            target = min(REFINE_MAX, max(PILOT, needed) if root else needed)
         started = time.monotonic()
         try:
             into = self.probe.search.split(target, RESPLIT_OVERSHOOT * target, self.stop, within=part)

@@ -11,7 +11,10 @@ import pytest
 from pysat.formula import CNF, IDPool
 
 from conftest import ROOT, gridsat
+from gridsat.api import load
 from gridsat.models.formulation import CnfFormulation
+from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.run import execute
 from gridsat.solvers.sat import SatSearch, interruptible
 from gridsat.solvers.stop import Stop
 
@@ -101,10 +104,6 @@ def test_ctrl_c_interrupts_a_threaded_solver():
 
 def test_a_worker_builds_a_runs_cnf_once_for_all_its_parts():
     """Parts of one run share the CNF (a search never changes it); another instance or a whole run builds its own."""
-    from gridsat.api import load
-    from gridsat.solvers.backend import Request, get_backend
-    from gridsat.solvers.run import execute
-
     backend = get_backend("sat")
     puzzle, board = load("knights-tour", "5x5", {})  # the lazy cut-set CNF: its solvers learn cuts, the CNF stays
     whole = execute(puzzle, board, "sat")

@@ -4,6 +4,9 @@ a clock: the ledgers are written by hand."""
 
 from __future__ import annotations
 
+import random
+import statistics
+
 import pytest
 
 from gridsat.solvers import schedule
@@ -68,9 +71,6 @@ def test_the_start_up_of_a_part_is_the_lower_quartile_of_its_first_solutions_or_
 
 
 def test_the_lower_quartile_kept_sorted_is_the_statistics_modules() -> None:
-    import random
-    import statistics
-
     draw = random.Random(7)
     for size in (2, 3, 4, 5, 8, 101, 1000):
         values = [draw.expovariate(20) for _ in range(size)]
