@@ -259,14 +259,15 @@ def test_a_tiny_instance_is_answered_without_splitting() -> None:
 
 
 def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path) -> None:
-    # Spawned workers would run such a script again, each starting workers of its own. The 5x5 open
-    # tours take over a second, past the probe, so the count is split (the 6x6 closed tours took 5 s).
+    # Spawned workers would run such a script again, each starting workers of its own. The 3x10 open
+    # tours take about 0.6 s on sat, past the 0.2 s probe, so the count is split (the 5x5 tours, 0.14 s
+    # now, were sometimes answered by the probe alone; the 6x6 closed tours take 5 s).
     script = tmp_path / "count.py"
     script.write_text('import gridsat\n'
-                      'o = gridsat.count("knights-tour", "5x5", backend="sat", split=gridsat.Split(jobs=2))\n'
+                      'o = gridsat.count("knights-tour", "3x10", backend="sat", split=gridsat.Split(jobs=2))\n'
                       'print(o.count, o.complete, o.parts == o.parts_done > 1)\n')
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert (done.stdout, done.stderr, done.returncode) == ("1728 True True\n", "", 0)
+    assert (done.stdout, done.stderr, done.returncode) == ("6096 True True\n", "", 0)
 
 
 def test_a_puzzle_the_workers_cannot_find_by_name_is_refused_before_any_work() -> None:
