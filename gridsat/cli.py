@@ -31,6 +31,7 @@ from gridsat.solvers.crosscheck import SCOPES, Report
 from gridsat.solvers.mutate import MutationReport, Score
 from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, count_notes, counted
 from gridsat.solvers.parallel import Split
+from gridsat.solvers.pool import single_threaded_blas
 from gridsat.solvers.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.run import Outcome, Progress, consume
 from gridsat.solvers.stop import INTERRUPTED
@@ -627,6 +628,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A count may have more digits than Python prints by default (4,300): tatami 2x30000 does. Input
     # numbers are capped at 18 digits before they are converted, so this opens no door to bad input.
     sys.set_int_max_str_digits(0)
+    single_threaded_blas()  # before OR-Tools loads numpy: split runs can then fork their workers
     args = build_parser().parse_args(argv)
     try:
         with sigterm_as_interrupt():

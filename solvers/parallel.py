@@ -1,7 +1,9 @@
 """Counting and enumerating in disjoint parts, on local worker processes or a Dask cluster.
 
-A split run first searches alone for ``PROBE`` seconds, while its local workers start: an instance
-finished by then is tiny, and is answered without splitting (the workers are stopped unused).
+A split run first searches alone while its local workers start: for ``PROBE`` seconds, and on until
+the first worker has started and loaded what parts need (``warm``), since a part handed out sooner
+would only wait for it. An instance finished by then is tiny, and is answered without splitting
+(the workers are stopped unused).
 Otherwise the backend splits the run into parts (``solvers.parts``), many more than workers so that
 uneven parts balance, and the workers conquer them, each part verified and de-duplicated like any
 run.
@@ -39,6 +41,7 @@ and a rerun of the same command skips the recorded parts (``solvers.checkpoint``
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import math
 import random
@@ -71,10 +74,16 @@ class Variant(Protocol):
     def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
              time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run: ...
 
-# Seconds of plain search before a run is split: about what local workers take to start, so the
-# probe costs no waiting. Longer is work thrown away on a count that splits anyway
-# (python -m gridsat.benchmarks.compare.parallel prints what the split costs).
-PROBE = 0.2
+# Seconds of plain search before a run is split, at least: a count that ends sooner is tiny. The
+# probe then goes on until the first local worker is ready, at most PROBE_WAIT more: a forked worker
+# is ready at once, a spawned one takes 0.25 s (sat) to 0.5 s (cpsat: OR-Tools loads in 0.24 s), and
+# a part handed out before would only wait (at 0.2 s flat, knights-tour 5x5 on cpsat took 0.5 s alone
+# and 1.3 s split: its parts waited for spawned workers). The probe's work is thrown away when the
+# run splits: at 0.2, knights-tour 6x6 closed on sat took 1.66-2.01 s, at 0.1 1.48-1.50 s, at 0.05
+# 1.36 s; but at 0.05 counts of 0.06-0.1 s split and took 0.1-0.15 s more (compare.parallel, and
+# ``gridsat count knights-tour 4x5 --backend cpsat --jobs 2``).
+PROBE = 0.1
+PROBE_WAIT = 1.0
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
@@ -192,6 +201,17 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     return PartResult(index, run.outcome, items, first=first, took=spent)
 
 
+def warm(task: Task) -> None:
+    """Load and build, in a worker before its first part, what the run's parts need: the puzzle's
+    module, the backend's solver library (OR-Tools: 0.24 s) and the formulation a worker keeps for its
+    parts (solvers.sat.part_formulation). Its first part then takes its own time, not the loading's
+    (which once made the first estimate of a run's length 40x too long, and its parts far too many).
+    ``task`` is for the whole run; nothing is searched."""
+    whole = dataclasses.replace(task, request=dataclasses.replace(task.request, part=Part()))
+    task.variant.open(get_puzzle(whole.puzzle), whole.instance, whole.backend, whole.request, limit=whole.limit,
+                      in_part=True).close()
+
+
 class Watch:
     """A thread that calls ``halt`` once ``halted()`` turns true, polling every ``poll`` seconds: a run
     that finds no solution for a while still notices."""
@@ -268,10 +288,17 @@ class SplitRun(Run):
         self.deadline = None if time_limit is None else time.time() + time_limit
         # The probe builds the formulation once; splitting reuses it.
         self.probe = variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
-        # Building counted against the run's own limit; the probe's search gets ``split.probe`` seconds.
+        # Building counted against the run's own limit; the probe's search gets ``split.probe`` seconds,
+        # then (local workers) until the first worker is ready, at most PROBE_WAIT more.
         probe_end = time.monotonic() + split.probe
+        waits = split.probe > 0 and not split.scheduler
+        end = probe_end + PROBE_WAIT if waits else probe_end
         ends = self.probe.stop
-        ends.deadline = probe_end if ends.deadline is None else min(ends.deadline, probe_end)
+        ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
+        self.pool: LocalPool | DaskPool | None = None
+        if waits:
+            ends.early = lambda: time.monotonic() >= probe_end and isinstance(self.pool, LocalPool) \
+                and self.pool.ready()
         self.outcome = self.probe.outcome.emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
@@ -281,6 +308,7 @@ class SplitRun(Run):
             split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.split_seconds = 0.0  # the first split's, then every split again's
+        self.probe_seconds: float | None = None  # how long the probe searched (None: it did not)
         self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
         self.known: dict[int, Part] = {}  # every part not yet finished or split, by index, for splitting it again
         self.halting: dict[int, list[Part]] = {}  # parts asked to stop -> their sub-parts, not yet numbered
@@ -292,9 +320,10 @@ class SplitRun(Run):
 
     def _run(self) -> Iterator[Any]:
         outcome, stop = self.outcome, self.stop
-        # Local workers start at once: they load gridsat while the probe searches, so a split run
-        # does not wait for them afterwards (a run the probe answers stops them unused).
-        self.pool: LocalPool | DaskPool | None = None if self.split.scheduler else LocalPool(self.split.jobs, conquer)
+        # Local workers start at once: they load gridsat and warm up while the probe searches, so a
+        # split run does not wait for them afterwards (a run the probe answers stops them unused).
+        if not self.split.scheduler:
+            self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
         try:
             parts = yield from self._plan()
             if parts is not None:
@@ -323,7 +352,8 @@ class SplitRun(Run):
         """How the run was split (``--json``: "split"): the first split's parts, the estimates of the run's
         part time that split parts before they started (the first and the last: when, the run's part
         time, a part's target time, the parts that makes), the estimate at the end (none when no part
-        finished), and how many parts were split before they started and while they ran."""
+        finished), how many parts were split before they started and while they ran, how long the
+        probe searched, and how the workers started (forked, spawned, or a Dask cluster's)."""
         ledger = self.ledger
         ran = {s.index for s in ledger.spans}
         before = sum(1 for i in ledger.children if i not in ran)
@@ -333,8 +363,11 @@ class SplitRun(Run):
         size = 1 if self.pool is None else self.pool.size
         end = None if whole is None else {"run_seconds": round(whole, 3),
                                           "part_seconds": round(ledger.part_seconds(whole, size), 3)}
+        workers = "dask" if not isinstance(self.pool, LocalPool) else f"{self.pool.method}ed"
         return {"first_parts": len(ledger.roots), "estimates": estimates, "estimate_at_end": end,
-                "split_before_start": before, "split_while_running": len(ledger.children) - before}
+                "split_before_start": before, "split_while_running": len(ledger.children) - before,
+                "probe_seconds": None if self.probe_seconds is None else round(self.probe_seconds, 3),
+                "workers": workers}
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
@@ -343,7 +376,7 @@ class SplitRun(Run):
             self.known = {p.index: p for p in checkpoint.parts}
             return checkpoint.live()
         last = time.monotonic()
-        probed = self.probe.outcome
+        probed, ends = self.probe.outcome, self.probe.stop
         try:
             for solution in self.probe:
                 if self._deliver(solution):
@@ -351,9 +384,15 @@ class SplitRun(Run):
                 if self.on_progress and time.monotonic() - last >= REPORT:
                     self.on_progress(Progress(probed.count, 0, None, time.monotonic() - self.started))
                     last = time.monotonic()
+                if ends.early is not None and ends.expired():
+                    # A worker is ready: a search that streams solutions is stopped here (one that
+                    # finds none for a while, by the thread that reads it), its outcome a time limit's.
+                    self.probe.close()
+                    break
         except KeyboardInterrupt:
             self._take(probed)
             raise
+        self.probe_seconds = time.monotonic() - self.started
         if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.search is None:
             # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
             self._take(probed)

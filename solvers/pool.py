@@ -4,16 +4,18 @@ Both take tasks (``submit``, also while messages are read: a part split again ad
 and yield messages as they come: ``start`` (a worker took a part), ``progress`` (solutions so far
 in a part, local workers only) and ``done`` (a part's result). ``halt(index)`` asks the worker on a
 part to stop it soon (its part is being split again): the part's ``conquer`` polls a flag, a
-shared integer per local worker or a Dask ``Event`` per part. The local pool starts its workers
-with ``spawn`` (a clean interpreter: forking a parent that runs solver threads is unsafe), makes
-them ignore Ctrl-C (the parent decides what an interrupt means) and, when closed early, terminates
-them, so an interrupt never waits for a part in flight.
+shared integer per local worker or a Dask ``Event`` per part. The local pool forks its workers
+where that is safe (``start_method``: Linux, one thread) and spawns them elsewhere, lets each warm
+up (load what parts need) before it says it is ready, makes them ignore Ctrl-C (the parent decides
+what an interrupt means) and, when closed early, terminates them, so an interrupt never waits for
+a part in flight.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import queue
 import signal
 import sys
@@ -55,10 +57,20 @@ HALT_POLL = 0.02
 DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 
-def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int) -> None:
-    """A worker's loop: conquer parts until the parent sends None. ``halts[slot]`` holds 1 + the index of
-    a part the parent wants stopped (an index of a part this worker no longer runs is ignored)."""
+def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int,
+         warm: Callable[[], None] | None = None, ready: Any = None) -> None:
+    """A worker's loop: ``warm()`` first (loading what parts need), then ``ready[slot] = 1``, then conquer
+    parts until the parent sends None. ``halts[slot]`` holds 1 + the index of a part the parent wants
+    stopped (an index of a part this worker no longer runs is ignored)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if warm is not None:
+        try:
+            warm()
+        except Exception:  # the first part fails the same way, and reports it with its traceback
+            pass
+    if ready is not None:
+        ready[slot] = 1
     while (task := tasks.get()) is not None:
         index = task.request.part.index
         results.put(Message("start", index, multiprocessing.current_process().name))
@@ -90,21 +102,52 @@ def main_hidden() -> Iterator[None]:
             sys.modules["__main__"] = main
 
 
+def start_method() -> str:
+    """How to start workers: ``fork`` where it is safe, on Linux in a process that runs one thread (the
+    kernel's count, native threads included: a child forked beside another thread can inherit a lock
+    that thread held, and hang). A forked worker is ready at once, with gridsat, OR-Tools and the
+    puzzle loaded; a spawned one starts Python afresh (0.25 s here, 0.5 s with OR-Tools). Elsewhere,
+    or beside other threads (a solver's, numpy's OpenBLAS pool, a caller's): ``spawn``."""
+    try:
+        alone = len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no /proc: not Linux, or hidden
+        alone = False
+    return "fork" if sys.platform == "linux" and alone else "spawn"
+
+
+def single_threaded_blas() -> None:
+    """Ask numpy's OpenBLAS, in a process that has not loaded it yet, not to start a thread pool.
+    OR-Tools loads numpy, gridsat does no linear algebra with it, and OpenBLAS's idle thread alone made
+    every split cpsat run spawn its workers (``start_method``). A value the caller set is kept. The
+    entry points call this (the command line, the benchmarks); the library leaves a caller's
+    process alone."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 class LocalPool:
     """``jobs`` worker processes on this machine."""
 
-    def __init__(self, jobs: int, conquer: Callable[..., Any]) -> None:
-        context = multiprocessing.get_context("spawn")
+    def __init__(self, jobs: int, conquer: Callable[..., Any], warm: Callable[[], None] | None = None) -> None:
+        """``warm``: what each worker runs once before it says it is ready (``ready()``)."""
+        self.method = start_method()
+        context = multiprocessing.get_context(self.method)
         self.tasks, self.results = context.Queue(), context.Queue()
         self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
-        self.workers = [context.Process(target=work, args=(self.tasks, self.results, conquer, self.halts, i),
-                                        daemon=True, name=f"gridsat-worker-{i + 1}") for i in range(jobs)]
+        self.warmed = context.Array("b", jobs, lock=False)  # 1 once a worker has warmed up
+        self.workers = [context.Process(target=work, daemon=True, name=f"gridsat-worker-{i + 1}",
+                                        args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed))
+                        for i in range(jobs)]
         self.size = jobs
         self.pending = 0  # parts submitted and not yet done
         self.working: dict[str, int] = {}  # worker name -> the part it is on
-        with main_hidden():
+        with main_hidden() if self.method == "spawn" else contextlib.nullcontext():
             for worker in self.workers:
                 worker.start()
+
+    def ready(self) -> bool:
+        """Whether a worker has started and warmed up: a part handed out now starts at once (any thread
+        may ask: it reads shared memory only)."""
+        return any(self.warmed)
 
     def submit(self, tasks: list[Any]) -> None:
         for task in tasks:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable
 
 
 class Reason(enum.StrEnum):
@@ -33,6 +34,9 @@ class Stop:
         self.started = time.monotonic()
         self.deadline = None if time_limit is None else self.started + time_limit
         self.reason: Reason | str | None = None
+        # Another time limit, looked at with the deadline: True once it has come (a split run's probe
+        # ends when its workers are ready, solvers.parallel)
+        self.early: Callable[[], bool] | None = None
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None when there is none)."""
@@ -44,7 +48,8 @@ class Stop:
             self.reason = reason
 
     def expired(self) -> bool:
-        """True once a stop was requested or the deadline passed."""
-        if self.reason is None and self.deadline is not None and time.monotonic() >= self.deadline:
+        """True once a stop was requested or the deadline passed (or ``early()`` said its time came)."""
+        if self.reason is None and ((self.deadline is not None and time.monotonic() >= self.deadline)
+                                    or (self.early is not None and self.early())):
             self.reason = TIME_LIMIT
         return self.reason is not None

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,10 +25,13 @@ from gridsat.models.solution import freeze
 from gridsat.solvers import schedule
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint
-from gridsat.solvers.parallel import Split, SplitRun
+from gridsat.solvers.parallel import Split, SplitRun, conquer
 from gridsat.solvers.parts import Part, split_ordinals, split_prefix
+from gridsat.solvers.pool import LocalPool, start_method
 from gridsat.solvers.run import consume, execute
 from gridsat.solvers.stop import Stop
+
+LINUX_ONLY = pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
 
 # (puzzle, instance, params, backend, encoding, golden count and its source in models/golden)
 CASES = [
@@ -258,16 +263,71 @@ def test_a_tiny_instance_is_answered_without_splitting() -> None:
     assert (outcome.count, outcome.parts, outcome.parts_done) == (128, 1, 1)
 
 
-def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path) -> None:
-    # Spawned workers would run such a script again, each starting workers of its own. The 3x10 open
-    # tours take about 0.6 s on sat, past the 0.2 s probe, so the count is split (the 5x5 tours, 0.14 s
-    # now, were sometimes answered by the probe alone; the 6x6 closed tours take 5 s).
+@pytest.mark.parametrize("method", [pytest.param("fork", marks=LINUX_ONLY), "spawn"])
+def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path, method: str) -> None:
+    # Spawned workers would run such a script again, each starting workers of its own; a thread left
+    # running makes the pool spawn them. The 3x10 open tours take about 0.6 s on sat, past the probe,
+    # so the count is split (the 5x5 tours, 0.14 s, were sometimes answered by the probe alone).
     script = tmp_path / "count.py"
-    script.write_text('import gridsat\n'
+    busy = "import threading\nthreading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+    script.write_text(f'{busy if method == "spawn" else ""}import gridsat\n'
+                      'from gridsat.solvers.pool import start_method\n'
                       'o = gridsat.count("knights-tour", "3x10", backend="sat", split=gridsat.Split(jobs=2))\n'
-                      'print(o.count, o.complete, o.parts == o.parts_done > 1)\n')
+                      'print(start_method(), o.count, o.complete, o.parts == o.parts_done > 1)\n')
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert (done.stdout, done.stderr, done.returncode) == ("6096 True True\n", "", 0)
+    assert (done.stdout, done.stderr, done.returncode) == (f"{method} 6096 True True\n", "", 0)
+
+
+@LINUX_ONLY
+def test_the_command_line_forks_its_workers_with_or_tools_loaded() -> None:
+    # OR-Tools loads numpy, whose OpenBLAS would start a thread of its own and make every split cpsat
+    # run spawn its workers (0.5 s each to start, against milliseconds forked) unless told not to, as
+    # the command line does before anything loads numpy.
+    code = ("from gridsat.solvers.pool import single_threaded_blas, start_method\n"
+            "single_threaded_blas()\n"
+            "import ortools.sat.python.cp_model, pysat.solvers, gridsat.cli\n"
+            "print(start_method())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"})
+    assert (done.stdout, done.stderr) == ("fork\n", "")
+
+
+def test_workers_are_spawned_beside_another_thread() -> None:
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait, daemon=True)
+    beside.start()
+    try:
+        assert start_method() == "spawn"
+    finally:
+        stop.set()
+
+
+def test_a_worker_is_ready_once_it_has_warmed_up_even_when_warming_up_fails(tmp_path: Path) -> None:
+    warmed = tmp_path / "warmed"
+    for warm in (functools.partial(Path.touch, warmed), functools.partial(os.remove, tmp_path / "missing")):
+        pool = LocalPool(1, conquer, warm)
+        try:
+            deadline = time.monotonic() + 60
+            while not pool.ready() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert pool.ready() and warmed.exists()
+        finally:
+            pool.close()
+
+
+def test_the_probe_searches_on_until_a_worker_is_ready() -> None:
+    # Spawned workers take 0.2 s or more to start; a count of 0.06 s is then answered by the probe
+    # alone, although the probe was asked for 0.01 s: its parts would have had no worker to run on.
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait, daemon=True)  # so that the workers are spawned
+    beside.start()
+    try:
+        chosen, parsed = load("prime-grid", "4x4", {"max": 16})
+        run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.01))
+        outcome = consume(run)
+    finally:
+        stop.set()
+    assert (outcome.count, outcome.complete, outcome.parts) == (2992, True, 1)
 
 
 def test_a_puzzle_the_workers_cannot_find_by_name_is_refused_before_any_work() -> None:

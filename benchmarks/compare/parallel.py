@@ -42,6 +42,7 @@ from gridsat.api import load
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
 from gridsat.solvers.parallel import Split, SplitRun
+from gridsat.solvers.pool import single_threaded_blas
 from gridsat.solvers.run import Outcome, consume, execute
 from gridsat.solvers.schedule import Ledger, replay
 
@@ -197,13 +198,16 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
                          f"{e['part_seconds']:.2f} s, {e['parts']} parts" for e in estimates) or "none"
         last = row.plan["estimate_at_end"]
         end = "-" if last is None else f"{last['run_seconds']:.1f} s, parts of {last['part_seconds']:.2f} s"
-        print(f"    first split {row.plan['first_parts']} parts, split before they started "
+        probe = row.plan["probe_seconds"]
+        print(f"    workers {row.plan['workers']}, probe {'-' if probe is None else f'{probe:.2f} s'}; "
+              f"first split {row.plan['first_parts']} parts, split before they started "
               f"{row.plan['split_before_start']}, while they ran {row.plan['split_while_running']}; estimates "
               f"(first, last): {said}; at the end {end}; the run's part time was {stats['part_seconds']:.1f} s",
               flush=True)
 
 
 def main() -> int:
+    single_threaded_blas()  # as the command line does, so that split runs start their workers as there
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=sorted(CASES))
     parser.add_argument("--parts", type=int, help="parts to aim for in the split runs (default: gridsat's)")
