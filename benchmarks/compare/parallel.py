@@ -15,7 +15,8 @@ Targets: prime-grid 5x5/1..25 with --jobs 2 at least 2x faster than the C backtr
 cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on both
 backends for both instances; the 6x6 closed tours counted in at most 3 s on the fastest backend.
 Part statistics of each split run (solvers.schedule records them), and how the run sized its parts
-(the first split, the parts split before they started and while they ran, and the first and last
+(how its workers started and how long the probe searched, the first split, the parts split before
+they started and while they ran, and the first and last
 estimate of the run's part time they were sized by, beside the part time it took): the final parts (after every
 split again), how many parts were split again and the seconds their stopped runs threw away, the
 largest final part's share of the summed part time, each worker's busy share (time in parts /
