@@ -206,9 +206,8 @@ def warm(task: Task) -> None:
     module, the backend's solver library (OR-Tools: 0.24 s) and the formulation a worker keeps for its
     parts (solvers.sat.part_formulation). Its first part then takes its own time, not the loading's
     (which once made the first estimate of a run's length 40x too long, and its parts far too many).
-    ``task`` is for the whole run; nothing is searched."""
-    whole = dataclasses.replace(task, request=dataclasses.replace(task.request, part=Part()))
-    task.variant.open(get_puzzle(whole.puzzle), whole.instance, whole.backend, whole.request, limit=whole.limit,
+    ``task`` is for the whole run (``Part()``); nothing is searched."""
+    task.variant.open(get_puzzle(task.puzzle), task.instance, task.backend, task.request, limit=task.limit,
                       in_part=True).close()
 
 

@@ -58,7 +58,7 @@ DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 
 def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int,
-         warm: Callable[[], None] | None = None, ready: Any = None) -> None:
+         warm: Callable[[], None] | None, ready: Any) -> None:
     """A worker's loop: ``warm()`` first (loading what parts need), then ``ready[slot] = 1``, then conquer
     parts until the parent sends None. ``halts[slot]`` holds 1 + the index of a part the parent wants
     stopped (an index of a part this worker no longer runs is ignored)."""
@@ -69,8 +69,7 @@ def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot
             warm()
         except Exception:  # the first part fails the same way, and reports it with its traceback
             pass
-    if ready is not None:
-        ready[slot] = 1
+    ready[slot] = 1
     while (task := tasks.get()) is not None:
         index = task.request.part.index
         results.put(Message("start", index, multiprocessing.current_process().name))
