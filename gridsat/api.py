@@ -9,7 +9,6 @@ the instance as the same text the command line takes (``"4x7"``) or as ``load`` 
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping
@@ -19,11 +18,27 @@ from typing import Any
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, SPLIT, Request, backend_class, counts_only, get_backend, refuse_listing
+from gridsat.solvers.backend import (
+    BACKENDS,
+    COUNT,
+    DEFAULT_BACKEND,
+    ENUMERATE,
+    SOLVE,
+    Backend,
+    Request,
+    backend_class,
+    backends_where,
+    counts_only,
+    get_backend,
+    reference_backend,
+    searches_formulation,
+)
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
+from gridsat.solvers.gate import BURNSIDE, Job, check
+from gridsat.solvers.machine import cores
 from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
-from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, tally_orbits
+from gridsat.solvers.orbits import Variant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.pool import scheduler_address
 from gridsat.solvers.redundancy import PROOF_CONFLICTS
@@ -59,7 +74,7 @@ def solve(
     instance: str | Instance,
     *,
     params: Params | None = None,
-    backend: str = "cpsat",
+    backend: str = DEFAULT_BACKEND,
     encoding: str | None = None,
     solver: str | None = None,
     algorithm: str | None = None,
@@ -71,9 +86,9 @@ def solve(
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
-    refuse_listing(get_backend(backend))
-    outcome = execute(chosen, parsed, backend, Request(encoding, solver, algorithm), limit=1, time_limit=time_limit,
-                      keep=True)
+    request = Request(encoding, solver, algorithm)
+    check(get_backend(backend), chosen, Job(SOLVE, request, limit=1, time_limit=time_limit, keep=True))
+    outcome = execute(chosen, parsed, backend, request, limit=1, time_limit=time_limit, keep=True)
     if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
         outcome.complete, outcome.reason = True, None
     return outcome
@@ -84,7 +99,7 @@ def count(
     instance: str | Instance,
     *,
     params: Params | None = None,
-    backend: str = "cpsat",
+    backend: str = DEFAULT_BACKEND,
     encoding: str | None = None,
     solver: str | None = None,
     algorithm: str | None = None,
@@ -113,46 +128,41 @@ def count(
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    request = Request(encoding, solver, algorithm, memory=memory)
-    plan = splitting(split, deprecated)
-    if method is not None and method not in METHODS:
-        raise UnknownName("orbit counting method", method, METHODS)
+    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory), limit=limit, time_limit=time_limit,
+              up_to=up_to, method=method, split=splitting(split, deprecated))
     counter = get_backend(backend)
-    if counts_only(counter):
-        return count_without_listing(chosen, parsed, counter, request, limit=limit, method=method, split=plan,
-                                     time_limit=time_limit, up_to=up_to, on_progress=on_progress)
-    if up_to is not None and method == "burnside":
-        if plan is not None and plan.checkpoint is not None:
-            raise InvalidOption("--checkpoint records one count: Burnside's lemma makes one per group element")
-        return count_orbits(chosen, parsed, backend, request, up_to=up_to, method="burnside", limit=limit,
-                            time_limit=time_limit, split=plan)
-    if up_to is None and method is not None:
-        raise InvalidOption(f"method {method!r} counts orbits: it needs up_to (--up-to symmetry or reversal)")
-    run = launch(chosen, parsed, backend, request, plan, variant=Variant(up_to), limit=limit, time_limit=time_limit,
-                 on_progress=on_progress)
-    return consume(run, on_progress=on_progress if plan is None else None)
+    check(counter, chosen, job)
+    return route(chosen, parsed, counter, job, on_progress)
 
 
-def count_without_listing(puzzle: Puzzle, instance: Instance, counter: Any, request: Request, *, limit: int | None,
-                          method: str | None, split: Split | None, time_limit: float | None, up_to: str | None,
-                          on_progress: Callable[[Progress], None] | None) -> Outcome:
-    """A count from a backend that never lists solutions: what only listing gives is refused first."""
-    if limit is not None:
-        raise InvalidOption(f"backend {counter.name!r} counts without listing solutions, so it has no solution limit")
-    if method is not None:
-        raise InvalidOption(f"backend {counter.name!r} counts orbits its own way: --method does not apply")
-    if split is not None and SPLIT not in counter.can:
-        raise InvalidOption(f"backend {counter.name!r} does not split a count into parts: drop --jobs, --scheduler, "
-                            "--parts and --checkpoint")
+def route(puzzle: Puzzle, instance: Instance, backend: Backend, job: Job,
+          on_progress: Callable[[Progress], None] | None) -> Outcome:
+    """The way a count the gate let through is made: a counting backend's own count (of orbits, with
+    ``up_to``), Burnside's lemma, or a run of the listed solutions (of orbit representatives, with ``up_to``)."""
+    if counts_only(backend):
+        listen = notes_to(on_progress)
+        if job.up_to is not None:
+            return tally_orbits(puzzle, instance, backend, job.request, up_to=job.up_to, time_limit=job.time_limit,
+                                progress=listen)
+        return tally(puzzle, instance, backend, job.request, time_limit=job.time_limit, progress=listen)
+    if job.method == BURNSIDE:  # the gate let it through with up_to
+        return count_orbits(puzzle, instance, backend.name, job.request, up_to=job.up_to, method=BURNSIDE,
+                            time_limit=job.time_limit, split=job.split)
+    run = launch(puzzle, instance, backend.name, job.request, job.split, variant=Variant(job.up_to), limit=job.limit,
+                 time_limit=job.time_limit, on_progress=on_progress)
+    return consume(run, on_progress=on_progress if job.split is None else None)
+
+
+def notes_to(on_progress: Callable[[Progress], None] | None) -> Callable[[str], None] | None:
+    """A counting backend's progress notes as the ``Progress`` a caller's ``on_progress`` sees."""
+    if on_progress is None:
+        return None
     started = time.monotonic()
 
     def progress(note: str) -> None:
         on_progress(Progress(0, 0, None, time.monotonic() - started, note=note))
 
-    listen = progress if on_progress is not None else None
-    if up_to is not None:
-        return tally_orbits(puzzle, instance, counter, request, up_to=up_to, time_limit=time_limit, progress=listen)
-    return tally(puzzle, instance, counter, request, time_limit=time_limit, progress=listen)
+    return progress
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
@@ -160,7 +170,7 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     instance: str | Instance,
     *,
     params: Params | None = None,
-    backend: str = "cpsat",
+    backend: str = DEFAULT_BACKEND,
     encoding: str | None = None,
     solver: str | None = None,
     algorithm: str | None = None,
@@ -180,9 +190,11 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
     plan = splitting(split, deprecated, checkpoints=False)
-    refuse_listing(get_backend(backend))
-    return launch(chosen, parsed, backend, Request(encoding, solver, algorithm), plan, variant=Variant(up_to),
-                  limit=limit, time_limit=time_limit, deliver=True, on_progress=on_progress)
+    request = Request(encoding, solver, algorithm)
+    check(get_backend(backend), chosen, Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to,
+                                            split=plan))
+    return launch(chosen, parsed, backend, request, plan, variant=Variant(up_to), limit=limit, time_limit=time_limit,
+                  deliver=True, on_progress=on_progress)
 
 
 def crosscheck(
@@ -232,7 +244,8 @@ def crosscheck(
                           skipped=skipped)
 
 
-MUTATE_BACKENDS = ("cpsat", "sat")
+# The backends that search a puzzle's formulation (CP-SAT or CNF): a mutant is a changed formulation.
+MUTATE_BACKENDS = tuple(backends_where(searches_formulation))
 
 
 def mutate(
@@ -240,7 +253,7 @@ def mutate(
     instances: Iterable[str] | None = None,
     *,
     params: Params | None = None,
-    backend: str = "cpsat",
+    backend: str = DEFAULT_BACKEND,
     encoding: str | None = None,
     corpus: str = "golden",
     mutants: int | str | None = None,
@@ -271,7 +284,7 @@ def mutate(
         raise InvalidOption(f"jobs must be a whole number of at least 1, not {jobs!r}")
     if not is_whole_number(proof_budget, 1):
         raise InvalidOption(f"proof_budget must be a whole number of conflicts, at least 1, not {proof_budget!r}")
-    kind = "cnf" if backend == "sat" else "cpsat"
+    kind = get_backend(backend).formulation
     space = chosen.encodings(kind)
     names = [space.resolve(encoding, f" for the {kind} of {chosen.name}").name] if encoding else [
         e.name for e in space.variants()]
@@ -289,12 +302,13 @@ def golden_corpus(puzzle: Puzzle) -> list[Case]:
 
 def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, time_limit: float) -> list[Case]:
     """The instances as cases, each counted by the puzzle's reference search (within ``time_limit``)."""
-    if "reference" in left_out(puzzle):
+    reference = reference_backend()
+    if reference in left_out(puzzle):
         raise InvalidOption(f"{puzzle.name} has no reference search to count the instances: use --corpus golden")
     cases = []
     for text in instances:
         parsed = puzzle.parse(text, texts(params))
-        outcome = execute(puzzle, parsed, "reference", time_limit=time_limit)
+        outcome = execute(puzzle, parsed, reference, time_limit=time_limit)
         if not outcome.complete or outcome.invalid:
             raise InvalidOption(f"the reference search could not count {puzzle.name} {text} within {time_limit:g} s "
                                 f"({outcome.reason or 'invalid solutions'}): raise --time-limit or pick a smaller one")
@@ -337,14 +351,6 @@ def is_whole_number(value: object, floor: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= floor
 
 
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
     """A cross-check's ``solver`` must be one that the runs taking it can count with."""
     takers = [c for c in configs if c.request.solver is not None]
@@ -353,7 +359,7 @@ def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) ->
         raise InvalidOption(f"--solver {solver!r} applies to the {' and '.join(named)} backend, which this "
                             "cross-check does not run")
     for config in takers:
-        get_backend(config.backend).vet(puzzle, config.request, counting=True)
+        check(get_backend(config.backend), puzzle, Job(COUNT, config.request))
 
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:

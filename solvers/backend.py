@@ -1,4 +1,4 @@
-"""The backend protocol and its registry.
+"""The backend base class and its registry.
 
 A backend turns (puzzle, instance, request) into a ``Search``: a built formulation, ready to stream
 canonical solutions. Solving, enumerating and counting all read that stream, cut short by a limit
@@ -50,6 +50,9 @@ class Search(Protocol):
 # What a backend can do, asked of it (``Backend.can``) so the API and CLI never name a backend.
 SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO = "solve", "enumerate", "count", "split", "time-limit", "up-to"
 ENUMERATORS = frozenset({SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO})
+# The formulation kinds a backend may run (``Backend.formulation``; ``Puzzle.encodings`` takes them).
+CPSAT, CNF = "cpsat", "cnf"
+FORMULATIONS = (CPSAT, CNF)
 
 
 @dataclass
@@ -68,53 +71,55 @@ class Tally:
     build_seconds: float = 0.0
 
 
-class Backend(Protocol):
-    """A way to find solutions: ``supported`` says whether it can run here at all.
+class Backend:
+    """A way to find solutions; the defaults describe a backend that can do nothing (as CPMpy's
+    ``SolverInterface``), and each backend overrides only what it supports.
 
     An enumerating backend (``can`` holds ``enumerate``) prepares a ``Search`` that streams solutions;
-    a counting backend (``can`` holds ``count`` only) implements ``tally`` instead.
+    a counting backend (``can`` holds ``count`` only) implements ``tally`` instead. What a backend
+    can run is decided in one place, ``gridsat.solvers.gate.check``, which reads these answers.
     """
 
-    name: str
-    summary: str
-    takes: tuple[str, ...]  # the Request fields it reads: "encoding", "solver", "algorithm"
-    can: frozenset[str]  # SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO
-    install: str  # one line: how to install what it needs (said when it is not installed)
+    name = "unnamed"
+    summary = ""
+    takes: tuple[str, ...] = ()  # the Request fields it reads: "encoding", "solver", "algorithm", "memory"
+    can: frozenset[str] = frozenset()  # SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO
+    # Which of a puzzle's formulations it runs: CPSAT, CNF, or None (a search of its own). Asked
+    # of the backend, so no caller maps backend names to formulations.
+    formulation: str | None = None
+    install = ""  # one line: how to install what it needs (said when it is not installed)
 
-    def supported(self) -> bool: ...
+    def supported(self) -> bool:
+        """Whether it can run here at all (its package is installed)."""
+        return True
 
-    def choices(self, puzzle: Puzzle) -> dict[str, list[str]]: ...
+    def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
+        """The values each Request field it takes may have for ``puzzle``."""
+        return {}
 
     def refusal(self, puzzle: Puzzle) -> str | None:
         """Why this backend cannot run ``puzzle`` at all (one line naming what can), or None."""
-        ...
+        return None
 
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
-        """Refuse, before any run starts, a request this backend cannot serve (``counting``: for a count)."""
-        ...
+        """The backend's own refusals of a request (``counting``: for a count), in one line; the gate
+        (``gridsat.solvers.gate``) calls this after its own checks."""
+        if not counting and ENUMERATE not in self.can:
+            raise listing_refused(self) if COUNT in self.can else cannot(self, ENUMERATE)
 
     def listing(self) -> dict[str, Any]:
         """What ``gridsat list --json`` adds about this backend's own choices (e.g. its solvers)."""
-        ...
+        return {}
 
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search: ...
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search:
+        """The built formulation, ready to stream solutions."""
+        raise listing_refused(self) if COUNT in self.can else cannot(self, ENUMERATE)
 
-
-class Counter(Backend, Protocol):
-    """A backend that counts without enumerating (``can`` has COUNT but not ENUMERATE)."""
-
-    def tally(
-        self,
-        puzzle: Puzzle,
-        instance: Instance,
-        request: Request,
-        stop: Stop,
-        *,
-        up_to: str | None = None,
-        progress: Callable[[str], None] | None = None,
-    ) -> Tally:
+    def tally(self, puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, *, up_to: str | None = None,
+              progress: Callable[[str], None] | None = None) -> Tally:
         """The exact count (``up_to``: of orbits), or ``Tally(None, ...)`` when ``stop`` ended it first."""
-        ...
+        raise cannot(self, COUNT) if COUNT not in self.can else InvalidOption(
+            f"backend {self.name!r} has no count of its own: it counts the solutions it lists")
 
 
 BACKENDS: dict[str, str] = {
@@ -143,6 +148,27 @@ def get_backend(name: str) -> Backend:
     return backend
 
 
+DEFAULT_BACKEND = next(iter(BACKENDS))  # the first registered: what a call that names none runs
+
+
+def backends_where(test: Callable[[type[Backend]], bool]) -> list[str]:
+    """The registered backends whose class passes ``test``, in registry order (their modules are
+    imported, never their packages: a class answers ``can``, ``takes`` and ``formulation`` itself)."""
+    return [name for name in BACKENDS if test(backend_class(name))]
+
+
+def searches_formulation(backend: type[Backend] | Backend) -> bool:
+    """Whether ``backend`` lists the solutions of one of the puzzle's formulations (CP-SAT or CNF): what
+    Burnside's lemma (a constrained formulation per group element) and mutation testing need."""
+    return backend.formulation in FORMULATIONS and ENUMERATE in backend.can
+
+
+def reference_backend() -> str:
+    """The registered backend that runs the puzzles' own reference searches: it lists solutions with
+    no formulation (the one that counts a mutation corpus)."""
+    return next(iter(backends_where(lambda b: b.formulation is None and ENUMERATE in b.can)))
+
+
 def counts_only(backend: Backend) -> bool:
     """Whether ``backend`` counts without enumerating (it answers through ``tally``, never lists)."""
     return COUNT in backend.can and ENUMERATE not in backend.can
@@ -153,28 +179,12 @@ def listing_refused(backend: Backend) -> InvalidOption:
     return InvalidOption(f"backend {backend.name!r} counts without listing solutions: use it with count or crosscheck")
 
 
-def refuse_listing(backend: Backend) -> None:
-    """``solve`` and ``enumerate`` need solutions, which a counting backend never lists."""
-    if ENUMERATE not in backend.can:
-        raise listing_refused(backend)
+def cannot(backend: Backend, verb: str) -> InvalidOption:
+    """The error for asking ``backend`` to ``verb`` (solve, enumerate, count), naming the backends that can."""
+    able = backends_where(lambda b: verb in b.can)
+    return InvalidOption(f"backend {backend.name!r} cannot {verb}" + (f": {verb} with {join_or(able)}" if able else ""))
 
 
-def check_countable(backend: Backend, puzzle: Puzzle, request: Request, up_to: str | None) -> None:
-    """Refuse, in one line, what a counting backend cannot count at all."""
-    check_request(backend, request)
-    refusal = backend.refusal(puzzle)
-    if refusal:
-        raise InvalidOption(refusal)
-    if up_to is not None and UP_TO not in backend.can:
-        raise InvalidOption(f"backend {backend.name!r} cannot count up to {up_to}: count with cpsat, sat or reference")
-
-
-def check_request(backend: Backend, request: Request) -> None:
-    """Reject options the backend would silently ignore."""
-    flags = {"encoding": request.encoding, "solver": request.solver, "algorithm": request.algorithm,
-             "memory": request.memory}
-    for option, value in flags.items():
-        if value is not None and option not in backend.takes:
-            takers = [n for n in BACKENDS if option in backend_class(n).takes]
-            raise InvalidOption(
-                f"--{option} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")
+def join_or(names: list[str]) -> str:
+    """``a, b or c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

@@ -9,7 +9,7 @@ from typing import Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import ENUMERATORS, Request
+from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request
 from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -253,13 +253,14 @@ def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop, pin
     return None if len(found) > cap else sorted(found)
 
 
-class CpsatBackend:
-    """Google OR-Tools CP-SAT."""
+class CpsatBackend(Backend):
+    """Google OR-Tools CP-SAT: every puzzle has a CP-SAT model; the encoding is checked when it is built."""
 
     name = "cpsat"
     summary = "OR-Tools CP-SAT; enumerates with its solution callback on one worker"
     takes = ("encoding",)
     can = ENUMERATORS
+    formulation = CPSAT
     install = "pip install ortools (a dependency of gridsat)"
 
     def supported(self) -> bool:
@@ -267,15 +268,6 @@ class CpsatBackend:
 
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cpsat_encodings.tokens()}
-
-    def refusal(self, puzzle: Puzzle) -> str | None:
-        return None  # every puzzle has a CP-SAT model
-
-    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
-        """Nothing to refuse before a run: the encoding is checked when the model is built."""
-
-    def listing(self) -> dict[str, Any]:
-        return {}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatSearch:
         encoding = puzzle.cpsat_encodings.resolve(request.encoding, f" for the CP-SAT model of {puzzle.name}")

@@ -9,7 +9,8 @@ from typing import Any
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
-from gridsat.solvers.backend import BACKENDS, Request, backend_class, counts_only, get_backend
+from gridsat.solvers.backend import BACKENDS, COUNT, Request, backend_class, counts_only, get_backend
+from gridsat.solvers.gate import Job, check
 from gridsat.solvers.run import Outcome, execute, tally
 from gridsat.solvers.stop import INTERRUPTED
 
@@ -91,7 +92,7 @@ def configurations(
     for name in backends or [n for n in BACKENDS if n not in skip]:
         backend = backend_class(name)()
         if "encoding" in backend.takes:
-            space = puzzle.encodings(backend.name)
+            space = puzzle.encodings(backend.formulation)
             # A counting backend counts an axis not named at its exact choice (an eager one), so its
             # "each" varies one axis at a time from there; a lazy choice is refused when built.
             each = space.variants(exact=counts_only(backend))
@@ -101,7 +102,7 @@ def configurations(
                 request = Request(encoding=e.name if e else None, solver=chosen)
                 if counts_only(backend) and e is not None:
                     try:
-                        backend.vet(puzzle, request, counting=True)
+                        check(backend, puzzle, Job(COUNT, request))
                     except GridsatError as error:
                         if notes is not None:
                             notes.append(f"{name}:{e.name}: not run: {error}")

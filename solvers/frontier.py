@@ -23,7 +23,18 @@ from typing import Any
 from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import FrontierSpec
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import COUNT, TIME_LIMIT, UP_TO, Request, Search, Tally, listing_refused
+from gridsat.solvers.backend import (
+    BACKENDS,
+    COUNT,
+    TIME_LIMIT,
+    UP_TO,
+    Backend,
+    Request,
+    Tally,
+    backend_class,
+    join_or,
+)
+from gridsat.solvers.machine import cores
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
@@ -116,11 +127,6 @@ class Run:
     seconds: float = 0.0
 
 
-def cpus() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def idle_cpus() -> int:
     """The cores not busy with other work (by the load average), at least one: a second thread on a
     core that another process holds slows a layer down instead of splitting it."""
@@ -128,7 +134,7 @@ def idle_cpus() -> int:
         busy = os.getloadavg()[0]
     except (OSError, AttributeError):
         busy = 0.0
-    return max(1, min(cpus(), round(cpus() - busy)))
+    return max(1, min(cores(), round(cores() - busy)))
 
 
 def row_words(words: int, lanes: int) -> int:
@@ -320,7 +326,7 @@ def summary_of(states: list[int]) -> dict[str, Any]:
     return {"states_per_layer_sampled": {str(i): states[i] for i in range(0, len(states), stride)}}
 
 
-class FrontierBackend:
+class FrontierBackend(Backend):
     """Counts by dynamic programming over the frontier of a puzzle's ``FrontierSpec``."""
 
     name = "frontier"
@@ -332,38 +338,14 @@ class FrontierBackend:
     def supported(self) -> bool:
         return importlib.util.find_spec("numba") is not None
 
-    def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
-        return {}
-
     def refusal(self, puzzle: Puzzle) -> str | None:
         if puzzle.frontier is not None:
             return None
-        from gridsat.solvers.backend import BACKENDS
-
         counters = [name for name in BACKENDS if name != self.name and counts(name, puzzle)]
         return f"{puzzle.name} has no frontier formulation: count it with {join_or(counters)}"
 
-    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
-        """Only counts: the frontier never lists a solution."""
-        if not counting:
-            raise listing_refused(self)
-
-    def listing(self) -> dict[str, Any]:
-        return {}
-
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search:
-        raise listing_refused(self)
-
-    def tally(
-        self,
-        puzzle: Puzzle,
-        instance: Instance,
-        request: Request,
-        stop: Stop,
-        *,
-        up_to: str | None = None,
-        progress: Callable[[str], None] | None = None,
-    ) -> Tally:
+    def tally(self, puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, *, up_to: str | None = None,
+              progress: Callable[[str], None] | None = None) -> Tally:
         """The exact count (``up_to``: of tours up to reversal...), or ``Tally(None, ...)`` when stopped."""
         built = time.perf_counter()
         spec, scale = spec_of(puzzle, instance, up_to)
@@ -389,16 +371,8 @@ class FrontierBackend:
 
 def counts(name: str, puzzle: Puzzle) -> bool:
     """Whether the registered backend ``name`` counts ``puzzle`` (by enumeration or by its own counter)."""
-    from gridsat.solvers.backend import backend_class
-
     try:
         backend = backend_class(name)()
-        refusal = getattr(backend, "refusal", None)
-        return COUNT in backend.can and (refusal is None or refusal(puzzle) is None)
+        return COUNT in backend.can and backend.refusal(puzzle) is None
     except Exception:  # a backend whose module cannot load here does not count anything
         return False
-
-
-def join_or(names: list[str]) -> str:
-    """``a, b or c``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

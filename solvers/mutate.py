@@ -176,7 +176,7 @@ class Judge:
     def __init__(self, task: Task, puzzle: Puzzle | None = None) -> None:
         self.task = task
         self.puzzle = puzzle or get_puzzle(task.puzzle)
-        self.kind = "cnf" if task.backend == "sat" else "cpsat"
+        self.kind = get_backend(task.backend).formulation
         self.encoding = self.puzzle.encodings(self.kind).resolve(task.encoding)
         self.instances = [self.puzzle.parse(c.text, c.params) for c in task.corpus]
         self._built: dict[int, Built] = {}

@@ -32,33 +32,28 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
+from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
-from gridsat.solvers.backend import Counter as CountingBackend
-from gridsat.solvers.backend import Request, counts_only, get_backend
+from gridsat.solvers.backend import COUNT, Backend, Request, counts_only, get_backend, searches_formulation
 from gridsat.solvers.crosscheck import Config, Report, compare
+from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Job, check, check_up_to
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
 from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
 
-UP_TO = ("symmetry", "reversal")
-METHODS = ("canonical", "burnside")
+# The choices of up_to and of the method, checked by the gate; named here too, where callers read them.
+UP_TO, METHODS = SYMMETRIES, METHODS
 # What an orbit is, in the words a count is described with ("tours: undirected").
 PHRASES = {"symmetry": "up to symmetry", "reversal": "undirected"}
 
 
 def group_of(puzzle: Puzzle, instance: Instance, up_to: str) -> Group:
     """The group the puzzle declares for ``up_to``; one it does not declare is an input error."""
-    if up_to not in UP_TO:
-        raise UnknownName("--up-to", up_to, UP_TO)
-    build = puzzle.symmetries.get(up_to)
-    if build is None:
-        offered = f"it counts up to: {', '.join(puzzle.symmetries)}" if puzzle.symmetries else "it declares none"
-        raise InvalidOption(f"--up-to {up_to} does not apply to puzzle {puzzle.name!r} ({offered})")
-    return build(instance)
+    check_up_to(puzzle, up_to)
+    return puzzle.symmetries[up_to](instance)
 
 
 @dataclass(frozen=True)
@@ -167,7 +162,7 @@ class OrbitOutcome(Outcome):
         return record
 
 
-def tally_orbits(puzzle: Puzzle, instance: Instance, backend: CountingBackend, request: Request, *, up_to: str,
+def tally_orbits(puzzle: Puzzle, instance: Instance, backend: Backend, request: Request, *, up_to: str,
                  time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> OrbitOutcome:
     """An orbit count from a counting backend that counts orbits itself (``native``)."""
     group = group_of(puzzle, instance, up_to)
@@ -307,7 +302,7 @@ def unbroken_request(puzzle: Puzzle, backend: str, request: Request, choices: tu
     """``request`` with the encoding choices that keep every solution in place of their axes' choices."""
     if not choices:
         return request
-    space = puzzle.encodings(backend)
+    space = puzzle.encodings(get_backend(backend).formulation)
     owner = {choice: axis.name for axis in space.axes for choice in axis.choices}
     swap = {owner[choice]: choice for choice in choices if choice in owner}
     resolved = space.resolve(request.encoding, f" for the {backend} formulation of {puzzle.name}")
@@ -318,11 +313,10 @@ def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request 
              up_to: str, time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
     """Count orbits by Burnside's lemma: fix(g) for every element, each an ordinary count of a constrained
     model (each split into parts when ``split``)."""
-    group = group_of(puzzle, instance, up_to)
-    if "encoding" not in get_backend(backend).takes:
-        raise InvalidOption(f"backend {backend!r} has no formulation to count fixed points with, so it can only "
-                            "count canonical representatives (Burnside's lemma needs cpsat or sat)")
     request = request or Request()
+    check(get_backend(backend), puzzle, Job(COUNT, request, time_limit=time_limit, up_to=up_to, method=BURNSIDE,
+                                            split=split))
+    group = group_of(puzzle, instance, up_to)
     stop = Stop(time_limit)
     outcome: OrbitOutcome | None = None
     for index, element in enumerate(group.elements):
@@ -356,13 +350,11 @@ def count_orbits(puzzle: Puzzle, instance: Instance, backend: str, request: Requ
                  up_to: str, method: str = "canonical", limit: int | None = None,
                  time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
     """Count orbits by ``method``: ``canonical`` representatives or ``burnside``."""
-    if method not in METHODS:
-        raise UnknownName("orbit counting method", method, METHODS)
-    if method == "canonical":
+    check(get_backend(backend), puzzle, Job(COUNT, request or Request(), limit=limit, time_limit=time_limit,
+                                            up_to=up_to, method=method, split=split))
+    if method != BURNSIDE:
         return count_canonical(puzzle, instance, backend, request, up_to=up_to, limit=limit, time_limit=time_limit,
                                split=split)
-    if limit is not None:
-        raise InvalidOption("a solution limit needs the canonical method: Burnside's lemma counts, it finds no orbits")
     return burnside(puzzle, instance, backend, request, up_to=up_to, time_limit=time_limit, split=split)
 
 
@@ -409,7 +401,7 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
             continue
         record(count_canonical(puzzle, instance, config.backend, config.request, up_to=up_to,
                                time_limit=time_limit, keep=True, split=split))
-        if "encoding" not in get_backend(config.backend).takes:
+        if not searches_formulation(get_backend(config.backend)):
             continue
         try:
             record(burnside(puzzle, instance, config.backend, config.request, up_to=up_to, time_limit=time_limit,

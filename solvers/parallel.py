@@ -54,12 +54,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gridsat.models import get_puzzle
-from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
-from gridsat.solvers.backend import Request
-from gridsat.solvers.checkpoint import Checkpoint, check_writable
+from gridsat.solvers.backend import COUNT, ENUMERATE, Request, get_backend
+from gridsat.solvers.checkpoint import Checkpoint
+from gridsat.solvers.gate import Job, check
 from gridsat.solvers.parts import RESPLIT, Handback, Part, StopSplitting, shared_out
 from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
@@ -235,14 +235,6 @@ class Watch:
         self.done.set()
 
 
-def registered(puzzle: Puzzle) -> bool:
-    """Whether a worker that looks ``puzzle`` up by name gets this very puzzle."""
-    try:
-        return get_puzzle(puzzle.name) is puzzle
-    except GridsatError:
-        return False
-
-
 def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:
     """What identifies a run for its checkpoint: a checkpoint of any other run is refused."""
     return {
@@ -274,15 +266,8 @@ class SplitRun(Run):
         deliver: bool = False,
         on_progress: Callable[[Progress], None] | None = None,
     ) -> None:
-        if split.jobs < 1:
-            raise InvalidOption(f"--jobs {split.jobs}: must be at least 1")
-        if not registered(puzzle):
-            raise InvalidOption(f"puzzle {puzzle.name!r} is not a built-in or plugin puzzle: workers find a "
-                                "puzzle by its name, so a split run needs one registered (see Adding a puzzle)")
-        if split.checkpoint is not None:
-            if limit is not None or deliver or keep:
-                raise InvalidOption("--checkpoint records counts: it goes with count, without --limit")
-            check_writable(split.checkpoint)
+        check(get_backend(backend), puzzle, Job(ENUMERATE if deliver else COUNT, request, limit=limit,
+                                                time_limit=time_limit, split=split, keep=keep))
         self.stop = Stop(time_limit)
         self.deadline = None if time_limit is None else time.time() + time_limit
         # The probe builds the formulation once; splitting reuses it.

@@ -11,7 +11,8 @@ from typing import Any
 from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
-from gridsat.solvers.backend import Counter, Request, Search, Tally, check_countable, check_request, get_backend
+from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Backend, Request, Search, Tally, get_backend
+from gridsat.solvers.gate import Job, check
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Closing
 
@@ -170,7 +171,7 @@ class Enumeration(Run):
     ) -> None:
         chosen = get_backend(backend)
         request = request or Request()
-        check_request(chosen, request)
+        check(chosen, puzzle, Job(SOLVE if limit == 1 else ENUMERATE, request, limit=limit, time_limit=time_limit))
         self.stop = Stop(time_limit)  # started before building: the build counts against the time limit
         started = time.perf_counter()
         self.search: Search | None = None
@@ -271,7 +272,7 @@ def consume(
 def tally(
     puzzle: Puzzle,
     instance: Instance,
-    backend: Counter,
+    backend: Backend,
     request: Request,
     *,
     time_limit: float | None = None,
@@ -282,7 +283,7 @@ def tally(
     count, or, stopped by the time limit or Ctrl-C first, none (``known`` False, never 0). The
     ``Tally`` it answers becomes the ``Outcome`` every run gives, so reports, exit statuses and the
     cross-check treat it like any count (``up_to``: the backend counts orbits itself)."""
-    check_countable(backend, puzzle, request, up_to)
+    check(backend, puzzle, Job(COUNT, request, time_limit=time_limit, up_to=up_to))
     stop = Stop(time_limit)
     try:
         found = backend.tally(puzzle, instance, request, stop, up_to=up_to, progress=progress)

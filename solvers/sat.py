@@ -31,7 +31,7 @@ from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import ENUMERATORS, Request
+from gridsat.solvers.backend import CNF, ENUMERATORS, Backend, Request
 from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -323,13 +323,14 @@ def part_formulation(puzzle: Puzzle, instance: Instance, encoding: Encoding) -> 
     return formulation
 
 
-class SatBackend:
+class SatBackend(Backend):
     """PySAT with a solver of the user's choice."""
 
     name = "sat"
     summary = "PySAT (default cadical195); enumerates with blocking clauses on the projection"
     takes = ("encoding", "solver")
     can = ENUMERATORS
+    formulation = CNF
     install = "pip install python-sat (a dependency of gridsat)"
 
     def supported(self) -> bool:
@@ -338,17 +339,14 @@ class SatBackend:
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
 
-    def refusal(self, puzzle: Puzzle) -> str | None:
-        return None  # every puzzle has a CNF
-
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
-        """The solver must exist and, for a count, solve incrementally (blocking clauses need that)."""
+        """The solver must exist and, to find more than one solution (``counting``), solve incrementally
+        (blocking clauses need that). Every puzzle has a CNF."""
         solver = request.solver or DEFAULT_SOLVER
         if solver not in solver_names():
             raise UnknownName("solver", solver, solver_names())
         if counting and solver in ONE_SHOT:
-            raise InvalidOption(f"solver {solver!r} cannot solve incrementally, so it cannot count: "
-                                "use it with 'solve'")
+            raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
 
     def listing(self) -> dict[str, Any]:
         """The PySAT solvers this installation can start, and which of them only solve."""
@@ -357,10 +355,7 @@ class SatBackend:
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER
-        if solver not in solver_names():
-            raise UnknownName("solver", solver, solver_names())
-        if solver in ONE_SHOT and request.limit != 1:
-            raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
+        self.vet(puzzle, request, counting=request.limit != 1)
         encoding = puzzle.cnf_encodings.resolve(request.encoding, f" for the CNF of {puzzle.name}")
         label = f"{encoding.name}/{solver}"
         formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(

@@ -135,3 +135,23 @@ def test_the_graph_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     module.write_text("def f():\n    from .inner import g\n    import gridsat.models\n")
     found = imports("gridsat.pkg", module, {"gridsat.pkg.inner", "gridsat.models"})
     assert found == {"gridsat.pkg.inner", "gridsat.models"}
+
+
+def string_literals(path: Path) -> set[str]:
+    """Every string constant in a module's source (docstrings and the fixed parts of f-strings too)."""
+    return {node.value for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+
+
+def test_the_api_names_no_backend() -> None:
+    """The API asks the registry and the backends what they can do; it never names one (a default, a
+    formulation, the reference search all come from gridsat.solvers)."""
+    from gridsat.solvers.backend import BACKENDS
+
+    assert string_literals(ROOT / "gridsat" / "api.py") & set(BACKENDS) == set()
+
+
+def test_the_literal_finder_sees_plain_and_formatted_strings(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text('x = "sat"\ny = f"{x}:cpsat"\n')
+    assert {"sat", ":cpsat"} <= string_literals(module)

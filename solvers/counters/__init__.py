@@ -46,7 +46,7 @@ from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import COUNT, TIME_LIMIT, Request, Search, Tally, listing_refused
+from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally
 from gridsat.solvers.stop import INTERRUPTED, Stop
 from gridsat.solvers.stop import TIME_LIMIT as TIME_LIMIT_REASON
 
@@ -209,16 +209,14 @@ def version_of(distribution: str) -> str | None:
         return None
 
 
-class ModelCounter:
+class ModelCounter(Backend):
     """An exact model counter run on the puzzle's CNF in a worker process (see the module docstring)."""
 
-    name = ""
-    summary = ""
     module = ""  # the import name
     distribution = ""  # the pip name
     takes = ("encoding",)
     can = frozenset({COUNT, TIME_LIMIT})
-    install = ""  # one line: how to install it (said when it is not installed)
+    formulation = CNF
 
     def supported(self) -> bool:
         return importlib.util.find_spec(self.module) is not None  # without importing it: listing stays fast
@@ -237,30 +235,17 @@ class ModelCounter:
 
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts, and only of encodings the puzzle's CNF offers (a lazy one is refused once built)."""
-        if not counting:
-            self.prepare(puzzle, None, request)
+        super().vet(puzzle, request, counting=counting)
         resolve(puzzle, request)
 
     def listing(self) -> dict[str, Any]:
         """The installed counter's version, for ``gridsat list --json``."""
         return {f"{self.name}_version": version_of(self.distribution)}
 
-    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Search:
-        raise listing_refused(self)
-
-    def tally(
-        self,
-        puzzle: Puzzle,
-        instance: Instance,
-        request: Request,
-        stop: Stop,
-        *,
-        up_to: str | None = None,
-        progress: Callable[[str], None] | None = None,
-    ) -> Tally:
-        """The exact number of solutions, or ``Tally(None, ...)`` when ``stop`` ended the count first."""
-        if up_to is not None:
-            raise InvalidOption(f"backend {self.name!r} cannot count up to {up_to}: count with cpsat, sat or reference")
+    def tally(self, puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, *, up_to: str | None = None,
+              progress: Callable[[str], None] | None = None) -> Tally:
+        """The exact number of solutions (never of orbits: ``can`` has no UP_TO), or ``Tally(None, ...)`` when
+        ``stop`` ended the count first."""
         encoding = resolve(puzzle, request)
         started = time.perf_counter()
         details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution)}

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import ENUMERATORS, Request
+from gridsat.solvers.backend import ENUMERATORS, Backend, Request
 from gridsat.solvers.parts import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
 from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
@@ -179,8 +179,8 @@ class ReferenceSearch:
             stop.request(f"algorithm {self.algorithm.name!r} does not search for every solution")
 
 
-class ReferenceBackend:
-    """Backtracking algorithms ported from the seeds."""
+class ReferenceBackend(Backend):
+    """Backtracking algorithms ported from the seeds (the algorithm is looked up when the run starts)."""
 
     name = "reference"
     summary = "the seed's own backtracking algorithm, reimplemented (pure Python)"
@@ -196,12 +196,6 @@ class ReferenceBackend:
 
     def refusal(self, puzzle: Puzzle) -> str | None:
         return None if algorithms(puzzle) else f"puzzle {puzzle.name!r} has no reference algorithm"
-
-    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
-        """Nothing to refuse before a run: the algorithm is looked up when the run starts."""
-
-    def listing(self) -> dict[str, Any]:
-        return {}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> ReferenceSearch:
         """The named algorithm; unnamed, the default, or for one solution the first one-solution method."""

@@ -1,0 +1,173 @@
+"""The one gate: whether a backend can run a job, decided in one place before any work starts.
+
+A ``Job`` says what a caller asks (solve, enumerate or count; a limit, a time limit, orbits by which
+method, split into parts or not); ``check`` refuses, in one line naming the bad value, what the
+backend cannot run, and then lets the backend add its own refusals (``Backend.vet``). The API calls
+it before it chooses a route; the run loop, the split runner and the orbit counts call it too, so a
+caller that starts them directly is refused the same way. Lists of backends a refusal suggests come
+from the registry, never from a list written here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from gridsat.models import get_puzzle
+from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
+from gridsat.models.puzzle import Puzzle
+from gridsat.solvers.backend import (
+    BACKENDS,
+    COUNT,
+    ENUMERATE,
+    SPLIT,
+    TIME_LIMIT,
+    UP_TO,
+    Backend,
+    Request,
+    backend_class,
+    backends_where,
+    cannot,
+    counts_only,
+    join_or,
+    listing_refused,
+    searches_formulation,
+)
+from gridsat.solvers.checkpoint import check_writable
+
+SYMMETRIES = ("symmetry", "reversal")  # what ``up_to`` takes (a puzzle declares which of them it has)
+METHODS = ("canonical", "burnside")  # how orbits are counted (see solvers.orbits)
+BURNSIDE = "burnside"
+# The Request fields a backend must take to be given them (a backend would ignore the others silently).
+OPTIONS = ("encoding", "solver", "algorithm", "memory")
+
+
+class Splitting(Protocol):
+    """What the gate reads of a ``solvers.parallel.Split`` (typed here: parallel imports this module)."""
+
+    jobs: int
+    checkpoint: Path | str | None
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a caller asks of a backend: the verb (``SOLVE``, ``ENUMERATE`` or ``COUNT``) and its options."""
+
+    verb: str = COUNT
+    request: Request = Request()
+    limit: int | None = None  # a solution limit
+    time_limit: float | None = None
+    up_to: str | None = None  # count orbits under this group instead of solutions
+    method: str | None = None  # how orbits are counted: canonical or burnside
+    split: Splitting | None = None  # None: one search in this process
+    keep: bool = False  # the solutions are kept for the caller (a cross-check compares them)
+
+
+def check(backend: Backend, puzzle: Puzzle, job: Job) -> None:
+    """Refuse, in one line, a job ``backend`` cannot run on ``puzzle``; return when it can."""
+    if job.method is not None and job.method not in METHODS:
+        raise UnknownName("orbit counting method", job.method, METHODS)
+    check_verb(backend, job)
+    check_listing(backend, job)
+    if job.up_to is not None:
+        check_up_to(puzzle, job.up_to)
+    check_orbit_method(backend, job)
+    check_options(backend, job.request)
+    check_capabilities(backend, puzzle, job)
+    if job.split is not None:
+        check_split(puzzle, job.split, job)
+    backend.vet(puzzle, job.request, counting=job.verb == COUNT)
+
+
+def check_verb(backend: Backend, job: Job) -> None:
+    """The verb must be one the backend can do; solutions are refused plainly by a counting backend."""
+    if job.verb in backend.can:
+        return
+    raise listing_refused(backend) if counts_only(backend) else cannot(backend, job.verb)
+
+
+def check_listing(backend: Backend, job: Job) -> None:
+    """What only a backend that lists solutions has: a solution limit, a choice of orbit method, parts."""
+    if ENUMERATE in backend.can:
+        return
+    if job.limit is not None:
+        raise InvalidOption(f"backend {backend.name!r} counts without listing solutions, so it has no solution limit")
+    if job.method is not None:
+        raise InvalidOption(f"backend {backend.name!r} counts orbits its own way: --method does not apply")
+
+
+def check_up_to(puzzle: Puzzle, up_to: str) -> None:
+    """``up_to`` must name a group the puzzle declares."""
+    if up_to not in SYMMETRIES:
+        raise UnknownName("--up-to", up_to, SYMMETRIES)
+    if puzzle.symmetries.get(up_to) is None:
+        offered = f"it counts up to: {', '.join(puzzle.symmetries)}" if puzzle.symmetries else "it declares none"
+        raise InvalidOption(f"--up-to {up_to} does not apply to puzzle {puzzle.name!r} ({offered})")
+
+
+def check_orbit_method(backend: Backend, job: Job) -> None:
+    """A method counts orbits, so it needs ``up_to``; Burnside's lemma counts fixed points of a formulation."""
+    if job.method is None:
+        return
+    if job.up_to is None:
+        raise InvalidOption(f"method {job.method!r} counts orbits: it needs up_to (--up-to symmetry or reversal)")
+    if job.method != BURNSIDE:
+        return
+    if job.split is not None and job.split.checkpoint is not None:
+        raise InvalidOption("--checkpoint records one count: Burnside's lemma makes one per group element")
+    if job.limit is not None:
+        raise InvalidOption("a solution limit needs the canonical method: Burnside's lemma counts, it finds no orbits")
+    if not searches_formulation(backend):
+        raise InvalidOption(f"backend {backend.name!r} has no formulation to count fixed points with, so it can only "
+                            "count canonical representatives (Burnside's lemma needs "
+                            f"{join_or(backends_where(searches_formulation))})")
+
+
+def check_options(backend: Backend, request: Request) -> None:
+    """Refuse options the backend would silently ignore."""
+    for option in OPTIONS:
+        value = getattr(request, option)
+        if value is not None and option not in backend.takes:
+            takers = [n for n in BACKENDS if option in backend_class(n).takes]
+            raise InvalidOption(
+                f"--{option} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")
+
+
+def check_capabilities(backend: Backend, puzzle: Puzzle, job: Job) -> None:
+    """The puzzle, the split, orbits and a time limit must each be something the backend can do."""
+    if job.split is not None and SPLIT not in backend.can:
+        raise InvalidOption(f"backend {backend.name!r} does not split a count into parts: drop --jobs, --scheduler, "
+                            "--parts and --checkpoint")
+    refusal = backend.refusal(puzzle)
+    if refusal:
+        raise InvalidOption(refusal)
+    if job.up_to is not None and UP_TO not in backend.can:
+        # Every backend that lists solutions counts orbits by canonical representatives.
+        able = backends_where(lambda b: UP_TO in b.can and ENUMERATE in b.can)
+        raise InvalidOption(f"backend {backend.name!r} cannot count up to {job.up_to}: count with {join_or(able)}")
+    if job.time_limit is not None and TIME_LIMIT not in backend.can:
+        able = backends_where(lambda b: TIME_LIMIT in b.can)
+        raise InvalidOption(f"backend {backend.name!r} cannot stop at a time limit: drop --time-limit or run "
+                            f"{join_or(able)}")
+
+
+def check_split(puzzle: Puzzle, split: Splitting, job: Job) -> None:
+    """A split run needs workers, a puzzle they can find by name, and a checkpoint only for a plain count."""
+    if split.jobs < 1:
+        raise InvalidOption(f"--jobs {split.jobs}: must be at least 1")
+    if not registered(puzzle):
+        raise InvalidOption(f"puzzle {puzzle.name!r} is not a built-in or plugin puzzle: workers find a "
+                            "puzzle by its name, so a split run needs one registered (see Adding a puzzle)")
+    if split.checkpoint is not None:
+        if job.limit is not None or job.verb != COUNT or job.keep:
+            raise InvalidOption("--checkpoint records counts: it goes with count, without --limit")
+        check_writable(Path(split.checkpoint))
+
+
+def registered(puzzle: Puzzle) -> bool:
+    """Whether a worker that looks ``puzzle`` up by name gets this very puzzle."""
+    try:
+        return get_puzzle(puzzle.name) is puzzle
+    except GridsatError:
+        return False
