@@ -3,7 +3,8 @@
 A backend turns (puzzle, instance, request) into a ``Search``: a built formulation, ready to stream
 canonical solutions. Solving, enumerating and counting all read that stream, cut short by a limit
 (see ``gridsat.solvers.run``). A counting backend answers with a ``Tally`` instead, and says so in
-``can``: the API and the command line ask a backend what it can do, never which one it is.
+``can``: the API and the command line ask a backend what it can do, never which one it is, and
+``gridsat.solvers.gate`` refuses in one place what it cannot run.
 """
 
 from __future__ import annotations

@@ -1,0 +1,145 @@
+"""The gate (solvers.gate.check): every refusal of what a backend cannot run, made in one place, in one
+line, with the words it had before the gate; and the Backend base class, whose defaults refuse cleanly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import gridsat as gs
+from gridsat import api
+from gridsat.models.errors import InvalidOption, UnknownName
+from gridsat.solvers import backend as registry
+from gridsat.solvers import frontier, machine
+from gridsat.solvers.backend import BACKENDS, Backend, Request, get_backend, reference_backend
+from gridsat.solvers.counters import D4Backend
+from gridsat.solvers.cpsat import CpsatBackend
+from gridsat.solvers.gate import Job, check
+from gridsat.solvers.parallel import Split
+from gridsat.solvers.stop import Stop
+
+TATAMI = gs.get_puzzle("tatami")
+
+REFUSALS = [
+    (lambda: gs.count("tatami", "3x4", backend="frontier", limit=3),
+     "backend 'frontier' counts without listing solutions, so it has no solution limit"),
+    (lambda: gs.count("knights-tour", "3x4", backend="frontier", up_to="reversal", method="canonical"),
+     "backend 'frontier' counts orbits its own way: --method does not apply"),
+    (lambda: gs.count("tatami", "3x4", backend="frontier", split=Split(jobs=2)),
+     "backend 'frontier' does not split a count into parts: drop --jobs, --scheduler, --parts and --checkpoint"),
+    (lambda: gs.count("prime-grid", "3x3", backend="frontier"),
+     "prime-grid has no frontier formulation: count it with cpsat, sat, reference, d4 or ganak"),
+    (lambda: gs.enumerate("tatami", "3x4", backend="frontier"),
+     "backend 'frontier' counts without listing solutions: use it with count or crosscheck"),
+    (lambda: gs.solve("tatami", "3x4", backend="frontier"),
+     "backend 'frontier' counts without listing solutions: use it with count or crosscheck"),
+    (lambda: gs.count("tatami", "3x4", up_to="symmetry", method="burnside", backend="reference"),
+     "backend 'reference' has no formulation to count fixed points with, so it can only count canonical "
+     "representatives (Burnside's lemma needs cpsat or sat)"),
+    (lambda: gs.count("tatami", "3x4", method="burnside"),
+     "method 'burnside' counts orbits: it needs up_to (--up-to symmetry or reversal)"),
+    (lambda: gs.count("tatami", "3x4", up_to="symmetry", method="burnside", limit=1),
+     "a solution limit needs the canonical method: Burnside's lemma counts, it finds no orbits"),
+    (lambda: gs.count("tatami", "3x4", up_to="symmetry", method="burnside", split=Split(jobs=2, checkpoint="c.json")),
+     "--checkpoint records one count: Burnside's lemma makes one per group element"),
+    (lambda: gs.count("tatami", "3x4", solver="glucose4"),
+     "--solver 'glucose4' does not apply to backend 'cpsat' (only sat)"),
+    (lambda: gs.count("tatami", "3x4", backend="reference", memory=10),
+     "--memory 10 does not apply to backend 'reference' (only frontier)"),
+    (lambda: gs.count("tatami", "3x4", limit=2, split=Split(jobs=2, checkpoint="c.json")),
+     "--checkpoint records counts: it goes with count, without --limit"),
+    (lambda: gs.enumerate("tatami", "3x4", split=Split(jobs=2, checkpoint="c.json")),
+     "--checkpoint records counts: it goes with count, without --limit"),
+    (lambda: gs.count("tatami", "3x4", backend="sat", solver="kissat404"),
+     "solver 'kissat404' cannot solve incrementally: use it with 'solve' only"),
+    (lambda: gs.count("prime-grid", "3x3", up_to="reversal"),
+     "--up-to reversal does not apply to puzzle 'prime-grid' (it counts up to: symmetry)"),
+]
+
+
+@pytest.mark.parametrize("call, message", REFUSALS, ids=[m[:50] for _, m in REFUSALS])
+def test_each_refusal_is_one_line_with_its_words(call, message: str, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a checkpoint the refusal must come before is never written
+    with pytest.raises(InvalidOption) as refused:
+        call()
+    assert str(refused.value) == message
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_unknown_orbit_method_is_an_unknown_name() -> None:
+    with pytest.raises(UnknownName, match="unknown orbit counting method 'fast'"):
+        gs.count("tatami", "3x4", up_to="symmetry", method="fast")
+
+
+def test_the_split_runner_is_refused_by_the_same_gate() -> None:
+    sat = get_backend("sat")
+    with pytest.raises(InvalidOption, match="^--jobs 0: must be at least 1$"):
+        check(sat, TATAMI, Job(registry.COUNT, split=Split(jobs=0)))
+    check(sat, TATAMI, Job(registry.COUNT, split=Split(jobs=2)))  # a registered puzzle, no checkpoint: it runs
+
+
+def test_a_counter_without_orbits_names_the_backends_that_count_them_from_the_registry(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    job = Job(registry.COUNT, up_to="symmetry")
+    with pytest.raises(InvalidOption) as refused:
+        check(D4Backend(), TATAMI, job)
+    assert str(refused.value) == "backend 'd4' cannot count up to symmetry: count with cpsat, sat or reference"
+    monkeypatch.setitem(BACKENDS, "extra", f"{__name__}:Extra")
+    with pytest.raises(InvalidOption, match="count with cpsat, sat, reference or extra$"):
+        check(D4Backend(), TATAMI, job)
+
+
+class Extra(CpsatBackend):
+    """One more enumerating backend, registered by a test: the refusals must name it."""
+
+    name = "extra"
+
+
+class Bare(Backend):
+    """A backend that overrides nothing: it can do nothing, and says so."""
+
+
+@pytest.mark.parametrize("verb, message", [
+    (registry.COUNT, "backend 'unnamed' cannot count: count with cpsat, sat, reference, frontier, d4 or ganak"),
+    (registry.ENUMERATE, "backend 'unnamed' cannot enumerate: enumerate with cpsat, sat or reference"),
+    (registry.SOLVE, "backend 'unnamed' cannot solve: solve with cpsat, sat or reference"),
+])
+def test_a_backend_that_overrides_nothing_is_refused_cleanly(verb: str, message: str) -> None:
+    with pytest.raises(InvalidOption) as refused:
+        check(Bare(), TATAMI, Job(verb))
+    assert str(refused.value) == message
+
+
+def test_the_base_class_defaults_refuse_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    bare, room = Bare(), TATAMI.parse("3x4", {})
+    assert bare.supported() and bare.refusal(TATAMI) is None and bare.choices(TATAMI) == {} and bare.listing() == {}
+    assert bare.formulation is None and bare.takes == () and bare.can == frozenset()
+    with pytest.raises(InvalidOption, match="^backend 'unnamed' cannot enumerate: enumerate with cpsat, sat or "):
+        bare.prepare(TATAMI, room, Request())
+    with pytest.raises(InvalidOption, match="^backend 'unnamed' cannot count: count with cpsat, "):
+        bare.tally(TATAMI, room, Request(), Stop())
+    monkeypatch.setitem(BACKENDS, "bare", f"{__name__}:Bare")
+    for call in (gs.count, gs.enumerate, gs.solve):
+        with pytest.raises(InvalidOption, match="^backend 'unnamed' cannot "):
+            call("tatami", "3x4", backend="bare")
+
+
+def test_a_listing_backend_has_no_count_of_its_own() -> None:
+    with pytest.raises(InvalidOption, match="^backend 'cpsat' has no count of its own"):
+        CpsatBackend().tally(TATAMI, TATAMI.parse("3x4", {}), Request(), Stop())
+
+
+def test_what_the_api_used_to_name_comes_from_the_registry() -> None:
+    assert registry.DEFAULT_BACKEND == next(iter(BACKENDS)) == "cpsat"
+    assert api.MUTATE_BACKENDS == ("cpsat", "sat")
+    assert reference_backend() == "reference"
+    assert {name: get_backend(name).formulation for name in ("cpsat", "sat", "reference", "frontier")} == {
+        "cpsat": "cpsat", "sat": "cnf", "reference": None, "frontier": None}
+    assert D4Backend.formulation == "cnf"  # it counts the CNF, but lists no solution: no mutation testing
+
+
+def test_one_cores_helper_serves_the_api_and_the_frontier() -> None:
+    assert api.cores is machine.cores and frontier.cores is machine.cores
+    assert 1 <= machine.cores()
