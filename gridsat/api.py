@@ -26,7 +26,6 @@ from gridsat.solvers.backend import (
     SOLVE,
     Backend,
     Request,
-    backend_class,
     backends_where,
     counts_only,
     get_backend,
@@ -355,7 +354,7 @@ def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) ->
     """A cross-check's ``solver`` must be one that the runs taking it can count with."""
     takers = [c for c in configs if c.request.solver is not None]
     if not takers:
-        named = [n for n in BACKENDS if "solver" in backend_class(n).takes]
+        named = backends_where(lambda b: "solver" in b.takes)
         raise InvalidOption(f"--solver {solver!r} applies to the {' and '.join(named)} backend, which this "
                             "cross-check does not run")
     for config in takers:
