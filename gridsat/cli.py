@@ -1,4 +1,5 @@
-"""The ``gridsat`` command line: a thin layer over ``gridsat.api``. Input errors become one line on
+"""The ``gridsat`` command line: a thin layer over ``gridsat.api``, importing nothing from
+``gridsat.solvers`` (what it needs from below, the API offers). Input errors become one line on
 stderr and exit status 2."""
 
 from __future__ import annotations
