@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gridsat.models import get_puzzle
-from gridsat.models.errors import InvalidOption, UnknownName
+from gridsat.models import get_puzzle, shadowed
+from gridsat.models import names as puzzle_names
+from gridsat.models.cardinality import ENCODINGS as CARDINALITY
+from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
@@ -26,6 +28,7 @@ from gridsat.solvers.backend import (
     SOLVE,
     Backend,
     Request,
+    backend_class,
     backends_where,
     counts_only,
     get_backend,
@@ -34,14 +37,24 @@ from gridsat.solvers.backend import (
 )
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
+from gridsat.solvers.export import FORMATS, Export, exporting
 from gridsat.solvers.gate import BURNSIDE, Job, check
+from gridsat.solvers.gate import METHODS as METHODS
 from gridsat.solvers.machine import cores
 from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
+from gridsat.solvers.mutate import Score as Score
+from gridsat.solvers.orbits import UP_TO as UP_TO
+from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
 from gridsat.solvers.orbits import Variant, count_orbits, crosscheck_orbits, tally_orbits
+from gridsat.solvers.orbits import count_notes as count_notes
+from gridsat.solvers.orbits import counted as counted
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.pool import scheduler_address
+from gridsat.solvers.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.redundancy import PROOF_CONFLICTS
+from gridsat.solvers.reference import algorithms
 from gridsat.solvers.run import Outcome, Progress, Run, consume, execute, tally
+from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
 
 # The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
 # grouped them; still accepted for one release, with a DeprecationWarning.
@@ -368,3 +381,73 @@ def check_limits(limit: int | None, time_limit: float | None) -> None:
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not time_limit > 0):
         raise InvalidOption(f"time limit {time_limit!r} must be a positive number of seconds")
+
+
+# What the command line asks of the layers below. gridsat/cli.py imports nothing from gridsat.solvers
+# (tests/test_layers.py holds it to that): what it needs is offered here, as functions where it would
+# otherwise work with solver internals, and as names imported above (``X as X``: re-exported as they
+# are): the choices UP_TO, METHODS and SCOPES, PROOF_CONFLICTS, the outcome and report types, Progress,
+# get_puzzle, count_notes, counted, consume, single_threaded_blas and the INTERRUPTED stop reason.
+
+
+def backend_names() -> list[str]:
+    """Every registered backend, installed or not, in the order ``gridsat list`` shows them."""
+    return list(BACKENDS)
+
+
+def listing() -> dict[str, Any]:
+    """Every puzzle (plugins included), backend, PySAT solver and cardinality encoding, as ``gridsat list
+    --json`` prints them; a plugin that does not load is a line of ``plugin_errors``, not an error."""
+    chosen = {name: backend_class(name)() for name in BACKENDS}
+    puzzles, broken = [], [*shadowed()]
+    for name in puzzle_names():
+        try:
+            puzzle = get_puzzle(name)
+            table = algorithms(puzzle)
+        except (GridsatError, ImportError) as error:  # a plugin that does not load: one line, not fatal
+            broken.append(str(error))
+            continue
+        puzzles.append({
+            "name": name, "summary": puzzle.summary, "instance": puzzle.instance_help, "params": dict(puzzle.params),
+            "cpsat_encodings": {a.name: list(a.choices) for a in puzzle.cpsat_encodings.axes},
+            "cnf_encodings": {a.name: list(a.choices) for a in puzzle.cnf_encodings.axes},
+            "algorithms": {a.name: a.summary for a in table.values()},
+            "backends": [n for n, b in chosen.items() if b.refusal(puzzle) is None],
+        })
+    backends: list[dict[str, Any]] = []
+    extras: dict[str, Any] = {}
+    for name, b in chosen.items():
+        available = b.supported()
+        backends.append({"name": name, "summary": b.summary, "available": available, "takes": list(b.takes),
+                         "can": sorted(b.can), **({} if available else {"install": b.install})})
+        extras.update(b.listing() if available else {})
+    return {"puzzles": puzzles, "backends": backends, **extras, "cardinality_encodings": list(CARDINALITY),
+            "plugin_errors": broken}
+
+
+def instance_note(puzzle: Puzzle, instance: Instance) -> str | None:
+    """What the puzzle has to say about an instance (the command line prints it on stderr), or None."""
+    return (puzzle.note(instance) or None) if puzzle.note else None
+
+
+EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (the CP-SAT model)
+
+
+def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None, format: str = "dimacs",
+           encoding: str | None = None) -> Export:
+    """The CNF (``format="dimacs"``, with its projection) or the CP-SAT model (``format="cpsat"``, protobuf
+    text) of an instance, ready to be written: ``.write(out)``, and ``.notes()`` when the file's models
+    are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one."""
+    chosen, parsed = load(puzzle, instance, params)
+    return exporting(chosen, parsed, format, encoding)
+
+
+def generate(puzzle: str | Puzzle, size: str, *, seed: int | None = None, max_area: int | None = None,
+             unique: bool = False) -> str:
+    """A random instance (``size`` is ``"RxC"``) of a puzzle that has a generator, as the text ``solve`` takes;
+    the same ``seed`` gives the same instance, ``unique`` retries until it has exactly one solution."""
+    chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+    if chosen.generate is None:
+        generators = [n for n in puzzle_names() if get_puzzle(n).generate is not None]
+        raise InvalidOption(f"puzzle {chosen.name!r} has no generator; puzzles with one: {', '.join(generators)}")
+    return chosen.generate(size, seed=seed, max_area=max_area, unique=unique)

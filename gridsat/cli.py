@@ -1,4 +1,5 @@
-"""The ``gridsat`` command line: a thin layer over ``gridsat.api``. Input errors become one line on
+"""The ``gridsat`` command line: a thin layer over ``gridsat.api``, importing nothing from
+``gridsat.solvers`` (what it needs from below, the API offers). Input errors become one line on
 stderr and exit status 2."""
 
 from __future__ import annotations
@@ -10,14 +11,12 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from gridsat import animate, api, jsontext, status
 from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
-from gridsat.models import get_puzzle, names, shadowed
-from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidOption
-from gridsat.models.formulation import Formulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
@@ -26,15 +25,9 @@ from gridsat.output import check_output, write_output
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.signals import sigterm_as_interrupt
-from gridsat.solvers.backend import BACKENDS, backend_class
-from gridsat.solvers.crosscheck import SCOPES, Report
-from gridsat.solvers.mutate import MutationReport, Score
-from gridsat.solvers.orbits import METHODS, UP_TO, OrbitOutcome, count_notes, counted
-from gridsat.solvers.parallel import Split
-from gridsat.solvers.pool import single_threaded_blas
-from gridsat.solvers.redundancy import PROOF_CONFLICTS
-from gridsat.solvers.run import Outcome, Progress, consume
-from gridsat.solvers.stop import INTERRUPTED
+
+# What ``add_subparsers`` returns: where each command adds its parser.
+Commands = argparse._SubParsersAction
 
 
 def parse_params(pairs: Sequence[str]) -> dict[str, str]:
@@ -53,15 +46,15 @@ def parse_params(pairs: Sequence[str]) -> dict[str, str]:
 def load(args: argparse.Namespace) -> tuple[Puzzle, Instance]:
     """The puzzle and its parsed instance; the puzzle's note on the instance goes to stderr."""
     puzzle, instance = api.load(args.puzzle, args.instance, parse_params(args.param))
-    note = notes(puzzle, instance)
+    note = api.instance_note(puzzle, instance)
     if note and not getattr(args, "json", False):
-        print(f"gridsat: note: {note['note']}", file=sys.stderr)
+        print(f"gridsat: note: {note}", file=sys.stderr)
     return puzzle, instance
 
 
 def notes(puzzle: Puzzle, instance: Instance) -> dict[str, str]:
     """``{"note": ...}`` when the puzzle has something to say about the instance, else empty."""
-    text = puzzle.note(instance) if puzzle.note else None
+    text = api.instance_note(puzzle, instance)
     return {"note": text} if text else {}
 
 
@@ -71,12 +64,11 @@ def choices(args: argparse.Namespace) -> dict[str, Any]:
             "time_limit": args.time_limit}
 
 
-def splitting(args: argparse.Namespace) -> dict[str, Any]:
-    """The parallel options of a counting command, as the API's ``split`` (none: one plain search)."""
-    checkpoint = getattr(args, "checkpoint", None)
-    if args.jobs == 1 and args.scheduler is None and args.parts is None and checkpoint is None:
-        return {}
-    return {"split": Split(jobs=args.jobs, scheduler=args.scheduler, parts=args.parts, checkpoint=checkpoint)}
+def splitting(args: argparse.Namespace) -> api.Split:
+    """The parallel options of a counting command, as the API's ``split`` (the API decides when they
+    ask for one plain search)."""
+    return api.Split(jobs=args.jobs, scheduler=args.scheduler, parts=args.parts,
+                     checkpoint=getattr(args, "checkpoint", None))
 
 
 def plural(count: int, noun: str) -> str:
@@ -88,7 +80,7 @@ def print_json(value: Any) -> None:
     print(jsontext.dumps(value))
 
 
-def verdict(outcome: Outcome) -> str:
+def verdict(outcome: api.Outcome) -> str:
     """Unique, several or none: what a puzzle author asks of a count."""
     if outcome.count == 0:
         return "none" if outcome.complete else "none found"
@@ -97,9 +89,9 @@ def verdict(outcome: Outcome) -> str:
     return "several"
 
 
-def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
+def describe_count(puzzle: Puzzle, outcome: api.Outcome, with_verdict: bool) -> str:
     """``128``, ``16 (tours: directed)`` or ``at least 5 (incomplete: time limit)``."""
-    notes = count_notes(puzzle, outcome)
+    notes = api.count_notes(puzzle, outcome)
     if with_verdict:
         notes.insert(0, verdict(outcome))
     if not outcome.complete:
@@ -113,10 +105,10 @@ def describe_count(puzzle: Puzzle, outcome: Outcome, with_verdict: bool) -> str:
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def report_problems(outcome: Outcome) -> None:
+def report_problems(outcome: api.Outcome) -> None:
     """Warn about duplicates and invalid solutions (which make the command fail), and for an orbit count
     about the group and anything that makes the count wrong (which also fails)."""
-    orbits = outcome if isinstance(outcome, OrbitOutcome) else None
+    orbits = outcome if isinstance(outcome, api.OrbitOutcome) else None
     if orbits and orbits.group_note:
         print(f"gridsat: note: {orbits.group_note}", file=sys.stderr)
     for problem in orbits.problems if orbits else []:
@@ -128,39 +120,8 @@ def report_problems(outcome: Outcome) -> None:
               file=sys.stderr)
 
 
-def listing() -> dict[str, Any]:
-    """Every puzzle (plugins included), backend, PySAT solver and cardinality encoding."""
-    from gridsat.solvers.reference import algorithms
-
-    puzzles, broken = [], [*shadowed()]
-    chosen = {name: backend_class(name)() for name in BACKENDS}
-    for name in names():
-        try:
-            p = get_puzzle(name)
-            table = algorithms(p)
-        except (GridsatError, ImportError) as error:  # a plugin that does not load: one line, not fatal
-            broken.append(str(error))
-            continue
-        puzzles.append({
-            "name": name, "summary": p.summary, "instance": p.instance_help, "params": dict(p.params),
-            "cpsat_encodings": {a.name: list(a.choices) for a in p.cpsat_encodings.axes},
-            "cnf_encodings": {a.name: list(a.choices) for a in p.cnf_encodings.axes},
-            "algorithms": {a.name: a.summary for a in table.values()},
-            "backends": [n for n, b in chosen.items() if b.refusal(p) is None],
-        })
-    backends: list[dict[str, Any]] = []
-    extras: dict[str, Any] = {}
-    for name, b in chosen.items():
-        available = b.supported()
-        backends.append({"name": name, "summary": b.summary, "available": available, "takes": list(b.takes),
-                         "can": sorted(b.can), **({} if available else {"install": b.install})})
-        extras.update(b.listing() if available else {})
-    return {"puzzles": puzzles, "backends": backends, **extras, "cardinality_encodings": list(CARDINALITY),
-            "plugin_errors": broken}
-
-
 def cmd_list(args: argparse.Namespace) -> int:
-    found = listing()
+    found = api.listing()
     if args.json:
         print_json(found)
         return 0
@@ -185,7 +146,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         solvers = [s["name"] + (" (default)" if s["default"] else " (solve only)" if s["solve_only"] else "")
                    for s in found["sat_solvers"]]
         print(f"PySAT solvers (--solver): {', '.join(solvers)}")
-    print(f"cardinality encodings: {', '.join(CARDINALITY)}")
+    print(f"cardinality encodings: {', '.join(found['cardinality_encodings'])}")
     for line in found["plugin_errors"]:
         print(f"broken plugin: {line}")
     return 0
@@ -222,12 +183,12 @@ def cmd_count(args: argparse.Namespace) -> int:
     progress = ProgressLine.on_terminal(args.quiet)
     try:
         outcome = api.count(puzzle, instance, limit=args.limit, up_to=args.up_to, method=args.method,
-                            memory=args.memory, on_progress=progress, **choices(args), **splitting(args))
+                            memory=args.memory, on_progress=progress, split=splitting(args), **choices(args))
     finally:
         if progress:
             progress.close()
     if args.json:
-        record = {**outcome.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)}
+        record = {**outcome.summary(), **api.counted(puzzle, args.up_to), **notes(puzzle, instance)}
         if args.limit is not None:
             record["verdict"] = verdict(outcome)
         print_json(record)
@@ -244,12 +205,34 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     check_output(args.output)
     puzzle, instance = load(args)
     progress = ProgressLine.on_terminal(args.quiet)
-    drawn: list[Any] = []
     if args.format == "svg":
         drawer(puzzle)  # before solving: a puzzle without pictures is an input error
     solutions = api.enumerate(puzzle, instance, limit=args.limit, up_to=args.up_to, on_progress=progress,
-                              **choices(args), **splitting(args))
+                              split=splitting(args), **choices(args))
     outcome = solutions.outcome
+    drawn = stream(args, puzzle, instance, solutions, progress)
+    noun = "orbit" if args.up_to else "solution"
+    state = "; ".join([*(api.count_notes(puzzle, outcome) if args.up_to else []),
+                       "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
+    if args.format == "jsonl":
+        print(json.dumps({"summary": {**outcome.summary(), **api.counted(puzzle, args.up_to)}},
+                         separators=(",", ":")))
+    elif args.format == "svg":
+        text = sheet(puzzle, instance, drawn, outcome.label, state)
+        write_output(args.output, lambda out: out.write(text))
+        print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s",
+              file=sys.stderr)
+    else:
+        print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
+    report_problems(outcome)
+    return status.of_run(outcome)
+
+
+def stream(args: argparse.Namespace, puzzle: Puzzle, instance: Instance, solutions: Any,
+           progress: ProgressLine | None) -> list[Any]:
+    """Print each solution (or orbit) of an enumeration as it comes, or keep it for the svg sheet
+    (returned); an interrupt stops the run and keeps what was found."""
+    drawn: list[Any] = []
     noun = "orbit" if args.up_to else "solution"
 
     def show(index: int, item: Any) -> None:
@@ -269,29 +252,17 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         found: Any = solutions
         if args.sorted:  # every item first (an interrupt still prints what was found), then sorted
             kept: list[Any] = []
-            consume(solutions, kept.append)
+            api.consume(solutions, kept.append)
             found = sorted(kept, key=lambda item: dumps(item.solution if args.up_to else item))
         for index, item in enumerate(found, 1):
             show(index, item)
     except KeyboardInterrupt:
-        solutions.stop.request(INTERRUPTED)
+        solutions.stop.request(api.INTERRUPTED)
     finally:
         solutions.close()
         if progress:
             progress.close()
-    state = "; ".join([*(count_notes(puzzle, outcome) if args.up_to else []),
-                       "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
-    if args.format == "jsonl":
-        print(json.dumps({"summary": {**outcome.summary(), **counted(puzzle, args.up_to)}}, separators=(",", ":")))
-    elif args.format == "svg":
-        text = sheet(puzzle, instance, drawn, outcome.label, state)
-        write_output(args.output, lambda out: out.write(text))
-        print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s",
-              file=sys.stderr)
-    else:
-        print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
-    report_problems(outcome)
-    return status.of_run(outcome)
+    return drawn
 
 
 def cmd_crosscheck(args: argparse.Namespace) -> int:
@@ -300,7 +271,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     if backends is not None and "" in backends:
         raise InvalidOption(f"--backends {excerpt(args.backends)} has an empty name: list backends as A,B,...")
 
-    def progress(o: Outcome) -> None:
+    def progress(o: api.Outcome) -> None:
         if not args.json:
             state = "complete" if o.complete else f"incomplete: {o.reason}"
             extra = f", {o.duplicates} duplicates dropped" if o.duplicates else ""
@@ -308,10 +279,10 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
             print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
 
     report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings, solver=args.solver,
-                            time_limit=args.time_limit, on_outcome=progress, up_to=args.up_to, **splitting(args))
+                            time_limit=args.time_limit, on_outcome=progress, up_to=args.up_to, split=splitting(args))
     noun = "orbit" if args.up_to else "solution"
     if args.json:
-        print_json({**report.summary(), **counted(puzzle, args.up_to), **notes(puzzle, instance)})
+        print_json({**report.summary(), **api.counted(puzzle, args.up_to), **notes(puzzle, instance)})
     else:
         for note in report.notes:
             print(f"note: {note}")
@@ -326,7 +297,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
-    puzzle = get_puzzle(args.puzzle)
+    puzzle = api.get_puzzle(args.puzzle)
     if args.instances and args.corpus:
         raise InvalidOption("name instances or --corpus golden, not both")
     line = ProgressLine.on_terminal(args.quiet or args.json)
@@ -339,7 +310,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             done = sum(tally.values())
             note = f"mutants {done}/{total}: {tally['killed']} killed, {tally['redundant']} redundant, " \
                    f"{tally['survived']} survived"
-            line(Progress(0, done, total, time.monotonic() - started, note=note))
+            line(api.Progress(0, done, total, time.monotonic() - started, note=note))
 
     try:
         report = api.mutate(puzzle, args.instances or None, params=parse_params(args.param), backend=args.backend,
@@ -363,10 +334,10 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     return status.OK
 
 
-def mutation_text(report: MutationReport) -> str:
+def mutation_text(report: api.MutationReport) -> str:
     """The scores per encoding and per operator, then every survivor with its reason and any suggested case."""
 
-    def score(s: Score) -> str:
+    def score(s: api.Score) -> str:
         value = s.score
         return f"{'-' if value is None else f'{100 * value:.1f}%':>7}  ({s.killed} killed of {s.mutants}, " \
                f"{s.redundant} redundant, {s.survived} survived)"
@@ -399,7 +370,7 @@ def mutation_text(report: MutationReport) -> str:
     return "\n".join(lines)
 
 
-def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -> str:
+def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution") -> str:
     """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared."""
     runs = plural(len(report.outcomes), "run")
     complete = [o for o in report.outcomes if o.complete]
@@ -409,7 +380,7 @@ def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -
         reasons = ", ".join(sorted({o.reason or "unknown" for o in report.outcomes}))
         text = f"no run finished ({reasons}), so nothing was compared"
     else:
-        meta = count_notes(puzzle, complete[0])
+        meta = api.count_notes(puzzle, complete[0])
         found = plural(complete[0].count, noun) + (f" ({'; '.join(meta)})" if meta else "")
         unfinished = [o for o in report.outcomes if not o.complete]
         if not unfinished:
@@ -424,24 +395,10 @@ def crosscheck_verdict(puzzle: Puzzle, report: Report, noun: str = "solution") -
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from gridsat.solvers.export import write_cpsat, write_dimacs
-
-    puzzle, instance = load(args)
-    # exact=True: the file's models are the solutions unless the user names a reduced encoding.
-    if args.format == "dimacs":
-        encoding = puzzle.cnf_encodings.resolve(args.encoding, f" for the CNF of {puzzle.name}", exact=True)
-        formulation: Formulation = puzzle.cnf(instance, encoding)
-        write_output(args.output, lambda out: write_dimacs(out, puzzle, instance, encoding, formulation))
-    else:
-        encoding = puzzle.cpsat_encodings.resolve(args.encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)
-        formulation = puzzle.cpsat(instance, encoding)
-        write_output(args.output, lambda out: write_cpsat(out, puzzle, instance, encoding, formulation))
-    if formulation.images is not None:
-        print(f"gridsat: note: encoding {encoding.name} keeps one solution per symmetry orbit: each model of the "
-              f"file stands for {formulation.orbit_size} solutions (its header says so)", file=sys.stderr)
-    if getattr(formulation, "refine", None) is not None:
-        print(f"gridsat: note: encoding {encoding.name} is lazy: the file holds its eager part, whose models "
-              "include non-solutions (its header says so)", file=sys.stderr)
+    exported = api.export(*load(args), format=args.format, encoding=args.encoding)
+    write_output(args.output, exported.write)
+    for note in exported.notes():
+        print(f"gridsat: note: {note}", file=sys.stderr)
     return 0
 
 
@@ -461,55 +418,82 @@ def cmd_animate(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    puzzle = get_puzzle(args.puzzle)
-    if puzzle.generate is None:
-        generators = [n for n in names() if get_puzzle(n).generate is not None]
-        raise InvalidOption(f"puzzle {args.puzzle!r} has no generator; puzzles with one: {', '.join(generators)}")
-    text = puzzle.generate(args.size, seed=args.seed, max_area=args.max_area, unique=args.unique)
+    text = api.generate(args.puzzle, args.size, seed=args.seed, max_area=args.max_area, unique=args.unique)
     write_output(args.output, lambda out: out.write(text))
     return 0
 
 
+def cmd_new_puzzle(args: argparse.Namespace) -> int:
+    from gridsat.scaffold import write_plugin  # the plugin skeleton's templates load only for this command
+
+    for path in write_plugin(args.name, args.dir):
+        print(path)
+    return 0
+
+
 def build_parser() -> Parser:
+    """The ``gridsat`` parser with every command; building it has no side effects (the docs read it)."""
     parser = Parser(prog="gridsat", description="Puzzles as CP-SAT models and CNF, cross-checked.",
                     epilog=status.SUMMARY)
     parser.add_argument("--version", action="version", version=f"gridsat {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
+    for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_mutate, add_export, add_animate,
+                add_generate, add_new_puzzle, add_bench):
+        add(sub)
+    return parser
 
-    listing_ = sub.add_parser("list", help="puzzles, backends and encodings")
-    listing_.add_argument("--json", action="store_true", help="print the listing as JSON")
-    listing_.set_defaults(run=cmd_list)
 
-    def instance_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle name (see gridsat list)")
-        p.add_argument("instance", metavar="INSTANCE", help="the instance, e.g. 4x7 for tatami")
-        p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
-                       help="a puzzle parameter (see gridsat list)")
+# The option groups several commands share.
 
-    def parallel_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--jobs", type=whole, default=1, metavar="N",
-                       help="split the run into parts and count them on N local worker processes "
-                            "(0: one per core; default 1: one plain search in this process)")
-        p.add_argument("--scheduler", metavar="ADDRESS",
-                       help="conquer the parts on a Dask cluster, e.g. tcp://host:8786 (its workers need gridsat)")
-        p.add_argument("--parts", type=positive_int, metavar="N",
-                       help="aim for N parts (default: 16 per worker, at least 32)")
-        p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
-    def up_to_arg(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--up-to", choices=UP_TO, help="count orbits: under the board's symmetries that keep the "
-                       "instance (symmetry), or a knight's tour and its reverse as one (reversal)")
+def instance_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help="a puzzle name (see gridsat list)")
+    p.add_argument("instance", metavar="INSTANCE", help="the instance, e.g. 4x7 for tatami")
+    p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="a puzzle parameter (see gridsat list)")
 
-    def solving_args(p: argparse.ArgumentParser) -> None:
-        instance_args(p)
-        p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(BACKENDS)} (default cpsat)")
-        p.add_argument("--encoding", help="the puzzle's choices for this backend's formulation (cpsat or cnf in "
-                       "gridsat list), joined by '+'; unnamed axes take their defaults")
-        p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
-        p.add_argument("--algorithm", help="the algorithm of the reference backend")
-        p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
 
+def solving_args(p: argparse.ArgumentParser) -> None:
+    instance_args(p)
+    p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(api.backend_names())} (default cpsat)")
+    p.add_argument("--encoding", help="the puzzle's choices for this backend's formulation (cpsat or cnf in "
+                   "gridsat list), joined by '+'; unnamed axes take their defaults")
+    p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
+    p.add_argument("--algorithm", help="the algorithm of the reference backend")
+    p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
+
+
+def parallel_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=whole, default=1, metavar="N",
+                   help="split the run into parts and count them on N local worker processes "
+                        "(0: one per core; default 1: one plain search in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="conquer the parts on a Dask cluster, e.g. tcp://host:8786 (its workers need gridsat)")
+    p.add_argument("--parts", type=positive_int, metavar="N",
+                   help="aim for N parts (default: 16 per worker, at least 32)")
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def up_to_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--up-to", choices=api.UP_TO, help="count orbits: under the board's symmetries that keep the "
+                   "instance (symmetry), or a knight's tour and its reverse as one (reversal)")
+
+
+def limit_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+
+
+# One function per command: its options, and the function that runs it.
+
+
+def add_list(sub: Commands) -> None:
+    listing = sub.add_parser("list", help="puzzles, backends and encodings")
+    listing.add_argument("--json", action="store_true", help="print the listing as JSON")
+    listing.set_defaults(run=cmd_list)
+
+
+def add_solve(sub: Commands) -> None:
     solve = sub.add_parser("solve", help="print one solution")
     solving_args(solve)
     solve.add_argument("--json", action="store_true", help="print the run and the solution as JSON")
@@ -517,11 +501,13 @@ def build_parser() -> Parser:
     solve.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     solve.set_defaults(run=cmd_solve)
 
+
+def add_count(sub: Commands) -> None:
     count = sub.add_parser("count", help="count the solutions")
     solving_args(count)
-    count.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+    limit_arg(count)
     up_to_arg(count)
-    count.add_argument("--method", choices=METHODS,
+    count.add_argument("--method", choices=api.METHODS,
                        help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
@@ -532,9 +518,11 @@ def build_parser() -> Parser:
     count.add_argument("--json", action="store_true", help="print the run as JSON")
     count.set_defaults(run=cmd_count)
 
+
+def add_enumerate(sub: Commands) -> None:
     enum = sub.add_parser("enumerate", help="stream the solutions")
     solving_args(enum)
-    enum.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+    limit_arg(enum)
     enum.add_argument("--format", choices=("text", "jsonl", "svg"), default="text",
                       help="text: each solution drawn; jsonl: one JSON object per solution, then a summary line; "
                            "svg: one sheet with every solution found (every orbit, with --up-to), numbered")
@@ -546,10 +534,12 @@ def build_parser() -> Parser:
                            "in the order they finish")
     enum.set_defaults(run=cmd_enumerate)
 
+
+def add_crosscheck(sub: Commands) -> None:
     check = sub.add_parser("crosscheck", help="run every backend and compare the solution sets")
     instance_args(check)
     check.add_argument("--backends", metavar="A,B,...", help="backends to run (default: every available one)")
-    check.add_argument("--encodings", choices=SCOPES, default="default",
+    check.add_argument("--encodings", choices=api.SCOPES, default="default",
                        help="default: each backend's default; each: every choice once; all: every combination")
     check.add_argument("--solver", help="the PySAT solver of the sat runs (default cadical195)")
     check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
@@ -559,13 +549,15 @@ def build_parser() -> Parser:
     check.add_argument("--json", action="store_true", help="print the runs and the verdict as JSON")
     check.set_defaults(run=cmd_crosscheck)
 
+
+def add_mutate(sub: Commands) -> None:
     mut = sub.add_parser("mutate", help="inject encoding bugs and count those the golden corpus catches")
     mut.add_argument("puzzle", metavar="PUZZLE", help="a puzzle name (see gridsat list)")
     mut.add_argument("instances", metavar="INSTANCE", nargs="*",
                      help="instances to judge mutants on, counted by the reference search (default: --corpus golden)")
     mut.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="a puzzle parameter for the instances named")
-    mut.add_argument("--backend", default="cpsat", choices=api.MUTATE_BACKENDS,
+    mut.add_argument("--backend", default=api.MUTATE_BACKENDS[0], choices=api.MUTATE_BACKENDS,
                      help="whose formulation to mutate: cpsat or sat (the CNF) (default cpsat)")
     mut.add_argument("--encoding", help="one encoding (choices joined by '+'; default: every choice once)")
     mut.add_argument("--corpus", choices=("golden",), help="the puzzle's golden cases (the default with no instances)")
@@ -576,9 +568,10 @@ def build_parser() -> Parser:
     mut.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes (0: one per core; default 1)")
     mut.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SEC",
                      help="at most SEC seconds per mutant run (default 10; a run may take 5 times the unmutated one)")
-    mut.add_argument("--proof-budget", type=positive_int, default=PROOF_CONFLICTS, metavar="N",
-                     help=f"conflicts a CNF mutant's redundancy proofs may spend in all (default {PROOF_CONFLICTS:,}); "
-                          "past it, the LP relaxation proves what it can, and a mutant it leaves unproved survives")
+    mut.add_argument("--proof-budget", type=positive_int, default=api.PROOF_CONFLICTS, metavar="N",
+                     help=f"conflicts a CNF mutant's redundancy proofs may spend in all (default "
+                          f"{api.PROOF_CONFLICTS:,}); past it, the LP relaxation proves what it can, and a mutant it "
+                          "leaves unproved survives")
     mut.add_argument("--no-search", action="store_true",
                      help="do not search the puzzle's size ladder for an instance that kills a survivor")
     mut.add_argument("--fail-under", type=percent, metavar="P", help="exit 1 when the score is below P percent")
@@ -586,15 +579,19 @@ def build_parser() -> Parser:
     mut.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     mut.set_defaults(run=cmd_mutate)
 
+
+def add_export(sub: Commands) -> None:
     export = sub.add_parser("export", help="write the CNF (DIMACS) or the CP-SAT model (protobuf text)")
     instance_args(export)
-    export.add_argument("--format", choices=("dimacs", "cpsat"), required=True,
+    export.add_argument("--format", choices=api.EXPORT_FORMATS, required=True,
                         help="dimacs: the CNF with its projection; cpsat: the CP-SAT model as protobuf text")
     export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
                         "solutions (prime-grid: nosymmetry unless you name symmetry)")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 
+
+def add_animate(sub: Commands) -> None:
     anim = sub.add_parser("animate", help="replay the reference search as an HTML page or in the terminal")
     instance_args(anim)
     anim.add_argument("--algorithm", help="the reference algorithm (default: the puzzle's first, see gridsat list)")
@@ -606,6 +603,8 @@ def build_parser() -> Parser:
                       help="play in the terminal, redrawn in place (frame after frame when not a terminal)")
     anim.set_defaults(run=cmd_animate)
 
+
+def add_generate(sub: Commands) -> None:
     generate = sub.add_parser("generate", help="write a random puzzle instance")
     generate.add_argument("puzzle", metavar="PUZZLE", help="a puzzle with a generator (shikaku)")
     generate.add_argument("size", metavar="RxC", help="rows x columns, e.g. 20x20")
@@ -615,12 +614,23 @@ def build_parser() -> Parser:
     generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     generate.set_defaults(run=cmd_generate)
 
+
+def add_new_puzzle(sub: Commands) -> None:
+    new = sub.add_parser("new-puzzle", help="write the skeleton of a puzzle plugin, ready to fill in",
+                         description="Write a working plugin skeleton for a new puzzle named NAME, to fill in "
+                                     "and install; prints each file written, one per line.")
+    new.add_argument("name", metavar="NAME", help="the new puzzle's name, e.g. my-puzzle")
+    new.add_argument("--dir", type=Path, default=Path("."), metavar="DIR",
+                     help="write the plugin in this folder (default: the current folder)")
+    new.set_defaults(run=cmd_new_puzzle)
+
+
+def add_bench(sub: Commands) -> None:
     from gridsat.benchmarks import command as bench_command
 
     bench = sub.add_parser("bench", help="run a benchmark suite in isolated child processes")
     bench_command.add_arguments(bench)
     bench.set_defaults(run=bench_command.run)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -628,7 +638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A count may have more digits than Python prints by default (4,300): tatami 2x30000 does. Input
     # numbers are capped at 18 digits before they are converted, so this opens no door to bad input.
     sys.set_int_max_str_digits(0)
-    single_threaded_blas()  # before OR-Tools loads numpy: split runs can then fork their workers
+    api.single_threaded_blas()  # before OR-Tools loads numpy: split runs can then fork their workers
     args = build_parser().parse_args(argv)
     try:
         with sigterm_as_interrupt():

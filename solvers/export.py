@@ -10,9 +10,12 @@ unless the user names a reduced one (see ``EncodingSpace.resolve``).
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import IO
 
 from gridsat.models.encoding import Encoding, EncodingSpace
+from gridsat.models.errors import UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
 from gridsat.models.puzzle import Instance, Puzzle
 
@@ -79,3 +82,45 @@ def write_cpsat(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Enco
     for key, var in f.primary.items():
         out.write(f"# gridsat primary {var.index} {var.name} {key!r}\n")
     out.write(str(f.model.Proto()))
+
+
+FORMATS = ("dimacs", "cpsat")
+
+
+@dataclass(frozen=True)
+class Export:
+    """A formulation ready to be written as a file (``write``), with what its reader should know first (``notes``)."""
+
+    puzzle: Puzzle
+    instance: Instance
+    encoding: Encoding
+    formulation: Formulation
+    writer: Callable[..., None]
+
+    def write(self, out: IO[str]) -> None:
+        """The whole file: its header, then the formula or the model."""
+        self.writer(out, self.puzzle, self.instance, self.encoding, self.formulation)
+
+    def notes(self) -> list[str]:
+        """When the file's models are not exactly the solutions: one line each way they are not."""
+        f, name = self.formulation, self.encoding.name
+        notes = []
+        if f.images is not None:
+            notes.append(f"encoding {name} keeps one solution per symmetry orbit: each model of the file stands "
+                         f"for {f.orbit_size} solutions (its header says so)")
+        if getattr(f, "refine", None) is not None:
+            notes.append(f"encoding {name} is lazy: the file holds its eager part, whose models include "
+                         "non-solutions (its header says so)")
+        return notes
+
+
+def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | None) -> Export:
+    """The formulation ``format`` writes (``dimacs``: the CNF; ``cpsat``: the CP-SAT model), built with an
+    exact encoding (its models are the solutions) unless ``encoding`` names a reduced one."""
+    if format == "dimacs":
+        chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
+        return Export(puzzle, instance, chosen, puzzle.cnf(instance, chosen), write_dimacs)
+    if format == "cpsat":
+        chosen = puzzle.cpsat_encodings.resolve(encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)
+        return Export(puzzle, instance, chosen, puzzle.cpsat(instance, chosen), write_cpsat)
+    raise UnknownName("export format", format, FORMATS)

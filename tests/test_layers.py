@@ -155,3 +155,22 @@ def test_the_literal_finder_sees_plain_and_formatted_strings(tmp_path: Path) -> 
     module = tmp_path / "m.py"
     module.write_text('x = "sat"\ny = f"{x}:cpsat"\n')
     assert {"sat", ":cpsat"} <= string_literals(module)
+
+
+def solver_imports(name: str, path: Path) -> list[str]:
+    """The modules of ``gridsat.solvers`` that module ``name`` imports, anywhere in it."""
+    solvers = FOLDERS["solvers"]
+    found = imports(name, path, set(modules()))
+    return sorted(target for target in found if target == solvers or target.startswith(solvers + "."))
+
+
+def test_the_command_line_imports_nothing_from_the_solvers() -> None:
+    # The CLI is a layer over gridsat.api: what it needs from below, the API offers.
+    assert solver_imports("gridsat.cli", ROOT / "gridsat" / "cli.py") == []
+
+
+def test_the_solver_import_check_sees_imports_inside_functions(tmp_path: Path) -> None:
+    module = tmp_path / "cli.py"
+    module.write_text("from gridsat import api\n\ndef f():\n    from gridsat.solvers.run import consume\n"
+                      "    from gridsat import solvers\n")
+    assert solver_imports("gridsat.cli", module) == ["gridsat.solvers", "gridsat.solvers.run"]
