@@ -1,6 +1,6 @@
 """Counting up to symmetry: orbits of solutions under a puzzle's group, two independent ways.
 
-The group is the puzzle's own declaration (``Puzzle.symmetries``, built on models/symmetry.py):
+The group is the puzzle's own declaration (``Puzzle.symmetry``, built on models/symmetry.py):
 the board symmetries that map the instance onto itself, and for knight's tours the reversal.
 
 * Canonical representatives (``Orbits``, every backend): each solution a run streams (verified,
@@ -54,9 +54,10 @@ def group_of(puzzle: Puzzle, instance: Instance, up_to: str) -> Group:
     """The group the puzzle declares for ``up_to``; one it does not declare is an input error."""
     if up_to not in UP_TO:
         raise UnknownName("--up-to", up_to, UP_TO)
-    build = puzzle.symmetries.get(up_to)
+    groups = puzzle.symmetry.groups
+    build = groups.get(up_to)
     if build is None:
-        offered = f"it counts up to: {', '.join(puzzle.symmetries)}" if puzzle.symmetries else "it declares none"
+        offered = f"it counts up to: {', '.join(groups)}" if groups else "it declares none"
         raise InvalidOption(f"--up-to {up_to} does not apply to puzzle {puzzle.name!r} ({offered})")
     return build(instance)
 

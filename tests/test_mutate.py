@@ -67,7 +67,7 @@ def test_every_built_in_family_is_labelled_not_numbered_by_its_line(name):
     """A family named by its line number changes name (and a seeded sample its mutants) whenever the code
     above it is edited: the built-in formulations label every family they add."""
     puzzle = get_puzzle(name)
-    case = puzzle.corpus()[0]
+    case = puzzle.mutation.corpus()[0]
     instance = puzzle.parse(case.text, case.params)
     for kind in ("cnf", "cpsat"):
         for choice in puzzle.encodings(kind).variants():
