@@ -135,3 +135,16 @@ def test_the_graph_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     module.write_text("def f():\n    from .inner import g\n    import gridsat.models\n")
     found = imports("gridsat.pkg", module, {"gridsat.pkg.inner", "gridsat.models"})
     assert found == {"gridsat.pkg.inner", "gridsat.models"}
+
+
+def test_the_example_plugin_imports_only_the_public_plugin_module() -> None:
+    """``examples/nqueens`` is what plugin authors copy: it uses ``gridsat.plugin`` and nothing else of gridsat."""
+    found = set()
+    for path in (ROOT / "examples" / "nqueens").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                found.add(node.module or "")
+    assert "gridsat.plugin" in found
+    assert {name for name in found if name == "gridsat" or name.startswith("gridsat.")} == {"gridsat.plugin"}
