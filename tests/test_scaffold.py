@@ -24,9 +24,9 @@ def skeleton(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The skeleton of a puzzle called ``no-two`` written into tmp_path; its package importable."""
     written = write_plugin("no-two", tmp_path)
     root = tmp_path / "gridsat-no-two"
+    package = "gridsat_no_two"
     assert sorted(p.relative_to(root).as_posix() for p in written) == [
-        "README.md", "gridsat_no_two/__init__.py", "gridsat_no_two/reference.py", "pyproject.toml",
-        "tests/test_gridsat_no_two.py"]
+        "README.md", f"{package}/__init__.py", f"{package}/reference.py", "pyproject.toml", f"tests/test_{package}.py"]
     monkeypatch.syspath_prepend(str(root))
     yield root
     for module in [m for m in sys.modules if m == "gridsat_no_two" or m.startswith("gridsat_no_two.")]:
