@@ -1,7 +1,7 @@
 """Everything a puzzle plugin needs, in one import: ``from gridsat.plugin import ...``.
 
 A plugin is a package that registers a ``Puzzle`` under the entry point group ``gridsat.puzzles``
-(``new-puzzle = "gridsat_new_puzzle:PUZZLE"`` in its pyproject.toml); ``gridsat new-puzzle NAME``
+(``mypuzzle = "gridsat_mypuzzle:PUZZLE"`` in its pyproject.toml); ``gridsat new-puzzle NAME``
 writes a working skeleton. A ``Puzzle`` has a required core and optional parts:
 
 * the core: ``parse`` (instance text and ``-p`` parameters to a frozen instance; bad input raises

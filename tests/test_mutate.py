@@ -40,7 +40,7 @@ def corner_family(built) -> str:
 def test_recording_names_families_by_call_site_and_cardinality_helper():
     built = tatami_cnf()
     families = set(built.families)
-    assert any(f.startswith("tatami:cnf:") and f.endswith(" at_most") for f in families)
+    assert any(f.startswith("tatami.formulations:cnf:") and f.endswith(" at_most") for f in families)
     assert any(f.endswith(" at_least") for f in families)
     # The pairwise at-most-one clauses of one cell are about every mat covering it, not just their two.
     at_most = [i for i, f in enumerate(built.families) if f.endswith("at_most")]
