@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,6 @@ Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
 # Given a SAT model (variables 1..n in order), clauses it violates, or [] when it is a real solution.
 Refine = Callable[[list[int]], list[list[int]]]
-ZERO_LT = (0).__lt__  # a literal's truth: positive means true
 
 
 def picker(indices: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
@@ -38,8 +38,8 @@ class Formulation:
 
     ``decode`` sees the same thing from every backend: a mapping of every primary key (a CP-SAT
     formulation's ``primary``, a CNF's ``projection``) to its value in one solution, 0 or 1 for a
-    Boolean (``True``/``False`` count as 1/0) and the value for a CP-SAT integer variable. So a
-    decoder reads the true Boolean keys as ``[k for k, v in values.items() if v]``, whatever the backend.
+    Boolean and the value for a CP-SAT integer variable. So a decoder reads the true Boolean keys as
+    ``[k for k, v in values.items() if v]`` and never asks which backend ran.
     """
 
     decode: Decoder
@@ -88,15 +88,20 @@ class CnfFormulation(Formulation):
         return [self.pool.obj(v) for v in self.projection]
 
     @functools.cached_property
-    def _pick(self) -> Callable[[Sequence[int]], tuple[int, ...]]:
-        """Takes a SAT model to the literals of the projection, in projection order."""
-        return picker([v - 1 for v in self.projection])
+    def _indices(self) -> list[int]:
+        return [v - 1 for v in self.projection]
+
+    @functools.cached_property
+    def _all_false(self) -> dict[Key, int]:
+        return dict.fromkeys(self.keys, 0)
 
     def values(self, model: list[int]) -> dict[Key, int]:
         """The projection of a SAT model (which lists variables 1..n in order): every projection key
-        mapped to its truth value, as ``decode`` expects (see Formulation). This runs once for every
-        solution a count finds, so it stays in C: one picker and one comparison mapped over it."""
-        return dict(zip(self.keys, map(ZERO_LT, self._pick(model)), strict=True))
+        mapped to 1 or 0, as ``decode`` expects (see Formulation). This runs once for every solution a
+        count finds, so only the true keys are hashed: copying the all-false dict keeps its hashes."""
+        values = self._all_false.copy()
+        values.update(dict.fromkeys(compress(self.keys, [model[i] > 0 for i in self._indices]), 1))
+        return values
 
     def blocking_clause(self, model: list[int]) -> list[int]:
         """A clause that this model's projection violates and every other projection satisfies."""
