@@ -2,7 +2,7 @@
 
 Like the seed's knight's-tour animation, the search and the drawing are kept apart: the algorithm
 only reports events (``gridsat.models.search``), ``record`` turns each into what it adds to the
-picture (the puzzle's ``sketch``), and ``page`` or ``play`` replay them. A "place" at depth d
+picture (the puzzle's ``pictures.sketch``), and ``page`` or ``play`` replay them. A "place" at depth d
 stacks its pieces; a "remove" at depth d takes off everything stacked at depth d or deeper, so the
 path grows and shrinks as the search does.
 """
@@ -69,9 +69,9 @@ def caption(kind: str, depth: int, what: Any, solutions: int) -> str:
 
 def record(puzzle: Puzzle, instance: Instance, method: Algorithm, max_steps: int) -> Recording:
     """Run ``method`` on ``instance`` and keep its first ``max_steps`` events as frames."""
-    if puzzle.draw is None or puzzle.sketch is None:
+    if puzzle.pictures is None or puzzle.pictures.sketch is None:
         raise InvalidOption(f"puzzle {puzzle.name!r} has no drawing to animate")
-    base = puzzle.draw(instance, None, None)
+    base = puzzle.pictures.draw(instance, None, None)
     lay = base.layout
     if lay is None:
         raise InvalidOption(f"puzzle {puzzle.name!r} draws no cell grid to animate")
@@ -86,7 +86,7 @@ def record(puzzle: Puzzle, instance: Instance, method: Algorithm, max_steps: int
             raise Enough
         if kind == "solution":
             recording.solutions += 1
-        sketch = puzzle.sketch(instance, lay, kind, depth, what, path)
+        sketch = puzzle.pictures.sketch(instance, lay, kind, depth, what, path)
         if kind == "place":
             path.append(what)
         elif kind == "remove":

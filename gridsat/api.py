@@ -307,9 +307,9 @@ def mutate(
 
 def golden_corpus(puzzle: Puzzle) -> list[Case]:
     """The puzzle's golden cases, or a one-line refusal when it declares none."""
-    if puzzle.corpus is None:
+    if puzzle.mutation.corpus is None:
         raise InvalidOption(f"{puzzle.name} declares no golden corpus: name the instances to judge mutants on")
-    return puzzle.corpus()
+    return puzzle.mutation.corpus()
 
 
 def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, time_limit: float) -> list[Case]:

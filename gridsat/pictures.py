@@ -15,9 +15,9 @@ SHEET_TILE = 200.0  # px: the larger side of one drawing on a sheet
 
 def drawer(puzzle: Puzzle) -> Any:
     """The puzzle's ``draw``, or a clear error for a puzzle that has none."""
-    if puzzle.draw is None:
+    if puzzle.pictures is None:
         raise InvalidOption(f"puzzle {puzzle.name!r} has no SVG drawing")
-    return puzzle.draw
+    return puzzle.pictures.draw
 
 
 def still(puzzle: Puzzle, instance: Instance, solution: Any, label: str) -> str:

@@ -6,11 +6,11 @@ clause list that notes, for each clause appended, its *family* and its *scope*; 
 
 - The family is where the call comes from: the formulation's module and function (the first frame
   outside this module, the cardinality helpers, PySAT and OR-Tools) with the label of the innermost
-  ``family("...")`` block around the call (``tatami:cnf:corner``), or else the call's line number
-  (``tatami:cnf:88``), which moves whenever the code above it changes: the built-in formulations
-  label every family. Clauses a ``pysat.card`` encoding writes (auxiliaries included) belong to the
-  family of the cardinality call that asked for them, suffixed with the helper (``at_most``,
-  ``at_least``), since at-least and at-most halves are separate bugs.
+  ``family("...")`` block around the call (``tatami.formulations:cnf:corner``), or else the call's
+  line number (``tatami.formulations:cnf:88``), which moves whenever the code above it changes: the
+  built-in formulations label every family. Clauses a ``pysat.card`` encoding writes (auxiliaries
+  included) belong to the family of the cardinality call that asked for them, suffixed with the
+  helper (``at_most``, ``at_least``), since at-least and at-most halves are separate bugs.
 - The scope is the variables a clause is about: the input literals of its cardinality constraint,
   else the clause's own variables. Mutation selectors (``solvers/mutate.py``) read their keys.
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the solvers' packages load only when a formulation is built
 
 Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
-# Reads the keys whose value is 1 (a CNF's values leave the false ones out; CP-SAT's list every key).
+# Reads one assignment: every primary key mapped to its value (see Formulation).
 Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
 # Given a SAT model (variables 1..n in order), clauses it violates, or [] when it is a real solution.
@@ -34,7 +34,13 @@ def picker(indices: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
 
 @dataclass(kw_only=True)
 class Formulation:
-    """What both kinds share: decoding the primary variables into canonical solutions."""
+    """What both kinds share: decoding the primary variables into canonical solutions.
+
+    ``decode`` sees the same thing from every backend: a mapping of every primary key (a CP-SAT
+    formulation's ``primary``, a CNF's ``projection``) to its value in one solution, 0 or 1 for a
+    Boolean and the value for a CP-SAT integer variable. So a decoder reads the true Boolean keys as
+    ``[k for k, v in values.items() if v]`` and never asks which backend ran.
+    """
 
     decode: Decoder
     # When the model keeps one solution per symmetry orbit, ``images`` gives the whole orbit and
@@ -85,11 +91,17 @@ class CnfFormulation(Formulation):
     def _indices(self) -> list[int]:
         return [v - 1 for v in self.projection]
 
+    @functools.cached_property
+    def _all_false(self) -> dict[Key, int]:
+        return dict.fromkeys(self.keys, 0)
+
     def values(self, model: list[int]) -> dict[Key, int]:
-        """The projection of a SAT model (which lists variables 1..n in order): the structured keys of
-        its true variables, each mapped to 1. The false ones are left out: decoders read the true
-        keys, and this runs once for every solution a count finds."""
-        return dict.fromkeys(compress(self.keys, [model[i] > 0 for i in self._indices]), 1)
+        """The projection of a SAT model (which lists variables 1..n in order): every projection key
+        mapped to 1 or 0, as ``decode`` expects (see Formulation). This runs once for every solution a
+        count finds, so only the true keys are hashed: copying the all-false dict keeps its hashes."""
+        values = self._all_false.copy()
+        values.update(dict.fromkeys(compress(self.keys, [model[i] > 0 for i in self._indices]), 1))
+        return values
 
     def blocking_clause(self, model: list[int]) -> list[int]:
         """A clause that this model's projection violates and every other projection satisfies."""

@@ -19,7 +19,7 @@ and both stay in numba's on-disk cache. Counts only ever add, so the engine keep
 2**64 and a few primes and rebuilds the exact integer by the Chinese remainder theorem:
 ``bound_bits`` (any upper bound on log2 of the native count) says how many primes it needs.
 
-A plugin adds a formulation by giving its ``Puzzle`` a ``frontier`` callable that builds a spec
+A plugin adds a formulation by giving its ``Puzzle`` a ``frontier=Frontier(spec)`` part whose ``spec`` builds one
 (import numba inside it, so listing puzzles never imports numba).
 """
 

@@ -1,37 +1,29 @@
-"""The Puzzle protocol: what every puzzle module provides, gathered in one value."""
+"""The Puzzle protocol: what every puzzle module provides, gathered in one value.
+
+The required core parses, formulates twice, verifies and renders; optional capabilities come as
+named parts (models/parts.py): ``pictures``, ``symmetry``, ``frontier``, ``mutation``.
+"""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gridsat.models.encoding import Encoding, EncodingSpace
-from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key, Solution
-from gridsat.models.svg import Figure, Layout, Sketch
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
+from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus, Pictures, Symmetry
 
 if TYPE_CHECKING:
-    from gridsat.models.frontier import FrontierSpec
     from gridsat.models.search import Algorithm
-    from gridsat.models.symmetry import Group
 
-Instance = Any  # each puzzle's frozen dataclass
-Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Case:
-    """A known answer: an instance as typed, its ``-p`` parameters, its count and where that count comes from."""
-
-    text: str
-    params: Mapping[str, str]
-    count: int
-    source: str
+__all__ = ["Case", "Cell", "Frontier", "Instance", "MutationCorpus", "Pictures", "Puzzle", "Symmetry"]
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A puzzle family: parse, formulate twice, verify from the rules, render."""
+    """A puzzle family: parse, formulate twice, verify from the rules, render; optional parts besides."""
 
     name: str
     summary: str
@@ -57,23 +49,38 @@ class Puzzle:
     reference: Mapping[str, Algorithm] | Callable[[], Mapping[str, Algorithm]] | str | None = None
     # Optional: a small instance (text as on the command line) that the smoke benchmark suite runs.
     example: str | None = None
-    # Optional: what a count may be "up to" (``symmetry``, ``reversal``), each with the group of the
-    # symmetries that map an instance onto itself (see models/symmetry.py and solvers/orbits.py).
-    symmetries: Mapping[str, Callable[[Instance], Group]] = field(default_factory=dict)
-    # Optional: the picture of a solution (None: the empty board) at a cell size in pixels (None: a default).
-    draw: Callable[[Instance, Solution | None, float | None], Figure] | None = None
-    # Optional: what a reference-search event (kind, depth, what) adds to that picture, given the
-    # ``what`` of every decision on the path so far (see gridsat.models.search).
-    sketch: Callable[[Instance, Layout, str, int, Any, list[Any]], Sketch] | None = None
-    # Optional: the instance as a frontier spec (see models/frontier.py), which the ``frontier``
-    # backend counts by dynamic programming over the frontier, without listing solutions.
-    frontier: Callable[[Instance], FrontierSpec] | None = None
-    # Optional, for ``gridsat mutate``: the golden cases it judges mutants on (``--corpus golden``);
-    # the instances (text, params), smallest first, it searches for one that kills a survivor; and
-    # the board cells a variable's key is about, for its selectors (default: read from the key).
-    corpus: Callable[[], list[Case]] | None = None
-    ladder: Callable[[], list[tuple[str, Mapping[str, str]]]] | None = None
-    cells: Callable[[Key], list[Cell]] | None = None
+    # The optional parts (models/parts.py).
+    pictures: Pictures | None = None
+    symmetry: Symmetry = field(default_factory=Symmetry)
+    frontier: Frontier | None = None
+    mutation: MutationCorpus = field(default_factory=MutationCorpus)
+    # The flat fields these parts replace, accepted for one release with a DeprecationWarning.
+    _: KW_ONLY
+    symmetries: InitVar[Mapping[str, Callable[[Instance], Any]] | None] = None
+    draw: InitVar[Callable[..., Any] | None] = None
+    sketch: InitVar[Callable[..., Any] | None] = None
+    corpus: InitVar[Callable[[], list[Case]] | None] = None
+    ladder: InitVar[Callable[[], list[tuple[str, Mapping[str, str]]]] | None] = None
+    cells: InitVar[Callable[..., list[Cell]] | None] = None
+
+    def __post_init__(self, symmetries: Any, draw: Any, sketch: Any, corpus: Any, ladder: Any, cells: Any) -> None:
+        """Fold the deprecated flat fields into their parts."""
+        folded: list[str] = []
+        if symmetries is not None:
+            folded.append("symmetries= by symmetry=Symmetry(groups)")
+            object.__setattr__(self, "symmetry", Symmetry(symmetries))
+        if draw is not None or sketch is not None:
+            folded.append("draw=, sketch= by pictures=Pictures(draw, sketch)")
+            object.__setattr__(self, "pictures", Pictures(draw, sketch) if draw is not None else None)
+        if self.frontier is not None and not isinstance(self.frontier, Frontier):
+            folded.append("frontier=<function> by frontier=Frontier(spec)")
+            object.__setattr__(self, "frontier", Frontier(self.frontier))
+        if corpus is not None or ladder is not None or cells is not None:
+            folded.append("corpus=, ladder=, cells= by mutation=MutationCorpus(corpus, ladder, cells)")
+            object.__setattr__(self, "mutation", MutationCorpus(corpus, ladder, cells))
+        if folded:
+            warnings.warn(f"puzzle {self.name!r} declares flat fields that gridsat will drop in the next release; "
+                          f"replace {'; '.join(folded)} (see gridsat.plugin)", DeprecationWarning, stacklevel=3)
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

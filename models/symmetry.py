@@ -2,7 +2,7 @@
 
 A puzzle declares, for each kind of counting "up to" it offers (``symmetry``; for knight's tours also
 ``reversal``), a function from an instance to the ``Group`` of elements that map that instance onto
-itself (``Puzzle.symmetries``). An ``Element`` knows two things:
+itself (``Puzzle.symmetry``). An ``Element`` knows two things:
 
 * ``solution``: how it maps a canonical solution, to the canonical form of the image (a reflected
   tiling sorted again, a rotated closed tour re-rooted at the root square);

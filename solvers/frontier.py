@@ -1,6 +1,6 @@
 """The ``frontier`` backend: counting by dynamic programming over a frontier (simpath, transfer matrix).
 
-A puzzle declares a frontier formulation (``Puzzle.frontier``, a ``FrontierSpec``: the element
+A puzzle declares a frontier formulation (``Puzzle.frontier.spec``, a ``FrontierSpec``: the element
 order, the state and the transition; see models/frontier.py); the engine here walks the elements
 one layer at a time, holding every distinct state once with the number of partial solutions that
 reach it, so a count costs the number of states, not the number of solutions. Counts are exact
@@ -312,7 +312,7 @@ def spec_of(puzzle: Puzzle, instance: Instance, up_to: str | None) -> tuple[Fron
     """The instance's spec and what its native count is multiplied by for ``up_to``."""
     if puzzle.frontier is None:
         raise InvalidOption(FrontierBackend().refusal(puzzle) or "")
-    spec = puzzle.frontier(instance)
+    spec = puzzle.frontier.spec(instance)
     if up_to not in spec.scale:
         raise InvalidOption(spec.refuse.format(up_to=up_to))
     return spec, spec.scale[up_to]

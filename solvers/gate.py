@@ -101,8 +101,9 @@ def check_up_to(puzzle: Puzzle, up_to: str) -> None:
     """``up_to`` must name a group the puzzle declares."""
     if up_to not in SYMMETRIES:
         raise UnknownName("--up-to", up_to, SYMMETRIES)
-    if puzzle.symmetries.get(up_to) is None:
-        offered = f"it counts up to: {', '.join(puzzle.symmetries)}" if puzzle.symmetries else "it declares none"
+    groups = puzzle.symmetry.groups
+    if groups.get(up_to) is None:
+        offered = f"it counts up to: {', '.join(groups)}" if groups else "it declares none"
         raise InvalidOption(f"--up-to {up_to} does not apply to puzzle {puzzle.name!r} ({offered})")
 
 

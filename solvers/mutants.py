@@ -86,7 +86,7 @@ def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built
     """Build ``kind``'s formulation of ``instance`` while recording the families of its members."""
     with recording() as found:
         formulation = puzzle.cnf(instance, encoding) if kind == "cnf" else puzzle.cpsat(instance, encoding)
-    cells = puzzle.cells or key_cells
+    cells = puzzle.mutation.cells or key_cells
     if kind == "cnf":
         origins = clause_origins(formulation.cnf)
         pool = formulation.pool
@@ -328,7 +328,7 @@ def cpsat_edits(mutant: Mutant, built: Built, puzzle: Puzzle) -> dict[int, Any]:
     proto = built.proto
     edits: dict[int, Any] = {}
     if mutant.operator == "drop-arc":
-        cells = puzzle.cells or key_cells
+        cells = puzzle.mutation.cells or key_cells
         names = {var.Index(): key for key, var in f.primary.items()}
         for i in built.members(mutant.family):
             c = proto.constraints[i]

@@ -310,7 +310,7 @@ class Judge:
     def ladder(self) -> list[tuple[str, Mapping[str, str], Instance]]:
         if self._ladder is None:
             known = {(c.text, tuple(sorted(c.params.items()))) for c in self.task.corpus}
-            steps = self.puzzle.ladder() if self.puzzle.ladder else []
+            steps = self.puzzle.mutation.ladder() if self.puzzle.mutation.ladder else []
             self._ladder = [(t, p, self.puzzle.parse(t, p)) for t, p in steps
                             if (t, tuple(sorted(p.items()))) not in known]
         return self._ladder

@@ -1,6 +1,6 @@
 """Counting up to symmetry: orbits of solutions under a puzzle's group, two independent ways.
 
-The group is the puzzle's own declaration (``Puzzle.symmetries``, built on models/symmetry.py):
+The group is the puzzle's own declaration (``Puzzle.symmetry``, built on models/symmetry.py):
 the board symmetries that map the instance onto itself, and for knight's tours the reversal.
 
 * Canonical representatives (``Orbits``, every backend): each solution a run streams (verified,
@@ -53,7 +53,7 @@ PHRASES = {"symmetry": "up to symmetry", "reversal": "undirected"}
 def group_of(puzzle: Puzzle, instance: Instance, up_to: str) -> Group:
     """The group the puzzle declares for ``up_to``; one it does not declare is an input error."""
     check_up_to(puzzle, up_to)
-    return puzzle.symmetries[up_to](instance)
+    return puzzle.symmetry.groups[up_to](instance)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import pytest
 from conftest import gridsat
 from gridsat.animate import frames, page, play, record, record_named
 from gridsat.models import get_puzzle
-from gridsat.models.knights_tour import render
+from gridsat.models.knights_tour.board import render
 from gridsat.solvers.reference import algorithms
 from gridsat.solvers.stop import Stop
 

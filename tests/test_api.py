@@ -11,8 +11,8 @@ import pytest
 
 import gridsat as gs
 from conftest import ROOT, gridsat
-from gridsat.models.knights_tour import Board
-from gridsat.models.knights_tour import verify as verify_tour
+from gridsat.models.knights_tour.board import Board
+from gridsat.models.knights_tour.board import verify as verify_tour
 
 
 def test_solve_returns_a_verified_canonical_solution() -> None:

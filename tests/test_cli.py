@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT, gridsat, gridsat_process
 from gridsat.cli import build_parser
-from gridsat.models.tatami import corners
+from gridsat.models.tatami.formulations import corners
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS
 from gridsat.solvers.sat import SatBackend

@@ -162,7 +162,7 @@ def test_two_partitions_count_the_same_as_one(monkeypatch):
     monkeypatch.setattr(frontier, "CHUNK", 256)
     for text, params, native in (("5x5", {}, 864), ("3x10", {"closed": "true"}, 16), ("3x200", None, None)):
         puzzle = TOUR if params is not None else TATAMI
-        spec = puzzle.frontier(puzzle.parse(text, params or {}))
+        spec = puzzle.frontier.spec(puzzle.parse(text, params or {}))
         one = frontier.run_spec(spec, Stop(), threads=1)
         two = frontier.run_spec(spec, Stop(), threads=2)
         assert one.count == two.count and two.partitions == 2 and one.partitions == 1

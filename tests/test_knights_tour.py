@@ -10,8 +10,9 @@ from conftest import LISTING, golden, gridsat
 from gridsat.models import get_puzzle
 from gridsat.models.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
-from gridsat.models.knights_tour import Board, cpsat, decode, parse, render, verify
+from gridsat.models.knights_tour.board import Board, decode, parse, render, verify
 from gridsat.models.knights_tour.cnf import MAX_CLAUSES, clauses_estimate
+from gridsat.models.knights_tour.formulations import cpsat
 from gridsat.models.knights_tour.reference import blocks, divide, warnsdorff
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck

@@ -174,3 +174,16 @@ def test_the_solver_import_check_sees_imports_inside_functions(tmp_path: Path) -
     module.write_text("from gridsat import api\n\ndef f():\n    from gridsat.solvers.run import consume\n"
                       "    from gridsat import solvers\n")
     assert solver_imports("gridsat.cli", module) == ["gridsat.solvers", "gridsat.solvers.run"]
+
+
+def test_the_example_plugin_imports_only_the_public_plugin_module() -> None:
+    """``examples/nqueens`` is what plugin authors copy: it uses ``gridsat.plugin`` and nothing else of gridsat."""
+    found = set()
+    for path in (ROOT / "examples" / "nqueens").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                found.add(node.module or "")
+    assert "gridsat.plugin" in found
+    assert {name for name in found if name == "gridsat" or name.startswith("gridsat.")} == {"gridsat.plugin"}

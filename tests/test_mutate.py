@@ -40,7 +40,7 @@ def corner_family(built) -> str:
 def test_recording_names_families_by_call_site_and_cardinality_helper():
     built = tatami_cnf()
     families = set(built.families)
-    assert any(f.startswith("tatami:cnf:") and f.endswith(" at_most") for f in families)
+    assert any(f.startswith("tatami.formulations:cnf:") and f.endswith(" at_most") for f in families)
     assert any(f.endswith(" at_least") for f in families)
     # The pairwise at-most-one clauses of one cell are about every mat covering it, not just their two.
     at_most = [i for i, f in enumerate(built.families) if f.endswith("at_most")]
@@ -67,7 +67,7 @@ def test_every_built_in_family_is_labelled_not_numbered_by_its_line(name):
     """A family named by its line number changes name (and a seeded sample its mutants) whenever the code
     above it is edited: the built-in formulations label every family they add."""
     puzzle = get_puzzle(name)
-    case = puzzle.corpus()[0]
+    case = puzzle.mutation.corpus()[0]
     instance = puzzle.parse(case.text, case.params)
     for kind in ("cnf", "cpsat"):
         for choice in puzzle.encodings(kind).variants():

@@ -14,7 +14,8 @@ from conftest import LISTING, golden
 from conftest import gridsat as run_cli
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
-from gridsat.models.prime_grid import symmetries
+from gridsat.models.parts import Symmetry
+from gridsat.models.prime_grid.symmetry import symmetries
 from gridsat.models.symmetry import Element, Group, motions
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config, configurations
@@ -149,18 +150,18 @@ def test_a_motion_maps_cells_and_rectangles():
 
 
 def test_the_start_square_on_an_axis_keeps_the_motions_that_fix_it():
-    corner = TOUR.symmetries["symmetry"](TOUR.parse("5x5", {"start": "0,0"}))
+    corner = TOUR.symmetry.groups["symmetry"](TOUR.parse("5x5", {"start": "0,0"}))
     assert corner.names == ["identity", "transpose"] and "move the start square" in corner.note
-    middle = TOUR.symmetries["symmetry"](TOUR.parse("5x5", {"start": "2,2"}))
+    middle = TOUR.symmetry.groups["symmetry"](TOUR.parse("5x5", {"start": "2,2"}))
     assert len(middle) == 8 and "reverse" not in " ".join(middle.names)
-    edge = TOUR.symmetries["symmetry"](TOUR.parse("5x6", {"start": "2,0"}))
+    edge = TOUR.symmetry.groups["symmetry"](TOUR.parse("5x6", {"start": "2,0"}))
     assert edge.names == ["identity", "mirror-ud"]
-    closed = TOUR.symmetries["symmetry"](TOUR.parse("6x6", {"closed": "true", "start": "0,1"}))
+    closed = TOUR.symmetry.groups["symmetry"](TOUR.parse("6x6", {"closed": "true", "start": "0,1"}))
     assert len(closed) == 16 and closed.note is None  # a closed tour's start is only where it is written
 
 
 def test_a_shikaku_whose_clues_are_not_symmetric_keeps_only_the_identity():
-    group = SHIKAKU.symmetries["symmetry"](SHIKAKU.parse("seed", {}))
+    group = SHIKAKU.symmetry.groups["symmetry"](SHIKAKU.parse("seed", {}))
     assert group.names == ["identity"] and "move the clues" in group.note
 
 
@@ -188,11 +189,11 @@ def broken_tatami() -> gridsat.Puzzle:
     """Tatami whose mirror-lr maps tilings right but leaves the variables alone (so it 'fixes' everything)."""
 
     def group(room):
-        right = TATAMI.symmetries["symmetry"](room)
+        right = TATAMI.symmetry.groups["symmetry"](room)
         wrong = [replace(e, key=lambda k: k) if e.name == "mirror-lr" else e for e in right.elements]
         return Group(tuple(wrong))
 
-    return replace(TATAMI, symmetries={"symmetry": group})
+    return replace(TATAMI, symmetry=Symmetry({"symmetry": group}))
 
 
 def test_a_wrong_key_map_makes_burnside_disagree_loudly():
@@ -208,9 +209,9 @@ def test_a_wrong_key_map_makes_burnside_disagree_loudly():
 def test_an_element_that_is_not_a_symmetry_makes_the_orbits_miss_solutions():
     def group(room):  # 'shift': moves every mat one column right, which is no symmetry of the room
         move = Element("shift", lambda t: [[[r, c + 1] for r, c in mat] for mat in t], lambda k: k)
-        return Group((TATAMI.symmetries["symmetry"](room).elements[0], move))
+        return Group((TATAMI.symmetry.groups["symmetry"](room).elements[0], move))
 
-    bad = replace(TATAMI, symmetries={"symmetry": group})
+    bad = replace(TATAMI, symmetry=Symmetry({"symmetry": group}))
     outcome = count_canonical(bad, bad.parse("3x4", {}), "reference", up_to="symmetry")
     assert outcome.problems and "not closed under the group" in outcome.problems[0]
 
@@ -236,7 +237,7 @@ def test_the_api_takes_up_to_and_method():
 def test_a_limit_counts_orbits_and_the_representative_is_the_smallest_image():
     outcome = gridsat.count("knights-tour", "3x8", up_to="symmetry", limit=5, backend="sat")
     assert (outcome.count, outcome.complete, outcome.reason) == (5, False, "solution limit")
-    group = TOUR.symmetries["symmetry"](TOUR.parse("3x8", {}))
+    group = TOUR.symmetry.groups["symmetry"](TOUR.parse("3x8", {}))
     for orbit in gridsat.enumerate("knights-tour", "3x8", up_to="symmetry", limit=5, backend="sat"):
         images = [e.solution(orbit.solution) for e in group.elements]
         assert orbit.solution == min(images) and orbit.size == len({json.dumps(i) for i in images})

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import gridsat
 from gridsat.models import get_puzzle, svg
-from gridsat.models.shikaku import regions, touching
+from gridsat.models.shikaku.solution import regions, touching
 from gridsat.pictures import sheet, still
 from gridsat.solvers.backend import Request
 from gridsat.solvers.run import execute
@@ -60,7 +60,7 @@ def test_tatami_draws_one_rectangle_per_mat_and_marks_where_three_meet():
 def test_tatami_shows_a_broken_rule_where_four_mats_meet():
     p, room = get_puzzle("tatami"), get_puzzle("tatami").parse("3x4", {})
     stacked = [[[r, c], [r, c + 1]] for r in range(3) for c in (0, 2)]
-    root = parse(svg.to_text(svg.picture(p.draw(room, stacked, None), "broken")))
+    root = parse(svg.to_text(svg.picture(p.pictures.draw(room, stacked, None), "broken")))
     assert len(by_class(root, "circle", "four")) == 2
 
 

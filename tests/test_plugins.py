@@ -126,3 +126,57 @@ def test_the_plugin_joins_a_benchmark_suite_through_its_example(installed: Path,
     records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()[1:]]
     queens = [r for r in records if r["puzzle"] == "nqueens"]
     assert len(queens) == 2 and {(r["status"], r["count"]) for r in queens} == {("ok", A000170[6])}
+
+
+def test_a_plugin_declaring_the_old_flat_fields_warns_and_works() -> None:
+    import gridsat.api
+    from gridsat.models import get_puzzle
+    from gridsat.plugin import Frontier, MutationCorpus, Pictures, Puzzle, Symmetry
+
+    new = get_puzzle("tatami")
+    core = {name: getattr(new, name) for name in ("summary", "instance_help", "params", "parse", "cpsat", "cnf",
+                                                  "verify", "render", "describe", "cnf_encodings", "reference")}
+    with pytest.warns(DeprecationWarning, match="replace symmetries= by symmetry=Symmetry") as caught:
+        old = Puzzle(name="tatami-old", **core, symmetries=new.symmetry.groups, draw=new.pictures.draw,
+                     sketch=new.pictures.sketch, frontier=new.frontier.spec, corpus=new.mutation.corpus,
+                     ladder=new.mutation.ladder)
+    assert len(caught) == 1 and "frontier=Frontier(spec)" in str(caught[0].message)
+    assert old.symmetry == Symmetry(new.symmetry.groups) and old.pictures == Pictures(new.pictures.draw,
+                                                                                        new.pictures.sketch)
+    assert old.frontier == Frontier(new.frontier.spec) and old.mutation == MutationCorpus(new.mutation.corpus,
+                                                                                            new.mutation.ladder)
+    assert gridsat.api.crosscheck(old, "3x4").agree
+    orbits = [gridsat.api.count(p, "4x4", up_to="symmetry").count for p in (old, new)]
+    assert orbits[0] == orbits[1]
+    assert old.mutation.corpus() == new.mutation.corpus()
+
+
+def test_a_plugin_declaring_the_parts_does_not_warn() -> None:
+    import warnings
+
+    from gridsat.models import get_puzzle
+    from gridsat.plugin import Puzzle
+
+    new = get_puzzle("tatami")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Puzzle(name="tatami-new", summary="", instance_help="", params={}, parse=new.parse, cpsat=new.cpsat,
+               cnf=new.cnf, verify=new.verify, render=new.render, describe=new.describe, pictures=new.pictures,
+               symmetry=new.symmetry, frontier=new.frontier, mutation=new.mutation)
+
+
+def test_decode_sees_every_primary_key_from_every_backend() -> None:
+    """The CNF side hands decode the value of every projection key, like CP-SAT does, so a decoder
+    never asks which backend ran (the N-Queens example's two decoders rely on it)."""
+    from pysat.solvers import Solver
+
+    from gridsat.models import get_puzzle
+
+    tatami = get_puzzle("tatami")
+    room = tatami.parse("2x3", {})
+    f = tatami.cnf(room, tatami.cnf_encodings.resolve(None))
+    with Solver(name="minisat22", bootstrap_with=f.cnf.clauses) as oracle:
+        assert oracle.solve()
+        values = f.values(oracle.get_model())
+    assert list(values) == f.keys and set(values.values()) == {0, 1}
+    assert sum(values.values()) == 3 and tatami.verify(room, f.decode(values)) == []

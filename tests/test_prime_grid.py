@@ -7,8 +7,11 @@ import pytest
 from conftest import LISTING, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance, UnknownEncoding
-from gridsat.models.prime_grid import Grid, leader_orders, orbit, parse, phases, render, symmetries, verify
+from gridsat.models.prime_grid.grid import Grid, parse
 from gridsat.models.prime_grid.reference import fillings
+from gridsat.models.prime_grid.rules import phases
+from gridsat.models.prime_grid.solution import render, verify
+from gridsat.models.prime_grid.symmetry import leader_orders, orbit, symmetries
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.run import execute

@@ -7,7 +7,7 @@ import pytest
 
 from gridsat.animate import page, record_named
 from gridsat.models import get_puzzle
-from gridsat.models.tatami import FILLS
+from gridsat.models.tatami.pictures import FILLS
 from gridsat.screenshots import browser, shoot
 
 chromium = browser()

@@ -12,8 +12,10 @@ from conftest import LISTING, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.golden import path
-from gridsat.models.shikaku import candidates, describe, note, render, verify
+from gridsat.models.shikaku import describe, note
 from gridsat.models.shikaku.formats import Board, parse_game_id, parse_text, read, to_game_id, to_text
+from gridsat.models.shikaku.formulations import candidates
+from gridsat.models.shikaku.solution import render, verify
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.run import execute

@@ -7,7 +7,10 @@ import pytest
 from conftest import LISTING, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
-from gridsat.models.tatami import Room, decode, oeis_rooms, parse, render, verify
+from gridsat.models.tatami.formulations import decode
+from gridsat.models.tatami.mutation import oeis_rooms
+from gridsat.models.tatami.room import Room, parse
+from gridsat.models.tatami.solution import render, verify
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.run import execute

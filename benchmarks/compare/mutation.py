@@ -92,7 +92,7 @@ def header() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(prog="python -m gridsat.benchmarks.compare.mutation", description=__doc__,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    with_corpus = [n for n in names() if get_puzzle(n).corpus is not None]
+    with_corpus = [n for n in names() if get_puzzle(n).mutation.corpus is not None]
     parser.add_argument("--puzzles", type=listed(with_corpus), default=with_corpus,
                         help=f"comma-separated (default: every puzzle with a golden corpus: {','.join(with_corpus)})")
     parser.add_argument("--backends", type=listed(MUTATE_BACKENDS), default=list(MUTATE_BACKENDS),

@@ -16,14 +16,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gridsat.models import cardinality
-from gridsat.models.encoding import Encoding, EncodingSpace
-from gridsat.models.errors import InvalidInstance
-from gridsat.models.families import family
-from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
-from gridsat.models.params import check_keys
-from gridsat.models.puzzle import Case, Puzzle
-from gridsat.models.search import Algorithm
+from gridsat.plugin import (
+    Algorithm,
+    Case,
+    CnfFormulation,
+    CpsatFormulation,
+    Encoding,
+    EncodingSpace,
+    InvalidInstance,
+    Key,
+    MutationCorpus,
+    Puzzle,
+    cardinality,
+    check_keys,
+    family,
+)
 
 Placement = list[int]  # the column of the queen in each row
 MAX_SIZE = 200
@@ -52,11 +59,16 @@ def describe(board: Board) -> str:
     return f"{board.size}x{board.size}"
 
 
-def decode(values: Mapping[Key, int]) -> Placement:
-    """Columns by row, from the integer model (``("col", r)``) or the Boolean one (``("queen", r, c)``)."""
-    columns = {key[1]: (value if key[0] == "col" else key[2]) for key, value in values.items()
-               if key[0] == "col" or value}
-    return [columns[r] for r in sorted(columns)]
+# Every backend hands ``decode`` the value of every primary key (see gridsat.plugin), so each model's
+# decoder reads its own variables and never asks which backend ran.
+def decode_columns(values: Mapping[Key, int]) -> Placement:
+    """Columns by row, from the integer model: ``("col", r)`` holds row r's column."""
+    return [values["col", r] for r in range(len(values))]
+
+
+def decode_queens(values: Mapping[Key, int]) -> Placement:
+    """Columns by row, from the Boolean model: ``("queen", r, c)`` is true for row r's column."""
+    return [c for _, _, c in sorted(key for key, value in values.items() if value)]
 
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
@@ -72,7 +84,7 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
         model.AddAllDifferent(cols["col", r] + r for r in range(n))
     with family("one queen per antidiagonal"):
         model.AddAllDifferent(cols["col", r] - r for r in range(n))
-    return CpsatFormulation(model=model, primary=cols, decode=decode)
+    return CpsatFormulation(model=model, primary=cols, decode=decode_columns)
 
 
 def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
@@ -93,7 +105,7 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
         for lits in lines.values():
             cardinality.at_most(formula, lits, 1, pool, card)
     formula.nv = max(formula.nv, pool.top)
-    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode, block_true_only=True)
+    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode_queens, block_true_only=True)
 
 
 def verify(board: Board, placement: Placement) -> list[str]:
@@ -151,6 +163,5 @@ PUZZLE = Puzzle(
     cnf_encodings=EncodingSpace((cardinality.axis(),)),
     reference=reference_searches,
     example="6",
-    corpus=corpus,
-    ladder=ladder,
+    mutation=MutationCorpus(corpus, ladder),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gridsat.models.search import Algorithm, Halt
+from gridsat.plugin import Algorithm, Halt
 from gridsat_nqueens import Board, Placement
 
 POLL = 1 << 12  # loop turns between looks at the clock

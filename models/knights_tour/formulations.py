@@ -1,0 +1,57 @@
+"""The knight's tours formulated for CP-SAT (a circuit), CNF (models/knights_tour/cnf.py, imported on first
+use) and the frontier backend (models/knights_tour/frontier.py, which needs numba)."""
+
+from __future__ import annotations
+
+from gridsat.models import cardinality
+from gridsat.models.encoding import Axis, Encoding, EncodingSpace
+from gridsat.models.families import family
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.frontier import FrontierSpec
+from gridsat.models.knights_tour.board import Board, arcs, decoder, ends
+
+
+def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
+    """``AddCircuit`` over the squares; an open tour closes through a dummy node."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    index = {square: i for i, square in enumerate(board.squares())}
+    primary: dict[Key, cp_model.IntVar] = {}
+    circuit = []
+    for u, v in arcs(board):
+        primary[("arc", u, v)] = literal = model.NewBoolVar(f"arc_{u}_{v}")
+        circuit.append((index[u], index[v], literal))
+    firsts, lasts = ends(board)
+    dummy = board.area
+    for kind, squares in (("first", firsts), ("last", lasts)):
+        for square in squares:
+            primary[(kind, square)] = literal = model.NewBoolVar(f"{kind}_{square}")
+            circuit.append((dummy, index[square], literal) if kind == "first" else (index[square], dummy, literal))
+    if board.closed and board.area < 2:
+        with family("no closed tour of one square"):
+            model.AddBoolOr([])  # one square cannot jump back to itself
+    elif circuit:
+        with family("one circuit through every square"):
+            model.AddCircuit(circuit)
+    return CpsatFormulation(model=model, primary=primary, decode=decoder(board))
+
+
+def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
+    """The tour as clauses, in the named encoding (see models/knights_tour/cnf.py)."""
+    from gridsat.models.knights_tour.cnf import formulate  # imported on first use: pysat is not needed to list
+
+    return formulate(board, encoding)
+
+
+# ``cutset`` (lazy cut-set refinement) is the default: the fastest CNF in
+# python -m gridsat.benchmarks.compare.knights_tour, for one tour and for a count.
+CNF_ENCODINGS = EncodingSpace(
+    (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"), cardinality.axis()))
+
+
+def frontier_spec(board: Board) -> FrontierSpec:
+    """The tours as a frontier spec, for the frontier backend (imports numba, so only when asked)."""
+    from gridsat.models.knights_tour.frontier import build
+
+    return build(board)

@@ -1,0 +1,32 @@
+"""The cases ``gridsat mutate tatami`` judges mutants on (golden and OEIS), and the rooms it tries survivors on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gridsat.models import golden
+from gridsat.models.parts import Case
+
+
+def oeis_rooms() -> dict[tuple[int, int], int]:
+    """OEIS A068920 as golden ships it, unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
+    terms, table, k = list(golden.golden("tatami")["oeis"]["antidiagonals"]), {}, 1
+    while terms:
+        for r in range(1, k + 1):
+            table[(r, k + 1 - r)] = terms.pop(0)
+        k += 1
+    return table
+
+
+def corpus() -> list[Case]:
+    """The golden counts, and the rooms of the OEIS table with both sides from 2 and at most 30 cells."""
+    found = golden.cases("tatami", "room")
+    found += [Case(f"{r}x{c}", {}, n, f"OEIS A068920: t({r},{c}) = {n}")
+              for (r, c), n in oeis_rooms().items() if min(r, c) >= 2 and r * c <= 30]
+    return found
+
+
+def ladder() -> list[tuple[str, Mapping[str, str]]]:
+    """Rooms up to 8x8, smallest area first."""
+    rooms = sorted(((r, c) for r in range(1, 9) for c in range(1, 9)), key=lambda rc: (rc[0] * rc[1], rc))
+    return [(f"{r}x{c}", {}) for r, c in rooms]
