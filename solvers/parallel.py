@@ -534,7 +534,7 @@ class SplitRun(Run):
         if kept is not None:
             self.collector.take(kept)
         into = self.partition.resplit(index, result.found, result.upto, kept)
-        for item in (result.items or []) if kept is not None else []:
+        for item in (result.items or []) if result.found is not None else []:  # kept with the count, or dropped
             if self.collector.deliver(item):
                 yield item
         self.partition.queue.extendleft(reversed(into))  # handed out next (``_feed``)

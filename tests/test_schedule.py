@@ -97,3 +97,46 @@ def test_a_part_split_before_it_started_costs_nothing_in_the_replay() -> None:
     ledger.spans = [Span(1, "w", 0.0, 1.0), *(Span(i, "w", 0.0, 1.0) for i in (2, 3, 4, 5))]
     assert replay(ledger, 5) == pytest.approx(5.0)
     assert replay(ledger, 1) == pytest.approx(1.0)
+
+
+def test_a_waiting_part_is_piloted_before_any_estimate_and_split_to_size_after() -> None:
+    ledger = ledger_with(10, {})
+    assert split_policy.refinement(ledger, 3, 0.0, workers=2) == split_policy.Refinement(split_policy.PILOT)
+    ledger.divided(3, [10, 11])
+    assert split_policy.refinement(ledger, 10, 0.0, workers=2) is None  # no estimate: only a first-split part
+    ledger = ledger_with(10, {0: 1.0}, starts=[0.001] * 8)  # 10 s of part time, parts of PART_FLOOR
+    sized = split_policy.refinement(ledger, 3, 1.0, workers=2)
+    assert sized is not None and sized.parts > split_policy.PILOT
+    assert (sized.whole, sized.seconds) == (ledger.estimate(1.0), split_policy.PART_FLOOR)
+    ledger.indivisible(4)
+    assert split_policy.refinement(ledger, 4, 1.0, workers=2) is None  # its backend found no finer split
+
+
+def test_an_idle_worker_gets_the_oldest_part_split_finer_than_a_busy_one() -> None:
+    ledger = ledger_with(10, {})
+    ledger.started(0, 0.0, "a")
+    ledger.started(1, 0.9, "b")
+    idle = split_policy.resplit_choice(ledger, 1.0, 0.5, 2, idle=True, low=True)
+    assert idle == (0, max(8, split_policy.RESPLIT_PER_WORKER * 2))
+    assert split_policy.resplit_choice(ledger, 1.0, 0.5, 2, idle=False, low=False) == (0, split_policy.RESPLIT_PARTS)
+    assert split_policy.resplit_choice(ledger, 0.1, 0.5, 2, idle=False, low=False) is None  # within its budget
+    ledger.splitting(0)  # already being split: the next oldest is too young
+    assert split_policy.resplit_choice(ledger, 1.0, 0.5, 2, idle=True, low=True) is None
+
+
+def test_the_ledger_records_the_first_idle_worker_the_plans_and_where_parts_were_split() -> None:
+    ledger = ledger_with(4, {0: 1.0})
+    ledger.went_idle(2.0)
+    ledger.went_idle(3.0)
+    assert ledger.first_idle == 2.0
+    ledger.planned(1.23456, 40.0, 0.5)
+    assert ledger.plans == [{"at": 1.235, "run_seconds": 40.0, "part_seconds": 0.5, "parts": 80}]
+    ledger.divided(1, [4, 5])  # before it started
+    ledger.started(2, 1.0, "w")
+    ledger.splitting(2)
+    ledger.ended(2, 2.0, took=1.0)
+    ledger.divided(2, [6, 7])  # while it ran
+    ledger.started(3, 2.0, "w")
+    ledger.splitting(3)
+    ledger.unsplit(3)  # it finished before it noticed
+    assert ledger.split_counts() == (1, 1)
