@@ -21,10 +21,10 @@ start-ups), whatever the number of workers.
 
 Before a part starts (``refinement``): a waiting part expected to run more than ``REFINE`` target
 times is split into as many sub-parts as it needs (at most ``REFINE_MAX``), which costs no restart
-and throws nothing away. A first-split part gets less benefit of the doubt (more than one target
-time), since the first split was made before any part ran and the early estimates lean short (the
-heavy parts are the ones still running); and one handed out before any estimate exists is split
-into ``PILOT`` sub-parts, which end soon and give the first estimate.
+and throws nothing away. A first-split part is split once it is expected to run more than one
+target time, into at least ``PILOT``: the first split was made before any part ran, and the early
+estimates lean short (the heavy parts are the ones still running). One handed out before any
+estimate exists is split into ``PILOT`` sub-parts, which end soon and give the first estimate.
 
 While parts run (``resplit_choice``): when a worker would go idle (no part waits), the part that has
 run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again into about
