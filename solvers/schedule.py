@@ -1,59 +1,26 @@
-"""Which running part to split again, the record of a split run's parts, and a replay of that record.
+"""The ledger of a split run: the tree of its parts, when each ran, on which worker and how it ended.
 
-The policy (``choose``): when a worker would go idle (no part waits in the queue), the part that
-has run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again. The
-longest-running part is the likeliest to hold the tail (part times are heavy-tailed); a young part
-is left alone, since it may be about to end. When nothing waits but every worker is still busy,
-the longest-running part that has outrun its share of the estimated run is split ahead of need. While
-every worker is busy, a part is split again once it has run longer than its ``budget``: ``OUTLIER``
-target times of a part once the run's length is estimated (below), before that a share of the work
-done so far that shrinks with the number of workers (at least ``LEAST_BUDGET`` either way).
+The split runner (solvers.parallel) records into it through its methods, as parts are planted,
+started, ended, divided and split again; the policy (solvers.split_policy) reads it to decide when
+and how finely to split. From the record it measures:
 
-How fine parts are (``Ledger.estimate``, ``Ledger.part_seconds``): once a part has finished, the
-ledger estimates the whole run's part time from the parts that ran so far (their time over the share
-of the search space they stand for: the first split's parts share it equally, a part split again
-passes its share to its sub-parts equally) and the cost of starting a part (the lower quartile of
-the times from a part's start to its first solution: building and presolving a model, or starting a
-reference search, and a little search). A part is then aimed at the least of: ``PART_RESTARTS``
-times that start-up cost (a long run spends about a twentieth of its time starting parts), 1 /
-(``GRAIN`` x workers) of the run (a short run on this pool), and 1 / ``SCALE_PARTS`` of it (so that
-the recorded parts would keep about a hundred workers busy); but never less than ``LEAST_RESTARTS``
-start-ups nor ``PART_FLOOR`` seconds. So the number of parts follows from the run's length: a
-count of seconds keeps its first split, a count of minutes ends in a few hundred parts, and a count
-of hours in about (its part time / ``PART_RESTARTS`` start-ups), whatever the number of workers.
-A part that waits in the queue and is expected to run more than ``REFINE`` target times is split
-before it starts (``solvers.parallel``), which costs no restart and throws nothing away.
+- the run's whole part time (``estimate``), from the parts that ran so far: their time over the
+  share of the search space they stand for (the first split's parts share it equally, a part split
+  again passes its share to its sub-parts equally);
+- what starting a part costs (``restart``): the lower quartile of the times from a part's start to
+  its first solution (building and presolving a model, or starting a reference search, and a
+  little search).
 
-The ledger keeps, for every part, when it ran, on which worker and how it ended (finished, or
-split again after some seconds), so that a benchmark can print the final parts, each worker's busy
-share, and a replay of the same tree of parts under the same policy on more workers (``replay``).
+A benchmark prints from it the final parts and each worker's busy share (``statistics``), and a
+replay of the same tree of parts on more workers (``split_policy.replay``).
 """
 
 from __future__ import annotations
 
 import bisect
-import heapq
+import math
 import statistics
-from collections import deque
 from dataclasses import dataclass, field
-
-RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
-# ... or, with every worker busy, once it has run 1 / (GRAIN x workers) of the work done so far:
-# about the share a part has in a first split into GRAIN parts per worker
-GRAIN = 16
-# Seconds: a part that runs less is never split again while every worker is busy. At 1.0 the parts
-# kept before a split held the tail (prime-grid 5x5 cpsat: largest part 1.9%, 42x predicted on 100
-# workers); at 0.5, 1.1-1.2% and 65-69x, for 2-7% more part time on two workers (compare.parallel).
-# Since a worker keeps its CNF from part to part, a sat part starts in about 3 ms, and at 0.5 the
-# runs kept before a split held the tail again (prime-grid 5x5 sat: 1.9-2.4%); at 0.2 (OUTLIER x
-# PART_FLOOR, below which the budget never goes once the run is estimated), 1.0-1.1%.
-LEAST_BUDGET = 0.2
-PART_RESTARTS = 20  # a part is aimed at no more than this many times what starting a part costs (as measured)
-SCALE_PARTS = 256  # ... nor more than this share of the run: enough parts to keep about a hundred workers busy
-LEAST_RESTARTS = 4  # ... nor less than this many start-ups (a part spends at most a quarter of its time starting)
-PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its messages and its task)
-REFINE = 2.0  # a queued part expected to run more than this many part durations is split before it starts
-OUTLIER = 2.0  # ... and a running part past this many part durations is split again (every worker busy)
 
 
 @dataclass
@@ -84,8 +51,8 @@ class Ledger:
     # per part that found one: seconds to its first solution, kept sorted (``found_first``)
     starts: list[float] = field(default_factory=list)
     # Running totals of the runs that ended, so that a look at the run costs the same at its 30,000th
-    # part as at its first (summed afresh on every look, the parent of the 6x6 open count spent its
-    # whole core on them and left the workers waiting)
+    # part as at its first (the policy looks after every message; summed afresh, the looks of a long
+    # run would take the parent's whole core and leave the workers waiting)
     busy: float = 0.0  # seconds of every run
     spent: float = 0.0  # ... of the runs not thrown away
     covered: float = 0.0  # the share of the search the parts that finished stand for
@@ -101,6 +68,30 @@ class Ledger:
         self.children[index] = list(into)
         each = self.share.get(index, 0.0) / max(1, len(into))
         self.share.update((child, each) for child in into)
+
+    def splitting(self, index: int) -> None:
+        """Running part ``index`` is being stopped to be split again; its sub-parts are ``divided`` once
+        it is back (they take their indices when they are handed out)."""
+        self.children[index] = []
+
+    def unsplit(self, index: int) -> None:
+        """Part ``index`` finished before it noticed it was to be split again: it stays whole."""
+        del self.children[index]
+
+    def indivisible(self, index: int) -> None:
+        """The backend found no finer split of part ``index``: it is never tried again."""
+        self.unsplittable.add(index)
+
+    def went_idle(self, at: float) -> None:
+        """A worker had nothing left to take at ``at`` (only the first time is kept)."""
+        if self.first_idle is None:
+            self.first_idle = at
+
+    def planned(self, at: float, whole: float, seconds: float) -> None:
+        """At ``at``, a part was sized by the run's estimated part time ``whole`` and a part's target
+        time ``seconds`` (the "estimates" of the run's --json "split")."""
+        self.plans.append({"at": round(at, 3), "run_seconds": round(whole, 3), "part_seconds": round(seconds, 3),
+                           "parts": math.ceil(whole / seconds)})
 
     def restart(self) -> float | None:
         """What starting a part costs, as measured: the lower quartile of the times from a part's start to
@@ -127,17 +118,22 @@ class Ledger:
         covered = self.covered + sum(self.share.get(index, 0.0) for index in self.running if index not in self.children)
         return spent / covered if covered > 0 else None
 
-    def part_seconds(self, whole: float, workers: int) -> float:
-        """How long a part should run, given the run's estimated part time ``whole`` (module docstring)."""
-        start = self.restart() or 0.0
-        aim = min(PART_RESTARTS * start, whole / (GRAIN * workers), whole / SCALE_PARTS)
-        return max(PART_FLOOR, LEAST_RESTARTS * start, aim)
+    def work_done(self, now: float) -> float:
+        """Seconds of every run so far, those still running included."""
+        return self.busy + sum(now - start for start, _ in self.running.values())
+
+    def split_counts(self) -> tuple[int, int]:
+        """How many parts were split before they started, and how many while they ran."""
+        ran = {s.index for s in self.spans}
+        before = sum(1 for i in self.children if i not in ran)
+        return before, len(self.children) - before
 
     def expected(self, index: int, whole: float) -> float:
         """How long part ``index`` should run, if parts were even within their share."""
         return self.share.get(index, 0.0) * whole
 
     def started(self, index: int, at: float, worker: str) -> None:
+        """Part ``index`` started on ``worker`` at ``at``."""
         self.running[index] = (at, worker)
 
     def ended(self, index: int, at: float, thrown: bool = False, took: float | None = None) -> None:
@@ -154,27 +150,6 @@ class Ledger:
         if not span.split:
             self.covered += self.share.get(index, 0.0)
             bisect.insort(self.finals, at - start)
-
-    def budget(self, now: float, workers: int) -> float:
-        """How long a part may run while every worker is busy: ``OUTLIER`` part durations once the run's
-        length is estimated, else 1 / (``GRAIN`` x ``workers``) of the work done so far, so that no
-        final part holds much more than its share, however long the run (at least ``LEAST_BUDGET``
-        seconds: every part builds and presolves its model afresh, so parts much shorter cost more to
-        start than they search)."""
-        whole = self.estimate(now)
-        if whole is not None:
-            return max(LEAST_BUDGET, OUTLIER * self.part_seconds(whole, workers))
-        done = self.busy + sum(now - start for start, _ in self.running.values())
-        return max(LEAST_BUDGET, done / (GRAIN * workers))
-
-    def choose(self, now: float, age: float, whole: float | None = None) -> int | None:
-        """The running part to split again, if any (see the module's docstring); ``whole``: the run's
-        estimated part time, when a part is chosen ahead of need: one that has not yet run as long as
-        its share says it should is left alone (it is likely to end soon, and its restart is wasted)."""
-        fit = [(now - start, index) for index, (start, _) in self.running.items()
-               if index not in self.children and index not in self.unsplittable and now - start >= age
-               and (whole is None or now - start >= self.expected(index, whole))]
-        return max(fit)[1] if fit else None
 
     def statistics(self, wall: float) -> dict[str, object]:
         """Final parts, the largest run's share of the summed part time (a part split again that kept its
@@ -202,50 +177,3 @@ def lower_quartile(ordered: list[float]) -> float:
     j = min(max((len(ordered) + 1) // 4, 1), len(ordered) - 1)
     delta = len(ordered) + 1 - 4 * j
     return (ordered[j - 1] * (4 - delta) + ordered[j] * delta) / 4
-
-
-def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
-    """The speed-up the recorded parts predict on ``workers``: the summed time of the parts' useful runs
-    over the end of a simulated run of the same tree under the same policy.
-
-    Parts are taken in order, each for its recorded time; a part split again releases its sub-parts
-    when its recorded run ends, at the head of the queue, where the run puts them (solvers.parallel:
-    at the tail, the replay had a chain of runs wait behind parts that were not on it). One whose
-    count was thrown away (it could not hand back what it had counted) is split as soon as a worker
-    would go idle and it has run ``age`` seconds, as the policy does. A part that finished was never
-    split, so its sub-parts are unknown: it runs whole.
-    """
-    took = {s.index: s.end - s.start for s in ledger.spans}
-    thrown = {s.index for s in ledger.spans if s.thrown}
-    work = sum(t for i, t in took.items() if i not in thrown)
-    if work <= 0:
-        return 1.0
-    queue = deque(ledger.roots)
-    free = workers
-    now = 0.0
-    running: list[tuple[float, int, float]] = []  # (end, part, start)
-    while queue or running:
-        while queue and free:
-            index = queue.popleft()
-            free -= 1
-            heapq.heappush(running, (now + took.get(index, 0.0), index, now))
-        if free and not queue:  # a worker would go idle: split the oldest part whose work is redone anyway
-            fit = [(now - start, index) for _, index, start in running if index in thrown and now - start >= age]
-            if fit:
-                _, index = max(fit)
-                running = [r for r in running if r[1] != index]
-                heapq.heapify(running)
-                free += 1
-                queue.extendleft(reversed(ledger.children[index]))
-                continue
-        end, index, start = heapq.heappop(running)
-        if not queue and free:  # idle until the next part ends or becomes old enough to split
-            ripe = [start_ + age for _, i, start_ in running if i in thrown and start_ + age > now]
-            if ripe and min(ripe) < end:
-                heapq.heappush(running, (end, index, start))
-                now = min(ripe)
-                continue
-        now = max(now, end)
-        free += 1
-        queue.extendleft(reversed(ledger.children.get(index, [])))
-    return work / now if now > 0 else 1.0

@@ -22,7 +22,7 @@ import gridsat as gs
 from conftest import ROOT, gridsat
 from gridsat.api import load
 from gridsat.models.solution import freeze
-from gridsat.solvers import parallel, schedule
+from gridsat.solvers import split_policy
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint
 from gridsat.solvers.parallel import Split, SplitRun, conquer
@@ -320,7 +320,7 @@ def test_the_probe_searches_on_until_a_worker_is_ready(ready: bool, monkeypatch)
     # with a wait long enough for any machine) and answers it whole; with a worker ready it splits.
     # Real workers' start-up races the count on a loaded machine, so readiness is set here.
     monkeypatch.setattr(LocalPool, "ready", lambda self: ready)
-    monkeypatch.setattr(parallel, "PROBE_WAIT", 120.0)
+    monkeypatch.setattr(split_policy, "PROBE_WAIT", 120.0)
     chosen, parsed = load("prime-grid", "4x4", {"max": 16})
     outcome = consume(SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.01)))
     assert (outcome.count, outcome.complete) == (2992, True)
@@ -482,7 +482,7 @@ RESPLIT_CASES = [
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=case_id(c)) for c in RESPLIT_CASES])
 def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tuple, monkeypatch) -> None:
-    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.05)
+    monkeypatch.setattr(split_policy, "LEAST_BUDGET", 0.05)
     puzzle_name, instance, params, backend, choice, golden = case
     puzzle, parsed = load(puzzle_name, instance, params)
     if golden is None:
@@ -501,7 +501,7 @@ def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tup
 def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, board: str, monkeypatch) -> None:
     from gridsat.solvers.orbits import Variant, count_orbits
 
-    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.05)
+    monkeypatch.setattr(split_policy, "LEAST_BUDGET", 0.05)
     chosen, parsed = load("knights-tour", board, {})
     whole = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry")
     split = Split(jobs=2, probe=0, parts=2, resplit=0)
@@ -517,7 +517,7 @@ def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, 
 @pytest.mark.parametrize("backend, choice", [("sat", None), ("reference", "dfs")])
 def test_enumerate_with_parts_split_again_streams_each_solution_once(backend: str, choice: str | None,
                                                                       monkeypatch) -> None:
-    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.05)
+    monkeypatch.setattr(split_policy, "LEAST_BUDGET", 0.05)
     puzzle, parsed = load("knights-tour", "3x10", {}) if backend == "sat" else load("prime-grid", "4x4", {"max": 16})
     split = Split(jobs=2, probe=0, parts=2, resplit=0)
     whole = execute(puzzle, parsed, backend, request_of(backend, choice), keep=True)
@@ -562,7 +562,7 @@ def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exac
             "--checkpoint", str(path)]
     # Two parts of about a second each, and the first run splits running parts again after a fifth of
     # a second, so that the checkpoint holds re-splits (with the counts they kept) when it is killed.
-    script = ("import sys\nfrom gridsat.solvers import schedule\nschedule.LEAST_BUDGET = 0.2\n"
+    script = ("import sys\nfrom gridsat.solvers import split_policy\nsplit_policy.LEAST_BUDGET = 0.2\n"
               "from gridsat.__main__ import main\nsys.exit(main())\n")
     child = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              cwd=ROOT, start_new_session=True)
@@ -587,7 +587,7 @@ def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exac
 
 def test_a_dask_cluster_with_more_workers_than_cores_splits_parts_again(monkeypatch) -> None:
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setattr(schedule, "LEAST_BUDGET", 0.1)
+    monkeypatch.setattr(split_policy, "LEAST_BUDGET", 0.1)
     with distributed.LocalCluster(n_workers=6, threads_per_worker=1, processes=False, dashboard_address=None) as c:
         # Counts of a few seconds, so that each part still runs when an idle worker asks for it to be split.
         for backend, board, params, golden in [("cpsat", "3x10", {}, 6096), ("sat", "6x6", {"closed": "true"}, 19724)]:

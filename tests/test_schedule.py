@@ -9,8 +9,9 @@ import statistics
 
 import pytest
 
-from gridsat.solvers import schedule
-from gridsat.solvers.schedule import Ledger, Span, replay
+from gridsat.solvers import schedule, split_policy
+from gridsat.solvers.schedule import Ledger, Span
+from gridsat.solvers.split_policy import choose, part_seconds, replay
 
 
 def ledger_with(roots: int, finished: dict[int, float], starts: list[float] | None = None) -> Ledger:
@@ -44,7 +45,7 @@ def test_the_estimate_is_the_time_so_far_over_the_share_of_the_search_it_covered
 def test_a_run_split_again_that_threw_its_count_away_adds_no_time_to_the_estimate() -> None:
     ledger = ledger_with(4, {0: 1.0})
     ledger.started(1, 1.0, "w")
-    ledger.children[1] = []  # being split again
+    ledger.splitting(1)  # being split again
     ledger.ended(1, 3.0, thrown=True, took=2.0)
     ledger.divided(1, [4, 5])
     assert ledger.estimate(3.0) == pytest.approx(1.0 / 0.25)
@@ -53,15 +54,15 @@ def test_a_run_split_again_that_threw_its_count_away_adds_no_time_to_the_estimat
 def test_parts_are_aimed_at_a_multiple_of_their_start_up_and_a_long_count_gets_more_of_them() -> None:
     ledger = ledger_with(32, {0: 1.0}, starts=[0.05] * 8)
     assert ledger.restart() == pytest.approx(0.05)
-    long_part = ledger.part_seconds(3600.0, workers=2)
-    assert long_part == pytest.approx(schedule.PART_RESTARTS * 0.05)  # whatever the run's length past that
-    assert ledger.part_seconds(3600.0, workers=100) == long_part  # and whatever the number of workers
-    assert ledger.part_seconds(60.0, workers=2) == pytest.approx(60.0 / schedule.SCALE_PARTS)  # a minute's count
-    short_part = ledger.part_seconds(300.0, workers=32)
-    assert short_part == pytest.approx(300.0 / (schedule.GRAIN * 32))  # five minutes on many workers
-    assert ledger.part_seconds(10.0, workers=2) == pytest.approx(schedule.LEAST_RESTARTS * 0.05)  # never too short
-    assert 3600.0 / long_part > 60.0 / ledger.part_seconds(60.0, 2)  # an hour's count ends finer than a minute's
-    assert ledger_with(32, {0: 1.0}, starts=[0.001] * 8).part_seconds(5.0, 2) == schedule.PART_FLOOR
+    long_part = part_seconds(ledger, 3600.0, workers=2)
+    assert long_part == pytest.approx(split_policy.PART_RESTARTS * 0.05)  # whatever the run's length past that
+    assert part_seconds(ledger, 3600.0, workers=100) == long_part  # and whatever the number of workers
+    assert part_seconds(ledger, 60.0, workers=2) == pytest.approx(60.0 / split_policy.SCALE_PARTS)  # a minute's count
+    short_part = part_seconds(ledger, 300.0, workers=32)
+    assert short_part == pytest.approx(300.0 / (split_policy.GRAIN * 32))  # five minutes on many workers
+    assert part_seconds(ledger, 10.0, workers=2) == pytest.approx(split_policy.LEAST_RESTARTS * 0.05)  # never too short
+    assert 3600.0 / long_part > 60.0 / part_seconds(ledger, 60.0, 2)  # an hour's count ends finer than a minute's
+    assert part_seconds(ledger_with(32, {0: 1.0}, starts=[0.001] * 8), 5.0, 2) == split_policy.PART_FLOOR
 
 
 def test_the_start_up_of_a_part_is_the_lower_quartile_of_its_first_solutions_or_the_median_part() -> None:
@@ -84,9 +85,9 @@ def test_a_part_chosen_ahead_of_need_has_run_past_its_share() -> None:
     ledger.started(0, 0.0, "a")
     ledger.started(1, 2.0, "b")
     # The whole run is expected to take 30 s, so a part 3 s: part 0 has run 3.5 s, part 1 only 1.5 s.
-    assert ledger.choose(3.5, age=0.5, whole=30.0) == 0
-    assert ledger.choose(3.5, age=0.5, whole=50.0) is None  # 5 s each: neither has outrun its share
-    assert ledger.choose(3.5, age=0.5) == 0  # for an idle worker, the oldest
+    assert choose(ledger, 3.5, age=0.5, whole=30.0) == 0
+    assert choose(ledger, 3.5, age=0.5, whole=50.0) is None  # 5 s each: neither has outrun its share
+    assert choose(ledger, 3.5, age=0.5) == 0  # for an idle worker, the oldest
 
 
 def test_a_part_split_before_it_started_costs_nothing_in_the_replay() -> None:
@@ -96,3 +97,46 @@ def test_a_part_split_before_it_started_costs_nothing_in_the_replay() -> None:
     ledger.spans = [Span(1, "w", 0.0, 1.0), *(Span(i, "w", 0.0, 1.0) for i in (2, 3, 4, 5))]
     assert replay(ledger, 5) == pytest.approx(5.0)
     assert replay(ledger, 1) == pytest.approx(1.0)
+
+
+def test_a_waiting_part_is_piloted_before_any_estimate_and_split_to_size_after() -> None:
+    ledger = ledger_with(10, {})
+    assert split_policy.refinement(ledger, 3, 0.0, workers=2) == split_policy.Refinement(split_policy.PILOT)
+    ledger.divided(3, [10, 11])
+    assert split_policy.refinement(ledger, 10, 0.0, workers=2) is None  # no estimate: only a first-split part
+    ledger = ledger_with(10, {0: 1.0}, starts=[0.001] * 8)  # 10 s of part time, parts of PART_FLOOR
+    sized = split_policy.refinement(ledger, 3, 1.0, workers=2)
+    assert sized is not None and sized.parts > split_policy.PILOT
+    assert (sized.whole, sized.seconds) == (ledger.estimate(1.0), split_policy.PART_FLOOR)
+    ledger.indivisible(4)
+    assert split_policy.refinement(ledger, 4, 1.0, workers=2) is None  # its backend found no finer split
+
+
+def test_an_idle_worker_gets_the_oldest_part_split_finer_than_a_busy_one() -> None:
+    ledger = ledger_with(10, {})
+    ledger.started(0, 0.0, "a")
+    ledger.started(1, 0.9, "b")
+    idle = split_policy.resplit_choice(ledger, 1.0, 0.5, 2, idle=True, low=True)
+    assert idle == (0, max(8, split_policy.RESPLIT_PER_WORKER * 2))
+    assert split_policy.resplit_choice(ledger, 1.0, 0.5, 2, idle=False, low=False) == (0, split_policy.RESPLIT_PARTS)
+    assert split_policy.resplit_choice(ledger, 0.1, 0.5, 2, idle=False, low=False) is None  # within its budget
+    ledger.splitting(0)  # already being split: the next oldest is too young
+    assert split_policy.resplit_choice(ledger, 1.0, 0.5, 2, idle=True, low=True) is None
+
+
+def test_the_ledger_records_the_first_idle_worker_the_plans_and_where_parts_were_split() -> None:
+    ledger = ledger_with(4, {0: 1.0})
+    ledger.went_idle(2.0)
+    ledger.went_idle(3.0)
+    assert ledger.first_idle == 2.0
+    ledger.planned(1.23456, 40.0, 0.5)
+    assert ledger.plans == [{"at": 1.235, "run_seconds": 40.0, "part_seconds": 0.5, "parts": 80}]
+    ledger.divided(1, [4, 5])  # before it started
+    ledger.started(2, 1.0, "w")
+    ledger.splitting(2)
+    ledger.ended(2, 2.0, took=1.0)
+    ledger.divided(2, [6, 7])  # while it ran
+    ledger.started(3, 2.0, "w")
+    ledger.splitting(3)
+    ledger.unsplit(3)  # it finished before it noticed
+    assert ledger.split_counts() == (1, 1)

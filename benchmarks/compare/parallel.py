@@ -26,6 +26,29 @@ predicts (summed final part time / the replay's end; and, fairer, since finer pa
 to the part time, the --jobs 1 count's time / the replay's end). Part times are wall times on the worker,
 model building included. Targets for splitting again: on 100 workers at least 60x, the largest final part
 at most 1%, no worker idle more than 5% of the wall time with --jobs 2.
+
+What this script measured when the split policy's constants (solvers.split_policy) were tuned:
+- PROBE: the probe's work is thrown away when the run splits. At 0.2 s, knights-tour 6x6 closed on
+  sat took 1.66-2.01 s, at 0.1 s 1.48-1.50 s, at 0.05 s 1.36 s; but at 0.05 s counts of 0.06-0.1 s
+  split and took 0.1-0.15 s more (and ``gridsat count knights-tour 4x5 --backend cpsat --jobs 2``).
+- PROBE_WAIT: a forked worker is ready at once, a spawned one takes 0.25 s (sat) to 0.5 s (cpsat:
+  OR-Tools loads in 0.24 s). With a flat 0.2 s probe, knights-tour 5x5 on cpsat took 0.5 s alone
+  and 1.3 s split: its parts waited for spawned workers.
+- AHEAD: at 2 parts per worker ahead, a worker waited for its next part 0.4-0.7 s in a 17 s count
+  (prime-grid 5x5 sat) while the parent split parts.
+- PILOT: a first-split part handed out whole held the run's longest chain of runs (prime-grid 5x5
+  sat, 0.28 s of a 0.49 s chain).
+- LEAST_BUDGET: at 1.0 s the parts kept before a split held the tail (prime-grid 5x5 cpsat: largest
+  part 1.9%, 42x predicted on 100 workers); at 0.5 s, 1.1-1.2% and 65-69x, for 2-7% more part time on
+  two workers. Once a worker kept its CNF from part to part (a sat part starts in about 3 ms), the
+  runs kept before a split at 0.5 s held the tail again (prime-grid 5x5 sat: 1.9-2.4%); at 0.2 s,
+  1.0-1.1%.
+- The ledger's running totals: summed afresh on every look, the parent of the 6x6 open count spent
+  its whole core on them and left the workers waiting.
+- The replay puts a split part's sub-parts at the head of the queue: at the tail, it had a chain of
+  runs wait behind parts that were not on it.
+- warm(): loading the solver library within a worker's first part once made the first estimate of a
+  run's length 40x too long, and its parts far too many.
 """
 
 from __future__ import annotations
@@ -45,7 +68,8 @@ from gridsat.solvers.backend import Request
 from gridsat.solvers.parallel import Split, SplitRun
 from gridsat.solvers.pool import single_threaded_blas
 from gridsat.solvers.run import Outcome, consume, execute
-from gridsat.solvers.schedule import Ledger, replay
+from gridsat.solvers.schedule import Ledger
+from gridsat.solvers.split_policy import replay
 
 WORKERS = (16, 100, 1000)  # the cluster sizes the replay predicts for
 C_BACKTRACKER = r"""
