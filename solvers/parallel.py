@@ -298,7 +298,7 @@ class SplitRun(Run):
         if waits:
             ends.early = lambda: time.monotonic() >= probe_end and isinstance(self.pool, LocalPool) \
                 and self.pool.ready()
-        self.outcome = self.probe.outcome.emptied(keep)  # its own tallies, not the probe's
+        self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
         self.limit, self.keep, self.deliver, self.on_progress = limit, keep, deliver, on_progress
@@ -339,7 +339,7 @@ class SplitRun(Run):
                 self.pool.close()
             outcome.seconds = time.monotonic() - self.started
             if outcome.parts and outcome.parts > 1 and stop.reason is None:
-                outcome.check_parts()
+                outcome._check_parts()
             if outcome.parts is not None and outcome.parts_done != outcome.parts and stop.reason is None:
                 stop.request("not every part finished")
             outcome.complete = stop.reason is None
@@ -423,7 +423,7 @@ class SplitRun(Run):
         done = checkpoint.done if checkpoint is not None else {}
         kept = checkpoint.kept.values() if checkpoint is not None else ()
         for record in [*done.values(), *kept]:  # a checkpoint is only kept by counts, which deliver nothing
-            outcome.merge_record(record)
+            outcome._merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.ledger.planted([p.index for p in parts])
         every = [*parts, *(checkpoint.parts if checkpoint is not None else ())]
@@ -528,9 +528,9 @@ class SplitRun(Run):
         found = result.outcome
         record = None
         if kept and found is not None:
-            self.outcome.merge(found, counts=self.seen is None)
+            self.outcome._merge(found, counts=self.seen is None)
             record = {"count": found.count, "duplicates": found.duplicates, "seconds": found.seconds,
-                      **found.record()}
+                      **found._record()}
         return self._adopt(index, into, blocked, record)
 
     def _adopt(self, index: int, into: list[Part], blocked: list[Any] | tuple[Any, ...],
@@ -631,7 +631,7 @@ class SplitRun(Run):
         self.ledger.ended(message.index, now, took=result.took)
         outcome, found = self.outcome, result.outcome
         if found is not None:
-            outcome.merge(found, counts=self.seen is None)
+            outcome._merge(found, counts=self.seen is None)
         for item in result.items or []:
             if self._deliver(item):
                 yield item
@@ -640,7 +640,7 @@ class SplitRun(Run):
             outcome.parts_done += 1
             self.part_seconds[result.index] = found.seconds
             if self.checkpoint is not None:
-                self.checkpoint.record(result.index, found.count, found.duplicates, found.seconds, **found.record())
+                self.checkpoint.record(result.index, found.count, found.duplicates, found.seconds, **found._record())
         elif self.stop.reason is None and result.reason != SOLUTION_LIMIT:
             self.stop.request(result.reason or f"part {result.index} did not finish")
 
@@ -649,7 +649,7 @@ class SplitRun(Run):
         is then counted and kept."""
         if self.seen is None:
             return False
-        key = digest(self.outcome.solution_of(item))
+        key = digest(self.outcome._solution_of(item))
         if key in self.seen:
             if key in self.redelivered:  # found by the probe, then again by its part: not a duplicate
                 self.redelivered.discard(key)
@@ -660,12 +660,12 @@ class SplitRun(Run):
             return False
         self.seen.add(key)
         self.outcome.count = len(self.seen)
-        self.outcome.deliver(item)
+        self.outcome._deliver(item)
         return True
 
     def _take(self, probed: Outcome) -> None:
         """Adopt the probe's counts (its items were delivered as they came)."""
-        self.outcome.merge(probed, counts=self.seen is None)
+        self.outcome._merge(probed, counts=self.seen is None)
 
 
 def launch(puzzle: Puzzle, instance: Instance, backend: str, request: Request, split: Split | None, *,
