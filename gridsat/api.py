@@ -17,17 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from gridsat.models import get_puzzle
-from gridsat.models.errors import InvalidOption, UnknownName
+from gridsat.models.errors import InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import BACKENDS, SPLIT, Request, backend_class, counts_only, get_backend, refuse_listing
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
-from gridsat.solvers.orbits import METHODS, Variant, count_orbits, crosscheck_orbits, tally_orbits
-from gridsat.solvers.parallel import Split, launch
+from gridsat.solvers.orbits import METHODS, Orbits, Variant, count_orbits, crosscheck_orbits, tally_orbits
+from gridsat.solvers.parallel import Split, SplitRun, launch
 from gridsat.solvers.pool import scheduler_address
 from gridsat.solvers.redundancy import PROOF_CONFLICTS
-from gridsat.solvers.run import Outcome, Progress, Run, consume, execute, tally
+from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
 
 # The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
 # grouped them; still accepted for one release, with a DeprecationWarning.
@@ -40,6 +40,9 @@ def load(puzzle: str | Puzzle, instance: str | Instance, params: Params | None =
     """The puzzle object and its parsed instance (an instance parsed already is passed through)."""
     chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if not isinstance(instance, str):
+        if not dataclasses.is_dataclass(instance) or isinstance(instance, type):  # e.g. (4, 7) for "4x7"
+            raise InvalidInstance(f"instance {instance!r} is neither text ({chosen.instance_help}) nor an instance "
+                                  "that gridsat.load parsed")
         if params:
             raise InvalidOption("params go with instance text; this instance is parsed already")
         return chosen, instance
@@ -170,8 +173,9 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     **deprecated: Any,
-) -> Run:
-    """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all.
+) -> Enumeration | Orbits | SplitRun:
+    """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
+    ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
 
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
     it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and
