@@ -89,15 +89,16 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 RUN_HEADER = ("backend", "encoding", "count", "complete", "seconds")
 
 
-def picture(outcome: Any) -> str:
-    """An SVG of the solutions the outcome kept (the first ``DRAWN``), or "" when none or no drawing."""
-    board, solutions = getattr(outcome, "board", None), outcome.solutions
+def picture(outcome: Any, solutions: Sequence[Any] | None = None, ended: bool = True) -> str:
+    """An SVG of the first ``DRAWN`` solutions (default: those the outcome kept), or "" when none or no drawing."""
+    board, solutions = getattr(outcome, "board", None), outcome.solutions if solutions is None else solutions
     if board is None or not solutions or not _painters:
         return ""
-    state = "complete" if outcome.complete else "incomplete"
-    if len(solutions) > DRAWN:
-        state = f"the first {DRAWN} of {outcome.count}"
-    return _painters[0](board.puzzle, board.instance, solutions[:DRAWN], outcome.label, state) or ""
+    shown = list(solutions[:DRAWN])
+    state = "so far" if not ended else "complete" if outcome.complete else "incomplete"
+    if outcome.count > len(shown):
+        state = f"the first {len(shown)} of {outcome.count}{'' if ended else ' so far'}"
+    return _painters[0](board.puzzle, board.instance, shown, outcome.label, state) or ""
 
 
 def headline(text: str, lines: Sequence[str] = ()) -> str:
@@ -106,11 +107,12 @@ def headline(text: str, lines: Sequence[str] = ()) -> str:
     return f"<p><b>{html.escape(text)}</b></p>" + (f"<ul>{items}</ul>" if items else "")
 
 
-def outcome_html(outcome: Any, ended: bool = True) -> str:
+def outcome_html(outcome: Any, ended: bool = True, drawn: Sequence[Any] | None = None) -> str:
     """An outcome in a notebook: a title line, its run as a table, and its solutions drawn."""
     state = "so far: the run is open" if not ended else "complete" if outcome.complete else "incomplete"
     title = f"{outcome.puzzle} {outcome.instance} · {outcome.label}: {outcome.summary()['count']} ({state})"
-    return f"<div>{headline(title)}{table(RUN_HEADER, [run_row(outcome)])}{picture(outcome)}</div>"
+    drawing = picture(outcome, drawn or None, ended)
+    return f"<div>{headline(title)}{table(RUN_HEADER, [run_row(outcome)])}{drawing}</div>"
 
 
 def report_html(report: Any) -> str:

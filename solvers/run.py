@@ -141,12 +141,22 @@ class Run(Closing[Any]):
 
     outcome: Outcome
     stop: Stop
+    _drawn: list[Any] | None = None  # the first items, for a notebook's picture (the outcome keeps none)
+
+    def __next__(self) -> Any:
+        item = super().__next__()
+        if self._drawn is None:
+            self._drawn = []
+        if len(self._drawn) < display.DRAWN:
+            self._drawn.append(item)
+        return item
 
     def __repr__(self) -> str:
         return display.brief(type(self).__name__, display.glance(self.outcome, self.ended))
 
     def _repr_html_(self) -> str:
-        return display.outcome_html(self.outcome, self.ended)
+        drawn = [self.outcome._solution_of(item) for item in self._drawn or []]
+        return display.outcome_html(self.outcome, self.ended, drawn)
 
     @property
     def ended(self) -> bool:
