@@ -72,7 +72,8 @@ def test_an_enumeration_shows_what_it_saw_so_far_and_then_its_solutions() -> Non
     assert len(list(run)) == 3 and "(complete)" in run._repr_html_()
     assert "3 solutions (complete)" in run._repr_html_() and run.outcome.solutions is None  # drawn, not kept
     with gs.enumerate("prime-grid", "3x3", params={"max": 10}) as partial:
-        assert [next(partial) for _ in range(15)] and "12 solutions (the first 12 of 15 so far)" in partial._repr_html_()
+        assert len([next(partial) for _ in range(15)]) == 15
+        assert "12 solutions (the first 12 of 15 so far)" in partial._repr_html_()
     kept = gs.enumerate("tatami", "4x7", split=gs.Split(jobs=1, parts=2))
     list(kept)
     assert type(kept).__name__ == "SplitRun" and kept.outcome.count == 3 and kept.outcome.board is not None
