@@ -39,7 +39,9 @@ class Outcome:
     """What one run found; ``complete`` is False when a limit, Ctrl-C or the method cut it short.
 
     ``count`` counts the valid solutions only; a solution that breaks a rule is kept apart in
-    ``invalid`` with the rules it breaks (and makes the command fail).
+    ``invalid`` with the rules it breaks (and makes the command fail). Read also ``solution`` (or
+    ``solutions``, when the run kept them), ``seconds``, ``build_seconds``, ``size`` (the formulation's
+    variables and clauses or constraints) and ``summary()``, the JSON record.
     """
 
     puzzle: str
@@ -71,6 +73,7 @@ class Outcome:
 
     @property
     def label(self) -> str:
+        """``backend:encoding``, the run's name in reports."""
         return f"{self.backend}:{self.encoding}"
 
     # How a run split into parts (solvers.parallel) adds up: the split runner calls these and never
