@@ -4,12 +4,13 @@
     >>> gridsat.count("tatami", "4x7").count
     3
 
-``solve``, ``count``, ``enumerate`` and ``crosscheck`` are the API (see ``gridsat.api``); the
+``solve``, ``count``, ``enumerate``, ``crosscheck`` and ``load`` are the API (see ``gridsat.api``); the
 puzzles are ``gridsat.models``, the backends ``gridsat.solvers``, the benchmark harness
 ``gridsat.benchmarks``. OR-Tools and PySAT load only when a formulation is built.
 """
 
-from gridsat.api import count, crosscheck, enumerate, mutate, solve
+from gridsat import display as _display  # noqa: F401 - hands results the SVG drawing of their solutions
+from gridsat.api import count, crosscheck, enumerate, load, mutate, solve
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
@@ -42,6 +43,7 @@ __all__ = [
     "crosscheck",
     "enumerate",
     "get_puzzle",
+    "load",
     "mutate",
     "names",
     "solve",

@@ -18,7 +18,7 @@ from typing import Any
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
-from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
+from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
@@ -45,15 +45,15 @@ from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
 from gridsat.solvers.mutate import Score as Score
 from gridsat.solvers.orbits import UP_TO as UP_TO
 from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
-from gridsat.solvers.orbits import Variant, count_orbits, crosscheck_orbits, tally_orbits
+from gridsat.solvers.orbits import Orbits, Variant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
-from gridsat.solvers.parallel import Split, launch
+from gridsat.solvers.parallel import Split, SplitRun, launch
 from gridsat.solvers.pool import scheduler_address
 from gridsat.solvers.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.reference import algorithms
-from gridsat.solvers.run import Outcome, Progress, Run, consume, execute, tally
+from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
 from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
 
 # The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
@@ -67,6 +67,9 @@ def load(puzzle: str | Puzzle, instance: str | Instance, params: Params | None =
     """The puzzle object and its parsed instance (an instance parsed already is passed through)."""
     chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if not isinstance(instance, str):
+        if not dataclasses.is_dataclass(instance) or isinstance(instance, type):  # e.g. (4, 7) for "4x7"
+            raise InvalidInstance(f"instance {instance!r} is neither text ({chosen.instance_help}) nor an instance "
+                                  "that gridsat.load parsed")
         if params:
             raise InvalidOption("params go with instance text; this instance is parsed already")
         return chosen, instance
@@ -192,8 +195,9 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     **deprecated: Any,
-) -> Run:
-    """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all.
+) -> Enumeration | Orbits | SplitRun:
+    """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
+    ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
 
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
     it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and

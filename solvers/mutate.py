@@ -32,6 +32,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
+from gridsat.solvers import display
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.mutants import LAZY_OPERATORS, Built, Mutant, build, catalogue, cpsat_edits, mutate, signature
 from gridsat.solvers.redundancy import BUDGET, OWN, PROOF_CONFLICTS, Budget, cpsat_implied_both_ways, implied_both_ways
@@ -114,6 +115,16 @@ class MutationReport:
     seed: int | None = None  # the sample's seed (None: every mutant was judged)
     planned: int = 0  # the mutants planned; more than the verdicts when the run was interrupted
     interrupted: bool = False  # Ctrl-C or SIGTERM: the verdicts so far, the rest not judged
+
+    def __repr__(self) -> str:  # the dataclass's own would print every verdict
+        total = self.total
+        return display.brief("MutationReport", {
+            "puzzle": self.puzzle, "backend": self.backend, "corpus": self.corpus, "mutants": total.mutants,
+            "killed": total.killed, "survived": total.survived, "redundant": total.redundant,
+            "complete": not self.interrupted})
+
+    def _repr_html_(self) -> str:
+        return display.mutation_html(self)
 
     @property
     def sampled(self) -> bool:

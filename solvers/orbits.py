@@ -37,6 +37,7 @@ from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solutio
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
+from gridsat.solvers import display
 from gridsat.solvers.backend import COUNT, Backend, Request, counts_only, get_backend, searches_formulation
 from gridsat.solvers.crosscheck import Config, Report, compare
 from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Job, check, check_up_to
@@ -85,7 +86,7 @@ class Variant:
                            time_limit=time_limit, keep=keep)
 
 
-@dataclass
+@dataclass(repr=False)  # Outcome's short repr, not the dataclass's
 class OrbitOutcome(Outcome):
     """An orbit count: ``count`` is orbits; the rest says how they were counted and what they hold.
 
@@ -109,11 +110,11 @@ class OrbitOutcome(Outcome):
     def label(self) -> str:
         return f"{self.backend}:{self.encoding} {self.method}"
 
-    def emptied(self, keep: bool) -> OrbitOutcome:
-        return replace(super().emptied(keep), held=0, sizes=Counter(), problems=[], met=0)
+    def _emptied(self, keep: bool) -> OrbitOutcome:
+        return replace(super()._emptied(keep), held=0, sizes=Counter(), problems=[], met=0)
 
-    def merge(self, part: Outcome, *, counts: bool = True) -> None:
-        super().merge(part, counts=counts)
+    def _merge(self, part: Outcome, *, counts: bool = True) -> None:
+        super()._merge(part, counts=counts)
         assert isinstance(part, OrbitOutcome)  # a split run's parts count what the whole run counts
         self.met += part.met
         self.problems += part.problems
@@ -121,25 +122,25 @@ class OrbitOutcome(Outcome):
             self.held += part.held
             self.sizes.update(part.sizes)
 
-    def record(self) -> dict[str, Any]:
+    def _record(self) -> dict[str, Any]:
         return {"held": self.held, "sizes": self.sizes, "seen": self.met} if self.met else {}
 
-    def merge_record(self, record: dict[str, Any]) -> None:
-        super().merge_record(record)
+    def _merge_record(self, record: dict[str, Any]) -> None:
+        super()._merge_record(record)
         self.held += int(record.get("held", 0))
         self.sizes.update({int(k): v for k, v in record.get("sizes", {}).items()})
         self.met += int(record.get("seen", 0))
 
     @staticmethod
-    def solution_of(item: Any) -> Any:
+    def _solution_of(item: Any) -> Any:
         return item.solution
 
-    def deliver(self, item: Any) -> None:
-        super().deliver(item)
+    def _deliver(self, item: Any) -> None:
+        super()._deliver(item)
         self.held += item.size
         self.sizes[item.size] += 1
 
-    def check_parts(self) -> None:
+    def _check_parts(self) -> None:
         """The orbits of a count split into parts hold exactly the solutions its parts met (unless the
         encoding keeps one solution per orbit)."""
         if self.method == "canonical" and not self.leaders and self.held != self.met:
@@ -183,6 +184,9 @@ class Orbit:
 
     solution: Solution
     size: int
+
+    def __repr__(self) -> str:  # a solution's own repr can run to thousands of characters
+        return display.brief("Orbit", {"size": self.size, "solution": self.solution})
 
 
 class Orbits(Run):
@@ -358,7 +362,7 @@ def count_orbits(puzzle: Puzzle, instance: Instance, backend: str, request: Requ
     return burnside(puzzle, instance, backend, request, up_to=up_to, time_limit=time_limit, split=split)
 
 
-@dataclass
+@dataclass(repr=False)  # Report's short repr, not the dataclass's
 class OrbitReport(Report):
     """A cross-check of orbit counts: every configuration by canonical representatives and, where it
     has a formulation, by Burnside's lemma."""

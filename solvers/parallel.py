@@ -219,7 +219,7 @@ class Collector:
 
     def take(self, found: Outcome) -> None:
         """Adopt a run's counts (its items are delivered one by one, as they come)."""
-        self.outcome.merge(found, counts=self.seen is None)
+        self.outcome._merge(found, counts=self.seen is None)
 
     def abandon(self, flying: dict[int, int]) -> None:
         """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""
@@ -231,7 +231,7 @@ class Collector:
         is then counted and kept."""
         if self.seen is None:
             return False
-        key = digest(self.outcome.solution_of(item))
+        key = digest(self.outcome._solution_of(item))
         if key in self.seen:
             if key in self.redelivered:  # found by the probe, then again by its part: not a duplicate
                 self.redelivered.discard(key)
@@ -242,7 +242,7 @@ class Collector:
             return False
         self.seen.add(key)
         self.outcome.count = len(self.seen)
-        self.outcome.deliver(item)
+        self.outcome._deliver(item)
         return True
 
 
@@ -327,7 +327,7 @@ class SplitRun(Run):
         self.probe = variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
         self.pool: LocalPool | DaskPool | None = None
         time_probe(self.probe, split, lambda: isinstance(self.pool, LocalPool) and self.pool.ready())
-        self.outcome = self.probe.outcome.emptied(keep)  # its own tallies, not the probe's
+        self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
         self.limit, self.keep, self.deliver, self.on_progress = limit, keep, deliver, on_progress
@@ -365,7 +365,7 @@ class SplitRun(Run):
                 self.pool.close()
             outcome.seconds = time.monotonic() - self.started
             if outcome.parts and outcome.parts > 1 and stop.reason is None:
-                outcome.check_parts()
+                outcome._check_parts()
             if outcome.parts is not None and outcome.parts_done != outcome.parts and stop.reason is None:
                 stop.request("not every part finished")
             outcome.complete = stop.reason is None
@@ -416,7 +416,7 @@ class SplitRun(Run):
         done = checkpoint.done if checkpoint is not None else {}
         kept = checkpoint.kept.values() if checkpoint is not None else ()
         for record in [*done.values(), *kept]:  # a checkpoint is only kept by counts, which deliver nothing
-            outcome.merge_record(record)
+            outcome._merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
         self.resumed = outcome.count if self.collector.seen is None else 0
@@ -507,7 +507,7 @@ class SplitRun(Run):
             self.outcome.parts_done += 1
             self.part_seconds[result.index] = found.seconds
             if self.checkpoint is not None:
-                self.checkpoint.record(result.index, found.count, found.duplicates, found.seconds, **found.record())
+                self.checkpoint.record(result.index, found.count, found.duplicates, found.seconds, **found._record())
         elif self.stop.reason is None and result.reason != SOLUTION_LIMIT:
             self.stop.request(result.reason or f"part {result.index} did not finish")
 

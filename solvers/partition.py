@@ -138,7 +138,7 @@ class Partition:
                 into = [rest]
         if kept is None:
             return self.adopt(index, into, list(part.blocked))
-        record = {"count": kept.count, "duplicates": kept.duplicates, "seconds": kept.seconds, **kept.record()}
+        record = {"count": kept.count, "duplicates": kept.duplicates, "seconds": kept.seconds, **kept._record()}
         return self.adopt(index, into, [*part.blocked, *(found or [])], record)
 
     def adopt(self, index: int, into: list[Part], blocked: list[Any] | tuple[Any, ...],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from typing import Any
 from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
+from gridsat.solvers import display
 from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Backend, Request, Search, Tally, get_backend
 from gridsat.solvers.gate import Job, check
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
@@ -38,7 +40,9 @@ class Outcome:
     """What one run found; ``complete`` is False when a limit, Ctrl-C or the method cut it short.
 
     ``count`` counts the valid solutions only; a solution that breaks a rule is kept apart in
-    ``invalid`` with the rules it breaks (and makes the command fail).
+    ``invalid`` with the rules it breaks (and makes the command fail). Read also ``solution`` (or
+    ``solutions``, when the run kept them), ``seconds``, ``build_seconds``, ``size`` (the formulation's
+    variables and clauses or constraints) and ``summary()``, the JSON record.
     """
 
     puzzle: str
@@ -59,45 +63,55 @@ class Outcome:
 
     known: bool = True  # False when a counting backend stopped before it knew any count (``count`` means nothing)
     details: dict[str, Any] = field(default_factory=dict)  # what a counting backend reports (peak states, versions)
+    # the puzzle and parsed instance, for a notebook's picture of the solutions (see solvers.display)
+    board: display.Board | None = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:  # the dataclass's own would print every solution kept
+        return display.brief(type(self).__name__, display.glance(self))
+
+    def _repr_html_(self) -> str:
+        return display.outcome_html(self)
 
     @property
     def label(self) -> str:
+        """``backend:encoding``, the run's name in reports."""
         return f"{self.backend}:{self.encoding}"
 
     # How a run split into parts (solvers.parallel) adds up: the split runner calls these and never
     # asks what kind of outcome it holds, so an orbit count (solvers.orbits) merges its own tallies.
+    # Underscored: a user reading help() sees the fields, not this machinery.
 
-    def emptied(self, keep: bool) -> Outcome:
+    def _emptied(self, keep: bool) -> Outcome:
         """A copy with nothing counted yet (``keep``: with an empty list of solutions)."""
         return dataclasses.replace(self, count=0, duplicates=0, invalid=[], solutions=[] if keep else None)
 
-    def merge(self, part: Outcome, *, counts: bool = True) -> None:
+    def _merge(self, part: Outcome, *, counts: bool = True) -> None:
         """Add what a part (or the probe) found; ``counts``: also its count, when its items are not delivered."""
         self.duplicates += part.duplicates
         self.invalid += part.invalid
         if counts:
             self.count += part.count
 
-    def record(self) -> dict[str, Any]:
+    def _record(self) -> dict[str, Any]:
         """What a checkpoint keeps of this outcome as one finished part, besides count and duplicates."""
         return {}
 
-    def merge_record(self, record: dict[str, Any]) -> None:
+    def _merge_record(self, record: dict[str, Any]) -> None:
         """Add a part a checkpoint recorded (``count``, ``duplicates`` and what ``record`` wrote)."""
         self.count += int(record["count"])
         self.duplicates += int(record.get("duplicates", 0))
 
     @staticmethod
-    def solution_of(item: Any) -> Any:
+    def _solution_of(item: Any) -> Any:
         """The solution an item of the run's stream stands for (here the item itself)."""
         return item
 
-    def deliver(self, item: Any) -> None:
+    def _deliver(self, item: Any) -> None:
         """Keep an item delivered to the caller (the caller counted it)."""
         if self.solutions is not None:
-            self.solutions.append(self.solution_of(item))
+            self.solutions.append(self._solution_of(item))
 
-    def check_parts(self) -> None:
+    def _check_parts(self) -> None:
         """After a complete split run: check what each whole run checks of itself (nothing here)."""
 
     @property
@@ -131,6 +145,27 @@ class Run(Closing[Any]):
 
     outcome: Outcome
     stop: Stop
+    _drawn: list[Any] | None = None  # the first items, for a notebook's picture (the outcome keeps none)
+
+    def __next__(self) -> Any:
+        item = super().__next__()
+        if self._drawn is None:
+            self._drawn = []
+        if len(self._drawn) < display.DRAWN:
+            self._drawn.append(item)
+        return item
+
+    def __repr__(self) -> str:
+        return display.brief(type(self).__name__, display.glance(self.outcome, self.ended))
+
+    def _repr_html_(self) -> str:
+        drawn = [self.outcome._solution_of(item) for item in self._drawn or []]
+        return display.outcome_html(self.outcome, self.ended, drawn)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the run has ended (read to its end, or closed): until then ``complete`` means nothing."""
+        return inspect.getgeneratorstate(self._items) == inspect.GEN_CLOSED
 
 
 @dataclass(frozen=True)
@@ -182,7 +217,7 @@ class Enumeration(Run):
             self.stop.request(TIME_LIMIT if isinstance(cut_short, BuildExpired) else INTERRUPTED)
         label = self.search.label if self.search else request.encoding or request.algorithm or "default"
         self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, label,
-                               size=self.search.size() if self.search else {})
+                               size=self.search.size() if self.search else {}, board=display.Board(puzzle, instance))
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
         self.puzzle, self.instance, self.limit = puzzle, instance, limit

@@ -6,6 +6,7 @@ import doctest
 import re
 import threading
 import time
+import typing
 
 import pytest
 
@@ -120,3 +121,25 @@ def test_the_readme_python_examples_run_as_written() -> None:
 def test_the_package_docstring_example_runs() -> None:
     failures, tried = doctest.testmod(gs)
     assert tried >= 2 and failures == 0
+
+
+def test_load_is_part_of_the_package_as_the_readme_shows() -> None:
+    puzzle, instance = gs.load("knights-tour", "5x5", {"start": "0,0"})
+    assert "load" in gs.__all__ and puzzle.name == "knights-tour" and instance == Board(5, 5, start=(0, 0))
+    assert gs.count(puzzle, instance, backend="sat").count == 304  # a parsed instance passes through
+
+
+@pytest.mark.parametrize("instance", [(4, 7), 47, ["4x7"], Board])
+def test_an_instance_of_the_wrong_type_is_one_clear_error(instance: object) -> None:
+    with pytest.raises(gs.InvalidInstance, match=re.escape(repr(instance))) as raised:
+        gs.count("tatami", instance)
+    assert "\n" not in str(raised.value) and "4x7" in str(raised.value)  # names the value and the text it takes
+
+
+def test_enumerate_is_annotated_with_the_runs_it_returns() -> None:
+    returned = typing.get_args(typing.get_type_hints(gs.enumerate)["return"])
+    assert gs.Enumeration in returned and gs.Orbits in returned
+    with gs.enumerate("tatami", "4x7") as plain, gs.enumerate("tatami", "4x7", up_to="symmetry") as orbits, \
+            gs.enumerate("tatami", "4x7", split=gs.Split(jobs=1, parts=2)) as split:
+        assert [type(plain), type(orbits)] == [gs.Enumeration, gs.Orbits] and type(split) in returned
+    assert type(split).__name__ == "SplitRun"

@@ -1,10 +1,13 @@
-"""What ``pip install .`` puts into site-packages: one import name, ``gridsat``, and nothing generic."""
+"""What ``pip install .`` puts into site-packages: one import name, ``gridsat``, and nothing generic; and
+a release: an sdist and a wheel built without warnings, checked by twine, that install and run in a fresh venv."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import sysconfig
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -53,3 +56,58 @@ def test_installed_gridsat_counts_and_models_is_not_importable(wheel: Path, tmp_
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:5] == ["True", "3", "[True, True, True]", "917848", "True True"]
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """The sdist and the wheel built from it, as ``python -m build`` makes a release (``--no-isolation``:
+    with this environment's setuptools, so no index is asked), and what the build printed."""
+    pytest.importorskip("build", reason="the test extra's build is not installed")
+    out = tmp_path_factory.mktemp("dist")
+    # PYTHONDONTWRITEBYTECODE makes setuptools print that it skips byte-compiling: the environment's, not ours.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    [sdist], [wheel] = out.glob("gridsat-*.tar.gz"), out.glob("gridsat-*.whl")
+    return sdist, wheel, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_a_release_builds_without_warnings_and_passes_twine(release: tuple[Path, Path, str]) -> None:
+    sdist, wheel, printed = release
+    assert [line for line in printed.splitlines() if "warn" in line.lower()] == []
+    assert f"Successfully built {sdist.name} and {wheel.name}" in printed
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(sdist), str(wheel)],
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0 and checked.stdout.count("PASSED") == 2, checked.stdout + checked.stderr
+    # What a build from the sdist needs (the wheel above was built from it), and what a reader looks for.
+    names = {name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/" in name}
+    assert {"pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "models/golden/shikaku/seven.txt"} <= names
+    metadata = zipfile.ZipFile(wheel).read(f"{wheel.name.split('-py3')[0]}.dist-info/METADATA").decode()
+    assert "License-Expression: Apache-2.0" in metadata and "Author: the gridsat developers" in metadata
+
+
+@pytest.mark.slow
+def test_the_wheel_installed_in_a_fresh_venv_crosschecks_tatami(release: tuple[Path, Path, str],
+                                                                 tmp_path: Path) -> None:
+    _, wheel, _ = release
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    bin_ = venv / "bin"
+    subprocess.run([bin_ / "python", "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
+                   check=True, capture_output=True, timeout=300)
+    # gridsat's dependencies (OR-Tools, PySAT, ...) come from this environment's site-packages, behind
+    # the venv's own: a path in a .pth file is only a path, so this environment's editable gridsat
+    # (its finder is set up by a .pth file of its own) stays out of sight.
+    site = subprocess.run([bin_ / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "deps-from-the-test-env.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    where = subprocess.run([bin_ / "python", "-c", "import gridsat, gridsat.models.golden as g; "
+                            "print(gridsat.__file__); print(g.path('shikaku', 'seven.txt').is_file())"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert where.stdout.split() == [str(Path(site, "gridsat", "__init__.py")), "True"], where.stderr
+    done = subprocess.run([bin_ / "gridsat", "crosscheck", "tatami", "4x7"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tatami 4x7:" in done.stdout and "runs agree: 3 solutions" in done.stdout
