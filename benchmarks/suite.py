@@ -15,7 +15,8 @@ A suite file has a few defaults at the top and one ``[[entry]]`` table per puzzl
     backends = ["cpsat", "sat", "reference"]   # default: every backend installed here
     encodings = "each"      # "default", "each" (each choice once), "all" (the product), a list of
                             # names, or a table per backend: { cpsat = "each", sat = ["ladder"] }
-                            # (a counter, d4 or ganak, takes each axis not named at its exact choice)
+                            # (a counter, d4 or ganak, takes an axis not named at its exact choice,
+                            # as gridsat count does; "each" and "all" are the same for every backend)
     solvers = "default"     # PySAT solvers: "default", "each" or a list
     algorithms = "default"  # reference algorithms: "default", "each" or a list
     optional = true         # skip with a note while the puzzle is not registered
@@ -224,7 +225,9 @@ def scoped(spec: Any, choices: list[str], where: str, what: str) -> list[str | N
 
 def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where: str) -> list[str]:
     """The resolved encoding names backend ``name`` runs, from a scope, a list or a per-backend table.
-    A counter takes each axis not named at its exact choice, as ``gridsat count`` and ``crosscheck`` do."""
+    A counter takes an axis not named at its exact choice, as ``gridsat count`` does; ``each`` and
+    ``all`` plan the same encodings as for the other backends (exact choices on every axis would make
+    Ganak's preprocessing several times slower on prime-grid, whose default keeps one grid per orbit)."""
     exact = counts_only(backend)
     kind = "cpsat" if backend.name == "cpsat" else "cnf"  # every other backend reads the CNF
     space = puzzle.encodings(kind)
@@ -234,7 +237,7 @@ def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where:
     if spec in (None, "default"):
         return [space.resolve(None, exact=exact).name]
     if spec == "each":
-        return [e.name for e in space.variants(exact=exact)]
+        return [e.name for e in space.variants()]
     if spec == "all":
         return [e.name for e in space.all()]
     names = []
@@ -266,14 +269,21 @@ def check_encoding_names(puzzle: Puzzle, spec: Any, where: str) -> None:
 
 def countable(name: str, puzzle: Puzzle, sample: Instance, encodings: list[str | None], where: str,
               notes: list[str]) -> list[str | None]:
-    """The encodings counter ``name`` can count; each other one is left out with a note saying why."""
-    kept = []
+    """The encodings counter ``name`` can count; the others are left out with a note saying why (one
+    note for all of them when the reason is the same but for the encoding's name)."""
+    kept, out = [], {}
     for encoding in encodings:
         why = refusal(name, puzzle, sample, encoding) if encoding is not None else None
         if why:
-            notes.append(f"{where}: encoding {encoding} left out: {why}")
+            out[encoding] = why
         else:
             kept.append(encoding)
+    if len({why.replace(encoding, "") for encoding, why in out.items()}) == 1 and len(out) > 1:
+        first = next(iter(out.values()))
+        notes.append(f"{where}: {len(out)} encodings left out ({', '.join(out)}), each for the reason given for "
+                     f"the first: {first}")
+    else:
+        notes += [f"{where}: encoding {encoding} left out: {why}" for encoding, why in out.items()]
     return kept
 
 
