@@ -2,37 +2,63 @@
 
 The CLI wires ``add_arguments`` and ``run``; ``python -m gridsat.benchmarks.command`` runs them alone.
 
-Exit status: 0 when every run ended ``ok``, ``timeout`` or ``memout`` (limits are results, not
-failures); 1 when any run is ``wrong`` or ended in an ``error``; 130 after Ctrl-C (what finished is
-kept, and the same command resumes). Input errors raise ``GridsatError`` (the CLI's exit status 2).
+Exit status: 0 when every run ended ``ok``, ``timeout``, ``memout`` or ``not applicable`` (limits are
+results, not failures; a configuration its backend refused when it ran is no failure either); 1 when
+any run is ``wrong`` or ended in an ``error``; 130 after Ctrl-C (what finished is kept, and the same
+command resumes). Input errors raise ``GridsatError`` (the CLI's exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import time
+from pathlib import Path
 from typing import IO, Any
 
 from gridsat.arguments import folder, positive_float, positive_int
 from gridsat.benchmarks import report
-from gridsat.benchmarks.results import Results, header, judge
-from gridsat.benchmarks.runner import Limits, run_all, spec_of
+from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge
+from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
 from gridsat.benchmarks.suite import MAX_MEMORY, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
+from gridsat.models.params import excerpt
 from gridsat.solvers.pool import scheduler_address
+
+
+class Deprecated(argparse.Action):
+    """An option's old spelling: stores into the new option's value and says once on stderr to use it."""
+
+    def __init__(self, option_strings: list[str], dest: str, instead: str = "", **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.instead = instead
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        said = f"_said_{self.dest}"
+        if not getattr(namespace, said, False):
+            print(f"gridsat: warning: {option_string} is deprecated: use {self.instead}", file=sys.stderr)
+            setattr(namespace, said, True)
+        setattr(namespace, self.dest, values)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``bench`` options."""
-    parser.add_argument("suite", help=f"a built-in suite ({', '.join(builtin_suites())}) or a suite file (.toml)")
-    parser.add_argument("--out", required=True, type=folder, help="directory for results.jsonl, report.md, CSV, plots")
-    parser.add_argument("--jobs", type=positive_int, default=1,
+    parser.add_argument("suite", metavar="SUITE",
+                        help=f"a built-in suite ({', '.join(builtin_suites())}) or a suite file (.toml)")
+    parser.add_argument("--out", required=True, type=folder, metavar="DIR",
+                        help="directory for results.jsonl, report.md, CSV, plots")
+    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                         help=f"local runs at once, at most the cores ({os.cpu_count()})")
-    parser.add_argument("--timeout", type=positive_float, help="seconds per run (default: the suite's)")
-    parser.add_argument("--memory", type=positive_int, help="MB of address space per run (default: the suite's)")
-    parser.add_argument("--repeat", type=positive_int,
+    parser.add_argument("--time-limit", type=positive_float, metavar="SEC",
+                        help="CPU seconds per run, start-up included (default: the suite's)")
+    parser.add_argument("--timeout", dest="time_limit", type=positive_float, action=Deprecated,
+                        instead="--time-limit SEC", help=argparse.SUPPRESS)
+    parser.add_argument("--memory", type=positive_int, metavar="MB",
+                        help="MB of resident memory per run (default: the suite's)")
+    parser.add_argument("--repeat", type=positive_int, metavar="K",
                         help="runs per configuration and instance (default: the suite's)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send runs to a Dask scheduler, e.g. tcp://host:8786 (its workers need gridsat installed)")
@@ -44,14 +70,25 @@ def check(args: argparse.Namespace) -> None:
     cores = os.cpu_count() or 1
     if not 1 <= args.jobs <= cores:
         raise GridsatError(f"--jobs {args.jobs}: must be between 1 and the {cores} cores of this machine")
-    if args.timeout is not None and args.timeout > MAX_TIMEOUT:
-        raise GridsatError(f"--timeout {args.timeout:g}: at most {MAX_TIMEOUT:g} seconds")
+    if args.time_limit is not None and args.time_limit > MAX_TIMEOUT:
+        raise GridsatError(f"--time-limit {args.time_limit:g}: at most {MAX_TIMEOUT:g} seconds")
     if args.memory is not None and args.memory > MAX_MEMORY:
         raise GridsatError(f"--memory {args.memory}: at most {MAX_MEMORY} MB")
     if args.scheduler is not None:
         scheduler_address(args.scheduler)
-    if args.out.exists() and not args.out.is_dir():
-        raise GridsatError(f"--out {str(args.out)!r} is not a directory")
+    check_out(args.out)
+
+
+def check_out(out: Path) -> None:
+    """Refuse an ``--out`` that is no folder, or that no folder can be (a name too long, a file on the way)."""
+    try:
+        is_folder = stat.S_ISDIR(out.stat().st_mode)
+    except FileNotFoundError:
+        return  # made when the runs start (results.make_folder says if it cannot be)
+    except OSError as error:
+        raise GridsatError(f"--out {excerpt(str(out))}: {error.strerror}") from None
+    if not is_folder:
+        raise GridsatError(f"--out {excerpt(str(out))} is not a directory")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     check(args)
     suite = load(args.suite)
     runs, notes = plan(suite, args.repeat)
-    limits = Limits(args.timeout or suite.timeout, args.memory or suite.memory)
+    limits = Limits(args.time_limit or suite.timeout, args.memory or suite.memory)
     results = Results(args.out)
     results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description))
     finished = results.done()
@@ -67,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
     err = sys.stderr
     for note in notes:
         print(f"note: {note}", file=err)
+    if not memory_watched() and not args.scheduler:
+        print("note: the memory limit is not enforced: it needs psutil (pip install 'gridsat[plot]')", file=err)
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.jobs} at a time"
     print(
         f"bench {suite.name}: {len(runs)} runs ({len(runs) - len(todo)} already recorded), {where}, "
@@ -94,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
     scatter = tuple(args.scatter) if args.scatter else suite.scatter
     plots = not args.no_plots
     path = report.write(args.out, records, head, notes=notes, problems=problems, scatter=scatter, plots=plots)
-    counts = {s: sum(r["status"] == s for r in records) for s in ("ok", "timeout", "memout", "error", "wrong")}
-    print(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f"; report: {path}")
+    counts = {s: sum(r["status"] == s for r in records) for s in STATUSES}
+    left_out = f"; {len(notes)} left out of the plan (see the report)" if notes else ""
+    print(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f"{left_out}; report: {path}")
     for problem in problems:
         print(problem, file=err)
     for item in records:
@@ -121,7 +161,7 @@ class Progress:
 
     def update(self, item: dict[str, Any]) -> None:
         self.done += 1
-        self.failed += item["status"] != "ok"
+        self.failed += item["status"] not in ("ok", NOT_APPLICABLE)
         counts = f"{self.done}/{self.total} runs, {self.failed} failed, {self.left()} left"
         if self.tty:
             filled = 30 * self.done // max(self.total, 1)

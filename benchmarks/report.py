@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from gridsat.benchmarks.results import record_case
+from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case
 
 FLOOR = 1e-4  # seconds: the smallest time a log-scale plot shows
 SIZES = ("variables", "clauses", "constraints")
@@ -258,7 +258,7 @@ def write(
 ) -> Path:
     """Write the report, its CSVs and plots into ``out``; the report's path."""
     timeout = head["limits"]["timeout"]
-    statuses = {s: sum(r["status"] == s for r in records) for s in ("ok", "timeout", "memout", "error", "wrong")}
+    statuses = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     lines = [
         f"# Benchmark: {head['suite']}",
         "",
@@ -275,17 +275,11 @@ def write(
         "every run: `results.csv` and `results.jsonl`.",
         "",
     ]
-    if problems:
-        lines += ["## Wrong answers", "", *[f"- {p}" for p in problems], ""]
-    errors = [r for r in records if r["status"] in ("error", "memout")]
-    if errors:
-        lines += ["## Errors", ""]
-        lines += [f"- {r['puzzle']} {record_case(r)} `{r['config']}`: {r['message']}" for r in errors] + [""]
-    if notes:
-        lines += ["## Notes", "", *[f"- {n}" for n in notes], ""]
+    lines += exceptions(records, notes, problems)
     summary_rows = []
     plot_note = None
-    for puzzle, group in by_puzzle(records).items():
+    measured = [r for r in records if r["status"] != NOT_APPLICABLE]  # a refused run has no time to show
+    for puzzle, group in by_puzzle(measured).items():
         rows = summarize(group, timeout)
         summary_rows += rows
         lines += [f"## {puzzle}", "", *summary_table(rows), ""]
@@ -308,6 +302,24 @@ def write(
     path = out / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def exceptions(records: list[dict[str, Any]], notes: Iterable[str], problems: Iterable[str]) -> list[str]:
+    """The report's sections on what went wrong (wrong answers, errors) and what was left out."""
+    def listed(runs: list[dict[str, Any]], prefix: str = "") -> list[str]:
+        return [f"- {r['puzzle']} {record_case(r)} `{r['config']}`: {prefix}{r['message']}" for r in runs]
+
+    lines = []
+    if problems:
+        lines += ["## Wrong answers", "", *[f"- {p}" for p in problems], ""]
+    errors = [r for r in records if r["status"] in ("error", "memout")]
+    if errors:
+        lines += ["## Errors", "", *listed(errors), ""]
+    refused = [r for r in records if r["status"] == NOT_APPLICABLE]
+    if notes or refused:
+        lines += ["## Left out", "", "What the plan left out, and why; then any run its backend refused.", ""]
+        lines += [*[f"- {n}" for n in notes], *listed(refused, "not applicable: "), ""]
+    return lines
 
 
 def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:

@@ -18,9 +18,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from gridsat.benchmarks.worker import NOT_APPLICABLE
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 
+# Every status a run can end with, in the order summaries count them.
+STATUSES = ("ok", "timeout", "memout", NOT_APPLICABLE, "error", "wrong")
 PACKAGES = ("gridsat", "ortools", "python-sat", "matplotlib", "dask", "distributed")
 ANSWERED = ("ok", "wrong")  # statuses whose answers the judge compares (wrong is re-judged on resume)
 
@@ -61,7 +64,11 @@ class Results:
         self.header: dict[str, Any] | None = None
         self.records: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        if self.path.exists():
+        try:
+            present = self.path.exists()
+        except OSError as error:  # a name too long
+            raise GridsatError(f"cannot use the folder {excerpt(str(directory))}: {error.strerror}") from None
+        if present:
             self._read()
 
     def _read(self) -> None:
@@ -76,8 +83,12 @@ class Results:
                 continue
             where = f"{self.path}:{number}"
             try:
-                item = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:  # records are ASCII JSON: even a torn one decodes
+                raise GridsatError(f"{where}: not UTF-8 text (byte {error.start + 1}): not a results file") from None
+            try:
+                item = json.loads(text)
+            except json.JSONDecodeError:
                 if number == len(lines):
                     continue  # the last line of an interrupted write; the run is made again
                 raise GridsatError(f"{where}: not a JSON record") from None
@@ -87,8 +98,7 @@ class Results:
             elif kind == "run" and isinstance(item.get("id"), str) and self.header is not None:
                 self.records.append(item)
             else:
-                raise GridsatError(f"{where}: not a gridsat bench record (a header first, then runs): "
-                                   f"{excerpt(raw.decode('utf-8', 'replace'))}")
+                raise GridsatError(f"{where}: not a gridsat bench record (a header first, then runs): {excerpt(text)}")
 
     def start(self, head: dict[str, Any]) -> None:
         """Resume when the limits match the file's; start the file when there is none."""
@@ -98,10 +108,15 @@ class Results:
                     f"{self.path} was made with limits {self.header.get('limits')}, not {head['limits']}: "
                     "use the same limits to resume, or another --out"
                 )
-        else:
-            self.header = head
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.rewrite()  # also drops the half-written last line of an interrupted run
+            self.rewrite()  # drops the half-written last line of an interrupted run
+            return
+        self.header = head
+        made = make_folder(self.path.parent)
+        try:
+            self.rewrite()
+        except OSError as error:
+            remove(made)
+            raise GridsatError(f"cannot write {excerpt(str(self.path))}: {error.strerror}") from None
 
     def done(self) -> set[str]:
         """The ids of runs already recorded."""
@@ -118,10 +133,44 @@ class Results:
     def rewrite(self) -> None:
         """Write the header and every record again, replacing the file in one step."""
         partial = self.path.with_suffix(".jsonl.part")
-        with partial.open("w", encoding="utf-8") as handle:
-            for item in [self.header, *self.records]:
-                handle.write(json.dumps(item) + "\n")
-        os.replace(partial, self.path)
+        try:
+            with partial.open("w", encoding="utf-8") as handle:
+                for item in [self.header, *self.records]:
+                    handle.write(json.dumps(item) + "\n")
+            os.replace(partial, self.path)
+        finally:
+            partial.unlink(missing_ok=True)
+
+
+def make_folder(path: Path) -> list[Path]:
+    """Make the output folder ``path`` and its missing parents; the folders made, outermost first.
+    When one cannot be made (under /proc, under a file, a name too long), those made are removed
+    again and the error names ``path``: a refused --out leaves nothing behind."""
+    missing = []
+    for folder in (path, *path.parents):
+        try:
+            folder.stat()
+        except FileNotFoundError:
+            missing.append(folder)
+            continue
+        except OSError as error:  # a name too long, a file on the way (f/sub)
+            raise GridsatError(f"cannot make the --out folder {excerpt(str(path))}: {error.strerror}") from None
+        break  # the deepest one that exists (if it is no folder, mkdir says so)
+    made: list[Path] = []
+    try:
+        for folder in reversed(missing):
+            folder.mkdir()
+            made.append(folder)
+    except OSError as error:
+        remove(made)
+        raise GridsatError(f"cannot make the --out folder {excerpt(str(path))}: {error.strerror}") from None
+    return made
+
+
+def remove(folders: list[Path]) -> None:
+    """Remove the (empty) folders ``make_folder`` made, innermost first."""
+    for folder in reversed(folders):
+        folder.rmdir()
 
 
 def answer(record: dict[str, Any]) -> Any:

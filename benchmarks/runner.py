@@ -1,10 +1,16 @@
 """Run each benchmark run in its own child process, measured and limited from outside (like runsolver).
 
 The child (``gridsat.benchmarks.worker``) starts a new session, so it leads its own process group; it caps
-its address space (RLIMIT_AS) and CPU time (RLIMIT_CPU) before importing anything heavy. The parent
-waits with ``os.wait4``, which gives the child's CPU time and peak resident memory, and kills the
-whole process group when the wall-clock limit (slightly above the CPU limit) passes, and again after
-the child ends, so nothing the run started survives it.
+its CPU time (RLIMIT_CPU) before importing anything heavy. The parent polls the child with
+``os.wait4`` (which gives its CPU time and peak resident memory at the end) and kills the whole
+process group when the wall-clock limit (slightly above the CPU limit) passes, when the resident
+memory of the child and its descendants passes the memory limit (a ``memout``), and again after the
+child ends, so nothing the run started survives it.
+
+Memory is what a run uses, not what it reserves: resident memory, polled with psutil as runsolver
+and BenchExec's fallback do. An address-space limit (RLIMIT_AS) would refuse d4, which maps a 4 GB
+first page it never touches. Without psutil (``pip install 'gridsat[plot]'``) the limit is not
+enforced, and the command says so.
 
 Runs go to a local thread pool (each thread waits on one child) or, with a scheduler address, to a
 Dask cluster, whose workers run the same ``isolate`` function; Dask is imported only then.
@@ -12,6 +18,8 @@ Dask cluster, whose workers run the same ``isolate`` function; Dask is imported 
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
 import math
 import os
@@ -31,10 +39,10 @@ from gridsat.benchmarks.suite import Run
 from gridsat.solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout the child must import, first on its path
-STATUSES = ("ok", "timeout", "memout", "error", "wrong")
-# What a run that hit its address-space limit leaves in its messages (Python, C++, libc, the loader, OpenBLAS).
+# What a run that ran out of memory leaves in its messages (Python, C++, libc, the loader, OpenBLAS).
 OUT_OF_MEMORY = ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory", "memory allocation",
                  "failed to map segment")
+POLL = 0.1  # seconds between two looks at a run's clock and resident memory, once it has run a while
 
 _active: set[int] = set()  # process groups of running children, for Ctrl-C
 _lock = threading.Lock()
@@ -43,7 +51,8 @@ _stopping = threading.Event()  # set by stop_all: no new child starts after Ctrl
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-run limits: ``timeout`` CPU seconds and ``memory`` MB of address space for the whole child.
+    """Per-run limits: ``timeout`` CPU seconds and ``memory`` MB of resident memory for the child and
+    its descendants together.
 
     As with runsolver and BenchExec, the time limit covers the whole child process, interpreter
     start-up and imports included; a run over it is a ``timeout`` even when it finished. The times
@@ -99,7 +108,6 @@ def isolate(spec: dict[str, Any]) -> dict[str, Any]:
         spec_path, result_path, log_path = (os.path.join(tmp, n) for n in ("spec.json", "result.json", "log"))
         with open(spec_path, "w", encoding="utf-8") as handle:
             json.dump(spec, handle)
-        killed = threading.Event()
         started = time.monotonic()
         with _lock, open(log_path, "wb") as log:
             if _stopping.is_set():
@@ -109,18 +117,9 @@ def isolate(spec: dict[str, Any]) -> dict[str, Any]:
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, env=child_env(),
             )
             _active.add(child.pid)
-
-        def expire() -> None:
-            killed.set()
-            kill_group(child.pid)
-
-        timer = threading.Timer(spec["wall_limit"], expire)
-        timer.daemon = True
-        timer.start()
         try:
-            _, wait_status, usage = os.wait4(child.pid, 0)
+            wait_status, usage, killed = watch(child.pid, started + spec["wall_limit"], spec["memory_bytes"])
         finally:
-            timer.cancel()
             kill_group(child.pid)  # whatever the run left behind in its group
             with _lock:
                 _active.discard(child.pid)
@@ -131,17 +130,65 @@ def isolate(spec: dict[str, Any]) -> dict[str, Any]:
             "max_rss_bytes": usage.ru_maxrss * 1024,  # Linux reports kilobytes
         }
         log_text = Path(log_path).read_text(encoding="utf-8", errors="replace")
-        if os.path.exists(result_path):
+        if killed == "memout":
+            result = {"status": "memout", "message": f"resident memory over the limit ({limit_mb(spec)} MB)"}
+        elif os.path.exists(result_path):
             with open(result_path, encoding="utf-8") as handle:
                 result = json.load(handle)
         else:
-            result = diagnose(child.returncode, killed.is_set(), measured["cpu_seconds"], spec, log_text)
+            result = diagnose(child.returncode, killed == "timeout", measured["cpu_seconds"], spec, log_text)
     if result["status"] == "error" and out_of_memory(f"{result.get('message')}\n{log_text}"):
-        result = {"status": "memout", "message": f"out of memory (limit {spec['memory_bytes'] // 2**20} MB)"}
+        result = {"status": "memout", "message": f"out of memory (limit {limit_mb(spec)} MB)"}
     if result["status"] == "ok" and measured["cpu_seconds"] > spec["timeout"]:
         result["status"] = "timeout"
         result["message"] = f"{measured['cpu_seconds']:.3f} s of CPU, start-up included, is over the limit"
     return record_of(spec, result, measured)
+
+
+def watch(pid: int, deadline: float, memory_bytes: int | None) -> tuple[int, Any, str | None]:
+    """Wait for the child ``pid``, killing its process group at the wall-clock ``deadline`` or when
+    the resident memory of it and its descendants passes ``memory_bytes``; its wait status, its
+    resource usage, and what killed it (``timeout``, ``memout`` or None)."""
+    pause = POLL / 16  # short at first: most runs end within a second
+    while True:
+        done, wait_status, usage = os.wait4(pid, os.WNOHANG)
+        if done:
+            return wait_status, usage, None
+        over_memory = bool(memory_bytes) and resident_bytes(pid) > memory_bytes
+        killed = "timeout" if time.monotonic() >= deadline else "memout" if over_memory else None
+        if killed:
+            kill_group(pid)
+            _, wait_status, usage = os.wait4(pid, 0)
+            return wait_status, usage, killed
+        time.sleep(pause)
+        pause = min(2 * pause, POLL)
+
+
+def resident_bytes(pid: int) -> int:
+    """The resident memory of process ``pid`` and its descendants (0 without psutil, or once it is gone)."""
+    try:
+        import psutil
+    except ImportError:
+        return 0
+    try:
+        root = psutil.Process(pid)
+        tree = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for process in tree:
+        with contextlib.suppress(psutil.Error):  # a descendant that ended meanwhile
+            total += process.memory_info().rss
+    return total
+
+
+def memory_watched() -> bool:
+    """Whether the memory limit is enforced here (psutil is installed)."""
+    return importlib.util.find_spec("psutil") is not None
+
+
+def limit_mb(spec: dict[str, Any]) -> int:
+    return spec["memory_bytes"] // 2**20
 
 
 def out_of_memory(text: str) -> bool:

@@ -4,8 +4,8 @@ A suite file has a few defaults at the top and one ``[[entry]]`` table per puzzl
 
     description = "what the suite is for"
     mode = "count"          # or "solve" (find one solution); entries may override it
-    timeout = 20            # seconds per run (--timeout overrides)
-    memory = 2048           # MB of address space per run (--memory overrides)
+    timeout = 20            # seconds per run (--time-limit overrides)
+    memory = 2048           # MB of resident memory per run (--memory overrides)
     repeat = 1              # runs per configuration (--repeat overrides)
     scatter = ["cpsat", "sat"]   # the two configurations of the scatter plots (label prefixes)
 
@@ -15,6 +15,8 @@ A suite file has a few defaults at the top and one ``[[entry]]`` table per puzzl
     backends = ["cpsat", "sat", "reference"]   # default: every backend installed here
     encodings = "each"      # "default", "each" (each choice once), "all" (the product), a list of
                             # names, or a table per backend: { cpsat = "each", sat = ["ladder"] }
+                            # (a counter, d4 or ganak, takes an axis not named at its exact choice,
+                            # as gridsat count does; "each" and "all" are the same for every backend)
     solvers = "default"     # PySAT solvers: "default", "each" or a list
     algorithms = "default"  # reference algorithms: "default", "each" or a list
     optional = true         # skip with a note while the puzzle is not registered
@@ -24,7 +26,9 @@ other entry names, plugins included, each on its own ``Puzzle.example`` instance
 
 Everything is checked when the suite is planned, before any run starts: an unknown key, puzzle,
 backend, encoding, solver or algorithm, and an instance that does not parse, are input errors that
-name the file, the entry and the bad value.
+name the file, the entry and the bad value. A configuration a backend cannot run (a counter given a
+lazy encoding, known once its CNF is built on the puzzle's small example) is left out of the plan,
+with a note saying why.
 """
 
 from __future__ import annotations
@@ -37,9 +41,10 @@ from typing import Any
 
 from gridsat.benchmarks.schema import MapOf, OneOf, Table, check
 from gridsat.models import get_puzzle, names
-from gridsat.models.errors import GridsatError, UnknownName
-from gridsat.models.puzzle import Puzzle
-from gridsat.solvers.backend import BACKENDS, ENUMERATE, Request, backend_class
+from gridsat.models.encoding import offers, resolve_for
+from gridsat.models.errors import GridsatError, InvalidOption, UnknownName, did_you_mean
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import BACKENDS, ENUMERATE, Backend, Request, backend_class, counts_only
 
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")
@@ -218,43 +223,85 @@ def scoped(spec: Any, choices: list[str], where: str, what: str) -> list[str | N
     return list(spec)
 
 
-def encodings_for(puzzle: Puzzle, name: str, kind: str, spec: Any, where: str) -> list[str]:
-    """The resolved encoding names backend ``name`` runs, from a scope, a list or a per-backend table."""
-    if isinstance(spec, dict):
+def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where: str) -> list[str]:
+    """The resolved encoding names backend ``name`` runs, from a scope, a list or a per-backend table.
+    A counter takes an axis not named at its exact choice, as ``gridsat count`` does; ``each`` and
+    ``all`` plan the same encodings as for the other backends (exact choices on every axis would make
+    Ganak's preprocessing several times slower on prime-grid, whose default keeps one grid per orbit)."""
+    exact = counts_only(backend)
+    kind = "cpsat" if backend.name == "cpsat" else "cnf"  # every other backend reads the CNF
+    space = puzzle.encodings(kind)
+    table = isinstance(spec, dict)
+    if table:
         spec = spec.get(name, "default")
-    space = puzzle.encodings(kind)  # "cpsat" is the CP-SAT space; every other backend reads CNF
     if spec in (None, "default"):
-        return [space.resolve(None).name]
+        return [space.resolve(None, exact=exact).name]
     if spec == "each":
         return [e.name for e in space.variants()]
     if spec == "all":
         return [e.name for e in space.all()]
     names = []
     for text in name_list(spec, where, "encodings"):
-        try:
-            names.append(space.resolve(text).name)
-        except GridsatError:
-            continue  # a name of the other formulation kind; checked across backends by the caller
-    return list(dict.fromkeys(names)) or [space.resolve(None).name]
+        if table or offers(space, text):  # a plain list may name the other kind's encodings too
+            try:
+                names.append(resolve_for(puzzle, kind, text, exact=exact).name)
+            except GridsatError as error:
+                raise SuiteError(f"{where}: encodings of {name}: {error}") from None
+    return list(dict.fromkeys(names)) or [space.resolve(None, exact=exact).name]
 
 
 def check_encoding_names(puzzle: Puzzle, spec: Any, where: str) -> None:
-    """Every name in a plain list must belong to at least one of the puzzle's encoding spaces."""
+    """Every name in a plain list must belong to at least one of the puzzle's encoding spaces; a
+    table's keys must be backends (its names are checked against each backend's own space)."""
+    if isinstance(spec, dict):
+        for key in spec:
+            if key not in BACKENDS:
+                raise SuiteError(f"{where}: encodings: unknown backend {key!r}; {did_you_mean(key, BACKENDS)}"
+                                 f"valid: {', '.join(BACKENDS)}")
     if not isinstance(spec, list):
         return
     for text in spec:
-        spaces = (puzzle.cpsat_encodings, puzzle.cnf_encodings)
-        if not any(_resolves(space, text) for space in spaces):
+        if not any(offers(space, text) for space in (puzzle.cpsat_encodings, puzzle.cnf_encodings)):
             valid = puzzle.cpsat_encodings.tokens() + puzzle.cnf_encodings.tokens()
-            raise SuiteError(f"{where}: unknown encoding {text!r}; valid: {', '.join(valid) or 'default'}")
+            raise SuiteError(f"{where}: unknown encoding {text!r}; {did_you_mean(text, valid)}"
+                             f"valid: {', '.join(valid) or 'default'}")
 
 
-def _resolves(space: Any, text: str) -> bool:
+def countable(name: str, puzzle: Puzzle, sample: Instance, encodings: list[str | None], where: str,
+              notes: list[str]) -> list[str | None]:
+    """The encodings counter ``name`` can count; the others are left out with a note saying why (one
+    note for all of them when the reason is the same but for the encoding's name)."""
+    kept, out = [], {}
+    for encoding in encodings:
+        why = refusal(name, puzzle, sample, encoding) if encoding is not None else None
+        if why:
+            out[encoding] = why
+        else:
+            kept.append(encoding)
+    if len({why.replace(encoding, "") for encoding, why in out.items()}) == 1 and len(out) > 1:
+        first = next(iter(out.values()))
+        notes.append(f"{where}: {len(out)} encodings left out ({', '.join(out)}), each for the reason given for "
+                     f"the first: {first}")
+    else:
+        notes += [f"{where}: encoding {encoding} left out: {why}" for encoding, why in out.items()]
+    return kept
+
+
+def refusal(name: str, puzzle: Puzzle, sample: Instance, encoding: str) -> str | None:
+    """Why counter ``name`` cannot count ``encoding`` (it is lazy: its models include non-solutions,
+    known once its CNF is built, here on a small instance), or None."""
+    from gridsat.solvers.counters import check_eager, resolve
+
+    chosen = resolve(puzzle, Request(encoding))
     try:
-        space.resolve(text)
+        formulation = puzzle.cnf(sample, chosen)
     except GridsatError:
-        return False
-    return True
+        return None  # not buildable on the sample: the runs will say what they can do
+    try:
+        check_eager(name, puzzle, chosen, formulation)
+    except InvalidOption as error:
+        return str(error)
+    return None
 
 
 def instances_of(entry: dict[str, Any], suite: Suite, where: str) -> list[tuple[str, str, tuple, int | None]]:
@@ -317,12 +364,14 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
             continue
         mode = pick_mode(entry.get("mode", suite.mode), where)
         check_encoding_names(puzzle, entry.get("encodings"), where)
-        configs = configurations(puzzle, entry, where, notes, mode)
-        for inst, source, params, expected in instances_of(entry, suite, where):
+        instances = instances_of(entry, suite, where)
+        for inst, source, params, _ in instances:
             try:
                 puzzle.parse(source, dict(params))
             except GridsatError as error:
                 raise SuiteError(f"{where}: instance {inst!r}: {error}") from None
+        configs = configurations(puzzle, entry, where, notes, mode, sample_of(puzzle, instances))
+        for inst, source, params, expected in instances:
             for backend, encoding, solver, algorithm in configs:
                 for k in range(repeat or suite.repeat):
                     run = Run(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected)
@@ -360,9 +409,19 @@ def expand(suite: Suite, notes: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: list[str], mode: str) -> list[tuple]:
+def sample_of(puzzle: Puzzle, instances: list[tuple[str, str, tuple, int | None]]) -> Instance:
+    """A small instance to build formulations on while planning: the puzzle's example, else the entry's first."""
+    if puzzle.example is not None:
+        return puzzle.parse(puzzle.example, {})
+    _, source, params, _ = instances[0]
+    return puzzle.parse(source, dict(params))
+
+
+def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: list[str], mode: str,
+                   sample: Instance) -> list[tuple]:
     """(backend, encoding, solver, algorithm) for each configuration an entry asks for in ``mode``; a
-    backend that cannot run the puzzle, or cannot solve in solve mode, is left out with a note."""
+    backend that cannot run the puzzle, or cannot solve in solve mode, and an encoding a counter
+    cannot count (tried on ``sample``), are left out with a note."""
     configs = []
     for name, backend in backends_of(entry, where, notes):
         try:
@@ -381,7 +440,9 @@ def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: lis
         solvers: list[str | None] = [None]
         algorithms: list[str | None] = [None]
         if "encoding" in backend.takes:
-            encodings = encodings_for(puzzle, name, backend.name, entry.get("encodings"), where)
+            encodings = encodings_for(puzzle, name, backend, entry.get("encodings"), where)
+        if counts_only(backend) and "encoding" in backend.takes:
+            encodings = countable(name, puzzle, sample, encodings, f"{where}: backend {name!r}", notes)
         if "solver" in backend.takes:
             solvers = scoped(entry.get("solvers"), choices["solver"], where, "solvers")
             solvers = [s or choices["solver"][0] for s in solvers]

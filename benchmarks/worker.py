@@ -1,6 +1,6 @@
 """The child process of one benchmark run: ``python -m gridsat.benchmarks.worker SPEC.json RESULT.json``.
 
-It limits itself first (address space, CPU seconds), then parses the instance and calls
+It limits its CPU seconds first (the parent watches its memory), then parses the instance and calls
 ``gridsat.solvers.run.execute``, and writes one JSON object: the outcome's summary and a status. The parent
 (``gridsat.benchmarks.runner``) measures the process from outside and decides what a missing result means.
 """
@@ -15,12 +15,15 @@ import time
 import traceback
 from typing import Any
 
+# The backend refused the configuration when it ran (a counter given a lazy encoding): not a failure.
+NOT_APPLICABLE = "not applicable"
 
-def limit(memory_bytes: int | None, cpu_seconds: int | None) -> None:
-    """Cap this process's address space and CPU time (SIGXCPU at the soft limit, SIGKILL a second later)."""
+
+def limit(cpu_seconds: int | None) -> None:
+    """Cap this process's CPU time (SIGXCPU at the soft limit, SIGKILL a second later). Memory is
+    limited from outside, on resident memory: an address-space limit would refuse what a counter
+    only reserves (d4 maps a 4 GB first page)."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a run killed by SIGXCPU leaves no core file behind
-    if memory_bytes:
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     if cpu_seconds:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
 
@@ -71,10 +74,14 @@ def main(argv: list[str]) -> int:
     spec_path, result_path = argv
     with open(spec_path, encoding="utf-8") as handle:
         spec = json.load(handle)
-    limit(spec.get("memory_bytes"), spec.get("cpu_limit"))
+    limit(spec.get("cpu_limit"))
+    from gridsat.models.errors import BackendUnavailable, InvalidOption
+
     started = time.perf_counter()
     try:
         result = work(spec)
+    except (InvalidOption, BackendUnavailable) as error:  # what the backend cannot run, said in one line
+        result = {"status": NOT_APPLICABLE, "message": str(error)}
     except MemoryError:
         result = {"status": "memout", "message": "MemoryError"}
     except Exception as error:  # every failure of a run is a result, never a crash of the benchmark

@@ -23,7 +23,10 @@ def check_output(path: str | None) -> None:
 
 def target(path: str) -> str:
     """The file that writing ``path`` replaces: the path itself, or the file its symlink points to
-    (the link stays). A folder, a pipe or a device is refused, and so is a link to nowhere."""
+    (the link stays). A folder, a pipe or a device is refused, and so is a link to nowhere, and a
+    path ending in a slash (it names a folder; realpath would drop the slash and write a file)."""
+    if path.endswith((os.sep, "/")):
+        raise InvalidOption(f"cannot write {excerpt(path)}: a path ending in '/' names a folder, not a file")
     real = os.path.realpath(path)
     folder = os.path.dirname(real)
     if os.path.isdir(real):

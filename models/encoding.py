@@ -11,8 +11,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
-from gridsat.models.errors import UnknownEncoding
+from gridsat.models.errors import GridsatError, UnknownEncoding
+
+# Each formulation kind: how a message names it, and the backend a user picks to get it.
+FORMULATIONS = {"cpsat": ("the CP-SAT model", "cpsat"), "cnf": ("the CNF", "sat")}
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ class EncodingSpace:
         owner = {c: axis.name for axis in self.axes for c in axis.choices}
         for word in words:
             if word not in owner:
-                raise UnknownEncoding(text or "", self.tokens() or ["default"], where)
+                raise UnknownEncoding(text or "", self.tokens() or ["default"], where, word=word)
             axis = owner[word]
             if axis in picked and picked[axis] != word:
                 raise UnknownEncoding(text or "", self.tokens(), f"{where} ({picked[axis]} and {word} are both {axis})")
@@ -98,3 +102,35 @@ class EncodingSpace:
                 if enc not in seen:
                     seen.add(enc)
                     yield enc
+
+
+class HasEncodings(Protocol):
+    """What ``resolve_for`` needs of a puzzle."""
+
+    name: str
+
+    def encodings(self, kind: str) -> EncodingSpace: ...
+
+
+def resolve_for(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
+    """``text`` in the puzzle's ``kind`` space (``cpsat`` or ``cnf``); a name that only the other
+    formulation offers fails with the backend to use (``seqcounter is a sat encoding: use --backend sat``)."""
+    phrase = FORMULATIONS[kind][0]
+    try:
+        return puzzle.encodings(kind).resolve(text, f" for {phrase} of {puzzle.name}", exact=exact)
+    except UnknownEncoding as error:
+        other = next(k for k in FORMULATIONS if k != kind)
+        if not text or not offers(puzzle.encodings(other), text):
+            raise
+        backend = FORMULATIONS[other][1]
+        raise UnknownEncoding(text, error.valid, f" for {phrase} of {puzzle.name}", word="",  # no look-alike
+                              hint=f"; {text!r} is a {backend} encoding: use --backend {backend}") from None
+
+
+def offers(space: EncodingSpace, text: str) -> bool:
+    """Whether ``text`` names an encoding of ``space``."""
+    try:
+        space.resolve(text)
+    except GridsatError:
+        return False
+    return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from gridsat.models.errors import GridsatError, InvalidInstance
+from gridsat.models.errors import GridsatError, InvalidInstance, did_you_mean
 
 # ASCII digits only: ``\d`` and ``str.isdigit`` also take other scripts' digits and superscripts,
 # which ``int`` then rejects or reads. At most 18 of them: ``int`` of a 5,000-digit string fails
@@ -23,6 +23,12 @@ def excerpt(text: str, width: int = EXCERPT) -> str:
     return f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters)"
 
 
+def overlong(digits: str, most: int = MAX_DIGITS) -> bool:
+    """Whether a number has more than ``most`` digits as written: leading zeros count, so that one
+    padded with thousands of them is refused like a long one, before ``int`` reads it."""
+    return len(digits.strip().lstrip("+-")) > most
+
+
 def integer(text: str, what: str, least: int | None = None, most: int | None = None,
             error: type[GridsatError] = InvalidInstance, digits: int = MAX_DIGITS) -> int:
     """A whole number written in ASCII digits (an optional sign, at most ``digits`` of them),
@@ -31,7 +37,7 @@ def integer(text: str, what: str, least: int | None = None, most: int | None = N
     match = re.fullmatch(r"[+-]?[0-9]+", text.strip(), re.ASCII)
     if not match:
         raise error(f"{named} is not an integer (ASCII digits)")
-    if len(text.strip().lstrip("+-").lstrip("0")) > digits:
+    if overlong(text, digits):
         raise error(f"{named} has more than {digits} digits")
     value = int(text.strip())
     if least is not None and value < least:
@@ -48,6 +54,8 @@ def parse_size(text: str, what: str = "grid", max_cells: int = 1_000_000) -> tup
         raise InvalidInstance(f"bad {what} size {excerpt(text)}: expected ROWSxCOLUMNS, e.g. 4x7")
     if max(len(match[1].lstrip("0")), len(match[2].lstrip("0"))) > len(str(max_cells)):
         raise InvalidInstance(f"{what} {excerpt(text)} is too large: at most {max_cells} cells")
+    if overlong(match[1]) or overlong(match[2]):
+        raise InvalidInstance(f"bad {what} size {excerpt(text)}: a side has more than {MAX_DIGITS} digits")
     rows, cols = int(match[1]), int(match[2])
     if rows < 1 or cols < 1:
         raise InvalidInstance(f"bad {what} size {excerpt(text)}: rows and columns must be positive")
@@ -61,7 +69,7 @@ def check_keys(params: Mapping[str, str], allowed: Mapping[str, str]) -> None:
     for key in params:
         if key not in allowed:
             valid = ", ".join(allowed) or "none"
-            raise InvalidInstance(f"unknown parameter {excerpt(key)}; valid: {valid}")
+            raise InvalidInstance(f"unknown parameter {excerpt(key)}; {did_you_mean(key, allowed)}valid: {valid}")
 
 
 def int_param(params: Mapping[str, str], key: str, default: int, minimum: int | None = None) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.encoding import resolve_for
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request
@@ -270,7 +271,7 @@ class CpsatBackend(Backend):
         return {"encoding": puzzle.cpsat_encodings.tokens()}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatSearch:
-        encoding = puzzle.cpsat_encodings.resolve(request.encoding, f" for the CP-SAT model of {puzzle.name}")
+        encoding = resolve_for(puzzle, "cpsat", request.encoding)
         job = CpsatSearch(puzzle.cpsat(instance, encoding), encoding.name, single=request.limit == 1)
         if request.part is not None:
             job.restrict(request.part)

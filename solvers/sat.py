@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.encoding import Encoding
+from gridsat.models.encoding import Encoding, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
@@ -356,7 +356,7 @@ class SatBackend(Backend):
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER
         self.vet(puzzle, request, counting=request.limit != 1)
-        encoding = puzzle.cnf_encodings.resolve(request.encoding, f" for the CNF of {puzzle.name}")
+        encoding = resolve_for(puzzle, "cnf", request.encoding)
         label = f"{encoding.name}/{solver}"
         formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(
             puzzle, instance, encoding)

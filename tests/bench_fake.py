@@ -4,10 +4,13 @@
 ``BurnerBackend`` spins without polling its deadline, so only RLIMIT_CPU ends it.
 ``SleeperBackend`` starts a grandchild that sleeps and then sleeps itself, ignoring every soft limit,
 so only the runner's wall-clock kill of the process group can end it.
+``ReserverBackend`` is the reference after mapping 4 GB it never touches, as d4 does for its first page.
+``RefuserBackend`` refuses every configuration when it runs, as a counter refuses a lazy encoding.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import subprocess
 import time
@@ -15,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
 from gridsat.solvers.reference.backend import ReferenceBackend
@@ -74,3 +78,18 @@ class BurnerBackend(ReferenceBackend):
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> BurningJob:
         return BurningJob()
+
+
+class ReserverBackend(ReferenceBackend):
+    name = "fake-reserver"
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Any:
+        self.reserved = mmap.mmap(-1, 4 << 30)  # address space only: no page of it is ever resident
+        return super().prepare(puzzle, instance, request)
+
+
+class RefuserBackend(ReferenceBackend):
+    name = "fake-refuser"
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> Any:
+        raise InvalidOption(f"the {self.name} backend cannot run {puzzle.name}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gridsat.benchmarks.command import Progress, main
+from gridsat.benchmarks.command import Progress, add_arguments, main
 from gridsat.solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +27,8 @@ def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BACKENDS, "fake-wrong", "tests.bench_fake:WrongBackend")
     monkeypatch.setitem(BACKENDS, "fake-sleeper", "tests.bench_fake:SleeperBackend")
     monkeypatch.setitem(BACKENDS, "fake-burner", "tests.bench_fake:BurnerBackend")
+    monkeypatch.setitem(BACKENDS, "fake-reserver", "tests.bench_fake:ReserverBackend")
+    monkeypatch.setitem(BACKENDS, "fake-refuser", "tests.bench_fake:RefuserBackend")
 
 
 def suite(tmp_path: Path, text: str) -> str:
@@ -67,7 +70,7 @@ def test_tiny_time_limit_gives_timeouts_and_a_report_without_dask(tmp_path: Path
     script = (
         "import sys; from gridsat.benchmarks.command import main; "
         f"status = main([{suite(tmp_path, TATAMI + LISTING_BACKENDS)!r}, '--out', {str(out)!r}, "
-        "'--timeout', '0.001', '--jobs', '2', '--no-plots']); "
+        "'--time-limit', '0.001', '--jobs', '2', '--no-plots']); "
         "print(sorted(m for m in ('dask', 'distributed', 'matplotlib') if m in sys.modules)); sys.exit(status)"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
@@ -84,7 +87,7 @@ def test_the_wall_clock_kills_the_whole_process_group(tmp_path: Path, fakes: Non
     pidfile = tmp_path / "pid"
     monkeypatch.setenv("GRIDSAT_TEST_PIDFILE", str(pidfile))
     path = suite(tmp_path, TATAMI + 'backends = ["fake-sleeper"]\n')
-    assert bench(path, "--out", str(tmp_path / "out"), "--timeout", "0.5") == 0
+    assert bench(path, "--out", str(tmp_path / "out"), "--time-limit", "0.5") == 0
     [record] = records(tmp_path / "out")
     assert record["status"] == "timeout" and "wall-clock" in record["message"]
     state = Path(f"/proc/{pidfile.read_text()}/status")
@@ -93,7 +96,7 @@ def test_the_wall_clock_kills_the_whole_process_group(tmp_path: Path, fakes: Non
 
 def test_the_cpu_limit_stops_a_run_that_ignores_its_deadline(tmp_path: Path, fakes: None) -> None:
     path = suite(tmp_path, TATAMI + 'backends = ["fake-burner"]\n')
-    assert bench(path, "--out", str(tmp_path / "out"), "--timeout", "0.5") == 0
+    assert bench(path, "--out", str(tmp_path / "out"), "--time-limit", "0.5") == 0
     [record] = records(tmp_path / "out")
     assert record["status"] == "timeout" and "CPU limit" in record["message"] and record["cpu_seconds"] > 0.5
 
@@ -113,7 +116,7 @@ def test_resume_skips_finished_runs(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert bench(path, "--out", str(out)) == 0
     assert "3 runs (2 already recorded)" in capsys.readouterr().err
     assert sorted(r["id"] for r in records(out)) == sorted(r["id"] for r in first)
-    assert main([path, "--out", str(out), "--timeout", "7"]) == 2
+    assert main([path, "--out", str(out), "--time-limit", "7"]) == 2
     assert "use the same limits to resume" in capsys.readouterr().err
 
 
@@ -162,12 +165,52 @@ def test_runs_on_a_dask_cluster(tmp_path: Path) -> None:
 
 
 def test_a_tiny_memory_limit_gives_memout(tmp_path: Path) -> None:
-    # A 200x200 room's CNF needs far more than 100 MB of address space (a 3x4 room fits in it).
+    # A 200x200 room's CNF needs far more than 100 MB of resident memory (a 3x4 room's run fits in it),
+    # which the runner watches with psutil.
+    pytest.importorskip("psutil")
     room = '[[entry]]\npuzzle = "tatami"\ninstances = ["200x200"]\nmode = "solve"\n'
     path = suite(tmp_path, room + 'backends = ["sat"]\n')
     assert bench(path, "--out", str(tmp_path / "out"), "--memory", "100") == 0
     [record] = records(tmp_path / "out")
     assert record["status"] == "memout", record["message"]
+    assert record["message"] == "resident memory over the limit (100 MB)"
+
+
+def test_memory_reserved_but_never_used_is_no_memout(tmp_path: Path, fakes: None) -> None:
+    """The limit is on resident memory: a run that maps 4 GB it never touches (d4's first page) runs
+    under a 300 MB limit, which an address-space limit would have refused at once."""
+    pytest.importorskip("psutil")
+    path = suite(tmp_path, TATAMI + 'backends = ["fake-reserver", "reference"]\n')
+    assert bench(path, "--out", str(tmp_path / "out"), "--memory", "300") == 0
+    assert [(r["status"], r["count"]) for r in records(tmp_path / "out")] == [("ok", 4), ("ok", 4)]
+
+
+def test_a_configuration_refused_when_it_runs_is_not_applicable(tmp_path: Path, fakes: None,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = suite(tmp_path, TATAMI + 'backends = ["fake-refuser", "reference"]\n')
+    assert bench(path, "--out", str(tmp_path / "out")) == 0  # a refusal is no error
+    by_backend = {r["backend"]: r for r in records(tmp_path / "out")}
+    assert by_backend["fake-refuser"]["status"] == "not applicable"
+    assert by_backend["fake-refuser"]["message"] == "the fake-refuser backend cannot run tatami"
+    assert by_backend["reference"]["status"] == "ok"
+    assert capsys.readouterr().out.startswith("1 ok, 1 not applicable; report: ")
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "## Left out" in report and "`fake-refuser:rowscan`: not applicable: the fake-refuser" in report
+    assert "| `fake-refuser:rowscan` |" not in report  # no time to show, no PAR-2 penalty
+
+
+def test_timeout_is_a_deprecated_spelling_of_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["smoke", "--out", "x", "--timeout", "3", "--timeout=4"])
+    assert args.time_limit == 4
+    assert capsys.readouterr().err == "gridsat: warning: --timeout is deprecated: use --time-limit SEC\n"  # once
+    assert parser.parse_args(["smoke", "--out", "x", "--time-limit", "5"]).time_limit == 5
+    assert capsys.readouterr().err == ""
+    text = parser.format_help()
+    assert "--time-limit SEC" in text and "--timeout" not in text
+    assert all(f"{option} {metavar}" in text for option, metavar in (("--out", "DIR"), ("--jobs", "N"),
+                                                                       ("--memory", "MB"), ("--repeat", "K")))
 
 
 class Terminal(io.StringIO):

@@ -14,7 +14,7 @@ from gridsat.benchmarks.suite import Run, SuiteError, builtin_suites, load, plan
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.golden import counts
-from gridsat.solvers.backend import BACKENDS
+from gridsat.solvers.backend import BACKENDS, backend_class
 
 BUILT_IN = ("tatami", "prime-grid", "shikaku", "knights-tour")
 # Each built-in puzzle's reference algorithm when a suite names none (the puzzle's default).
@@ -228,8 +228,8 @@ def args(**given: object) -> argparse.Namespace:
     return parser.parse_args(["smoke", "--out", "unused", *[f"--{k}={v}" for k, v in given.items()]])
 
 
-@pytest.mark.parametrize(("option", "value"), [("jobs", 0), ("jobs", 10_000), ("timeout", -1), ("repeat", 0),
-                                               ("timeout", "1e309"), ("memory", 10**12), ("jobs", "²")])
+@pytest.mark.parametrize(("option", "value"), [("jobs", 0), ("jobs", 10_000), ("time-limit", -1), ("repeat", 0),
+                                               ("time-limit", "1e309"), ("memory", 10**12), ("jobs", "²")])
 def test_bad_options_are_input_errors(option: str, value: object, tmp_path: Path) -> None:
     done = gridsat("bench", "smoke", "--out", str(tmp_path / "out"), f"--{option}={value}")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and f"--{option}" in done.stderr
@@ -267,3 +267,33 @@ def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_
     runs, _ = plan(load(str(path)))
     cases = {(r.puzzle, r.instance) for r in runs}
     assert cases == {("tatami", "3x4"), ("prime-grid", "3x3"), ("shikaku", "seed"), ("knights-tour", "3x4")}
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ('{ sat = ["nope"] }', r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: pairwise"),
+    ('{ sat = ["ladder", "seqcountr"] }', r"encodings of sat: .*'seqcountr' .*did you mean 'seqcounter'\?"),
+    ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: use --backend sat"),
+    ('{ sta = "each" }', r"encodings: unknown backend 'sta'; did you mean 'sat'\?"),
+])
+def test_an_encodings_table_naming_an_unknown_encoding_is_refused(tmp_path: Path, table: str, message: str) -> None:
+    text = f'[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["cpsat", "sat"]\nencodings = {table}\n'
+    with pytest.raises(SuiteError, match=r"mine.toml: entry 1 \(tatami\): " + message):
+        plan(load(suite_file(tmp_path, text)))
+
+
+@pytest.mark.parametrize("counter", ["d4", "ganak"])
+def test_a_counter_is_not_planned_on_a_lazy_encoding_and_the_plan_says_why(tmp_path: Path, counter: str) -> None:
+    if not backend_class(counter)().supported():
+        pytest.skip(f"{counter} is not installed")
+    text = f'[[entry]]\npuzzle = "knights-tour"\ninstances = ["3x4"]\nbackends = ["{counter}"]\nencodings = "each"\n'
+    runs, notes = plan(load(suite_file(tmp_path, text)))
+    tours, cards = get_puzzle("knights-tour").cnf_encodings.axes
+    assert [r.encoding for r in runs] == [f"{t}+pairwise" for t in tours.choices if t != "cutset"]
+    lazy = ", ".join(f"cutset+{c}" for c in cards.choices)
+    assert notes == [f"mine.toml: entry 1 (knights-tour): backend '{counter}': {len(cards.choices)} encodings left out "
+                     f"({lazy}), each for the reason given for the first: the cutset+pairwise encoding is lazy (it "
+                     f"adds clauses while solving), so the {counter} backend cannot count it: count with crt (the "
+                     "default for counting)"]
+    # "default" is the counter's own default: the exact choice (crt) on an axis not named, as gridsat count does
+    runs, notes = plan(load(suite_file(tmp_path, text.replace('"each"', '"default"'))))
+    assert [r.encoding for r in runs] == ["crt+pairwise"] and notes == []

@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -45,8 +46,10 @@ JUNK = st.text(alphabet=string.ascii_letters + string.digits + string.punctuatio
 # Numbers no puzzle or option takes: thousands of digits (Python's int() refuses past 4,300), digits
 # of other scripts, superscripts, signs and separators in odd places.
 HUGE = st.integers(19, 6000).map(lambda n: "9" * n)
+# A small number padded with zeros past the 18 digits any number may have (4,400 of them once went through).
+PADDED = st.tuples(st.integers(18, 6000), st.integers(0, 9)).map(lambda p: "0" * p[0] + str(p[1]))
 ODD_DIGITS = st.sampled_from(["²", "٣", "１２", "3²", "⁴x4", "+-1", "1_000", "0x1F", "1e3", " ", "\t", ""])
-BAD_NUMBERS = HUGE | ODD_DIGITS | JUNK
+BAD_NUMBERS = HUGE | PADDED | ODD_DIGITS | JUNK
 
 
 def rejected(parse: Callable[[], object]) -> None:
@@ -79,7 +82,7 @@ def shown(text: str) -> list[str]:
 @st.composite
 def sizes(draw: st.DrawFn) -> str:
     """RxC with bad numbers, bad separators and junk around them."""
-    number = st.one_of(st.integers(-3, 12), st.integers(10**3, 10**12)).map(str) | JUNK | HUGE | ODD_DIGITS
+    number = st.one_of(st.integers(-3, 12), st.integers(10**3, 10**12)).map(str) | JUNK | HUGE | PADDED | ODD_DIGITS
     sep = st.sampled_from(["x", "X", "×", "*", "by", "", " x ", "xx", ",", "x-"])
     return draw(JUNK) + draw(number) + draw(sep) + draw(number) + draw(st.sampled_from(["", "", "x3", " ", "\n"]))
 
@@ -95,7 +98,7 @@ def test_malformed_sizes(puzzle, text):
 PARAM_KEYS = ["max", "min", "closed", "start", "size", "", " ", "max ", "MAX", "k=v"]
 PARAM_VALUES = st.one_of(st.integers(-5, 10**7).map(str), st.sampled_from(["", "true", "maybe", "0,0", "9,9", "1,",
                                                                                "a,b", "1e3", "0x10", "-1,0"]), JUNK,
-                         HUGE, ODD_DIGITS)
+                         HUGE, PADDED, ODD_DIGITS)
 
 
 @FUZZ
@@ -250,6 +253,8 @@ SUITE_LINES = st.sampled_from([
     "puzzle = { a = 1 }", "backends = [[1]]", "backends = [{ a = 1 }]", "instances = [[1]]", "timeout = 1e309",
     "timeout = inf", "memory = 1e300", "repeat = 99999999999999999999", "encodings = { sat = [1] }",
     "solvers = [[]]", 'scatter = [1, "sat"]', "entry = 3", "params = { max = [1] }",
+    'encodings = { sat = ["nope"] }', 'encodings = { cpsat = ["seqcounter"] }', 'encodings = { sta = "each" }',
+    'encodings = { sat = ["ladder", "LADDER"] }', 'instances = ["3x' + "0" * 4400 + '4"]',
 ])
 
 
@@ -320,3 +325,82 @@ def test_special_files_as_checkpoints_and_outputs(tmp_path):
     (tmp_path / "to-real").symlink_to(real)
     assert gridsat("export", "tatami", "3x4", "--format", "dimacs", "-o", str(tmp_path / "to-real")).returncode == 0
     assert (tmp_path / "to-real").is_symlink() and real.read_text().startswith("c gridsat tatami 3x4")
+
+
+# Output folders that cannot be made: a name too long (in bytes), or a regular file on the way.
+PARTS = st.sampled_from(["f", "x", "new", "sub dir", "a" * 256, "é" * 200, "a" * 5000])
+
+
+@FEW
+@given(parts=st.lists(PARTS, min_size=1, max_size=4))
+def test_output_folders_that_cannot_be_made_are_refused(parts):
+    assume((parts[0] == "f" and len(parts) > 1) or any(len(p.encode()) > 255 for p in parts))
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "f").write_text("x")  # a regular file
+        out = os.path.join(tmp, *parts)
+        refused(["bench", "smoke", "--out", out], [excerpt(out)])
+        assert sorted(p.name for p in Path(tmp).iterdir()) == ["f"] and Path(tmp, "f").read_text() == "x"
+
+
+def test_output_folders_under_proc_and_under_a_file_are_refused(tmp_path):
+    (tmp_path / "f").write_text("x")
+    for out in ("/proc/gridsat-bench-out", "/proc/gridsat-bench-out/deeper", str(tmp_path / "f"),
+                str(tmp_path / "f" / "sub"), str(tmp_path / "new" / ("a" * 5000))):
+        refused(["bench", "smoke", "--out", out], [excerpt(out)])
+    assert not os.path.exists("/proc/gridsat-bench-out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
+def test_puzzle_file_paths_too_long_or_through_a_file(tmp_path):
+    for path in ("a" * 5000, str(tmp_path / "/".join(["b" * 200] * 30)), str(tmp_path / ("c" * 300))):
+        refused(["count", "shikaku", path], [excerpt(path)])
+    (tmp_path / "f").write_text("2 .\n. 2\n")
+    refused(["count", "shikaku", str(tmp_path / "f" / "p.txt")], [excerpt(str(tmp_path / "f" / "p.txt"))])
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a folder whatever its mode")
+def test_a_puzzle_file_in_a_folder_the_user_may_not_read(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "p.txt").write_text("2 .\n. 2\n")
+    locked.chmod(0)
+    try:
+        refused(["count", "shikaku", str(locked / "p.txt")], [excerpt(str(locked / "p.txt"))])
+    finally:
+        locked.chmod(0o700)
+
+
+@pytest.mark.parametrize("damage", [b"\xff\xfe", b"\xff\xfe\n", b'{"kind": "run", "id": "x\xe9"}\n',
+                                    b'{"kind": "run", "id": "x"}\n\xff\n'])
+def test_undecodable_results_files_are_refused_and_kept(tmp_path, damage):
+    out = tmp_path / "out"
+    out.mkdir()
+    data = b'{"kind": "header", "limits": {"timeout": 20.0, "memory": 2048}}\n' + damage
+    (out / "results.jsonl").write_bytes(data)
+    refused(["bench", "smoke", "--out", str(out)], ["results.jsonl"])
+    assert (out / "results.jsonl").read_bytes() == data
+    assert sorted(p.name for p in out.iterdir()) == ["results.jsonl"]
+
+
+@pytest.mark.parametrize("table", ['{ sat = ["nope"] }', '{ cpsat = ["seqcounter"] }', '{ sta = "each" }'])
+def test_unknown_names_inside_a_suites_encodings_table(tmp_path, table):
+    path = tmp_path / "mine.toml"
+    path.write_text(f'[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nencodings = {table}\n')
+    refused(["bench", str(path), "--out", str(tmp_path / "out")], ["mine.toml"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.toml"]
+
+
+def test_numbers_padded_with_zeros_are_refused_like_long_ones(tmp_path):
+    zeros = "0" * 4400
+    for size in (f"2x{zeros}3", f"{zeros}2x3"):
+        refused(["export", "tatami", size, "--format", "dimacs", "-o", str(tmp_path / "out.cnf")], [excerpt(size)],
+                tmp_path)
+    refused(["count", "prime-grid", "3x3", "-p", f"max={zeros}16"], ["max="])
+    refused(["count", "shikaku", f"2x2:{zeros}4c"], ["characters"])
+    refused(["count", "tatami", "3x4", f"--limit={zeros}1"], [excerpt(f"{zeros}1")])
+
+
+def test_an_output_path_ending_in_a_slash_is_refused(tmp_path):
+    for args in (["export", "tatami", "3x4", "--format", "dimacs"], ["solve", "tatami", "3x4"]):
+        for path in (f"{tmp_path}/out.txt/", f"{tmp_path}/"):
+            refused([*args, "-o", path], [excerpt(path)], tmp_path)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from gridsat.models.errors import InvalidInstance
-from gridsat.models.params import excerpt
+from gridsat.models.params import MAX_DIGITS, excerpt, overlong
 
 Clue = tuple[int, int, int]  # (row, col, area)
 BLANKS = (".", "-")
@@ -82,6 +82,8 @@ def clue_value(digits: str, rows: int, cols: int, where: str) -> int:
     if len(digits.lstrip("-").lstrip("0")) > len(str(rows * cols)):
         raise InvalidInstance(f"{where}: clue {excerpt(digits)} is larger than the {rows}x{cols} grid "
                               f"({rows * cols} cells)")
+    if overlong(digits):
+        raise InvalidInstance(f"{where}: clue {excerpt(digits)} has more than {MAX_DIGITS} digits")
     value = int(digits)
     check_clue(value, rows, cols, where)
     return value
@@ -107,12 +109,12 @@ def read(text: str) -> Board:
     if "\n" in text:
         return parse_text(text, "<text>")
     path = Path(text)
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
-        raise InvalidInstance(
-            f"puzzle file {excerpt(text)} {what} (INSTANCE is a puzzle file, a game id WxH:desc, '-' or 'seed')"
-        )
-    try:
+    try:  # stat can fail too: a name too long, a folder the user may not search
+        if not path.is_file():
+            what = "is a directory" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
+            raise InvalidInstance(
+                f"puzzle file {excerpt(text)} {what} (INSTANCE is a puzzle file, a game id WxH:desc, '-' or 'seed')"
+            )
         with path.open("rb") as handle:
             content = read_capped(handle, f"puzzle file {excerpt(text)}")
     except OSError as error:
@@ -179,6 +181,8 @@ def parse_game_id(text: str) -> Board:
     name = f"game id {excerpt(text)}"
     if max(len(match[1].lstrip("0")), len(match[2].lstrip("0"))) > len(str(MAX_CELLS)):
         raise InvalidInstance(f"{name}: bad size (columns x rows, at most {MAX_CELLS} cells)")
+    if overlong(match[1]) or overlong(match[2]):
+        raise InvalidInstance(f"{name}: bad size (a side has more than {MAX_DIGITS} digits)")
     cols, rows, desc = int(match[1]), int(match[2]), match[3]
     if cols < 1 or rows < 1 or cols * rows > MAX_CELLS:
         raise InvalidInstance(f"{name}: bad size {cols}x{rows} (columns x rows, at most {MAX_CELLS} cells)")

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.models.encoding import Encoding
+from gridsat.models.encoding import Encoding, resolve_for
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
@@ -182,7 +182,7 @@ def decimal(text: str) -> int:
 
 def resolve(puzzle: Puzzle, request: Request) -> Encoding:
     """The encoding to count: the user's choices, the ``exact`` choice on every axis not named."""
-    return puzzle.cnf_encodings.resolve(request.encoding, f" for the CNF of {puzzle.name}", exact=True)
+    return resolve_for(puzzle, "cnf", request.encoding, exact=True)
 
 
 def exact_instead(puzzle: Puzzle, request: Request, encoding: Encoding) -> list[str]:
