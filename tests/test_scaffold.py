@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import gridsat.api
+from conftest import gridsat as run_gridsat
 from gridsat.models import ENTRY_POINTS
 from gridsat.models.errors import InvalidOption
 from gridsat.plugin import Puzzle
@@ -75,3 +76,20 @@ def test_an_existing_target_is_one_line_and_writes_nothing(tmp_path: Path) -> No
         write_plugin("no-two", tmp_path)
     assert "\n" not in str(caught.value)
     assert [p.name for p in (tmp_path / "gridsat-no-two").iterdir()] == ["mine.txt"]
+
+
+def test_the_new_puzzle_command_prints_each_file_it_wrote(tmp_path: Path) -> None:
+    run = run_gridsat("new-puzzle", "latin", "--dir", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    written = run.stdout.splitlines()
+    assert len(written) == 5 and all(Path(line).is_file() for line in written)
+    assert (tmp_path / "gridsat-latin" / "gridsat_latin" / "__init__.py").as_posix() in {
+        Path(line).as_posix() for line in written}
+
+
+@pytest.mark.parametrize("name", ["Bad Name", "tatami"])
+def test_the_new_puzzle_command_refuses_a_bad_name_in_one_line(tmp_path: Path, name: str) -> None:
+    run = run_gridsat("new-puzzle", name, "--dir", str(tmp_path))
+    assert run.returncode == 2 and run.stdout == ""
+    assert len(run.stderr.strip().splitlines()) == 1 and name in run.stderr
+    assert list(tmp_path.iterdir()) == []
