@@ -261,6 +261,43 @@ def bound_bits(degrees: list[int], open_tour: bool) -> int:
     return math.ceil(bits)  # undirected tours are half the bound: that bit is the margin for rounding
 
 
+def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int) -> tuple[list[list[int]], int]:
+    """One spec record per edge, in order (the slots its ends hold in the frontier, which ends leave it,
+    what is left to decide), and the frontier's widest count of squares. ``start``: the fixed first
+    square of an open tour, or -1."""
+    area = len(degree)
+    first = {v: len(edges) for v in range(area)}
+    last = {v: -1 for v in range(area)}
+    for i, (a, b) in enumerate(edges):
+        for v in (a, b):
+            first[v], last[v] = min(first[v], i), max(last[v], i)
+    entered_all = max(first.values())
+    left = list(degree)  # moves not yet decided, per square
+    slot_of: dict[int, int] = {}
+    free: list[int] = []
+    width = 0
+    records = []
+    for i, (a, b) in enumerate(edges):
+        for v in (a, b):
+            if first[v] == i:
+                slot_of[v] = min(free) if free else len(slot_of) + len(free)
+                if free:
+                    free.remove(slot_of[v])
+        occupied = sum(1 << s for s in slot_of.values())
+        width = max(width, len(slot_of))
+        for v in (a, b):
+            left[v] -= 1
+        last_move = sum(1 << k for w, k in slot_of.items() if left[w] == 1)
+        start_slot = slot_of.get(start, -2 if start < 0 or last[start] < i else -1)
+        records.append([slot_of[a], slot_of[b], last[a] == i, last[b] == i, i >= entered_all,
+                        a == start, b == start, occupied, left[a], left[b], last_move, start_slot,
+                        sum(1 << 4 * k for k in range(NIBBLES) if (last_move >> k) & 1)])
+        for v in (a, b):
+            if last[v] == i:
+                free.append(slot_of.pop(v))
+    return records, width
+
+
 def build(board: Board, least_words: int = 1) -> FrontierSpec:
     """The spec of ``board``'s tours (open or closed, optionally from a start square); ``least_words``
     widens the state (a test of the multi-word path on a small board)."""
@@ -280,36 +317,8 @@ def build(board: Board, least_words: int = 1) -> FrontierSpec:
     least = 2 if board.closed else 1
     if min(degree) < least or (board.closed and board.area % 2):
         return FrontierSpec(0, 1, 2, step, np.zeros(HEAD, np.int64), 1, fixed=0, **common)
-    first = {v: len(edges) for v in range(board.area)}
-    last = {v: -1 for v in range(board.area)}
-    for i, (a, b) in enumerate(edges):
-        for v in (a, b):
-            first[v], last[v] = min(first[v], i), max(last[v], i)
-    entered_all = max(first.values())
-    left = list(degree)  # moves not yet decided, per square
-    slot_of: dict[int, int] = {}
-    free: list[int] = []
-    width = 0
-    records = []
     start = index[board.start] if board.start and not board.closed else -1
-    for i, (a, b) in enumerate(edges):
-        for v in (a, b):
-            if first[v] == i:
-                slot_of[v] = min(free) if free else len(slot_of) + len(free)
-                if free:
-                    free.remove(slot_of[v])
-        occupied = sum(1 << s for s in slot_of.values())
-        width = max(width, len(slot_of))
-        for v in (a, b):
-            left[v] -= 1
-        last_move = sum(1 << k for w, k in slot_of.items() if left[w] == 1)
-        start_slot = slot_of.get(start, -2 if start < 0 or last[start] < i else -1)
-        records.append([slot_of[a], slot_of[b], last[a] == i, last[b] == i, i >= entered_all,
-                        a == start, b == start, occupied, left[a], left[b], last_move, start_slot,
-                        sum(1 << 4 * k for k in range(NIBBLES) if (last_move >> k) & 1)])
-        for v in (a, b):
-            if last[v] == i:
-                free.append(slot_of.pop(v))
+    records, width = edge_records(edges, degree, start)
     slots = max(max(r[0], r[1]) for r in records) + 1
     if slots > MAX_SLOTS:
         raise InvalidOption(f"the {board.rows}x{board.cols} board's frontier is {slots} squares wide; the frontier "
