@@ -170,6 +170,18 @@ def run_spec(
         return layers(spec, stop, run, pool, parts_max, budget, moduli, mods, progress, started)
 
 
+def root_layer(spec: FrontierSpec, lanes: int) -> tuple[Any, Any]:
+    """The first layer: one table holding the root state, reached one way in every count lane."""
+    import numpy as np
+
+    words = spec.words
+    tin = np.zeros((1, 1, row_words(words, lanes)), dtype=np.uint64)
+    tin[0, 0, 0] = 1  # any non-zero tag: the root row is occupied
+    tin[0, 0, 1 : 1 + len(spec.initial)] = spec.initial
+    tin[0, 0, 1 + words : 1 + words + lanes] = 1
+    return tin, np.ones(1, dtype=np.int64)
+
+
 def layers(spec: FrontierSpec, stop: Stop, run: Run, pool: ThreadPoolExecutor, parts_max: int, budget: int,
            moduli: Any, mods: list[int], progress: Callable[[str], None] | None, started: float) -> Run:
     """The layer loop of ``run_spec``."""
@@ -179,11 +191,7 @@ def layers(spec: FrontierSpec, stop: Stop, run: Run, pool: ThreadPoolExecutor, p
 
     words, lanes, n_layers = spec.words, len(mods), spec.elements
     width = row_words(words, lanes)
-    tin = np.zeros((1, 1, width), dtype=np.uint64)
-    tin[0, 0, 0] = 1  # any non-zero tag: the root row is occupied
-    tin[0, 0, 1 : 1 + len(spec.initial)] = spec.initial
-    tin[0, 0, 1 + words : 1 + words + lanes] = 1  # one way to reach the root, in every lane
-    fin = np.ones(1, dtype=np.int64)
+    tin, fin = root_layer(spec, lanes)
     acc = np.zeros((parts_max, lanes), dtype=np.uint64)  # accepted counts, per thread
     data = np.ascontiguousarray(spec.data, dtype=np.int64)
     last_report = started
