@@ -29,6 +29,8 @@ source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
+# Option names stay as typed: no "--help" turned into an en dash in the generated CLI reference.
+smartquotes = False
 # The notebook is executed by the test suite (the notebook extra); the site renders its stored outputs.
 nb_execution_mode = "off"
 
