@@ -146,7 +146,7 @@ def test_the_cli_reference_is_generated_from_the_parser_and_covers_every_option(
 
 
 def api_names(page: str) -> set[str]:
-    return set(re.findall(r"^```\{auto(?:function|class|exception)\} gridsat\.(\w+)$", page, flags=re.MULTILINE))
+    return set(re.findall(r"^\.\. auto(?:function|class|exception):: gridsat\.(\w+)$", page, flags=re.MULTILINE))
 
 
 def test_the_api_reference_covers_every_public_name_and_no_other() -> None:
