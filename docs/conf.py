@@ -40,7 +40,6 @@ autodoc_default_options = {"members": True, "undoc-members": False}
 
 html_theme = "furo"
 html_title = f"gridsat {release}"
-html_static_path = ["_static"]
 html_extra_path = [str(EXTRA)]
 
 # Pages of the search animations: (file, the gridsat animate arguments).
