@@ -168,3 +168,9 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     api = (out / "reference" / "api.html").read_text(encoding="utf-8")
     assert all(f'id="gridsat.{name}"' in api for name in gridsat.__all__)
     assert (out / "animations" / "knights-tour-5x5.html").stat().st_size > 10_000
+
+
+def test_every_file_the_readme_links_to_exists() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = [link for link in re.findall(r"\]\(([^)#]+)\)", readme) if "://" not in link]
+    assert len(links) >= 20 and [link for link in links if not (ROOT / link).exists()] == []
