@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test quick lint clean
+.PHONY: demo test quick lint docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,5 +28,9 @@ quick: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
 
+# The documentation site, warnings as errors, into docs/_build/html (the docs extra is part of all).
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info docs/_build

@@ -1,4 +1,5 @@
-"""The Python API: what ``import gridsat`` offers, its results, its errors, and the README's examples."""
+"""The Python API: what ``import gridsat`` offers, its results and its errors (the README's examples run in
+test_docs_examples.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import typing
 import pytest
 
 import gridsat as gs
-from conftest import ROOT, gridsat
+from conftest import gridsat
 from gridsat.models.knights_tour.board import Board
 from gridsat.models.knights_tour.board import verify as verify_tour
 
@@ -104,18 +105,6 @@ def test_bad_input_raises_a_value_error_with_the_cli_message(call, error, cli) -
 def test_bad_limits_are_value_errors(limits: dict) -> None:
     with pytest.raises(gs.InvalidOption):
         gs.count("tatami", "4x7", **limits)
-
-
-def test_the_readme_python_examples_run_as_written() -> None:
-    """Every ```python block of the README, run as a doctest (the fences are not part of the output)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^```python\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    globs: dict = {}
-    for i, block in enumerate(blocks):
-        runner.run(doctest.DocTestParser().get_doctest(block, globs, f"README block {i + 1}", "README.md", 0))
-    failed, tried = runner.summarize(verbose=False)
-    assert blocks and tried >= 5 and failed == 0
 
 
 def test_the_package_docstring_example_runs() -> None:

@@ -299,15 +299,6 @@ def test_every_option_has_help_text():
             assert action.help, f"gridsat {name}: {action.option_strings or action.dest} has no help"
 
 
-def test_the_readme_documents_every_flag():
-    readme = (ROOT / "README.md").read_text()
-    for name, parser in subcommands().items():
-        for action in parser._actions:
-            flags = [f for f in action.option_strings if f.startswith("--") and f != "--help"]
-            if flags:
-                assert any(f"`{f}" in readme or f"{f} " in readme for f in flags), f"gridsat {name} {flags[0]}"
-
-
 def test_sigterm_raises_keyboard_interrupt_once_and_the_old_handler_comes_back():
     before = signal.getsignal(signal.SIGTERM)
     with sigterm_as_interrupt():

@@ -7,7 +7,7 @@ import re
 
 from conftest import ROOT
 
-FOLDERS = ("gridsat", "models", "solvers", "benchmarks", "tests", "examples")
+FOLDERS = ("gridsat", "models", "solvers", "benchmarks", "tests", "examples", "docs")
 TOP = ("README.md", "pyproject.toml", "Makefile")
 SUFFIXES = {".py", ".toml", ".md", ".txt", ".gameid", ""}
 SHARED = "shared"  # spelled apart, so that this file does not match itself
@@ -20,7 +20,7 @@ def texts() -> dict[str, str]:
     found = {name: (ROOT / name).read_text() for name in TOP}
     for folder in FOLDERS:
         for path in sorted((ROOT / folder).rglob("*")):
-            if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in path.parts:
+            if path.is_file() and path.suffix in SUFFIXES and not {"__pycache__", "_build"} & set(path.parts):
                 found[str(path.relative_to(ROOT))] = path.read_text(errors="replace")
     return found
 

@@ -1,0 +1,73 @@
+"""Sphinx configuration of the gridsat documentation site (``make docs``).
+
+MyST Markdown pages (through myst-nb, which also renders the notebook), the command-line reference
+generated from ``gridsat.cli:build_parser`` by sphinx-argparse, the Python API by autodoc, the furo
+theme. The search animation is made by ``gridsat animate`` during the build, so it always shows the
+reference search of the gridsat that builds the site.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import gridsat
+from pygments.lexers.shell import BashSessionLexer
+
+HERE = Path(__file__).parent
+EXTRA = HERE / "_build" / "extra"  # copied to the site's root: the generated animation pages
+
+project = "gridsat"
+author = "the gridsat authors"
+copyright = "the gridsat authors"
+release = version = gridsat.__version__
+
+extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinxarg.ext"]
+source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+# Option names stay as typed: no "--help" turned into an en dash in the generated CLI reference.
+smartquotes = False
+# The notebook is executed by the test suite (the notebook extra); the site renders its stored outputs.
+nb_execution_mode = "off"
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True, "undoc-members": False}
+
+html_theme = "furo"
+html_title = f"gridsat {release}"
+html_extra_path = [str(EXTRA)]
+
+# Pages of the search animations: (file, the gridsat animate arguments).
+ANIMATIONS = {
+    "knights-tour-5x5.html": ["knights-tour", "5x5", "--algorithm", "backtrack", "--max-steps", "3000"],
+    "tatami-3x4.html": ["tatami", "3x4"],
+}
+
+
+def make_animations() -> None:
+    """Write each animation page with the ``gridsat animate`` of this environment."""
+    folder = EXTRA / "animations"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, args in ANIMATIONS.items():
+        command = [sys.executable, "-m", "gridsat", "animate", *args, "-o", str(folder / name)]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+
+make_animations()
+
+
+class ConsoleLexer(BashSessionLexer):
+    """A shell session whose only prompt is ``$``: gridsat's output has lines starting with ``#``."""
+
+    name = "gridsat console"
+    aliases = ["console"]
+    _ps1rgx = re.compile(r"^(\$ )(.*\n?)")
+
+
+def setup(app) -> None:
+    app.add_lexer("console", ConsoleLexer)

@@ -1,0 +1,176 @@
+"""Every example of the README and the documentation site runs and prints what the page shows; the
+command-line and API references cover everything ``--help`` and ``gridsat.__all__`` offer; the site
+builds with warnings as errors. The rules of an example are in tests/docs_examples.py."""
+
+from __future__ import annotations
+
+import argparse
+import doctest
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import gridsat
+from conftest import ROOT
+from docs_examples import Checker, Example, commands, examples, matches, skipped, unrun_fences
+from gridsat.cli import build_parser
+
+EXAMPLES = examples()
+GLOBS: dict[str, dict] = {}  # a page's pycon names, shared by its blocks in page order
+
+
+def marks(example: Example) -> list[pytest.MarkDecorator]:
+    return [pytest.mark.slow] if example.seconds is not None else []
+
+
+CASES = [pytest.param(e, id=e.id, marks=marks(e)) for e in EXAMPLES]
+
+
+@pytest.fixture(scope="session")
+def folders() -> dict[str, Path]:
+    """The working folder of each page, made when its first console block runs."""
+    return {}
+
+
+def folder_of(page: str, folders: dict[str, Path], factory: pytest.TempPathFactory) -> Path:
+    """A page's working folder: examples/ linked in, a site-packages folder for pip install."""
+    if page not in folders:
+        where = factory.mktemp(re.sub(r"\W", "-", page))
+        (where / "examples").symlink_to(ROOT / "examples")
+        (where / "docs").symlink_to(ROOT / "docs")
+        (where / "site").mkdir()
+        folders[page] = where
+    return folders[page]
+
+
+def environment(where: Path) -> dict[str, str]:
+    site = str(where / "site")
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return {**os.environ, "PATH": path, "PIP_TARGET": site, "PYTHONPATH": site, "COLUMNS": "100",
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+
+
+def run_console(example: Example, where: Path) -> None:
+    for command in commands(example):
+        if skipped(command):
+            continue
+        started = time.monotonic()
+        done = subprocess.run(["bash", "-c", command.text], cwd=where, env=environment(where), capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL, timeout=example.budget)
+        took = time.monotonic() - started
+        where_ = f"{example.page}:{command.line}: $ {command.text}"
+        assert done.returncode == 0, f"{where_}\nexit status {done.returncode}\n{done.stdout}{done.stderr}"
+        assert matches(command.expected, done.stdout), f"{where_}\nshown:\n{command.expected}\nprinted:\n{done.stdout}"
+        assert took <= example.budget, f"{where_}: {took:.1f} s, over the budget of {example.budget:g} s"
+
+
+def run_pycon(example: Example) -> None:
+    globs = GLOBS.setdefault(example.page, {})
+    test = doctest.DocTestParser().get_doctest(example.body, globs, example.id, example.page, example.line)
+    runner = doctest.DocTestRunner(checker=Checker(), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    started = time.monotonic()
+    runner.run(test, out=lambda text: print(text, end=""))
+    failed, tried = runner.summarize(verbose=False)
+    assert tried > 0 and failed == 0, f"{example.id}: {failed} of {tried} examples failed (printed above)"
+    took = time.monotonic() - started
+    assert took <= example.budget, f"{example.id}: {took:.1f} s, over the budget of {example.budget:g} s"
+
+
+@pytest.mark.parametrize("example", CASES)
+def test_the_example_runs_and_prints_what_the_page_shows(example: Example, folders: dict[str, Path],
+                                                         tmp_path_factory: pytest.TempPathFactory) -> None:
+    if example.kind == "pycon":
+        run_pycon(example)
+    else:
+        run_console(example, folder_of(example.page, folders, tmp_path_factory))
+
+
+def test_the_pages_have_examples_of_both_kinds_and_none_the_runner_skips() -> None:
+    assert unrun_fences() == []
+    readme = [e for e in EXAMPLES if e.page == "README.md"]
+    assert {e.kind for e in readme} == {"console", "pycon"}
+    consoles = [e for e in EXAMPLES if e.kind == "console"]
+    assert len({e.page for e in EXAMPLES}) >= 10 and sum(len(commands(e)) for e in consoles) >= 40
+    run = [c for e in EXAMPLES if e.kind == "console" for c in commands(e) if not skipped(c)]
+    assert all(c.text.strip() for c in run)
+
+
+@pytest.mark.parametrize(("shown", "printed", "same"), [
+    ("3 solutions in 0.010 s", "3 solutions in 12 s\n", True),
+    ("3 solutions in 0.010 s", "4 solutions in 0.010 s\n", False),
+    ("a ... c\n...\nz", "a b c\nx\ny\nz\n", True),
+    ("a\n...\nz", "a\nz\n", True),
+    ("a ... c", "a b d\n", False),
+    ("one", "one\ntwo\n", False),
+])
+def test_shown_output_is_compared_by_the_documented_rules(shown: str, printed: str, same: bool) -> None:
+    assert matches(shown, printed) is same
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return {"": parser, **sub.choices}
+
+
+def options() -> dict[str, set[str]]:
+    """Every subcommand with the option strings its ``--help`` shows."""
+    return {name: {flag for a in p._actions if a.help != argparse.SUPPRESS for flag in a.option_strings}
+            for name, p in subcommands().items()}
+
+
+CLI_PAGE = ROOT / "docs" / "reference" / "cli.md"
+API_PAGE = ROOT / "docs" / "reference" / "api.md"
+
+
+def test_the_cli_reference_is_generated_from_the_parser_and_covers_every_option() -> None:
+    page = CLI_PAGE.read_text(encoding="utf-8")
+    assert re.search(r"```\{argparse\}\n:module: gridsat\.cli\n:func: build_parser\n:prog: gridsat\n", page)
+    assert not re.search(r":(nosubcommands|nodefault|noepilog):", page)
+    pytest.importorskip("sphinxarg")
+    from sphinxarg.parser import parse_parser
+
+    generated = parse_parser(build_parser())
+    documented = {"": {n for g in generated["action_groups"] for o in g["options"] for n in o["name"]}}
+    for child in generated["children"]:
+        documented[child["name"]] = {n for g in child.get("action_groups", []) for o in g["options"]
+                                     for n in o["name"]}
+    for name, flags in options().items():
+        assert name in documented, f"gridsat {name} is missing from the CLI reference"
+        assert flags - {"-h", "--help"} <= documented[name], f"gridsat {name}: {flags - documented[name]}"
+
+
+def api_names(page: str) -> set[str]:
+    return set(re.findall(r"^\.\. auto(?:function|class|exception):: gridsat\.(\w+)$", page, flags=re.MULTILINE))
+
+
+def test_the_api_reference_covers_every_public_name_and_no_other() -> None:
+    assert api_names(API_PAGE.read_text(encoding="utf-8")) == set(gridsat.__all__)
+
+
+@pytest.mark.slow
+def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
+    pytest.importorskip("sphinx")
+    pytest.importorskip("sphinxarg")
+    pytest.importorskip("myst_nb")
+    out = tmp_path / "html"
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                           str(ROOT / "docs"), str(out)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    cli = (out / "reference" / "cli.html").read_text(encoding="utf-8")
+    for name, flags in options().items():
+        assert all(flag in cli for flag in flags), f"gridsat {name}: an option is missing from cli.html"
+    api = (out / "reference" / "api.html").read_text(encoding="utf-8")
+    assert all(f'id="gridsat.{name}"' in api for name in gridsat.__all__)
+    assert (out / "animations" / "knights-tour-5x5.html").stat().st_size > 10_000
+
+
+def test_every_file_the_readme_links_to_exists() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = [link for link in re.findall(r"\]\(([^)#]+)\)", readme) if "://" not in link]
+    assert len(links) >= 20 and [link for link in links if not (ROOT / link).exists()] == []
