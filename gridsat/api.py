@@ -35,7 +35,9 @@ from gridsat.solvers.backend import (
     reference_backend,
     searches_formulation,
 )
+from gridsat.solvers.crosscheck import RUN_BUDGET as RUN_BUDGET
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
+from gridsat.solvers.crosscheck import Turn as Turn
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.export import FORMATS, Export, exporting
 from gridsat.solvers.gate import BURNSIDE, Job, check
@@ -221,8 +223,9 @@ def crosscheck(
     backends: Iterable[str] | None = None,
     encodings: str = "default",
     solver: str | None = None,
-    time_limit: float | None = None,
+    time_limit: float | None = RUN_BUDGET,
     on_outcome: Callable[[Outcome], None] | None = None,
+    on_start: Callable[[Turn], None] | None = None,
     up_to: str | None = None,
     split: Split | None = None,
     **deprecated: Any,
@@ -230,10 +233,14 @@ def crosscheck(
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
     ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
-    (every combination); ``solver`` is the PySAT solver of the sat runs; ``on_outcome`` sees each run
-    as it finishes; ``split`` splits each run that can be split. With ``up_to`` every run counts
-    orbits by canonical representatives and, where it has a formulation, by Burnside's lemma, and
-    the counts and representatives are compared.
+    (every combination); ``solver`` is the PySAT solver of the sat runs. Unnamed, the backends run
+    fastest first (solvers and counters, then the plain backtracking search); named, in the order given.
+    ``time_limit`` is each run's budget, 60 seconds (``RUN_BUDGET``) unless given (None: no limit): a run
+    it stops is reported unfinished, and the finished runs are compared all the same. ``on_start`` sees
+    each run as it starts (a ``Turn``: its number, the configuration, its budget), ``on_outcome`` as it
+    finishes; ``split`` splits each run that can be split. With ``up_to`` every run counts orbits by
+    canonical representatives and, where it has a formulation, by Burnside's lemma, and the counts and
+    representatives are compared.
     """
     chosen, parsed = load(puzzle, instance, params)
     names = list(backends) if backends is not None else None
@@ -250,14 +257,13 @@ def crosscheck(
         check_counting_solver(chosen, configs, solver)
     if up_to is not None:
         return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
-                                 split=plan, skipped=skipped)
+                                 on_start=on_start, split=plan, skipped=skipped)
 
-    def run(config: Config) -> Outcome:
-        return consume(launch(chosen, parsed, config.backend, config.request, plan, time_limit=time_limit,
-                              keep=True))
+    def run(config: Config, limit: float | None) -> Outcome:
+        return consume(launch(chosen, parsed, config.backend, config.request, plan, time_limit=limit, keep=True))
 
-    return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, run=run,
-                          skipped=skipped)
+    return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
+                          run=run, skipped=skipped)
 
 
 # The backends that search a puzzle's formulation (CP-SAT or CNF): a mutant is a changed formulation.
@@ -391,7 +397,8 @@ def check_limits(limit: int | None, time_limit: float | None) -> None:
 # (tests/test_layers.py holds it to that): what it needs is offered here, as functions where it would
 # otherwise work with solver internals, and as names imported above (``X as X``: re-exported as they
 # are): the choices UP_TO, METHODS and SCOPES, PROOF_CONFLICTS, the outcome and report types, Progress,
-# get_puzzle, count_notes, counted, consume, single_threaded_blas and the INTERRUPTED stop reason.
+# get_puzzle, count_notes, counted, consume, single_threaded_blas, the INTERRUPTED stop reason, and the
+# cross-check's RUN_BUDGET and Turn.
 
 
 def backend_names() -> list[str]:

@@ -24,6 +24,7 @@ from gridsat.models.version import VERSION
 from gridsat.output import check_output, write_output
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
+from gridsat.runline import RunLine, result_row
 from gridsat.signals import sigterm_as_interrupt
 
 # What ``add_subparsers`` returns: where each command adds its parser.
@@ -271,15 +272,21 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     if backends is not None and "" in backends:
         raise InvalidOption(f"--backends {excerpt(args.backends)} has an empty name: list backends as A,B,...")
 
-    def progress(o: api.Outcome) -> None:
-        if not args.json:
-            state = "complete" if o.complete else f"incomplete: {o.reason}"
-            extra = f", {o.duplicates} duplicates dropped" if o.duplicates else ""
-            bad = f", {len(o.invalid)} INVALID" if o.invalid else ""
-            print(f"{o.label:<40} {o.count:>10}  {o.seconds:9.3f} s  ({state}{extra}{bad})", flush=True)
+    line = RunLine.on_terminal(args.quiet)
 
-    report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings, solver=args.solver,
-                            time_limit=args.time_limit, on_outcome=progress, up_to=args.up_to, split=splitting(args))
+    def ended(o: api.Outcome) -> None:
+        if line:
+            line.end()
+        if not args.json:
+            print(result_row(o), flush=True)
+
+    try:
+        report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings, solver=args.solver,
+                                time_limit=args.time_limit, on_outcome=ended, on_start=line.start if line else None,
+                                up_to=args.up_to, split=splitting(args))
+    finally:
+        if line:
+            line.stop()
     noun = "orbit" if args.up_to else "solution"
     if args.json:
         print_json({**report.summary(), **api.counted(puzzle, args.up_to), **notes(puzzle, instance)})
@@ -542,7 +549,9 @@ def add_crosscheck(sub: Commands) -> None:
     check.add_argument("--encodings", choices=api.SCOPES, default="default",
                        help="default: each backend's default; each: every choice once; all: every combination")
     check.add_argument("--solver", help="the PySAT solver of the sat runs (default cadical195)")
-    check.add_argument("--time-limit", type=positive_float, metavar="SEC", help="per run")
+    check.add_argument("--time-limit", type=positive_float, default=api.RUN_BUDGET, metavar="SEC",
+                       help="each run's budget (default %(default)g): a run it stops is reported unfinished, and "
+                       "the finished runs are compared")
     check.add_argument("--show", action="store_true", help="print the solutions")
     up_to_arg(check)
     parallel_args(check)

@@ -54,6 +54,7 @@ ENUMERATORS = frozenset({SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO})
 # The formulation kinds a backend may run (``Backend.formulation``; ``Puzzle.encodings`` takes them).
 CPSAT, CNF = "cpsat", "cnf"
 FORMULATIONS = (CPSAT, CNF)
+SLOW = 1  # the ``Backend.cost_rank`` of a plain backtracking search
 
 
 @dataclass
@@ -89,6 +90,10 @@ class Backend:
     # of the backend, so no caller maps backend names to formulations.
     formulation: str | None = None
     install = ""  # one line: how to install what it needs (said when it is not installed)
+    # Where a cross-check that names no backends runs it: lower first, registry order within a rank.
+    # A search that tries every choice cell by cell may run for hours where a solver or counter takes
+    # seconds, so it ranks higher (``SLOW``) and waits behind them.
+    cost_rank = 0
 
     def supported(self) -> bool:
         """Whether it can run here at all (its package is installed)."""
@@ -107,6 +112,11 @@ class Backend:
         (``gridsat.solvers.gate``) calls this after its own checks."""
         if not counting and ENUMERATE not in self.can:
             raise listing_refused(self) if COUNT in self.can else cannot(self, ENUMERATE)
+
+    def stops(self, request: Request) -> bool:
+        """Whether a run of ``request`` can be stopped at a time limit (a cross-check's default budget
+        is given only to those that can)."""
+        return TIME_LIMIT in self.can
 
     def listing(self) -> dict[str, Any]:
         """What ``gridsat list --json`` adds about this backend's own choices (e.g. its solvers)."""

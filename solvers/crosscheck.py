@@ -16,6 +16,10 @@ from gridsat.solvers.run import Outcome, execute, tally
 from gridsat.solvers.stop import INTERRUPTED
 
 SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
+# Each run's time budget when a cross-check through the API or CLI names none: long enough for the
+# solvers and counters on the README's examples, short enough that a backtracking search that would run
+# for hours is reported unfinished instead.
+RUN_BUDGET = 60.0
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,24 @@ class Config:
 
     backend: str
     request: Request = Request()
+
+    @property
+    def label(self) -> str:
+        """``backend:choice``, what a progress line names before the run (its outcome's label, known
+        once the formulation is built, names the encoding in full)."""
+        r = self.request
+        choice = r.encoding or r.algorithm or "default"
+        return f"{self.backend}:{choice}" + (f"/{r.solver}" if r.solver else "")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A run about to start: its place among the cross-check's runs, what it runs and its time budget."""
+
+    number: int  # from 1
+    of: int
+    config: Config
+    time_limit: float | None
 
 
 @dataclass
@@ -99,7 +121,7 @@ def configurations(
     A counting backend skips the encodings it cannot count (a lazy one), each with a line in ``notes``."""
     configs: list[Config] = []
     skip = left_out(puzzle) if backends is None else {}
-    for name in backends or [n for n in BACKENDS if n not in skip]:
+    for name in backends or fastest_first([n for n in BACKENDS if n not in skip]):
         backend = backend_class(name)()
         if "encoding" in backend.takes:
             space = puzzle.encodings(backend.formulation)
@@ -123,6 +145,21 @@ def configurations(
         else:
             configs.append(Config(name))
     return configs
+
+
+def fastest_first(names: list[str]) -> list[str]:
+    """Backends by ``Backend.cost_rank`` (registry order within a rank): a cross-check that names no
+    backends sees the solvers' and counters' answers first, not after an hours-long backtracking."""
+    return sorted(names, key=lambda name: backend_class(name).cost_rank)
+
+
+def budget(config: Config, time_limit: float | None, notes: list[str]) -> float | None:
+    """The time limit a run of ``config`` gets: ``time_limit``, unless its backend cannot be stopped at
+    one (a SAT solver PySAT gives no budget), which then runs to its end and says so in ``notes``."""
+    if time_limit is None or get_backend(config.backend).stops(config.request):
+        return time_limit
+    notes.append(f"{config.label}: no time limit: it cannot be stopped at one, so it ran to its end")
+    return None
 
 
 def compare(outcomes: list[Outcome]) -> list[str]:
@@ -163,29 +200,36 @@ def crosscheck(
     *,
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
-    run: Callable[[Config], Outcome] | None = None,
+    on_start: Callable[[Turn], None] | None = None,
+    run: Callable[[Config, float | None], Outcome] | None = None,
     skipped: list[str] | None = None,
 ) -> Report:
     """Run every configuration to the end (or its time limit) and compare the solution sets.
 
-    ``run`` runs one configuration of an enumerating backend keeping its solutions (default: one
-    process, ``execute``); a counting backend's count is made here, and one it refuses is noted.
-    Ctrl-C (or SIGTERM) ends the cross-check, not just the run it hit: what ran is still compared.
+    ``time_limit`` is each run's own (see ``budget``); a run it stops is unfinished, and the finished
+    runs are compared all the same. ``on_start`` sees each run as it starts, ``on_outcome`` as it ends.
+    ``run`` runs one configuration of an enumerating backend within a time limit, keeping its
+    solutions (default: one process, ``execute``); a counting backend's count is made here, and one
+    it refuses is noted. Ctrl-C (or SIGTERM) ends the cross-check, not just the run it hit: what ran
+    is still compared.
     """
     outcomes = []
     skipped = list(skipped or [])
-    for config in configs:
+    for number, config in enumerate(configs, 1):
         backend = get_backend(config.backend)
+        limit = budget(config, time_limit, skipped)
+        if on_start:
+            on_start(Turn(number, len(configs), config, limit))
         if counts_only(backend):  # it lists no solutions: its count is compared
             try:
-                outcome = tally(puzzle, instance, backend, config.request, time_limit=time_limit)
+                outcome = tally(puzzle, instance, backend, config.request, time_limit=limit)
             except GridsatError as error:  # an encoding it cannot count (a lazy one), known once built
                 skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: not run: {error}")
                 continue
         elif run is not None:
-            outcome = run(config)
+            outcome = run(config, limit)
         else:
-            outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit, keep=True)
+            outcome = execute(puzzle, instance, config.backend, config.request, time_limit=limit, keep=True)
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)

@@ -39,7 +39,7 @@ from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers import display
 from gridsat.solvers.backend import COUNT, Backend, Request, counts_only, get_backend, searches_formulation
-from gridsat.solvers.crosscheck import Config, Report, compare
+from gridsat.solvers.crosscheck import Config, Report, Turn, budget, compare
 from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Job, check, check_up_to
 from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
@@ -383,9 +383,10 @@ class OrbitReport(Report):
 
 def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config], *, up_to: str,
                       time_limit: float | None = None, on_outcome: Callable[[Outcome], None] | None = None,
-                      split: Split | None = None, skipped: list[str] | None = None) -> OrbitReport:
+                      on_start: Callable[[Turn], None] | None = None, split: Split | None = None,
+                      skipped: list[str] | None = None) -> OrbitReport:
     """Count orbits both ways on every configuration and compare counts and representatives; a
-    counting backend counts orbits its own way, where it can."""
+    counting backend counts orbits its own way, where it can. ``time_limit`` is each run's own."""
     group = group_of(puzzle, instance, up_to)
     outcomes: list[OrbitOutcome] = []
     skipped = list(skipped or [])
@@ -395,20 +396,23 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
         if on_outcome:
             on_outcome(outcome)
 
-    for config in configs:
+    for number, config in enumerate(configs, 1):
         backend = get_backend(config.backend)
+        limit = budget(config, time_limit, skipped)
+        if on_start:
+            on_start(Turn(number, len(configs), config, limit))
         if counts_only(backend):
             try:
-                record(tally_orbits(puzzle, instance, backend, config.request, up_to=up_to, time_limit=time_limit))
+                record(tally_orbits(puzzle, instance, backend, config.request, up_to=up_to, time_limit=limit))
             except GridsatError as error:  # e.g. a frontier that counts undirected tours but no board symmetry
                 skipped.append(f"{config.backend}: not run: {error}")
             continue
         record(count_canonical(puzzle, instance, config.backend, config.request, up_to=up_to,
-                               time_limit=time_limit, keep=True, split=split))
+                               time_limit=limit, keep=True, split=split))
         if not searches_formulation(get_backend(config.backend)):
             continue
         try:
-            record(burnside(puzzle, instance, config.backend, config.request, up_to=up_to, time_limit=time_limit,
+            record(burnside(puzzle, instance, config.backend, config.request, up_to=up_to, time_limit=limit,
                             split=split))
         except InvalidOption as error:  # e.g. the closed-tour position encoding, which no rotation permutes
             skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: no Burnside count: {error}")

@@ -339,6 +339,9 @@ class SatBackend(Backend):
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
 
+    def stops(self, request: Request) -> bool:
+        return (request.solver or DEFAULT_SOLVER) not in UNSTOPPABLE
+
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """The solver must exist and, to find more than one solution (``counting``), solve incrementally
         (blocking clauses need that). Every puzzle has a CNF."""

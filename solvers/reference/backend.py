@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import ENUMERATORS, Backend, Request
+from gridsat.solvers.backend import ENUMERATORS, SLOW, Backend, Request
 from gridsat.solvers.parts import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
 from gridsat.solvers.reference import Algorithm, algorithm, algorithms
 from gridsat.solvers.stop import Stop
@@ -187,6 +187,7 @@ class ReferenceBackend(Backend):
     takes = ("algorithm",)
     can = ENUMERATORS
     install = "nothing to install: it is gridsat's own code"
+    cost_rank = SLOW  # plain backtracking: a cross-check runs it after the solvers and counters
 
     def supported(self) -> bool:
         return True
