@@ -268,7 +268,7 @@ def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progre
         if collector.deliver(solution):
             yield solution
         if on_progress and time.monotonic() - last >= REPORT:
-            on_progress(Progress(probed.count, 0, None, time.monotonic() - started))
+            on_progress(Progress(probed.count, 0, None, time.monotonic() - started, splitting=True))
             last = time.monotonic()
         if ends.early is not None and ends.expired():
             # A worker is ready: a search that streams solutions is stopped here (one that
@@ -336,7 +336,10 @@ class SplitRun(Run):
             split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.probe_seconds: float | None = None  # how long the probe searched (None: it did not)
-        self.resumed = 0  # solutions a checkpoint held when the run started
+        # What a checkpoint file held when the run started (none for a file this run writes afresh):
+        # progress counts them apart, so that a new checkpoint's own parts never show as resumed.
+        self.resumed = 0  # solutions
+        self.parts_resumed = 0
         self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
         self.started = time.monotonic()
         self.partition = Partition(self.probe.search, self.stop, self.ledger, self.checkpoint, self.outcome,
@@ -420,6 +423,7 @@ class SplitRun(Run):
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
         self.resumed = outcome.count if self.collector.seen is None else 0
+        self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
@@ -430,11 +434,10 @@ class SplitRun(Run):
         # that those still waiting here can be split before they start.
         random.Random(len(todo)).shuffle(todo)
         self.partition.queue.extend(todo)
-        yield from self._drive(self.pool, len(done))
+        yield from self._drive(self.pool)
 
-    def _drive(self, pool: LocalPool | DaskPool, done: int) -> Iterator[Any]:
-        """Hand out parts and read the pool's messages until every part is back or the run stops;
-        ``done``: the parts a checkpoint had recorded."""
+    def _drive(self, pool: LocalPool | DaskPool) -> Iterator[Any]:
+        """Hand out parts and read the pool's messages until every part is back or the run stops."""
         outcome, stop = self.outcome, self.stop
         flying: dict[int, int] = {}  # part -> solutions it reported so far
         self._feed(pool)
@@ -456,7 +459,7 @@ class SplitRun(Run):
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
                                               outcome.parts, time.monotonic() - self.started, self.resumed,
-                                              done, split_again=len(self.ledger.children)))
+                                              self.parts_resumed, split_again=len(self.ledger.children)))
         except KeyboardInterrupt:
             stop.request(INTERRUPTED)
             self.collector.abandon(flying)

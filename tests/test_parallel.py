@@ -22,13 +22,14 @@ import gridsat as gs
 from conftest import ROOT, gridsat
 from gridsat.api import load
 from gridsat.models.solution import freeze
+from gridsat.progress import time_left
 from gridsat.solvers import split_policy
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint
 from gridsat.solvers.parallel import Split, SplitRun, conquer
 from gridsat.solvers.parts import Part, split_ordinals, split_prefix
 from gridsat.solvers.pool import LocalPool, start_method
-from gridsat.solvers.run import consume, execute
+from gridsat.solvers.run import Progress, consume, execute
 from gridsat.solvers.stop import Stop
 
 LINUX_ONLY = pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
@@ -357,6 +358,22 @@ def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:
     kept = Checkpoint(path, resumed.checkpoint.fingerprint)
     assert kept.load() and len(kept.done) == first.parts
     assert sum(r["count"] for r in kept.done.values()) == 1728
+
+
+def test_only_parts_a_checkpoint_held_before_the_run_show_as_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"  # no file yet: this run writes it, and resumes nothing
+    seen: list[Progress] = []
+    first = consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None,
+                              on_progress=seen.append))
+    assert first.count == 1728 and seen
+    assert all(p.parts_resumed == 0 and p.resumed == 0 for p in seen)
+    assert any(time_left(p) is not None for p in seen), "a fresh checkpointed run estimates its time left"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:4]) + "\n")  # three parts recorded, as if killed
+    seen.clear()
+    consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None, on_progress=seen.append))
+    assert seen and all(p.parts_resumed == 3 and p.resumed == sum(json.loads(r)["count"] for r in lines[1:4])
+                        for p in seen)
 
 
 def test_a_checkpoint_of_another_run_is_refused_in_one_line(tmp_path: Path) -> None:
