@@ -616,3 +616,42 @@ def test_a_dask_cluster_with_more_workers_than_cores_splits_parts_again(monkeypa
 
             split_again(lambda chosen=chosen, parsed=parsed, backend=backend, split=split:
                         SplitRun(chosen, parsed, backend, Request(), split), check)
+
+
+def test_a_search_without_split_points_runs_alone_and_says_why() -> None:
+    from gridsat.models.search import Algorithm
+    from gridsat.solvers.reference.backend import ReferenceSearch
+
+    chosen, parsed = load("knights-tour", "5x5", {"start": "0,0"})
+    found = list(get_backend("reference").prepare(chosen, parsed, Request(algorithm="backtrack")).solutions(Stop()))
+
+    def quiet(instance: Any, stop: Any) -> Any:  # a plugin's search that takes no listener: nothing to number
+        yield from found
+
+    search = ReferenceSearch(Algorithm("quiet", "reports no decisions", quiet), parsed)
+    assert not search.splittable and search.split(8, 64, Stop()) == [Part()]
+    assert split_policy.unsplittable(search) == "quiet reports no decisions to split on"
+    # A search that does not see every solution runs alone too: no worker starts, the probe is the run.
+    with split_run("knights-tour", "5x5", {}, "reference") as splittable:
+        assert splittable.alone is None
+    request = Request(algorithm="warnsdorff")
+    chosen, parsed = load("knights-tour", "5x5", {})
+    alone = SplitRun(chosen, parsed, "reference", request, Split(jobs=2))
+    outcome = consume(alone)
+    assert alone.pool is None and outcome.parts == 1
+    assert outcome.details["split"] == {"alone": "warnsdorff does not search for every solution: there is nothing "
+                                                 "to share out"}
+
+
+def test_a_count_the_probe_finishes_says_it_ran_alone() -> None:
+    chosen, parsed = load("prime-grid", "2x2", {})
+    probed = consume(SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=30)))  # surely within it
+    assert probed.count == 8 and probed.parts == 1
+    assert re.fullmatch(r"the search finished in 0\.\d\d s, before splitting could pay",
+                        probed.details["split"]["alone"])
+    # The command line says it in one line (8 solutions are found well within the probe's 0.1 s).
+    done = gridsat("count", "prime-grid", "2x2", "--backend", "sat", "--jobs", "2")
+    assert done.stdout == "8\n" and done.stderr.count("gridsat: note: not split: the search finished in") == 1
+    record = json.loads(gridsat("count", "prime-grid", "2x2", "--backend", "sat", "--jobs", "2", "--json").stdout)
+    assert record["split"]["alone"].endswith("before splitting could pay") and record["parts"] == 1
+    assert "not split" not in gridsat("count", "prime-grid", "2x2").stderr  # a plain run was never asked to split
