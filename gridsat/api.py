@@ -401,9 +401,10 @@ def check_limits(limit: int | None, time_limit: float | None) -> None:
 # cross-check's RUN_BUDGET and Turn.
 
 
-def backend_names() -> list[str]:
-    """Every registered backend, installed or not, in the order ``gridsat list`` shows them."""
-    return list(BACKENDS)
+def backend_names(can: str | None = None) -> list[str]:
+    """Every registered backend, installed or not, in the order ``gridsat list`` shows them; ``can``: only
+    those that can do that (``SOLVE``, ``ENUMERATE``, ``COUNT``: the verbs of ``solve``, ``enumerate``, ``count``)."""
+    return list(BACKENDS) if can is None else backends_where(lambda b: can in b.can)
 
 
 def listing() -> dict[str, Any]:

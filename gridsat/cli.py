@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gridsat import animate, api, jsontext, status
+from gridsat import animate, api, helptext, jsontext, status
 from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
-from gridsat.models.errors import GridsatError, InvalidOption
+from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
@@ -29,6 +29,16 @@ from gridsat.signals import sigterm_as_interrupt
 
 # What ``add_subparsers`` returns: where each command adds its parser.
 Commands = argparse._SubParsersAction
+SHELLS = ("bash", "zsh")  # what ``gridsat completion`` writes for
+DEFAULT_MAX_AREA = 12  # shikaku's generator's (tests/test_cli.py holds them equal; importing it loads OR-Tools)
+
+
+class Offered(list[str]):
+    """The choices ``--help`` and shell completion offer, checked by the API rather than by argparse:
+    the API's refusal names the value and suggests the nearest name (``SAT``: did you mean sat?)."""
+
+    def __contains__(self, value: object) -> bool:
+        return True
 
 
 def parse_params(pairs: Sequence[str]) -> dict[str, str]:
@@ -104,6 +114,13 @@ def describe_count(puzzle: Puzzle, outcome: api.Outcome, with_verdict: bool) -> 
         return f"no count known ({'; '.join(notes)})"
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
     return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def note_unsplit(args: argparse.Namespace, outcome: api.Outcome) -> None:
+    """Say in one line why a run asked to split ran alone (``--json`` holds it in "split")."""
+    split = outcome.details.get("split")
+    if isinstance(split, dict) and split.get("alone") and not getattr(args, "json", False):
+        print(f"gridsat: note: not split: {split['alone']}", file=sys.stderr)
 
 
 def report_problems(outcome: api.Outcome) -> None:
@@ -196,6 +213,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     else:
         print(describe_count(puzzle, outcome, args.limit is not None))
         print(f"# {outcome.puzzle} {outcome.instance} on {outcome.label}: {outcome.seconds:.3f} s", file=sys.stderr)
+    note_unsplit(args, outcome)
     report_problems(outcome)
     return status.of_run(outcome)
 
@@ -225,6 +243,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
               file=sys.stderr)
     else:
         print(f"# {plural(outcome.count, noun)} ({state}) from {outcome.label} in {outcome.seconds:.3f} s")
+    note_unsplit(args, outcome)
     report_problems(outcome)
     return status.of_run(outcome)
 
@@ -446,8 +465,9 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
     for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_mutate, add_export, add_animate,
-                add_generate, add_new_puzzle, add_bench):
+                add_generate, add_new_puzzle, add_bench, add_completion):
         add(sub)
+    helptext.document(sub.choices)
     return parser
 
 
@@ -461,9 +481,12 @@ def instance_args(p: argparse.ArgumentParser) -> None:
                    help="a puzzle parameter (see gridsat list)")
 
 
-def solving_args(p: argparse.ArgumentParser) -> None:
+def solving_args(p: argparse.ArgumentParser, verb: str) -> None:
+    """The options of a command that runs one backend to ``verb`` (solve, count, enumerate)."""
     instance_args(p)
-    p.add_argument("--backend", default="cpsat", help=f"one of: {', '.join(api.backend_names())} (default cpsat)")
+    able = Offered(api.backend_names(can=verb))
+    p.add_argument("--backend", default=api.DEFAULT_BACKEND, choices=able, metavar="NAME",
+                   help=f"one of: {', '.join(able)} (default {api.DEFAULT_BACKEND})")
     p.add_argument("--encoding", help="the puzzle's choices for this backend's formulation (cpsat or cnf in "
                    "gridsat list), joined by '+'; unnamed axes take their defaults")
     p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
@@ -502,7 +525,7 @@ def add_list(sub: Commands) -> None:
 
 def add_solve(sub: Commands) -> None:
     solve = sub.add_parser("solve", help="print one solution")
-    solving_args(solve)
+    solving_args(solve, api.SOLVE)
     solve.add_argument("--json", action="store_true", help="print the run and the solution as JSON")
     solve.add_argument("--format", choices=("text", "svg"), default="text", help="svg: a picture of the solution")
     solve.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
@@ -511,7 +534,7 @@ def add_solve(sub: Commands) -> None:
 
 def add_count(sub: Commands) -> None:
     count = sub.add_parser("count", help="count the solutions")
-    solving_args(count)
+    solving_args(count, api.COUNT)
     limit_arg(count)
     up_to_arg(count)
     count.add_argument("--method", choices=api.METHODS,
@@ -528,7 +551,7 @@ def add_count(sub: Commands) -> None:
 
 def add_enumerate(sub: Commands) -> None:
     enum = sub.add_parser("enumerate", help="stream the solutions")
-    solving_args(enum)
+    solving_args(enum, api.ENUMERATE)
     limit_arg(enum)
     enum.add_argument("--format", choices=("text", "jsonl", "svg"), default="text",
                       help="text: each solution drawn; jsonl: one JSON object per solution, then a summary line; "
@@ -618,7 +641,8 @@ def add_generate(sub: Commands) -> None:
     generate.add_argument("puzzle", metavar="PUZZLE", help="a puzzle with a generator (shikaku)")
     generate.add_argument("size", metavar="RxC", help="rows x columns, e.g. 20x20")
     generate.add_argument("--seed", type=any_int, help="random seed, for a repeatable puzzle")
-    generate.add_argument("--max-area", type=positive_int, metavar="A", help="largest region")
+    generate.add_argument("--max-area", type=positive_int, metavar="A",
+                          help=f"the largest region, in cells (default {DEFAULT_MAX_AREA})")
     generate.add_argument("--unique", action="store_true", help="retry until the puzzle has exactly one solution")
     generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     generate.set_defaults(run=cmd_generate)
@@ -640,6 +664,21 @@ def add_bench(sub: Commands) -> None:
     bench = sub.add_parser("bench", help="run a benchmark suite in isolated child processes")
     bench_command.add_arguments(bench)
     bench.set_defaults(run=bench_command.run)
+
+
+def add_completion(sub: Commands) -> None:
+    completion = sub.add_parser("completion", help="print a shell completion script (bash or zsh)")
+    completion.add_argument("shell", choices=SHELLS, help="the shell to complete in")
+    completion.set_defaults(run=cmd_completion)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    try:
+        import shtab  # an optional extra: only this command needs it
+    except ImportError:
+        raise BackendUnavailable("shell completion needs shtab: pip install 'gridsat[completion]'") from None
+    print(shtab.complete(build_parser(), shell=args.shell), end="")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -30,16 +30,23 @@ def describe(p: Progress) -> str:
     rate = (p.solutions - p.resumed) / p.elapsed if p.elapsed > 0 else 0.0
     text = f"{p.solutions:,} solutions  {rate:,.0f}/s"
     if p.parts is None:
-        text += "  splitting" if p.elapsed >= 1 else ""
+        text += "  splitting" if p.splitting and p.elapsed >= 1 else ""
     else:
         text += f"  parts {p.parts_done} of {p.parts}"
         text += f" ({p.parts_resumed} resumed)" if p.parts_resumed else ""
         text += f", {p.split_again} split again" if p.split_again else ""
     text += f"  {clock(p.elapsed)} elapsed"
+    left = time_left(p)
+    return text if left is None else f"{text}  ~{clock(left)} left"
+
+
+def time_left(p: Progress) -> float | None:
+    """Seconds left, at this run's pace so far (parts finished here, not those a checkpoint held);
+    None before any part finished here, or when the run is not split (nothing says how far it is)."""
     finished = p.parts_done - p.parts_resumed
-    if p.parts and 0 < finished and p.parts_done < p.parts:
-        text += f"  ~{clock(p.elapsed * (p.parts - p.parts_done) / finished)} left"
-    return text
+    if not p.parts or finished <= 0 or p.parts_done >= p.parts:
+        return None
+    return p.elapsed * (p.parts - p.parts_done) / finished
 
 
 class ProgressLine:

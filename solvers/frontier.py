@@ -341,7 +341,7 @@ class FrontierBackend(Backend):
     summary = "counts by dynamic programming over a frontier (simpath / transfer matrix), exact big integers"
     takes = ("memory",)
     can = frozenset({COUNT, UP_TO, TIME_LIMIT})
-    install = 'pip install "gridsat[frontier]" (numba: JIT-compiled at run time, no C compiler needed)'
+    install = "pip install 'gridsat[frontier]' (numba: JIT-compiled at run time, no C compiler needed)"
 
     def supported(self) -> bool:
         return importlib.util.find_spec("numba") is not None

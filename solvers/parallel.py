@@ -260,15 +260,17 @@ def time_probe(probe: Run, split: Split, ready: Callable[[], bool]) -> None:
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
-                 started: float) -> Iterator[Any]:
-    """Yield the probe's new solutions until it ends: it finished, its time is up, or a worker is ready."""
+                 started: float, *, splitting: bool) -> Iterator[Any]:
+    """Yield the probe's new solutions until it ends: it finished, its time is up, or a worker is ready
+    (``splitting``: the run will split if it goes on, as the progress line says)."""
     last = time.monotonic()
     probed, ends = probe.outcome, probe.stop
     for solution in probe:
         if collector.deliver(solution):
             yield solution
         if on_progress and time.monotonic() - last >= REPORT:
-            on_progress(Progress(probed.count, 0, None, time.monotonic() - started))
+            on_progress(Progress(probed.count, 0, None, time.monotonic() - started,
+                                 splitting=splitting))
             last = time.monotonic()
         if ends.early is not None and ends.expired():
             # A worker is ready: a search that streams solutions is stopped here (one that
@@ -326,7 +328,11 @@ class SplitRun(Run):
         # The probe builds the formulation once; splitting reuses it.
         self.probe = variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
         self.pool: LocalPool | DaskPool | None = None
-        time_probe(self.probe, split, lambda: isinstance(self.pool, LocalPool) and self.pool.ready())
+        # Why the run is not split, when it is not (``--json``'s "split"): a search with nothing to
+        # split on runs alone from the start, with no worker and no probe's work thrown away.
+        self.alone = split_policy.unsplittable(self.probe.search)
+        if self.alone is None:
+            time_probe(self.probe, split, lambda: isinstance(self.pool, LocalPool) and self.pool.ready())
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
@@ -336,7 +342,10 @@ class SplitRun(Run):
             split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.probe_seconds: float | None = None  # how long the probe searched (None: it did not)
-        self.resumed = 0  # solutions a checkpoint held when the run started
+        # What a checkpoint file held when the run started (none for a file this run writes afresh):
+        # progress counts them apart, so that a new checkpoint's own parts never show as resumed.
+        self.resumed = 0  # solutions
+        self.parts_resumed = 0
         self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
         self.started = time.monotonic()
         self.partition = Partition(self.probe.search, self.stop, self.ledger, self.checkpoint, self.outcome,
@@ -347,7 +356,7 @@ class SplitRun(Run):
         outcome, stop = self.outcome, self.stop
         # Local workers start at once: they load gridsat and warm up while the probe searches, so a
         # split run does not wait for them afterwards (a run the probe answers stops them unused).
-        if not self.split.scheduler:
+        if not self.split.scheduler and self.alone is None:
             self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
         try:
             parts = yield from self._plan()
@@ -373,6 +382,8 @@ class SplitRun(Run):
             if outcome.parts is not None and outcome.parts > 1:
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
                                                          time.monotonic() - self.started)
+            elif self.alone is not None:
+                outcome.details["split"] = {"alone": self.alone}
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
@@ -382,7 +393,8 @@ class SplitRun(Run):
             return checkpoint.live()
         probed = self.probe.outcome
         try:
-            yield from search_probe(self.probe, self.collector, self.on_progress, self.started)
+            yield from search_probe(self.probe, self.collector, self.on_progress, self.started,
+                                    splitting=self.alone is None)
         except KeyboardInterrupt:
             self.collector.take(probed)
             raise
@@ -396,6 +408,8 @@ class SplitRun(Run):
                 checkpoint.start([Part()])
                 checkpoint.record(0, probed.count, probed.duplicates, probed.seconds)
             outcome.parts, outcome.parts_done = 1, int(probed.complete)
+            if probed.complete and self.alone is None:
+                self.alone = split_policy.PROBE_FINISHED.format(seconds=self.probe_seconds)
             return None
         try:
             parts = self.probe.search.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
@@ -406,6 +420,8 @@ class SplitRun(Run):
             stop.request(str(stopped))
             return None
         self.collector.probed()
+        if parts == [Part()]:  # the backend found nothing to split on: one worker runs the whole search
+            self.alone = split_policy.NO_PARTS
         if checkpoint is not None:
             checkpoint.start(parts)
         self.partition.know(parts)
@@ -420,6 +436,7 @@ class SplitRun(Run):
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
         self.resumed = outcome.count if self.collector.seen is None else 0
+        self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
@@ -430,11 +447,10 @@ class SplitRun(Run):
         # that those still waiting here can be split before they start.
         random.Random(len(todo)).shuffle(todo)
         self.partition.queue.extend(todo)
-        yield from self._drive(self.pool, len(done))
+        yield from self._drive(self.pool)
 
-    def _drive(self, pool: LocalPool | DaskPool, done: int) -> Iterator[Any]:
-        """Hand out parts and read the pool's messages until every part is back or the run stops;
-        ``done``: the parts a checkpoint had recorded."""
+    def _drive(self, pool: LocalPool | DaskPool) -> Iterator[Any]:
+        """Hand out parts and read the pool's messages until every part is back or the run stops."""
         outcome, stop = self.outcome, self.stop
         flying: dict[int, int] = {}  # part -> solutions it reported so far
         self._feed(pool)
@@ -456,7 +472,7 @@ class SplitRun(Run):
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
                                               outcome.parts, time.monotonic() - self.started, self.resumed,
-                                              done, split_again=len(self.ledger.children)))
+                                              self.parts_resumed, split_again=len(self.ledger.children)))
         except KeyboardInterrupt:
             stop.request(INTERRUPTED)
             self.collector.abandon(flying)

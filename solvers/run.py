@@ -33,6 +33,7 @@ class Progress:
     parts_resumed: int = 0  # of the parts done, those a checkpoint recorded
     note: str | None = None  # a counting backend's own words (e.g. its layer and states), in place of solutions
     split_again: int = 0  # parts split again while they ran (each replaced by its sub-parts)
+    splitting: bool = False  # a split run before its parts are known (a plain run never splits)
 
 
 @dataclass

@@ -52,6 +52,11 @@ PROBE = 0.1
 # ... and at most this many more, until the first local worker is ready: a part handed out sooner
 # would only wait for its worker to start (a spawned one loads its solver library first).
 PROBE_WAIT = 1.0
+# Why a split run ran alone (``--json``'s "split": {"alone": ...}, and a note on stderr).
+PROBE_FINISHED = "the search finished in {seconds:.2f} s, before splitting could pay"
+NO_PARTS = "the search found nothing to split on: one worker ran it whole"
+NO_SPLIT_POINTS = "{label} reports no decisions to split on"
+NOT_EXHAUSTIVE = "{label} does not search for every solution: there is nothing to share out"
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the first split's target, unless the caller names one
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 # A part split again is small already: a prefix that gives many more sub-parts than asked costs
@@ -84,6 +89,15 @@ PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its mes
 def first_parts(workers: int) -> int:
     """How many parts the first split aims at, for ``workers`` workers."""
     return max(MIN_PARTS, PARTS_PER_WORKER * workers)
+
+
+def unsplittable(search: object) -> str | None:
+    """Why a run's search cannot be split at all, known before it starts (None: it may be): a
+    search says so with ``splittable`` False (a reference search without split points)."""
+    if search is None or getattr(search, "splittable", True):
+        return None
+    why = NO_SPLIT_POINTS if getattr(search, "exhaustive", True) else NOT_EXHAUSTIVE
+    return why.format(label=getattr(search, "label", "the search"))
 
 
 def probe_deadline(end: float, waits: bool) -> float:

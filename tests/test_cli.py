@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -19,6 +20,7 @@ from gridsat.cli import build_parser
 from gridsat.models.tatami.formulations import corners
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS
+from gridsat.solvers.backend import backend_class as get_backend_class
 from gridsat.solvers.sat import SatBackend
 
 BAD_INPUT = [
@@ -308,3 +310,61 @@ def test_sigterm_raises_keyboard_interrupt_once_and_the_old_handler_comes_back()
         os.kill(os.getpid(), signal.SIGTERM)  # the repeat that timeout sends to the process group
         time.sleep(0.1)  # ignored: no KeyboardInterrupt while the partial answer is printed
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_every_command_says_what_it_does_and_shows_examples():
+    for name, parser in subcommands().items():
+        if not name:
+            continue
+        text = parser.format_help()
+        assert parser.description and parser.description.split()[0] in text, f"gridsat {name}: no description"
+        examples = text.partition("\nexamples:\n")[2].splitlines()
+        assert len(examples) >= 2, f"gridsat {name}: fewer than two examples"
+        assert all(line.startswith(f"  gridsat {name}") for line in examples), examples
+
+
+def test_solve_offers_only_the_backends_that_solve():
+    helps = {name: " ".join(subcommands()[name].format_help().split()) for name in ("solve", "count")}
+    offered = helps["solve"].partition("--backend NAME one of: ")[2].partition(" (default")[0].split(", ")
+    assert offered == [n for n in BACKENDS if "solve" in get_backend_class(n).can]
+    assert not {"d4", "ganak", "frontier"} & set(offered) and "cpsat" in offered
+    assert "ganak" in helps["count"].partition("--backend NAME one of: ")[2].partition(" (default")[0]
+    # the API checks the name, so a near miss still gets its suggestion
+    done = gridsat("solve", "tatami", "3x4", "--backend", "SAT")
+    assert done.returncode == 2 and "did you mean 'sat'" in done.stderr
+
+
+def test_generate_states_the_default_largest_region():
+    from gridsat.models.shikaku.generate import DEFAULT_MAX_AREA
+
+    text = " ".join(subcommands()["generate"].format_help().split())
+    assert f"--max-area A the largest region, in cells (default {DEFAULT_MAX_AREA})" in text
+
+
+def test_completion_scripts_name_every_command():
+    pytest.importorskip("shtab", reason="the completion extra is not installed")
+    commands = [name for name in subcommands() if name]
+    for shell in ("bash", "zsh"):
+        done = gridsat("completion", shell)
+        assert done.returncode == 0 and done.stderr == ""
+        assert all(name in done.stdout for name in commands), shell
+        assert "--time-limit" in done.stdout and "--jobs" in done.stdout
+    assert gridsat("completion", "fish").returncode == 2
+
+
+def test_completion_without_shtab_says_which_extra_in_one_line(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(sys.modules, "shtab", None)  # import shtab raises ImportError
+    done = gridsat("completion", "bash")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "gridsat: error: shell completion needs shtab: pip install 'gridsat[completion]'\n"
+
+
+def test_install_hints_quote_the_extra_one_way():
+    # ``pip install 'gridsat[x]'``: single quotes, which every shell takes as they are (zsh globs [x] unquoted)
+    texts = [p for folder in ("gridsat", "models", "solvers", "benchmarks", "docs", "tests")
+             for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md", ".txt", ".toml")]
+    hints = [(p.name, hint) for p in [*texts, ROOT / "README.md"]
+             for hint in re.findall(r"pip install \S*gridsat\[\S*", p.read_text())]
+    assert len(hints) > 5
+    one_way = re.compile(r"pip install 'gridsat\[[a-z,]+\]'\S*")
+    assert [(name, hint) for name, hint in hints if not one_way.fullmatch(hint)] == []

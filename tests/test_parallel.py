@@ -22,13 +22,14 @@ import gridsat as gs
 from conftest import ROOT, gridsat
 from gridsat.api import load
 from gridsat.models.solution import freeze
+from gridsat.progress import time_left
 from gridsat.solvers import split_policy
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.checkpoint import Checkpoint
 from gridsat.solvers.parallel import Split, SplitRun, conquer
 from gridsat.solvers.parts import Part, split_ordinals, split_prefix
 from gridsat.solvers.pool import LocalPool, start_method
-from gridsat.solvers.run import consume, execute
+from gridsat.solvers.run import Progress, consume, execute
 from gridsat.solvers.stop import Stop
 
 LINUX_ONLY = pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
@@ -359,6 +360,22 @@ def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:
     assert sum(r["count"] for r in kept.done.values()) == 1728
 
 
+def test_only_parts_a_checkpoint_held_before_the_run_show_as_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"  # no file yet: this run writes it, and resumes nothing
+    seen: list[Progress] = []
+    first = consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None,
+                              on_progress=seen.append))
+    assert first.count == 1728 and seen
+    assert all(p.parts_resumed == 0 and p.resumed == 0 for p in seen)
+    assert any(time_left(p) is not None for p in seen), "a fresh checkpointed run estimates its time left"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:4]) + "\n")  # three parts recorded, as if killed
+    seen.clear()
+    consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None, on_progress=seen.append))
+    assert seen and all(p.parts_resumed == 3 and p.resumed == sum(json.loads(r)["count"] for r in lines[1:4])
+                        for p in seen)
+
+
 def test_a_checkpoint_of_another_run_is_refused_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "c.json"
     assert gridsat("count", "prime-grid", "3x3", "--jobs", "2", "--checkpoint", str(path)).stdout == "128\n"
@@ -599,3 +616,42 @@ def test_a_dask_cluster_with_more_workers_than_cores_splits_parts_again(monkeypa
 
             split_again(lambda chosen=chosen, parsed=parsed, backend=backend, split=split:
                         SplitRun(chosen, parsed, backend, Request(), split), check)
+
+
+def test_a_search_without_split_points_runs_alone_and_says_why() -> None:
+    from gridsat.models.search import Algorithm
+    from gridsat.solvers.reference.backend import ReferenceSearch
+
+    chosen, parsed = load("knights-tour", "5x5", {"start": "0,0"})
+    found = list(get_backend("reference").prepare(chosen, parsed, Request(algorithm="backtrack")).solutions(Stop()))
+
+    def quiet(instance: Any, stop: Any) -> Any:  # a plugin's search that takes no listener: nothing to number
+        yield from found
+
+    search = ReferenceSearch(Algorithm("quiet", "reports no decisions", quiet), parsed)
+    assert not search.splittable and search.split(8, 64, Stop()) == [Part()]
+    assert split_policy.unsplittable(search) == "quiet reports no decisions to split on"
+    # A search that does not see every solution runs alone too: no worker starts, the probe is the run.
+    with split_run("knights-tour", "5x5", {}, "reference") as splittable:
+        assert splittable.alone is None
+    request = Request(algorithm="warnsdorff")
+    chosen, parsed = load("knights-tour", "5x5", {})
+    alone = SplitRun(chosen, parsed, "reference", request, Split(jobs=2))
+    outcome = consume(alone)
+    assert alone.pool is None and outcome.parts == 1
+    assert outcome.details["split"] == {"alone": "warnsdorff does not search for every solution: there is nothing "
+                                                 "to share out"}
+
+
+def test_a_count_the_probe_finishes_says_it_ran_alone() -> None:
+    chosen, parsed = load("prime-grid", "2x2", {})
+    probed = consume(SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=30)))  # surely within it
+    assert probed.count == 8 and probed.parts == 1
+    assert re.fullmatch(r"the search finished in 0\.\d\d s, before splitting could pay",
+                        probed.details["split"]["alone"])
+    # The command line says it in one line (8 solutions are found well within the probe's 0.1 s).
+    done = gridsat("count", "prime-grid", "2x2", "--backend", "sat", "--jobs", "2")
+    assert done.stdout == "8\n" and done.stderr.count("gridsat: note: not split: the search finished in") == 1
+    record = json.loads(gridsat("count", "prime-grid", "2x2", "--backend", "sat", "--jobs", "2", "--json").stdout)
+    assert record["split"]["alone"].endswith("before splitting could pay") and record["parts"] == 1
+    assert "not split" not in gridsat("count", "prime-grid", "2x2").stderr  # a plain run was never asked to split

@@ -31,6 +31,13 @@ def test_a_resumed_run_counts_only_its_own_work_in_the_rate_and_time_left() -> N
     assert "left" not in describe(Progress(10_000, 5, 8, 3.0, resumed=10_000, parts_resumed=5))
 
 
+def test_only_a_split_run_says_splitting() -> None:
+    # A plain run has no parts ever: "splitting" past a second would be untrue.
+    assert "splitting" not in describe(Progress(5000, 0, None, 3.0))
+    assert describe(Progress(5000, 0, None, 3.0, splitting=True)) == "5,000 solutions  1,667/s  splitting  0:03 elapsed"
+    assert "splitting" not in describe(Progress(50, 0, None, 0.5, splitting=True))  # not worth saying yet
+
+
 # The whole count, or (when the time limit came first) a partial one.
 COUNTED = re.compile(r"19724 \(tours: directed\)\n|at least \d+ \(tours: directed; incomplete: time limit.*\)\n")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -95,6 +96,26 @@ def with_levels(index: int, levels: list[Level]) -> Part:
     return Part(index, depth=top.depth, lo=top.lo, hi=top.hi, shallow=top.shallow, deeper=tuple(levels[1:]))
 
 
+class Heard:
+    """A listener passed on to another, noting whether any decision ("place") was reported."""
+
+    def __init__(self, listen: Numbering) -> None:
+        self.listen, self.placed = listen, False
+
+    def __call__(self, kind: str, depth: int, what: Any) -> bool:
+        self.placed = self.placed or kind == "place"
+        return self.listen(kind, depth, what)
+
+
+def listens(algorithm: Algorithm) -> bool:
+    """Whether the algorithm's search takes a ``listen`` keyword (``models.search``)."""
+    try:
+        parameters = inspect.signature(algorithm.run).parameters.values()
+    except (TypeError, ValueError):  # a callable Python cannot introspect: assume the documented form
+        return True
+    return any(p.name == "listen" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
 @dataclass
 class ReferenceSearch:
     """An algorithm bound to an instance (and, when split, to one part of its search tree)."""
@@ -112,6 +133,12 @@ class ReferenceSearch:
     def exhaustive(self) -> bool:
         return self.algorithm.exhaustive
 
+    @property
+    def splittable(self) -> bool:
+        """Whether ``split`` can find parts: the algorithm sees every solution and reports its decisions
+        (a plugin's search that takes no ``listen`` reports none: there is nothing to number)."""
+        return self.algorithm.exhaustive and listens(self.algorithm)
+
     def size(self) -> dict[str, int]:
         return {}
 
@@ -121,7 +148,7 @@ class ReferenceSearch:
         ``within`` a part: its last level's range cut in pieces, or, when it owns a single decision,
         a deeper level numbered inside that decision."""
         whole = within or Part()
-        if not self.algorithm.exhaustive:
+        if not self.splittable:
             return [whole]
         base = whole.levels()
         if base and base[-1].hi - base[-1].lo > 1:
@@ -148,8 +175,10 @@ class ReferenceSearch:
     def decisions(self, base: list[Level], depth: int, stop: Stop) -> int:
         """How many decisions the search takes at ``depth`` inside the levels ``base`` (it vetoes every one)."""
         numbering = Numbering(with_levels(0, [*base, Level(depth, 0, 0, False)]))  # owns none at ``depth``
-        for _ in self.algorithm.run(self.instance, stop, listen=numbering):
-            pass
+        heard = Heard(numbering)
+        for _ in self.algorithm.run(self.instance, stop, listen=heard):
+            if not heard.placed:  # a solution with no decision reported before it: the search reports none,
+                return 0  # and numbering would cost the whole search
         if stop.expired():
             raise interrupted_split(stop)
         return numbering.seen[-1]

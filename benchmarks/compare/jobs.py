@@ -1,0 +1,108 @@
+"""What ``--jobs 2`` costs or gains against ``--jobs 1``, side by side, on short counts and long ones.
+
+    python -m gridsat.benchmarks.compare.jobs                 # every case once
+    python -m gridsat.benchmarks.compare.jobs --cases short   # only the counts under 10 s
+    python -m gridsat.benchmarks.compare.jobs --repeat 3      # the best of three of each
+
+Each case runs as a user runs it, ``gridsat count ...`` in a child process (start-up included),
+first with ``--jobs 1`` and then with ``--jobs 2``, one after the other, so that the two columns
+meet the same load on a shared machine. The last column says how the split run went: its parts,
+or why it ran alone (a count the probe finishes, a search without split points). The ratio is
+``--jobs 2`` wall time over ``--jobs 1``: under 1 pays, over 1 costs.
+
+Target: no short count takes more than 1.5x as long with ``--jobs 2`` on an idle machine; a long
+count gains (ratio well under 1) when the second core is free.
+
+What it measured once, on the shared two-core machine with other jobs running (load average 3-5,
+so the second core was seldom free; seconds of wall time, start-up included):
+
+    gridsat count ...                                 jobs 1 s  jobs 2 s  ratio  split run
+    knights-tour 5x5 --backend cpsat                      3.44      4.48   1.30  238 parts
+    knights-tour 5x5 --backend sat                        1.13      1.58   1.39  57 parts
+    prime-grid 4x5 --backend sat                          7.14     28.04   3.93  421 parts
+    tatami 3x16 --backend reference                       0.81      1.09   1.35  41 parts
+    knights-tour 5x5 --backend reference --alg. warnsdorff 0.47      0.64   1.36  alone (not exhaustive)
+    knights-tour 6x6 -p closed=true --backend sat         5.25      7.32   1.39  299 parts
+    knights-tour 6x6 -p closed=true --backend cpsat      91.81     14.69   0.16  622 parts
+
+prime-grid 4x5 on sat is the outlier: its parts summed to about 38 s of part time for a 7 s
+search (each part loads the CNF into a fresh solver; the policy's ``SCALE_PARTS`` aims at parts of
+1/256 of the run whatever the number of workers), so the split run cost four times the plain one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Case:
+    """One count: its command-line words after ``gridsat count``, and whether it is a long one."""
+
+    words: tuple[str, ...]
+    long: bool = False
+
+    @property
+    def label(self) -> str:
+        return " ".join(self.words)
+
+
+CASES = (
+    Case(("knights-tour", "5x5", "--backend", "cpsat")),
+    Case(("knights-tour", "5x5", "--backend", "sat")),
+    Case(("prime-grid", "4x5", "--backend", "sat")),
+    Case(("tatami", "3x16", "--backend", "reference")),
+    Case(("knights-tour", "5x5", "--backend", "reference", "--algorithm", "warnsdorff")),
+    Case(("knights-tour", "6x6", "-p", "closed=true", "--backend", "sat"), long=True),
+    Case(("knights-tour", "6x6", "-p", "closed=true", "--backend", "cpsat"), long=True),
+)
+
+
+def timed(case: Case, jobs: int) -> tuple[float, dict]:
+    """Wall seconds of one ``gridsat count ... --jobs N --json`` and its JSON record."""
+    argv = [sys.executable, "-m", "gridsat", "count", *case.words, "--jobs", str(jobs), "--json"]
+    started = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0, 4):  # 4: complete but not every solution (warnsdorff)
+        raise SystemExit(f"{' '.join(argv[2:])} failed ({done.returncode}): {done.stderr.strip()}")
+    return seconds, json.loads(done.stdout)
+
+
+def how_split(record: dict) -> str:
+    """The split run in a few words: its parts, or why it ran alone."""
+    split = record.get("split") or {}
+    if split.get("alone"):
+        return f"alone: {split['alone']}"
+    return f"{record.get('parts', 1)} parts" if record.get("parts") else "not split"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", choices=("all", "short", "long"), default="all", help="which counts (default all)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each, the best kept (default 1)")
+    args = parser.parse_args()
+    chosen = [c for c in CASES if args.cases == "all" or c.long == (args.cases == "long")]
+    width = max(len(c.label) for c in chosen)
+    print(f"{'gridsat count ...':<{width}} {'count':>7} {'jobs 1 s':>9} {'jobs 2 s':>9} {'ratio':>6}  split run")
+    for case in chosen:
+        ones, twos = [], []
+        for _ in range(args.repeat):  # alternated, so that both meet the same load
+            ones.append(timed(case, 1))
+            twos.append(timed(case, 2))
+        one, record = min(ones, key=lambda r: r[0])
+        two, split = min(twos, key=lambda r: r[0])
+        if record["count"] != split["count"]:
+            raise SystemExit(f"{case.label}: --jobs 1 counted {record['count']}, --jobs 2 {split['count']}")
+        print(f"{case.label:<{width}} {record['count']:>7} {one:9.2f} {two:9.2f} {two / one:6.2f}  {how_split(split)}",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""What each ``gridsat`` command's ``--help`` says above and below its options: a description and a
+few examples, every one a command that runs as written on a fresh install."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from collections.abc import Mapping
+
+WIDTH = 78  # the description is wrapped here: the raw formatter that keeps the examples' lines keeps its too
+
+# command -> (description, examples as "command line  # what it does")
+HELP: dict[str, tuple[str, tuple[str, ...]]] = {
+    "list": ("List the puzzles (with their parameters, encodings and reference algorithms), the backends "
+             "(and how to install those missing), the PySAT solvers and the cardinality encodings.",
+             ("gridsat list",
+              "gridsat list --json            # the same, for scripts")),
+    "solve": ("Find one solution of a puzzle instance and draw it; the answer is complete when a solution "
+              "was found or the search proved there is none.",
+              ("gridsat solve tatami 4x7",
+               "gridsat solve knights-tour 8x8 --backend sat --format svg -o tour.svg",
+               "gridsat solve shikaku 4x3:2a2b2a2_2a2a --json   # a game id from Tatham's Rectangles")),
+    "count": ("Count the solutions, each one verified against the puzzle's rules; a run stopped by a limit "
+              "says 'at least N'. --jobs splits the count into parts on worker processes (a count too short "
+              "to gain runs alone, and says so).",
+              ("gridsat count prime-grid 3x3",
+               "gridsat count knights-tour 6x6 -p closed=true --backend sat --jobs 0 --checkpoint tours.json",
+               "gridsat count tatami 3x4 --up-to symmetry --json")),
+    "enumerate": ("Stream the solutions as they are found: drawn as text, one JSON object per line, or one SVG "
+                  "sheet; a summary line says whether the run saw them all.",
+                  ("gridsat enumerate tatami 3x4",
+                   "gridsat enumerate prime-grid 3x3 --format jsonl --limit 5",
+                   "gridsat enumerate knights-tour 3x4 --up-to symmetry --format svg -o tours.svg")),
+    "crosscheck": ("Run several backends (every available one by default) on one instance and compare their "
+                   "solution sets; any disagreement is printed and fails the command.",
+                   ("gridsat crosscheck tatami 4x7",
+                    "gridsat crosscheck prime-grid 3x3 --backends cpsat,sat,reference",
+                    "gridsat crosscheck tatami 6x6 --encodings each --json")),
+    "mutate": ("Inject bugs into a formulation's constraints, one at a time, and score how many the golden "
+               "corpus (or the instances named) catches; survivors are listed with why they survived.",
+               ("gridsat mutate tatami                        # the CP-SAT model, on the golden corpus",
+                "gridsat mutate tatami 2x2 3x4 --backend sat  # your instances, counted by the reference search",
+                "gridsat mutate shikaku --mutants 200 --seed 1 --jobs 2 --fail-under 90")),
+    "export": ("Write an instance's formulation for other tools: the CNF as DIMACS (with its projection) or "
+               "the CP-SAT model as protobuf text.",
+               ("gridsat export prime-grid 3x3 --format dimacs -o prime.cnf",
+                "gridsat export tatami 4x7 --format cpsat")),
+    "animate": ("Replay the reference search step by step: an HTML page with the recorded search, or played "
+                "in the terminal.",
+                ("gridsat animate knights-tour 5x5 --algorithm backtrack -o search.html",
+                 "gridsat animate tatami 3x6 --terminal --fps 40")),
+    "generate": ("Write a random instance of a puzzle that has a generator, in the text form solve takes; the "
+                 "same --seed gives the same puzzle.",
+                 ("gridsat generate shikaku 10x10 --seed 7",
+                  "gridsat generate shikaku 20x20 --seed 7 --unique --max-area 9 -o puzzle.txt")),
+    "new-puzzle": ("Write a working plugin skeleton for a new puzzle named NAME, to fill in and install; prints "
+                   "each file written, one per line.",
+                   ("gridsat new-puzzle my-puzzle",
+                    "gridsat new-puzzle hitori --dir plugins")),
+    "bench": ("Run a benchmark suite, each run in an isolated child process with a time and memory limit; "
+              "record every run, judge the answers and write the report (a rerun resumes).",
+              ("gridsat bench smoke --out bench-out",
+               "gridsat bench smoke --out bench-out --jobs 2 --time-limit 30 --no-plots")),
+    "completion": ("Print a shell completion script for gridsat's commands and options (made by shtab); load "
+                   "it in your shell's start-up file.",
+                   ("gridsat completion bash > ~/.local/share/bash-completion/completions/gridsat",
+                    "gridsat completion zsh > ~/.zfunc/_gridsat   # with fpath+=(~/.zfunc) in ~/.zshrc")),
+}
+
+
+def epilog(examples: tuple[str, ...]) -> str:
+    """The examples section, as ``--help`` prints it below the options."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in examples)
+
+
+def document(commands: Mapping[str, argparse.ArgumentParser]) -> None:
+    """Give each command's parser its description and examples (kept as written: line breaks matter)."""
+    for name, parser in commands.items():
+        description, examples = HELP[name]
+        parser.description = textwrap.fill(description, WIDTH)
+        parser.epilog = epilog(examples)
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
