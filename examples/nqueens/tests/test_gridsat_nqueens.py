@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import gridsat
 import pytest
-from gridsat.plugin import InvalidInstance
-
 from gridsat_nqueens import PUZZLE
+
+import gridsat
+from gridsat.plugin import InvalidInstance
 
 A000170 = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4}
 
