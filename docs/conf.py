@@ -31,8 +31,13 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 # Option names stay as typed: no "--help" turned into an en dash in the generated CLI reference.
 smartquotes = False
-# The notebook is executed by the test suite (the notebook extra); the site renders its stored outputs.
-nb_execution_mode = "off"
+# The notebook is executed on every build (so it never shows a stale output), with the
+# python3 kernel of the environment that builds the site (ipykernel: the notebook extra), so the page
+# shows the outputs of this gridsat; the test suite runs it as well (tests/test_notebook.py).
+nb_execution_mode = "force"
+nb_execution_timeout = 120  # seconds per cell
+nb_execution_raise_on_error = True  # a failing cell fails the build
+nb_kernel_rgx_aliases = {".*": "python3"}
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

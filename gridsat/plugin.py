@@ -10,10 +10,10 @@ writes a working skeleton. A ``Puzzle`` has a required core and optional parts:
   rules a solution breaks, from the definition), ``render`` and ``describe``; each formulation's
   ``EncodingSpace`` of ``Axis`` choices (``cardinality.axis()`` names the PySAT cardinality
   encodings, and ``cardinality.exactly_one``/``at_most``/... add them to a CNF); ``reference``, the
-  independent searches (``Algorithm``s that poll a ``Halt``) a cross-check compares against;
+  independent searches (``Algorithm`` objects that poll a ``Halt``) a cross-check compares against;
 * the parts: ``Pictures(draw, sketch)`` (SVG with ``svg``), ``Symmetry(groups)`` (counting up to
   symmetry, with ``board_group``), ``Frontier(spec)`` (a ``FrontierSpec`` for the frontier backend)
-  and ``MutationCorpus(corpus, ladder, cells)`` (``Case``s for ``gridsat mutate``).
+  and ``MutationCorpus(corpus, ladder, cells)`` (``Case`` values for ``gridsat mutate``).
 
 What ``decode`` receives is the same from every backend: a mapping of every primary key to its value
 in one solution (0/1 for a Boolean, the value for a CP-SAT integer); see ``Formulation``. Label the

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import gridsat
+import gridsat.plugin
 from conftest import ROOT
 from docs_examples import Checker, Example, commands, examples, matches, skipped, unrun_fences
 from gridsat.cli import build_parser
@@ -126,6 +127,7 @@ def options() -> dict[str, set[str]]:
 
 CLI_PAGE = ROOT / "docs" / "reference" / "cli.md"
 API_PAGE = ROOT / "docs" / "reference" / "api.md"
+PLUGIN_PAGE = ROOT / "docs" / "reference" / "plugin.md"
 
 
 def test_the_cli_reference_is_generated_from_the_parser_and_covers_every_option() -> None:
@@ -153,6 +155,13 @@ def test_the_api_reference_covers_every_public_name_and_no_other() -> None:
     assert api_names(API_PAGE.read_text(encoding="utf-8")) == set(gridsat.__all__)
 
 
+def test_the_plugin_reference_covers_every_name_of_gridsat_plugin_and_no_other() -> None:
+    page = PLUGIN_PAGE.read_text(encoding="utf-8")
+    found = re.findall(r"^\.\. auto(?:function|class|exception|data|module):: gridsat\.plugin\.(\w+)$", page,
+                       flags=re.MULTILINE)
+    assert sorted(found) == sorted(gridsat.plugin.__all__)
+
+
 @pytest.mark.slow
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     pytest.importorskip("sphinx")
@@ -167,6 +176,12 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
         assert all(flag in cli for flag in flags), f"gridsat {name}: an option is missing from cli.html"
     api = (out / "reference" / "api.html").read_text(encoding="utf-8")
     assert all(f'id="gridsat.{name}"' in api for name in gridsat.__all__)
+    plugin = (out / "reference" / "plugin.html").read_text(encoding="utf-8")
+    own = set(gridsat.plugin.__all__) - set(gridsat.__all__)  # the shared names are indexed on the API page
+    ids = set(re.findall(r'id="(?:module-)?gridsat\.plugin\.(\w+)"', plugin))
+    assert own <= ids, own - ids
+    notebook = (out / "notebooks" / "quickstart.html").read_text(encoding="utf-8")
+    assert "cell_output" in notebook and "<svg" in notebook  # executed during the build: real outputs
     assert (out / "animations" / "knights-tour-5x5.html").stat().st_size > 10_000
 
 

@@ -4,6 +4,7 @@ and every file of the repository they name exists."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from conftest import ROOT
 
@@ -16,11 +17,17 @@ ISSUE = re.compile(r"\bissue" + r" \d")  # ticket numbers mean nothing to a read
 CITED = re.compile(r"(?<![\w./-])((?:gridsat|models|solvers|benchmarks|tests)/[\w./-]*\w\.(?:py|toml|txt|md|gameid))")
 
 
+def built(relative: Path) -> bool:
+    """Build output, no text of ours: caches, the site, and what installing a plugin from its folder leaves."""
+    return bool({"__pycache__", "_build", "build"} & set(relative.parts)) or any(
+        part.endswith(".egg-info") for part in relative.parts)
+
+
 def texts() -> dict[str, str]:
     found = {name: (ROOT / name).read_text() for name in TOP}
     for folder in FOLDERS:
         for path in sorted((ROOT / folder).rglob("*")):
-            if path.is_file() and path.suffix in SUFFIXES and not {"__pycache__", "_build"} & set(path.parts):
+            if path.is_file() and path.suffix in SUFFIXES and not built(path.relative_to(ROOT)):
                 found[str(path.relative_to(ROOT))] = path.read_text(errors="replace")
     return found
 
