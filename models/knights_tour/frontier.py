@@ -29,7 +29,29 @@ from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import ACCEPT, KEEP, REJECT, STEP_SIGNATURE, FrontierSpec
 from gridsat.models.knights_tour.board import Board, Square
 
-HEAD, REC = 8, 13  # data: a header, then one record per element (edge)
+# data: a header of HEAD words, then one record of REC words per element (edge), the layer's at
+# data[HEAD + REC * layer + field]. Numba reads these module-level ints as compile-time constants.
+HEAD = 8  # header words (those after WORDS are unused)
+SLOTS = 0  # frontier slots in the state (an open tour's count of tour ends is the nibble after them)
+CLOSED = 1  # 1: closed tours (cycles), 0: open tours (paths)
+WORDS = 2  # uint64 words per packed state
+# An edge's record; u and v are its two squares, u the lower-numbered.
+(
+    U_SLOT,  # u's frontier slot
+    V_SLOT,  # v's frontier slot (must follow U_SLOT: ends_fit reads U_SLOT + k)
+    U_LEAVES,  # 1: this is u's last edge, so u leaves the frontier after it
+    V_LEAVES,  # 1: this is v's last edge (must follow U_LEAVES: step reads U_LEAVES + side)
+    ALL_ENTERED,  # 1: every square has entered the frontier by this edge (before that no path is the whole tour)
+    U_IS_START,  # 1: u is the open tour's fixed start square
+    V_IS_START,  # 1: v is the open tour's fixed start square
+    OCCUPIED,  # bit k: slot k holds a square at this edge
+    U_LEFT,  # u's moves still to decide after this edge
+    V_LEFT,  # v's moves still to decide after this edge
+    LAST_MOVE,  # bit k: slot k's square has one move left to decide after this edge
+    START_SLOT,  # the start square's slot; -1: it has not entered the frontier yet; -2: no start, or it has left
+    LAST_MOVE_NIBBLES,  # LAST_MOVE spread to nibbles: bit 4k set when bit k of LAST_MOVE is
+    REC,  # words per record: one past the last field
+) = range(14)
 MAX_SLOTS = 24  # labels 3..14 must name every path end pair: at most 12 pairs on the frontier
 NIBBLES = 16  # per uint64 word
 SYMMETRY = ("the frontier backend counts knight's tours directed or up to reversal, not up to {up_to}: "
@@ -131,14 +153,14 @@ def ends_fit(state, data, base, slots, freed):
     """An open tour has two ends: those made so far, the squares with no move and one left to decide
     (each can only end the tour), and the start square while it is to come, are at most two."""
     ends = nib(state, slots)
-    last_move = data[base + 10]  # slots whose square has one move left to decide
-    start = data[base + 11]  # the start square's slot (-1: off the frontier), or -2 once it has left
+    last_move = data[base + LAST_MOVE]  # slots whose square has one move left to decide
+    start = data[base + START_SLOT]  # the start square's slot (-1: off the frontier), or -2 once it has left
     if slots < NIBBLES:  # one word: its empty nibbles among those slots, counted all at once
         x = state[0]
         empty = ~(x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3)))
-        empty &= np.uint64(data[base + 12])  # bit 4k: slot k has one move left
+        empty &= np.uint64(data[base + LAST_MOVE_NIBBLES])  # bit 4k: slot k has one move left
         for k in range(2):
-            w = data[base + k]
+            w = data[base + U_SLOT + k]  # V_SLOT follows U_SLOT
             if (freed >> w) & 1:
                 empty &= ~(np.uint64(1) << np.uint64(4 * w))
         if start >= 0 and (empty >> np.uint64(4 * start)) & np.uint64(1):
@@ -160,11 +182,11 @@ def ends_fit(state, data, base, slots, freed):
 @njit(STEP_SIGNATURE, cache=True)
 def step(data, layer, key, choice, out):
     """One move decided: skip it (choice 0) or take it (choice 1). Works on the packed words in place."""
-    slots, closed, words = data[0], data[1], data[2]
+    slots, closed, words = data[SLOTS], data[CLOSED], data[WORDS]
     base = HEAD + REC * layer
-    u, v = data[base], data[base + 1]
-    leave_u, leave_v = data[base + 2], data[base + 3]
-    occupied = data[base + 7]
+    u, v = data[base + U_SLOT], data[base + V_SLOT]
+    leave_u, leave_v = data[base + U_LEAVES], data[base + V_LEAVES]
+    occupied = data[base + OCCUPIED]
     for w in range(words):
         out[w] = key[w]
     a, b = nib(out, u), nib(out, v)
@@ -172,16 +194,16 @@ def step(data, layer, key, choice, out):
     need = 2 if closed else 1  # moves a square needs (an open tour's end needs one)
     dirty = False
     if choice == 0:
-        if moves(a) + data[base + 8] < need or moves(b) + data[base + 9] < need:
+        if moves(a) + data[base + U_LEFT] < need or moves(b) + data[base + V_LEFT] < need:
             return REJECT  # look ahead: a square that cannot get the moves it needs kills the state now
         if not leave_u and not leave_v:
-            if closed or not ((a == 0 and data[base + 8] == 1) or (b == 0 and data[base + 9] == 1)):
+            if closed or not ((a == 0 and data[base + U_LEFT] == 1) or (b == 0 and data[base + V_LEFT] == 1)):
                 return KEEP
             return KEEP if ends_fit(out, data, base, slots, 0) else REJECT
     else:
         if a == one or b == one:
             return REJECT
-        if (data[base + 5] and a != 0) or (data[base + 6] and b != 0):
+        if (data[base + U_IS_START] and a != 0) or (data[base + V_IS_START] and b != 0):
             return REJECT  # the start square keeps one move: it is a tour end
         dirty = True
         if a == 0 and b == 0:  # a new path; 15 is renumbered below
@@ -200,17 +222,17 @@ def step(data, layer, key, choice, out):
             put(out, u, one)
             put(out, v, one)
             if a == b:  # one path closes into a cycle (closed tours), or two join tour end to tour end
-                if (a == two) == bool(closed) or not data[base + 4]:
+                if (a == two) == bool(closed) or not data[base + ALL_ENTERED]:
                     return REJECT
                 return ACCEPT if whole(out, slots, occupied, 0) else REJECT
             keep, drop = (a, b) if b != two else (b, a)  # the joined path's far ends: drop's end gets keep
             put(out, find(out, slots, drop, -1), keep)
             a, b = one, one
-        if moves(a) + data[base + 8] < need or moves(b) + data[base + 9] < need:
+        if moves(a) + data[base + U_LEFT] < need or moves(b) + data[base + V_LEFT] < need:
             return REJECT
     freed = 0
     for side in range(2):
-        if not data[base + 2 + side]:
+        if not data[base + U_LEAVES + side]:  # V_LEAVES follows U_LEAVES
             continue
         w = u if side == 0 else v
         x = nib(out, w)
@@ -227,7 +249,7 @@ def step(data, layer, key, choice, out):
             return REJECT
         put(out, slots, ends)
         if x == two:  # a path from tour end to tour end: the whole open tour, or nothing
-            if not data[base + 4]:
+            if not data[base + ALL_ENTERED]:
                 return REJECT
             return ACCEPT if whole(out, slots, occupied, freed) else REJECT
         put(out, find(out, slots, x, w), two)  # the path's other end now leads to a tour end
@@ -289,9 +311,17 @@ def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int) ->
             left[v] -= 1
         last_move = sum(1 << k for w, k in slot_of.items() if left[w] == 1)
         start_slot = slot_of.get(start, -2 if start < 0 or last[start] < i else -1)
-        records.append([slot_of[a], slot_of[b], last[a] == i, last[b] == i, i >= entered_all,
-                        a == start, b == start, occupied, left[a], left[b], last_move, start_slot,
-                        sum(1 << 4 * k for k in range(NIBBLES) if (last_move >> k) & 1)])
+        record = [0] * REC
+        record[U_SLOT], record[V_SLOT] = slot_of[a], slot_of[b]
+        record[U_LEAVES], record[V_LEAVES] = int(last[a] == i), int(last[b] == i)
+        record[ALL_ENTERED] = int(i >= entered_all)
+        record[U_IS_START], record[V_IS_START] = int(a == start), int(b == start)
+        record[OCCUPIED] = occupied
+        record[U_LEFT], record[V_LEFT] = left[a], left[b]
+        record[LAST_MOVE] = last_move
+        record[START_SLOT] = start_slot
+        record[LAST_MOVE_NIBBLES] = sum(1 << 4 * k for k in range(NIBBLES) if (last_move >> k) & 1)
+        records.append(record)
         for v in (a, b):
             if last[v] == i:
                 free.append(slot_of.pop(v))
@@ -319,14 +349,14 @@ def build(board: Board, least_words: int = 1) -> FrontierSpec:
         return FrontierSpec(0, 1, 2, step, np.zeros(HEAD, np.int64), 1, fixed=0, **common)
     start = index[board.start] if board.start and not board.closed else -1
     records, width = edge_records(edges, degree, start)
-    slots = max(max(r[0], r[1]) for r in records) + 1
+    slots = max(max(r[U_SLOT], r[V_SLOT]) for r in records) + 1
     if slots > MAX_SLOTS:
         raise InvalidOption(f"the {board.rows}x{board.cols} board's frontier is {slots} squares wide; the frontier "
                             f"backend's state holds at most {MAX_SLOTS}")
     nibbles = slots if board.closed else slots + 1
     words = max(least_words, -(-nibbles // NIBBLES))
     data = np.zeros(HEAD + REC * len(edges), dtype=np.int64)
-    data[:3] = slots, int(board.closed), words
+    data[SLOTS], data[CLOSED], data[WORDS] = slots, int(board.closed), words
     data[HEAD:] = np.array(records, dtype=np.int64).ravel()
     first_move = square[edges[0][0]], square[edges[0][1]]
     return FrontierSpec(

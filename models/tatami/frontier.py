@@ -19,7 +19,14 @@ from numba import njit
 
 from gridsat.models.frontier import ACCEPT, KEEP, REJECT, STEP_SIGNATURE, FrontierSpec
 
-HEAD = 4  # data: rows walked, columns per row, words
+# data: a header of HEAD words, nothing after it. Numba reads these module-level ints as compile-time constants.
+(
+    ROWS,  # rows walked (the room's long side)
+    COLS,  # columns per row (the short side)
+    WORDS,  # uint64 words per packed state
+    CELLS,  # cells walked in all (ROWS * COLS): the last is layer CELLS - 1
+    HEAD,  # header words: one past the last field
+) = range(5)
 
 
 @njit(cache=True, inline="always")
@@ -32,7 +39,7 @@ def set_bit(out, bit, value):
 @njit(STEP_SIGNATURE, cache=True)
 def step(data, layer, key, choice, out):
     """Cell ``layer``: choice 0 lays a mat to the right (or passes a covered cell), choice 1 a mat downwards."""
-    rows, width, words = data[0], data[1], data[2]
+    rows, width, words = data[ROWS], data[COLS], data[WORDS]
     r, c = layer // width, layer % width
     for w in range(words):
         out[w] = key[w]
@@ -62,7 +69,7 @@ def step(data, layer, key, choice, out):
     set_bit(out, c, down)
     set_bit(out, placed_at, placed if c + 1 < width else np.uint64(0))  # the last column's is never read
     set_bit(out, above_left, placed_before if c + 1 < width else np.uint64(0))
-    if layer == data[3] - 1:
+    if layer == data[CELLS] - 1:
         return ACCEPT  # the last cell: covered (the only way it passes), so the room is tiled
     return KEEP
 
@@ -71,7 +78,8 @@ def build(rows: int, cols: int, least_words: int = 1) -> FrontierSpec:
     """The spec of the tatami tilings of a rows x cols room (``least_words``: see the knight's tours')."""
     long, short = max(rows, cols), min(rows, cols)
     words = max(least_words, (2 * short + 1 + 63) // 64)
-    data = np.array([long, short, words, long * short], dtype=np.int64)
+    data = np.zeros(HEAD, dtype=np.int64)
+    data[ROWS], data[COLS], data[WORDS], data[CELLS] = long, short, words, long * short
     label = "row-major cells" if cols <= rows else "column-major cells"
     if (rows * cols) % 2:
         return FrontierSpec(0, words, 2, step, data, 1, label, fixed=0, width=short, refuse=REFUSE)
