@@ -25,6 +25,7 @@ from gridsat.solvers.backend import (
     COUNT,
     DEFAULT_BACKEND,
     ENUMERATE,
+    LAYERS,
     SOLVE,
     Backend,
     Request,
@@ -126,6 +127,7 @@ def count(
     method: str | None = None,
     split: Split | None = None,
     memory: int | None = None,
+    spill: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     **deprecated: Any,
 ) -> Outcome:
@@ -141,11 +143,15 @@ def count(
     the same call resumes from it; ``parts`` names how many parts to aim for (see ``Split``).
 
     A backend that counts without listing solutions (``frontier``) answers with an exact count or,
-    stopped first, with none (``.known`` False); ``memory`` caps its megabytes.
+    stopped first, with none (``.known`` False); ``memory`` caps its megabytes, and its layers go to
+    files under ``spill`` (default: the temporary folder) when they do not fit. Given a split, the
+    frontier runs its layer partitions on ``jobs`` threads or the workers of a Dask ``scheduler``, and
+    keeps the last finished layer in ``checkpoint``.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory), limit=limit, time_limit=time_limit,
+    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill)),
+              limit=limit, time_limit=time_limit,
               up_to=up_to, method=method, split=splitting(split, deprecated))
     counter = get_backend(backend)
     check(counter, chosen, job)
@@ -158,6 +164,7 @@ def route(puzzle: Puzzle, instance: Instance, backend: Backend, job: Job,
     ``up_to``), Burnside's lemma, or a run of the listed solutions (of orbit representatives, with ``up_to``)."""
     if counts_only(backend):
         listen = notes_to(on_progress)
+        job = layered(backend, job)
         if job.up_to is not None:
             return tally_orbits(puzzle, instance, backend, job.request, up_to=job.up_to, time_limit=job.time_limit,
                                 progress=listen)
@@ -168,6 +175,16 @@ def route(puzzle: Puzzle, instance: Instance, backend: Backend, job: Job,
     run = launch(puzzle, instance, backend.name, job.request, job.split, variant=Variant(job.up_to), limit=job.limit,
                  time_limit=job.time_limit, on_progress=on_progress)
     return consume(run, on_progress=on_progress if job.split is None else None)
+
+
+def layered(backend: Backend, job: Job) -> Job:
+    """A split given to a backend that partitions its own work (``LAYERS``), handed to it in its request."""
+    split = job.split
+    if split is None or LAYERS not in backend.can:
+        return job
+    request = dataclasses.replace(job.request, threads=split.jobs, scheduler=split.scheduler,
+                                  checkpoint=None if split.checkpoint is None else Path(split.checkpoint))
+    return dataclasses.replace(job, request=request, split=None)
 
 
 def notes_to(on_progress: Callable[[Progress], None] | None) -> Callable[[str], None] | None:

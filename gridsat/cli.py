@@ -201,7 +201,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     progress = ProgressLine.on_terminal(args.quiet)
     try:
         outcome = api.count(puzzle, instance, limit=args.limit, up_to=args.up_to, method=args.method,
-                            memory=args.memory, on_progress=progress, split=splitting(args), **choices(args))
+                            memory=args.memory, spill=args.spill, on_progress=progress, split=splitting(args),
+                            **choices(args))
     finally:
         if progress:
             progress.close()
@@ -541,10 +542,14 @@ def add_count(sub: Commands) -> None:
                        help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
-                       help="record each finished part in FILE; the same command with the same FILE resumes")
+                       help="record each finished part (frontier: the last finished layer) in FILE; the same "
+                            "command with the same FILE resumes")
     count.add_argument("--memory", type=positive_int, metavar="MB",
                        help="the megabytes a counting backend (frontier) may hold; past it the run stops "
                             "(default: a share of the memory this machine has free)")
+    count.add_argument("--spill", metavar="DIR",
+                       help="where a counting backend (frontier) writes the layers that do not fit in memory "
+                            "(default: the system's temporary folder); the files are removed when it ends")
     count.add_argument("--json", action="store_true", help="print the run as JSON")
     count.set_defaults(run=cmd_count)
 

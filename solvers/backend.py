@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
@@ -30,6 +31,11 @@ class Request:
     limit: int | None = None  # a hint: with 1 a backend may search for one solution, not enumerate
     part: Part | None = None  # search only this part of the solution space (see solvers.parts)
     memory: int | None = None  # megabytes a counting backend may hold (None: its default cap)
+    spill: str | None = None  # the folder a counting backend's spill files go under (None: the temporary folder)
+    # A split handed to a backend that partitions its own work (LAYERS): its threads, Dask scheduler, checkpoint
+    threads: int | None = None
+    scheduler: str | None = None
+    checkpoint: Path | None = None
 
 
 class Search(Protocol):
@@ -50,6 +56,9 @@ class Search(Protocol):
 
 # What a backend can do, asked of it (``Backend.can``) so the API and CLI never name a backend.
 SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO = "solve", "enumerate", "count", "split", "time-limit", "up-to"
+# A counting backend that splits its own work (the frontier's layer partitions): it takes a Split's jobs,
+# scheduler and checkpoint through its Request instead of being run in parts.
+LAYERS = "layers"
 ENUMERATORS = frozenset({SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO})
 # The formulation kinds a backend may run (``Backend.formulation``; ``Puzzle.encodings`` takes them).
 CPSAT, CNF = "cpsat", "cnf"

@@ -1,18 +1,16 @@
-"""The numba kernels of the frontier engine: one layer's expansion into per-partition hash tables.
+"""The numba kernels of the frontier engine: a layer's parents expanded into children, and a partition of
+children merged into the next layer's states.
 
-A layer is ``P`` partitions (P a power of two), each an open-addressing table ``table[p, slot, :]``
-of any size, with linear probing, at most 3/4 full. A row is ``[tag, state words..., count
-lanes...]``: the tag is the state's hash with its low bit set (0: an empty row), so a probe reads
-one row and compares the tag before the words. Once a layer is done its rows are compacted to
-the front of each table: the next layer's parents, dense. A child belongs to the partition its
-hash's bits name, so partitions hold disjoint states.
+A layer is held as ``P`` partitions (P a power of two), each a dense array of rows ``[state words...,
+count lanes...]``: the state in columns ``0 .. words - 1``, count lane ``j`` in column ``words + j``
+(``lane(words, j)``). No tag, no empty rows: a state costs its words and its lanes. A child belongs to
+the partition its hash's low bits name, so partitions hold disjoint states and each is merged alone.
 
-One thread runs ``expand``: children go into the table in batches (their hashes first, with a
-prefetch of each target row, then the probes), so the cache misses of a batch overlap. Several
-threads run ``emit`` then ``insert``: each expands a share of the parents and files the children
-by partition, then each inserts its own partition's children from every file; no step is taken
-twice and no table is shared. The kernels release the GIL: the driver runs them in Python threads
-(numba's prange threads spin between the many short layers and cost more than they give).
+``expand`` takes the children of a slice of parents into one array, their partitions beside them;
+``scatter`` orders them by partition (a counting sort); ``merge`` adds up equal states of one
+partition's children in an open-addressing table (linear probing, the one probe-and-insert loop, with the
+next rows' homes prefetched so their cache misses overlap) and hands back the distinct states, dense.
+The kernels release the GIL: the driver (``solvers.layers``) runs them in Python threads.
 
 Count lane 0 is modulo 2**64 (plain wrapping adds); lane j > 0 is modulo ``moduli[j]`` < 2**62.
 """
@@ -24,11 +22,12 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from gridsat.models.frontier import ACCEPT, KEEP
+
 STEP = types.FunctionType(types.int64(types.int64[::1], types.int64, types.uint64[::1], types.int64,
                                       types.uint64[::1]))
-U3 = types.uint64[:, :, ::1]
-BATCH = 32  # parents expanded before their children are inserted
-LOAD_NUM, LOAD_DEN = 3, 4  # a table holds at most 3/4 of its rows (linear probing stays short)
+ROWS = types.uint64[:, ::1]
+LOOKAHEAD = 16  # rows whose table home is prefetched ahead of the row being inserted
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -54,240 +53,150 @@ def prefetch(typingctx, table, row):
     return sig, codegen
 
 
-@njit(types.uint64(types.uint64[::1], types.int64), cache=True, inline="always")
-def mix(key, words):
-    """A splitmix64-style hash of a state's words."""
+@njit(cache=True, inline="always")
+def lane(words, j):
+    """The column of count lane ``j`` in a row of ``words`` state words."""
+    return words + j
+
+
+@njit(cache=True, inline="always")
+def mix(rows, i, words):
+    """A splitmix64-style hash of row ``i``'s state words."""
     h = np.uint64(0)
     for w in range(words):
-        h = (h ^ key[w]) * _M1
+        h = (h ^ rows[i, w]) * _M1
         h = (h ^ (h >> np.uint64(30))) * _M2
     h = (h ^ (h >> np.uint64(27))) * _M3
     return h ^ (h >> np.uint64(31))
 
 
-@njit(types.uint64(types.uint64, types.uint64), cache=True, inline="always")
-def home(h, nrows):
-    """A hash's first row in a table of any size: the high half of the hash scaled to the rows (Lemire)."""
-    return ((h >> np.uint64(32)) * nrows) >> np.uint64(32)
-
-
-@njit(types.void(types.uint64[:, ::1], types.int64, types.int64, types.uint64[:, ::1], types.int64,
-                 types.int64, types.uint64[::1]), cache=True, inline="always")
-def add_into(dst, k, at, src, i, at_src, moduli):
-    """dst[k, at:] += src[i, at_src:], lane by lane (indices, not views: a view costs an atomic refcount)."""
-    dst[k, at] += src[i, at_src]  # modulo 2**64: numba's uint64 adds wrap
+@njit(cache=True, inline="always")
+def add_counts(dst, k, src, i, words, moduli):
+    """Row ``k`` of ``dst`` gains row ``i`` of ``src``'s counts, lane by lane (``dst`` may be an
+    accumulator of lanes alone: its lane j is column j when its rows are one lane wide each)."""
+    at = dst.shape[1] - moduli.shape[0]  # dst's first lane: after the state words, if it has them
+    dst[k, at] += src[i, lane(words, 0)]  # modulo 2**64: numba's uint64 adds wrap
     for j in range(1, moduli.shape[0]):
-        s = dst[k, at + j] + src[i, at_src + j]
+        s = dst[k, at + j] + src[i, lane(words, j)]
         if s >= moduli[j]:
             s -= moduli[j]
         dst[k, at + j] = s
 
 
-@njit(types.void(STEP, types.int64[::1], types.int64, U3, types.int64[::1], types.int64, types.int64,
-                 types.uint64[::1], U3,
-                 types.int64[::1], types.int64[:, ::1], types.uint64[:, ::1], types.int64, types.int64),
-      cache=True, nogil=True)
-def expand(step, data, layer, tin, fin, words, choices, moduli, tout, fill, pos, acc, scratch, p):
-    """Expand the parents (``tin[q, :fin[q]]``, dense) into partition ``p`` of ``tout``, resuming at ``pos[p]``.
+@njit(cache=True, inline="always")
+def vacant(table, slot, words):
+    """Whether a table row is free: its lanes are all zero (a state's count never is: it is at least
+    one and below the product of the moduli, so some lane of it is not zero)."""
+    for j in range(words, table.shape[1]):
+        if table[slot, j] != 0:
+            return False
+    return True
 
-    ``pos[p]`` is (input partition, row). The partition stops early, leaving there where to
-    resume, when its table would pass the load limit (the caller grows it and calls again);
-    ``pos[p, 0]`` is -1 once it has seen every child. Accepted counts go to ``acc`` (partition 0).
-    """
-    parts = tout.shape[0]
-    rows_out = tout.shape[1]
-    nrows = np.uint64(rows_out)
-    pmask = np.uint64(parts - 1)
+
+@njit(types.int64(STEP, types.int64[::1], types.int64, ROWS, types.int64, types.int64, types.int64, types.int64,
+                  types.uint64[::1], types.int64, types.uint64, ROWS, types.int64[::1], ROWS, types.int64),
+      cache=True, nogil=True)
+def expand(step, data, layer, parents, lo, hi, words, choices, moduli, scratch, pmask, children, part, acc, t):
+    """The children of ``parents[lo:hi]`` into ``children`` (room for ``choices`` a parent), each with
+    its partition in ``part``; the counts of solutions completed here go to ``acc[t]``. Returns how
+    many children there are."""
     lanes = moduli.shape[0]
-    limit = rows_out // LOAD_DEN * LOAD_NUM
-    if pos[p, 0] < 0:
-        return
     out = np.zeros(words + scratch, np.uint64)
     key = np.zeros(words, np.uint64)
-    width = BATCH * choices
-    bkeys = np.zeros((width, words), np.uint64)  # the batch's children, their hashes and parents
-    bhash = np.zeros(width, np.uint64)
-    bfrom = np.zeros(width, np.int64)
-    tab = tout[p]
-    q0 = pos[p, 0]
-    for q in range(q0, tin.shape[0]):
-        src = tin[q]
-        i = pos[p, 1] if q == q0 else 0
-        end = fin[q]
-        while i < end:
-            first = i
-            n = 0
-            while i < end and i - first < BATCH:
-                if src[i, 0] != 0:
-                    for w in range(words):
-                        key[w] = src[i, 1 + w]
-                    for c in range(choices):
-                        status = step(data, layer, key, c, out)
-                        if status == 2:
-                            if p == 0:
-                                bhash[n] = 0  # an accepted count, added at the flush below
-                                bfrom[n] = i
-                                n += 1
-                        elif status == 1:
-                            h = mix(out, words) | np.uint64(1)
-                            if (h >> np.uint64(1)) & pmask == np.uint64(p):
-                                bhash[n] = h
-                                bfrom[n] = i
-                                for w in range(words):
-                                    bkeys[n, w] = out[w]
-                                prefetch(tab, np.int64(home(h, nrows)))
-                                n += 1
-                i += 1
-            if fill[p] + n > limit:  # this batch might not fit: grow first, then redo it
-                pos[p, 0], pos[p, 1] = q, first
-                return
-            for b in range(n):
-                h = bhash[b]
-                if h == 0:
-                    add_into(acc, 0, 0, src, bfrom[b], 1 + words, moduli)
-                    continue
-                slot = home(h, nrows)
-                while True:
-                    tag = tab[slot, 0]
-                    if tag == 0:
-                        tab[slot, 0] = h
-                        for w in range(words):
-                            tab[slot, 1 + w] = bkeys[b, w]
-                        for j in range(lanes):
-                            tab[slot, 1 + words + j] = src[bfrom[b], 1 + words + j]
-                        fill[p] += 1
-                        break
-                    if tag == h:
-                        same = True
-                        for w in range(words):
-                            if tab[slot, 1 + w] != bkeys[b, w]:
-                                same = False
-                                break
-                        if same:
-                            add_into(tab, slot, 1 + words, src, bfrom[b], 1 + words, moduli)
-                            break
-                    slot += np.uint64(1)
-                    if slot == nrows:
-                        slot = np.uint64(0)
-    pos[p, 0] = -1
-
-
-@njit(types.void(U3, U3, types.int64), cache=True, nogil=True)
-def regrow(old, new, p):
-    """Move partition ``p``'s rows from ``old`` into the larger, empty ``new``."""
-    src, tab = old[p], new[p]
-    nrows = np.uint64(tab.shape[0])
-    for i in range(src.shape[0]):
-        h = src[i, 0]
-        if h == 0:
-            continue
-        slot = home(h, nrows)
-        while tab[slot, 0] != 0:
-            slot += np.uint64(1)
-            if slot == nrows:
-                slot = np.uint64(0)
-        for w in range(src.shape[1]):
-            tab[slot, w] = src[i, w]
-
-
-@njit(types.void(U3, types.int64), cache=True, nogil=True)
-def compact(table, p):
-    """Partition ``p``'s occupied rows moved to its front, in order (the next layer's parents, dense)."""
-    tab = table[p]
-    k = 0
-    for i in range(tab.shape[0]):
-        if tab[i, 0] != 0:
-            if k != i:
-                for w in range(tab.shape[1]):
-                    tab[k, w] = tab[i, w]
-            k += 1
-
-
-# Several threads on one layer (see the module's docstring); the layer goes by in chunks so the files stay small.
-
-
-@njit(types.int64(STEP, types.int64[::1], types.int64, types.uint64[:, ::1], types.int64[::1], types.int64,
-                  types.int64, types.int64, types.int64, types.int64, types.uint64[::1], types.uint64[:, :, ::1],
-                  types.int64[:, ::1], types.int64[:, ::1], types.uint64[:, ::1], types.int64, types.int64),
-      cache=True, nogil=True)
-def emit(step, data, layer, tin, fin, stride, words, choices, lo, hi, moduli, ekeys, efrom, ecount, acc, scratch,
-         t):
-    """File the children of parent rows ``lo:hi`` of ``tin`` (a flat view, ``stride`` rows per input
-    partition, ``fin`` of them used) by partition: ``ekeys[p, k] = [tag, state...]``, ``efrom[p, k]``
-    its parent's row. Accepted counts go to ``acc[t]``. Returns the children filed."""
-    parts = ecount.shape[0]
-    pmask = np.uint64(parts - 1)
-    out = np.zeros(words + scratch, np.uint64)
-    key = np.zeros(words, np.uint64)
-    filed = 0
-    for p in range(parts):
-        ecount[p, t] = 0
-    for g in range(lo, hi):
-        if g % stride >= fin[g // stride]:
-            continue
+    m = 0
+    for i in range(lo, hi):
         for w in range(words):
-            key[w] = tin[g, 1 + w]
+            key[w] = parents[i, w]
         for c in range(choices):
             status = step(data, layer, key, c, out)
-            if status == 2:
-                add_into(acc, t, 0, tin, g, 1 + words, moduli)
-            elif status == 1:
-                h = mix(out, words) | np.uint64(1)
-                p = np.int64((h >> np.uint64(1)) & pmask)
-                k = ecount[p, t]
-                ekeys[p, k, 0] = h
+            if status == KEEP:
                 for w in range(words):
-                    ekeys[p, k, 1 + w] = out[w]
-                efrom[p, k] = g
-                ecount[p, t] = k + 1
-                filed += 1
-    return filed
+                    children[m, w] = out[w]
+                for j in range(lanes):
+                    children[m, lane(words, j)] = parents[i, lane(words, j)]
+                part[m] = np.int64(mix(children, m, words) & pmask)
+                m += 1
+            elif status == ACCEPT:
+                add_counts(acc, t, parents, i, words, moduli)
+    return m
 
 
-@njit(types.void(types.uint64[:, :, :, ::1], types.int64[:, :, ::1], types.int64[:, ::1], types.uint64[:, ::1],
-                 types.int64, types.uint64[::1], U3, types.int64[::1], types.int64[:, ::1], types.int64),
-      cache=True, nogil=True)
-def insert(ekeys, efrom, ecount, tin, words, moduli, tout, fill, done, p):
-    """Insert partition ``p``'s filed children (every thread's file) into ``tout[p]``, resuming at
-    ``done[p, t]``; stops when the table reaches its load limit (``done`` says where it got)."""
-    tab = tout[p]
-    nrows = np.uint64(tab.shape[0])
-    limit = tab.shape[0] // LOAD_DEN * LOAD_NUM
-    lanes = moduli.shape[0]
-    for t in range(ekeys.shape[0]):
-        keys = ekeys[t, p]
-        start = done[p, t]
-        end = ecount[p, t]
-        for b in range(start, min(end, start + 8)):
-            prefetch(tab, np.int64(home(keys[b, 0], nrows)))
-        for b in range(start, end):
-            if b + 8 < end:
-                prefetch(tab, np.int64(home(keys[b + 8, 0], nrows)))
-            if fill[p] >= limit:
-                done[p, t] = b
-                return
-            h = keys[b, 0]
-            g = efrom[t, p, b]
-            slot = home(h, nrows)
-            while True:
-                tag = tab[slot, 0]
-                if tag == 0:
-                    for w in range(1 + words):
-                        tab[slot, w] = keys[b, w]
-                    for j in range(lanes):
-                        tab[slot, 1 + words + j] = tin[g, 1 + words + j]
-                    fill[p] += 1
+@njit(types.void(ROWS, types.int64[::1], types.int64, ROWS, types.int64[::1]), cache=True, nogil=True)
+def scatter(children, part, m, into, starts):
+    """``children[:m]`` into ``into`` ordered by partition: partition p's rows are ``starts[p]:starts[p + 1]``."""
+    parts = starts.shape[0] - 1
+    at = np.zeros(parts, np.int64)
+    for k in range(m):
+        at[part[k]] += 1
+    starts[0] = 0
+    for p in range(parts):
+        starts[p + 1] = starts[p] + at[p]
+        at[p] = starts[p]
+    for k in range(m):
+        p = part[k]
+        d = at[p]
+        for w in range(children.shape[1]):
+            into[d, w] = children[k, w]
+        at[p] = d + 1
+
+
+@njit(cache=True, nogil=True)
+def merge(children, words, moduli):
+    """The distinct states of one partition's ``children``, each with the sum of its counts, dense
+    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact)."""
+    m, width = children.shape
+    bits = 4
+    while (1 << bits) < 2 * m:  # at most half full: probes stay short
+        bits += 1
+    table = np.zeros((1 << bits, width), np.uint64)
+    shift = np.uint64(64 - bits)
+    mask = np.uint64((1 << bits) - 1)
+    homes = np.empty(LOOKAHEAD, np.uint64)
+    n = 0
+    for i in range(min(m, LOOKAHEAD)):
+        homes[i] = mix(children, i, words) >> shift
+        prefetch(table, np.int64(homes[i]))
+    for i in range(m):
+        slot = homes[i % LOOKAHEAD]
+        ahead = i + LOOKAHEAD
+        if ahead < m:
+            homes[ahead % LOOKAHEAD] = mix(children, ahead, words) >> shift
+            prefetch(table, np.int64(homes[ahead % LOOKAHEAD]))
+        while True:  # the one probe-and-insert loop: linear probing from the home slot
+            if vacant(table, slot, words):  # a new state
+                for w in range(width):
+                    table[slot, w] = children[i, w]
+                n += 1
+                break
+            same = True
+            for w in range(words):
+                if table[slot, w] != children[i, w]:
+                    same = False
                     break
-                if tag == h:
-                    same = True
-                    for w in range(words):
-                        if tab[slot, 1 + w] != keys[b, 1 + w]:
-                            same = False
-                            break
-                    if same:
-                        add_into(tab, slot, 1 + words, tin, g, 1 + words, moduli)
-                        break
-                slot += np.uint64(1)
-                if slot == nrows:
-                    slot = np.uint64(0)
-        done[p, t] = end
+            if same:  # a known state gains the counts
+                add_counts(table, slot, children, i, words, moduli)
+                break
+            slot = (slot + np.uint64(1)) & mask
+    states = np.empty((n, width), np.uint64)
+    total = 0.0
+    k = 0
+    for s in range(table.shape[0]):
+        if not vacant(table, s, words):
+            for w in range(width):
+                states[k, w] = table[s, w]
+            total += float(states[k, words])
+            k += 1
+    return states, total
+
+
+@njit(types.void(ROWS, ROWS, types.int64, types.uint64[::1]), cache=True, nogil=True)
+def widen(narrow, wide, words, moduli):
+    """``narrow``'s rows (one exact lane) copied into ``wide`` with every lane: lane j is lane 0 modulo
+    ``moduli[j]`` (each count is exact in lane 0 when this is called)."""
+    for i in range(narrow.shape[0]):
+        for w in range(words):
+            wide[i, w] = narrow[i, w]
+        c = narrow[i, words]
+        wide[i, words] = c
+        for j in range(1, moduli.shape[0]):
+            wide[i, words + j] = c % moduli[j]

@@ -21,6 +21,7 @@ from gridsat.solvers.backend import (
     BACKENDS,
     COUNT,
     ENUMERATE,
+    LAYERS,
     SPLIT,
     TIME_LIMIT,
     UP_TO,
@@ -40,7 +41,7 @@ SYMMETRIES = ("symmetry", "reversal")  # what ``up_to`` takes (a puzzle declares
 METHODS = ("canonical", "burnside")  # how orbits are counted (see solvers.orbits)
 BURNSIDE = "burnside"
 # The Request fields a backend must take to be given them (a backend would ignore the others silently).
-OPTIONS = ("encoding", "solver", "algorithm", "memory")
+OPTIONS = ("encoding", "solver", "algorithm", "memory", "spill")
 
 
 class Splitting(Protocol):
@@ -48,6 +49,7 @@ class Splitting(Protocol):
 
     jobs: int
     checkpoint: Path | str | None
+    parts: int | None
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,10 @@ def check_options(backend: Backend, request: Request) -> None:
 
 def check_capabilities(backend: Backend, puzzle: Puzzle, job: Job) -> None:
     """The puzzle, the split, orbits and a time limit must each be something the backend can do."""
-    if job.split is not None and SPLIT not in backend.can:
+    if job.split is not None and LAYERS in backend.can and job.split.parts is not None:
+        raise InvalidOption(f"--parts {job.split.parts} does not apply to backend {backend.name!r}: it partitions each "
+                            "layer itself (--jobs, --scheduler and --checkpoint do apply)")
+    if job.split is not None and SPLIT not in backend.can and LAYERS not in backend.can:
         raise InvalidOption(f"backend {backend.name!r} does not split a count into parts: drop --jobs, --scheduler, "
                             "--parts and --checkpoint")
     refusal = backend.refusal(puzzle)

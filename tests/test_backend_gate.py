@@ -26,8 +26,11 @@ REFUSALS = [
      "backend 'frontier' counts without listing solutions, so it has no solution limit"),
     (lambda: gs.count("knights-tour", "3x4", backend="frontier", up_to="reversal", method="canonical"),
      "backend 'frontier' counts orbits its own way: --method does not apply"),
-    (lambda: gs.count("tatami", "3x4", backend="frontier", split=Split(jobs=2)),
-     "backend 'frontier' does not split a count into parts: drop --jobs, --scheduler, --parts and --checkpoint"),
+    (lambda: gs.count("tatami", "3x4", backend="frontier", split=Split(jobs=2, parts=8)),
+     "--parts 8 does not apply to backend 'frontier': it partitions each layer itself (--jobs, --scheduler and "
+     "--checkpoint do apply)"),
+    (lambda: gs.count("tatami", "3x4", backend="sat", spill="/tmp"),
+     "--spill '/tmp' does not apply to backend 'sat' (only frontier)"),
     (lambda: gs.count("prime-grid", "3x3", backend="frontier"),
      "prime-grid has no frontier formulation: count it with cpsat, sat, reference, d4 or ganak"),
     (lambda: gs.enumerate("tatami", "3x4", backend="frontier"),
@@ -141,5 +144,8 @@ def test_what_the_api_used_to_name_comes_from_the_registry() -> None:
 
 
 def test_one_cores_helper_serves_the_api_and_the_frontier() -> None:
-    assert api.cores is machine.cores and frontier.cores is machine.cores
-    assert 1 <= machine.cores()
+    from gridsat.solvers import layers
+
+    assert api.cores is machine.cores and layers.idle_cores is machine.idle_cores
+    assert not hasattr(frontier, "cores") and not hasattr(frontier, "cpus")
+    assert 1 <= machine.idle_cores() <= machine.cores()

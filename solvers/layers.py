@@ -1,0 +1,402 @@
+"""The frontier engine's layer driver: a spec's states walked one element (layer) at a time.
+
+A layer is a ``Shelf`` of partitions. Each layer, the parents are expanded a partition at a time (and
+each partition let go of once expanded), their children gathered by partition in ``Bins``, then each
+partition merged on its own into the next layer's states. When the layer would not fit in the memory
+budget, the children and the merged partitions go to files in the spill folder instead, and memory is
+set by the largest partition, not the layer. Counts start in one lane (modulo 2**64) and are widened to
+the lanes the spec's bound needs only when a layer's exact total could pass 2**63 (see ``Lanes``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gridsat.models.frontier import FrontierSpec
+from gridsat.solvers.machine import default_memory, idle_cores
+from gridsat.solvers.residues import crt, moduli_for
+from gridsat.solvers.spill import GB, Bins, Meter, Shelf, SpillFolder
+from gridsat.solvers.stop import Stop
+
+MB = 1 << 20
+PROGRESS_EVERY = 0.5  # seconds between progress lines
+CHUNK = 1 << 18  # parents one kernel call expands at most: its scratch stays small
+SMALL_LAYER = 1 << 14  # parents a layer may have and still run on one thread in one partition
+MIN_SLICE = 1 << 10  # and at least (but for the last): fewer are not worth a thread's hand-over
+PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
+SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
+
+
+@dataclass
+class Run:
+    """What one engine run found: the native count (None when stopped) and what it held."""
+
+    count: int | None
+    layers: int
+    peak_states: int = 0
+    peak_layer: int = 0
+    peak_memory: int = 0  # bytes of states, children and scratch held at once (the engine's own arrays)
+    peak_disk: int = 0  # bytes of spill files held at once
+    states: list[int] = field(default_factory=list)  # parents per layer
+    memory: list[int] = field(default_factory=list)  # bytes held at each layer's peak
+    lanes: int = 1
+    partitions: int = 1
+    spilled: int = 0  # layers whose children went to disk
+    threads: int = 1
+    workers: list[dict[str, Any]] = field(default_factory=list)  # a cluster's workers: each one's share and peak
+    resumed: int = 0  # the layer a checkpoint resumed from (0: a fresh run)
+    seconds: float = 0.0
+
+    @property
+    def bytes_per_state(self) -> float:
+        """Memory at the peak per state of the widest layer."""
+        return self.peak_memory / max(1, self.peak_states)
+
+
+@dataclass
+class Lanes:
+    """The count lanes: one (modulo 2**64) while every count is exact in it, then all the spec's bound needs.
+
+    While one lane is used, the driver knows each layer's total (``total``, summed as floats: within a
+    millionth) and so that each count in it is exact; before a layer whose children's total could pass
+    2**63, every state's count is copied into the other lanes (lane j = count mod moduli[j]).
+    """
+
+    moduli: list[int]  # every lane the bound needs: 2**64 first, then primes
+    used: int = 1
+    total: float = 1.0  # the current layer's total while one lane is used
+    exact: int = 0  # the solutions counted while one lane was used, exactly
+    residues: list[int] = field(default_factory=list)  # and after, lane by lane
+
+    def array(self) -> np.ndarray:
+        """The moduli of the lanes in use, as the kernels read them (lane 0's is 0: it wraps)."""
+        return np.array([0] + self.moduli[1 : self.used], dtype=np.uint64)
+
+    def must_widen(self, choices: int) -> bool:
+        return self.used < len(self.moduli) and choices * self.total * (1 + 1e-6) + 1 >= SAFE_TOTAL
+
+    def widen(self) -> None:
+        self.used = len(self.moduli)
+        self.residues = [0] * self.used
+
+    def accept(self, acc: np.ndarray) -> None:
+        """The solutions one layer completed (``acc``: lanes per task)."""
+        if self.used == 1:
+            self.exact += int(sum(int(x) for x in acc[:, 0]))  # exact: below the layer's bound
+            return
+        for j, m in enumerate(self.moduli):
+            self.residues[j] = (self.residues[j] + sum(int(x) for x in acc[:, j])) % m
+
+    def count(self) -> int:
+        if self.used == 1:
+            return self.exact
+        return crt([(self.exact + r) % m for r, m in zip(self.residues, self.moduli, strict=True)], self.moduli)
+
+
+@dataclass
+class Engine:
+    """One run's fixed parts: the spec, the stop flag, the threads and the memory budget."""
+
+    spec: FrontierSpec
+    stop: Stop
+    pool: ThreadPoolExecutor
+    threads: int
+    budget: int
+    folder: SpillFolder
+    lanes: Lanes
+    run: Run
+    data: np.ndarray
+    meter: Meter = field(default_factory=Meter)
+
+    @property
+    def width(self) -> int:
+        return self.spec.words + self.lanes.used
+
+
+def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
+             progress: Callable[[str], None] | None = None, threads: int | None = None,
+             spill: str | Path | None = None, checkpoint: Any = None) -> Run:
+    """Count ``spec``'s solutions layer by layer; ``Run.count`` is None when ``stop`` ended it first
+    (its reason set: the time limit, the memory budget ``memory`` bytes or the disk running out).
+    ``spill``: the folder spill files go under; ``checkpoint``: a ``LayerCheckpoint`` to resume from and save to."""
+    started = time.perf_counter()
+    threads = threads or idle_cores()
+    run = Run(None, spec.elements, threads=threads)
+    if spec.fixed is not None:
+        run.count, run.seconds = spec.fixed, time.perf_counter() - started
+        return run
+    folder = SpillFolder(spill)
+    lanes = Lanes(moduli_for(spec.bound_bits))
+    try:
+        with ThreadPoolExecutor(threads) as pool:
+            engine = Engine(spec, stop, pool, threads, default_memory() if memory is None else memory, folder,
+                            lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64))
+            walk(engine, progress, checkpoint, started)
+    finally:
+        run.peak_disk = max(run.peak_disk, folder.peak_bytes)
+        folder.remove()
+    run.seconds = time.perf_counter() - started
+    return run
+
+
+def root(spec: FrontierSpec, lanes: Lanes, meter: Meter) -> Shelf:
+    """The first layer: the root state, reached one way."""
+    rows = np.zeros((1, spec.words + lanes.used), dtype=np.uint64)
+    rows[0, : len(spec.initial)] = spec.initial
+    rows[0, spec.words] = 1
+    shelf = Shelf(1, rows.shape[1], meter)
+    shelf.put(0, rows)
+    return shelf
+
+
+def walk(engine: Engine, progress: Callable[[str], None] | None, checkpoint: Any, started: float) -> None:
+    """The layer loop: sets ``engine.run.count`` when every layer is done."""
+    spec, run, lanes = engine.spec, engine.run, engine.lanes
+    first, shelf = 0, None
+    if checkpoint is not None:
+        resumed = checkpoint.load(engine)
+        if resumed is not None:
+            first, shelf = resumed
+            run.resumed = first
+    if shelf is None:
+        shelf = root(spec, lanes, engine.meter)
+    last_report = started
+    for layer in range(first, spec.elements):
+        n = shelf.states
+        run.states.append(n)
+        if n > run.peak_states:
+            run.peak_states, run.peak_layer = n, layer
+        if n == 0:
+            break
+        if engine.stop.expired():
+            return
+        if lanes.must_widen(spec.choices):
+            shelf = widen(engine, shelf)
+        shelf = step_layer(engine, layer, shelf)
+        if shelf is None:
+            return
+        if checkpoint is not None:
+            checkpoint.save(engine, layer + 1, shelf)
+        now = time.perf_counter()
+        if progress is not None and now - last_report >= PROGRESS_EVERY:
+            last_report = now
+            where = "on disk" if shelf.folder is not None else "in memory"
+            progress(f"layer {layer + 1} of {spec.elements}: {shelf.states:,} states, "
+                     f"{max(run.memory[-1:] or [0]) // MB:,} MB at the peak, {where}")
+    shelf.release()
+    if checkpoint is not None:
+        checkpoint.save(engine, spec.elements, Shelf(0, engine.width, engine.meter), final=True)
+    run.lanes = lanes.used
+    run.count = lanes.count()
+
+
+def widen(engine: Engine, shelf: Shelf) -> Shelf:
+    """Every state's count copied into every lane the bound needs (see ``Lanes``)."""
+    from gridsat.solvers import frontier_engine as kernels
+
+    engine.lanes.widen()
+    moduli, words = engine.lanes.array(), engine.spec.words
+    wide = Shelf(shelf.parts, engine.width, engine.meter, shelf.folder)
+    for p in range(shelf.parts):
+        narrow = shelf.take(p)
+        rows = np.empty((narrow.shape[0], engine.width), np.uint64)
+        kernels.widen(narrow, rows, words, moduli)
+        engine.meter.sub(narrow.nbytes)
+        wide.put(p, rows)
+    return wide
+
+
+@dataclass
+class Plan:
+    """How one layer runs: its children's partitions, and whether they go to disk."""
+
+    parts: int
+    spill: bool
+    children: int  # expected children (an upper bound)
+    memory: int  # bytes the layer is expected to hold at its peak
+
+
+def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
+    """The plan for expanding ``shelf``; None (the stop's reason set) when even spilling cannot fit."""
+    spec, run = engine.spec, engine.run
+    row = engine.width * 8
+    n = shelf.states
+    growth = run.states[-1] / run.states[-2] if len(run.states) > 1 and run.states[-2] else spec.choices
+    children = int(n * min(spec.choices, max(1.0, growth) * 1.5)) + 1  # raw children: before equal states merge
+    parts = 1
+    while parts < engine.threads or children // parts > PART_ROWS:
+        parts *= 2
+    scratch = engine.threads * min(n, CHUNK) * spec.choices * (2 * row + 8)
+    merge = engine.threads * (children // parts + 1) * (row * 5 + 2)  # the raw rows, a table twice as long, the dense
+    in_memory = shelf.memory() + max(n, children) * row + scratch + merge
+    if in_memory <= engine.budget:
+        return Plan(parts, False, children, in_memory)
+    on_disk = scratch + merge + row * PART_ROWS
+    if on_disk > engine.budget:
+        engine.stop.request(f"out of the memory budget at layer {layer + 1} of {run.layers}: one partition needs "
+                            f"{on_disk // MB:,} MB (peak states {run.peak_states:,})")
+        return None
+    need, free = 2 * children * row, engine.folder.free_bytes()
+    if need > free:
+        engine.stop.request(f"out of disk at layer {layer + 1} of {run.layers}: its spill files need about "
+                            f"{need / GB:.1f} GB and {free / GB:.1f} GB is free under {engine.folder.base}")
+        return None
+    return Plan(parts, True, children, on_disk)
+
+
+def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
+    """The next layer's states from ``shelf``'s (let go of as they are expanded); None when stopped."""
+    if shelf.states <= SMALL_LAYER and shelf.folder is None:
+        return small_layer(engine, layer, shelf)
+    plan = plan_layer(engine, layer, shelf)
+    if plan is None:
+        return None
+    run = engine.run
+    run.partitions = max(run.partitions, plan.parts)
+    folder = engine.folder if plan.spill else None
+    run.spilled += plan.spill
+    bins = Bins(plan.parts, engine.width, engine.meter, folder)
+    try:
+        acc = expand_layer(engine, layer, shelf, bins, plan)
+        bins.seal()
+        if engine.stop.expired():
+            return None
+        nxt = merge_layer(engine, bins, Shelf(plan.parts, engine.width, engine.meter, folder))
+    finally:
+        bins.close()
+    engine.lanes.accept(acc)
+    peak = engine.meter.reset_peak()
+    run.memory.append(peak)
+    run.peak_memory = max(run.peak_memory, peak)
+    return nxt
+
+
+def small_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf:
+    """A layer small enough for one thread and one partition, without the hand-overs of a large one."""
+    from gridsat.solvers import frontier_engine as kernels
+
+    spec, lanes, meter = engine.spec, engine.lanes, engine.meter
+    moduli = lanes.array()
+    items = [shelf.take(q) for q in range(shelf.parts)]
+    parents = items[0] if len(items) == 1 else np.concatenate(items)
+    children = np.empty((parents.shape[0] * spec.choices, engine.width), np.uint64)
+    part = np.empty(children.shape[0], np.int64)
+    acc = np.zeros((1, lanes.used), np.uint64)
+    meter.add(children.nbytes + part.nbytes + (parents.nbytes if len(items) > 1 else 0))
+    m = kernels.expand(spec.step, engine.data, layer, parents, 0, parents.shape[0], spec.words, spec.choices, moduli,
+                       spec.scratch, np.uint64(0), children, part, acc, 0)
+    table = table_bytes(m, engine.width)
+    meter.add(table)
+    states, lanes.total = kernels.merge(children[:m], spec.words, moduli)
+    meter.sub(table + children.nbytes + part.nbytes + parents.nbytes + (parents.nbytes if len(items) > 1 else 0))
+    nxt = Shelf(1, engine.width, meter)
+    nxt.put(0, states)
+    lanes.accept(acc)
+    peak = meter.reset_peak()
+    engine.run.memory.append(peak)
+    engine.run.peak_memory = max(engine.run.peak_memory, peak)
+    return nxt
+
+
+def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Plan) -> np.ndarray:
+    """Every parent's children into ``bins``; returns the solutions completed here (lanes per task)."""
+    from gridsat.solvers import frontier_engine as kernels
+
+    spec, lanes, meter = engine.spec, engine.lanes, engine.meter
+    moduli, words, width = lanes.array(), spec.words, engine.width
+    pmask = np.uint64(plan.parts - 1)
+    tasks_total = sum(-(-size // MIN_SLICE) for size in shelf.sizes)
+    acc = np.zeros((max(1, tasks_total), lanes.used), dtype=np.uint64)
+    scratch: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    lock = threading.Lock()
+
+    def room(need: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """This thread's scratch: the children, their partitions, the children ordered by partition."""
+        me = threading.get_ident()
+        with lock:
+            if me not in scratch or scratch[me][0].shape[0] < need:
+                if me in scratch:
+                    meter.sub(sum(a.nbytes for a in scratch[me]))
+                scratch[me] = (np.empty((need, width), np.uint64), np.empty(need, np.int64),
+                               np.empty((need, width), np.uint64))
+                meter.add(sum(a.nbytes for a in scratch[me]))
+            return scratch[me]
+
+    def expand(task: tuple[int, int, int, np.ndarray]) -> None:
+        k, lo, hi, parents = task
+        children, part, ordered = room((hi - lo) * spec.choices)
+        m = kernels.expand(spec.step, engine.data, layer, parents, lo, hi, words, spec.choices, moduli, spec.scratch,
+                           pmask, children, part, acc, k)
+        starts = np.empty(plan.parts + 1, np.int64)
+        kernels.scatter(children, part, m, ordered, starts)
+        for p in range(plan.parts):
+            bins.add(p, ordered[starts[p] : starts[p + 1]])
+
+    # Partitions are taken in order and their slices handed to the threads; a partition is let go of
+    # once its slices are done, and at most one partition a thread waits in memory beyond those running.
+    in_flight: list[tuple[np.ndarray, list[Any]]] = []
+    k = 0
+    try:
+        for q in range(shelf.parts):
+            parents = shelf.take(q)
+            step = max(MIN_SLICE, min(CHUNK, -(-parents.shape[0] // engine.threads)))
+            slices = range(0, parents.shape[0], step)
+            futures = [engine.pool.submit(expand, (k + i, lo, min(parents.shape[0], lo + step), parents))
+                       for i, lo in enumerate(slices)]
+            k += len(futures)
+            in_flight.append((parents, futures))
+            del parents
+            while len(in_flight) > engine.threads or (in_flight and q == shelf.parts - 1):
+                done, futures = in_flight.pop(0)
+                for future in futures:
+                    future.result()
+                meter.sub(done.nbytes)
+            if engine.stop.expired():
+                break
+    finally:
+        for done, futures in in_flight:
+            for future in futures:
+                future.cancel()
+                if not future.cancelled():
+                    future.exception()  # waits: its kernel cannot be stopped halfway
+            meter.sub(done.nbytes)
+        meter.sub(sum(a.nbytes for arrays in scratch.values() for a in arrays))
+    return acc
+
+
+def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
+    """Each partition's children merged into its distinct states, on the shelf; the layer's total noted."""
+    from gridsat.solvers import frontier_engine as kernels
+
+    moduli, words, meter = engine.lanes.array(), engine.spec.words, engine.meter
+    totals = [0.0] * shelf.parts
+
+    def merge(p: int) -> None:
+        children = bins.take(p)
+        table = table_bytes(children.shape[0], engine.width)
+        meter.add(table)
+        states, totals[p] = kernels.merge(children, words, moduli)
+        meter.sub(table)
+        meter.sub(children.nbytes)
+        del children
+        shelf.put(p, states)
+
+    list(engine.pool.map(merge, range(shelf.parts)))
+    engine.lanes.total = sum(totals)
+    return shelf
+
+
+def table_bytes(children: int, width: int) -> int:
+    """What ``merge``'s table of ``children`` rows holds: at least twice as many slots, a power of two."""
+    slots = 16
+    while slots < 2 * children:
+        slots *= 2
+    return slots * (width * 8 + 1)

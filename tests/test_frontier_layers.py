@@ -1,0 +1,154 @@
+"""The frontier's layers past one machine's memory: spilled to disk, checkpointed, widened, on a Dask cluster.
+
+Each count is compared with the golden counts (OEIS A165134 / A001230 via tests/golden) or with the
+same engine run plainly in memory, which the golden tests in test_frontier.py check in turn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from gridsat.models import get_puzzle  # noqa: E402
+from gridsat.models.errors import InvalidOption  # noqa: E402
+from gridsat.solvers import frontier_engine, layers  # noqa: E402
+from gridsat.solvers.layer_checkpoint import LayerCheckpoint  # noqa: E402
+from gridsat.solvers.layers import run_spec  # noqa: E402
+from gridsat.solvers.spill import SpillFolder  # noqa: E402
+from gridsat.solvers.stop import Stop  # noqa: E402
+
+TOUR, TATAMI = get_puzzle("knights-tour"), get_puzzle("tatami")
+
+
+def spec(text: str, params: dict[str, str] | None = None, puzzle=TOUR):
+    return puzzle.frontier.spec(puzzle.parse(text, params or {}))
+
+
+def small_partitions(monkeypatch) -> None:
+    """Partitions of a few hundred rows, so that small boards have layers of many partitions."""
+    monkeypatch.setattr(layers, "SMALL_LAYER", 0)
+    monkeypatch.setattr(layers, "PART_ROWS", 4096)
+    monkeypatch.setattr(layers, "CHUNK", 2048)
+    monkeypatch.setattr(layers, "MIN_SLICE", 64)
+
+
+def leftovers(base: Path) -> list[Path]:
+    return sorted(base.glob("gridsat-frontier-*"))
+
+
+@pytest.mark.parametrize("words", [1, 2])
+def test_a_spilled_count_equals_the_count_in_memory(monkeypatch, tmp_path, words):
+    """A memory budget below the layers' size sends them to disk; the count is the same, the files go
+    (states of one word, and widened to two as an 8-row board's are)."""
+    from gridsat.models.knights_tour.frontier import build
+
+    small_partitions(monkeypatch)
+    native = 9862
+    board = TOUR.parse("6x6", {"closed": "true"})
+    in_memory = run_spec(build(board, least_words=words), Stop(), threads=2)
+    budget = in_memory.peak_memory - 1  # the layers do not fit: they go to disk, a partition at a time
+    spilled = run_spec(build(board, least_words=words), Stop(), threads=2, memory=budget, spill=tmp_path)
+    assert in_memory.count == spilled.count == native
+    assert in_memory.spilled == 0 and spilled.spilled > 0 and spilled.peak_disk > 0
+    assert spilled.peak_memory < in_memory.peak_memory * 0.8, (spilled.peak_memory, in_memory.peak_memory)
+    assert leftovers(tmp_path) == []
+
+
+def test_spill_files_go_when_a_count_is_interrupted(monkeypatch, tmp_path):
+    small_partitions(monkeypatch)
+    merge, calls = frontier_engine.merge, []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == 200:
+            raise KeyboardInterrupt
+        return merge(*args)
+
+    budget = run_spec(spec("6x6", {"closed": "true"}), Stop()).peak_memory - 1
+    monkeypatch.setattr(frontier_engine, "merge", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_spec(spec("6x6", {"closed": "true"}), Stop(), threads=2, memory=budget, spill=tmp_path)
+    assert len(calls) >= 200 and leftovers(tmp_path) == []
+
+
+def test_a_short_disk_is_refused_before_the_layer(monkeypatch, tmp_path):
+    small_partitions(monkeypatch)
+    budget = run_spec(spec("6x6", {"closed": "true"}), Stop()).peak_memory - 1
+    monkeypatch.setattr(SpillFolder, "free_bytes", lambda self: 1000)
+    stop = Stop()
+    run = run_spec(spec("6x6", {"closed": "true"}), stop, memory=budget, spill=tmp_path)
+    assert run.count is None and str(stop.reason).startswith("out of disk at layer ")
+    assert "GB is free under" in stop.reason and leftovers(tmp_path) == []
+
+
+def test_a_partition_that_cannot_fit_ends_the_run_on_the_memory_budget(tmp_path):
+    stop = Stop()
+    run = run_spec(spec("6x6", {"closed": "true"}), stop, memory=10_000, spill=tmp_path)
+    assert run.count is None and str(stop.reason).startswith("out of the memory budget at layer ")
+    assert "one partition needs" in stop.reason
+
+
+class StopAfter(Stop):
+    """A stop requested after ``looks`` looks at it (the engine looks between layers and partitions)."""
+
+    def __init__(self, looks: int) -> None:
+        super().__init__()
+        self.left = looks
+
+    def expired(self) -> bool:
+        self.left -= 1
+        if self.left < 0:
+            self.request("interrupted")
+        return super().expired()
+
+
+@pytest.mark.parametrize("spilled", [False, True])
+def test_an_interrupted_count_resumes_from_its_checkpoint(monkeypatch, tmp_path, spilled):
+    small_partitions(monkeypatch)
+    what = {"puzzle": "knights-tour", "instance": "6x6 closed"}
+    memory = run_spec(spec("6x6", {"closed": "true"}), Stop()).peak_memory - 1 if spilled else None
+    path = tmp_path / "count.ckpt"
+    first = run_spec(spec("6x6", {"closed": "true"}), StopAfter(50), memory=memory, spill=tmp_path / "spill",
+                     checkpoint=LayerCheckpoint(path, what, every=0))
+    assert first.count is None and path.exists()
+    resumed = run_spec(spec("6x6", {"closed": "true"}), Stop(), memory=memory, spill=tmp_path / "spill",
+                       checkpoint=LayerCheckpoint(path, what, every=0))
+    assert resumed.count == 9862 and 10 < resumed.resumed < 80
+    assert resumed.states[: resumed.resumed] == first.states[: resumed.resumed]
+    assert leftovers(tmp_path / "spill") == []
+    again = run_spec(spec("6x6", {"closed": "true"}), Stop(), checkpoint=LayerCheckpoint(path, what, every=0))
+    assert again.count == 9862 and again.resumed == 80  # the finished count is kept: nothing to redo
+
+
+def test_a_checkpoint_of_another_count_is_refused(tmp_path):
+    path = tmp_path / "count.ckpt"
+    run_spec(spec("5x5"), Stop(), checkpoint=LayerCheckpoint(path, {"instance": "5x5"}, every=0))
+    with pytest.raises(InvalidOption, match="was written for another count .*data_sha256"):
+        run_spec(spec("6x6", {"closed": "true"}), Stop(), checkpoint=LayerCheckpoint(path, {"instance": "5x5"}))
+    path.write_text("not a checkpoint")
+    with pytest.raises(InvalidOption, match="cannot be read"):
+        run_spec(spec("5x5"), Stop(), checkpoint=LayerCheckpoint(path, {"instance": "5x5"}))
+
+
+def test_one_lane_while_counts_are_small_then_all_the_bound_needs():
+    """Tatami 8x100 has a bound of 401 bits but 3021 tilings: one lane suffices all along. The 2x200
+    room passes 2**64 on the way: its counts are widened to the lanes the bound needs, and exact."""
+    small = run_spec(spec("8x100", puzzle=TATAMI), Stop())
+    assert small.count == 3021 and small.lanes == 1
+    big = run_spec(spec("2x200", puzzle=TATAMI), Stop())
+    assert big.count == 1_424_898_759_677_182_306_122_208_910_181_724 and big.lanes > 1
+
+
+def test_a_dask_cluster_counts_what_one_process_counts():
+    distributed = pytest.importorskip("distributed")
+    from gridsat.solvers.frontier_dask import run_on_cluster
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        for text, params, puzzle in (("5x5", {}, TOUR), ("3x10", {"closed": "true"}, TOUR), ("4x7", {}, TATAMI)):
+            one = run_spec(spec(text, params, puzzle), Stop())
+            many = run_on_cluster(spec(text, params, puzzle), Stop(), c.scheduler_address)
+            assert many.count == one.count and many.states == one.states
+            assert len(many.workers) == 2 and all(w["peak_memory"] > 0 for w in many.workers)
