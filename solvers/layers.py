@@ -28,7 +28,7 @@ from gridsat.solvers.stop import Stop
 
 MB = 1 << 20
 PROGRESS_EVERY = 0.5  # seconds between progress lines
-CHUNK = 1 << 18  # parents one kernel call expands at most: its scratch stays small
+CHUNK = 1 << 20  # parents one kernel call expands at most: its scratch stays small
 SMALL_LAYER = 1 << 14  # parents a layer may have and still run on one thread in one partition
 MIN_SLICE = 1 << 10  # and at least (but for the last): fewer are not worth a thread's hand-over
 PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
@@ -134,6 +134,7 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
         run.count, run.seconds = spec.fixed, time.perf_counter() - started
         return run
     folder = SpillFolder(spill)
+    folder.check()
     lanes = Lanes(moduli_for(spec.bound_bits))
     try:
         with ThreadPoolExecutor(threads) as pool:
@@ -337,8 +338,7 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
                            pmask, children, part, acc, k)
         starts = np.empty(plan.parts + 1, np.int64)
         kernels.scatter(children, part, m, ordered, starts)
-        for p in range(plan.parts):
-            bins.add(p, ordered[starts[p] : starts[p + 1]])
+        bins.add(ordered, starts)
 
     # Partitions are taken in order and their slices handed to the threads; a partition is let go of
     # once its slices are done, and at most one partition a thread waits in memory beyond those running.

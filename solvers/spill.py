@@ -9,6 +9,7 @@ temporary folder) and removed, with every file in it, when the run ends, however
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import threading
@@ -56,6 +57,15 @@ class SpillFolder:
         self.held = 0
         self.lock = threading.Lock()
         self.serial = 0
+
+    def check(self) -> None:
+        """Refuse, before the run starts, a folder that cannot hold spill files (made later, when needed)."""
+        where = self.base
+        while not where.exists() and where != where.parent:
+            where = where.parent
+        if not where.is_dir() or not os.access(where, os.W_OK | os.X_OK):
+            what = "is not a folder" if not where.is_dir() else "is not writable"
+            raise InvalidOption(f"--spill {str(self.base)!r}: {str(where)!r} {what}")
 
     def file(self, stem: str) -> Path:
         """A new file name in the folder (the folder is made on the first call)."""
@@ -168,21 +178,26 @@ class Bins:
             self.paths = [folder.file(f"bin{p}") for p in range(parts)]
             self.files = [open(path, "wb") for path in self.paths]  # noqa: SIM115 (closed in close())
 
-    def add(self, p: int, rows: np.ndarray) -> None:
-        """Rows of partition ``p`` (a slice of a scratch array: copied, or written, before it is reused)."""
-        if rows.shape[0] == 0:
-            return
+    def add(self, ordered: np.ndarray, starts: np.ndarray) -> None:
+        """Rows ordered by partition, partition p's at ``starts[p]:starts[p + 1]`` (a scratch array: each
+        partition's rows are copied, or written, before it is reused)."""
+        bounds = starts.tolist()
+        spans = list(enumerate(zip(bounds[:-1], bounds[1:], strict=True)))
         if self.folder is None:
-            piece = rows.copy()
-            self.meter.add(piece.nbytes)
+            pieces = [(p, ordered[a:b].copy()) for p, (a, b) in spans if b > a]
+            self.meter.add(sum(piece.nbytes for _, piece in pieces))
             with self.lock:
-                self.pieces[p].append(piece)
-                self.rows[p] += piece.shape[0]
+                for p, piece in pieces:
+                    self.pieces[p].append(piece)
+                    self.rows[p] += piece.shape[0]
             return
-        self.files[p].write(memoryview(np.ascontiguousarray(rows)).cast("B"))  # buffered writes are atomic a call
+        for p, (a, b) in spans:
+            if b > a:
+                self.files[p].write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
         with self.lock:
-            self.rows[p] += rows.shape[0]
-        self.folder.grew(rows.nbytes)
+            for p, (a, b) in spans:
+                self.rows[p] += b - a
+        self.folder.grew((bounds[-1] - bounds[0]) * ordered.shape[1] * 8)
 
     def seal(self) -> None:
         """Every file flushed and closed: the children are all written."""
