@@ -223,24 +223,38 @@ class Plan:
     spill: bool
     children: int  # expected children (an upper bound)
     memory: int  # bytes the layer is expected to hold at its peak
+    slice: int  # parents a kernel call expands at most
 
 
 def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
-    """The plan for expanding ``shelf``; None (the stop's reason set) when even spilling cannot fit."""
-    spec, run = engine.spec, engine.run
+    """The plan for expanding ``shelf``: in memory when the layer fits the budget, else spilled in
+    partitions and slices small enough for it; None (the stop's reason set) when even those cannot fit."""
+    spec, run, threads = engine.spec, engine.run, engine.threads
     row = engine.width * 8
     n = shelf.states
     growth = run.states[-1] / run.states[-2] if len(run.states) > 1 and run.states[-2] else spec.choices
     children = int(n * min(spec.choices, max(1.0, growth) * 1.5)) + 1  # raw children: before equal states merge
-    parts = 1
-    while parts < engine.threads or children // parts > PART_ROWS:
-        parts *= 2
-    scratch = engine.threads * min(n, CHUNK) * spec.choices * (2 * row + 8)
-    merge = engine.threads * (children // parts + 1) * (row * 5 + 2)  # the raw rows, a table twice as long, the dense
+    scratch_row = spec.choices * (2 * row + 8)  # a parent's children, their partitions, the children ordered
+    merge_row = row * 4 + row // 2  # a child's row, its table slots (at most 2.5), its merged row
+
+    def partitions(rows: int) -> int:
+        parts = 1
+        while parts < threads or children // parts > rows:
+            parts *= 2
+        return parts
+
+    parts = partitions(PART_ROWS)
+    scratch = threads * min(n, CHUNK) * scratch_row
+    merge = threads * (children // parts + 1) * merge_row
     in_memory = shelf.memory() + max(n, children) * row + scratch + merge
     if in_memory <= engine.budget:
-        return Plan(parts, False, children, in_memory)
-    on_disk = scratch + merge + row * PART_ROWS
+        return Plan(parts, False, children, in_memory, CHUNK)
+    # On disk: a quarter of the budget for the slices' scratch, a quarter for the merges, and the rest
+    # for the parent partitions being expanded (a thread's and the next one's).
+    slice_ = max(MIN_SLICE, min(CHUNK, engine.budget // 4 // (threads * scratch_row)))
+    parts = partitions(max(MIN_SLICE, min(PART_ROWS, engine.budget // 4 // (threads * merge_row))))
+    parents = (threads + 1) * max(shelf.sizes) * row
+    on_disk = threads * slice_ * scratch_row + threads * (children // parts + 1) * merge_row + parents
     if on_disk > engine.budget:
         engine.stop.request(f"out of the memory budget at layer {layer + 1} of {run.layers}: one partition needs "
                             f"{on_disk // MB:,} MB (peak states {run.peak_states:,})")
@@ -250,7 +264,20 @@ def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
         engine.stop.request(f"out of disk at layer {layer + 1} of {run.layers}: its spill files need about "
                             f"{need / GB:.1f} GB and {free / GB:.1f} GB is free under {engine.folder.base}")
         return None
-    return Plan(parts, True, children, on_disk)
+    open_files(parts)
+    return Plan(parts, True, children, on_disk, slice_)
+
+
+def open_files(parts: int) -> None:
+    """Room for one spill file a partition: the soft limit on open files raised as far as needed."""
+    try:
+        import resource
+    except ImportError:  # not on a POSIX system
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = parts + 256
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
 
 
 def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
@@ -347,7 +374,7 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
     try:
         for q in range(shelf.parts):
             parents = shelf.take(q)
-            step = max(MIN_SLICE, min(CHUNK, -(-parents.shape[0] // engine.threads)))
+            step = max(MIN_SLICE, min(plan.slice, -(-parents.shape[0] // engine.threads)))
             slices = range(0, parents.shape[0], step)
             futures = [engine.pool.submit(expand, (k + i, lo, min(parents.shape[0], lo + step), parents))
                        for i, lo in enumerate(slices)]
@@ -395,8 +422,7 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
 
 
 def table_bytes(children: int, width: int) -> int:
-    """What ``merge``'s table of ``children`` rows holds: at least twice as many slots, a power of two."""
-    slots = 16
-    while slots < 2 * children:
-        slots *= 2
-    return slots * (width * 8 + 1)
+    """What ``merge``'s table of ``children`` rows holds."""
+    from gridsat.solvers import frontier_engine as kernels
+
+    return (1 << kernels.table_bits(children)) * width * 8

@@ -152,3 +152,21 @@ def test_a_dask_cluster_counts_what_one_process_counts():
             many = run_on_cluster(spec(text, params, puzzle), Stop(), c.scheduler_address)
             assert many.count == one.count and many.states == one.states
             assert len(many.workers) == 2 and all(w["peak_memory"] > 0 for w in many.workers)
+
+
+def test_the_command_line_spills_checkpoints_and_cleans_up(tmp_path):
+    """`--memory 2` is below 6x6 closed tours' widest layer (about 5 MB in memory): it goes to disk."""
+    import json
+    import subprocess
+    import sys
+
+    spill, checkpoint = tmp_path / "spill", tmp_path / "tours.ckpt"
+    command = [sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "-p", "closed=true", "--backend",
+               "frontier", "--memory", "2", "--spill", str(spill), "--checkpoint", str(checkpoint), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["count"] == 19724 and record["spilled_layers"] > 0 and record["peak_disk"] > 0
+    assert record["peak_memory"] <= 2 << 20 and checkpoint.exists() and list(spill.iterdir()) == []
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert json.loads(again.stdout)["count"] == 19724 and json.loads(again.stdout)["resumed_at_layer"] == 80
