@@ -92,13 +92,16 @@ def widen(run: str, moduli: list[int]) -> None:
 Bundle = tuple[dict[int, dict[int, np.ndarray]], list[int], int]
 
 
-def expand_round(run: str, layer: int, parts: int, round_: int, rounds: int) -> Bundle:
+def expand_round(run: str, layer: int, parts: int, round_: int, rounds: int, released: int) -> Bundle:
     """Expand this round's share of this worker's parents into ``parts`` partitions: keep the children
     of its own partitions, hand back the others' (worker -> partition -> rows), with the lanes of the
-    solutions completed and the bytes handed back."""
+    solutions completed and the bytes handed back. ``released``: the bytes handed back last round,
+    which their owners now hold."""
     from gridsat.solvers import frontier_engine as kernels
 
     share = here(run)
+    share.meter.sub(released)
+    share.away -= released
     spec, width = share.spec, share.width
     acc = np.zeros((1, share.lanes), np.uint64)
     away: dict[int, dict[int, list[np.ndarray]]] = {}
@@ -159,10 +162,9 @@ def receive(run: str, *picks: dict[int, np.ndarray]) -> int:
     return got
 
 
-def merge(run: str, *received: int) -> tuple[int, float, int]:
+def merge(run: str) -> tuple[int, float, int]:
     """Each of this worker's partitions merged into its distinct states: (states, lane-0 total, peak bytes).
-    It runs once every worker has received its children (``received``) and the client has let the
-    hand-backs go."""
+    It runs once every worker has received its children and the client has let the hand-backs go."""
     from gridsat.solvers import frontier_engine as kernels
 
     share = here(run)
@@ -217,18 +219,21 @@ def layer_on(cluster: Cluster, layer: int, parts: int, rounds: int) -> tuple[lis
     def pinned(fn: Callable[..., Any], *args: Any, at: str) -> Any:
         return client.submit(fn, *args, workers=[at], pure=False, allow_other_workers=False)
 
-    got, sums = [], []
+    lane_sums: list[list[int]] = []
+    released = [0] * len(workers)  # bytes each worker handed back last round, now with their owners
     for round_ in range(rounds):
-        bundles = [pinned(expand_round, cluster.run, layer, parts, round_, rounds, at=w) for w in workers]
+        bundles = [pinned(expand_round, cluster.run, layer, parts, round_, rounds, released[i], at=w)
+                   for i, w in enumerate(workers)]
         picks = {(i, j): pinned(pick, bundles[i], j, at=workers[i])
                  for i in range(len(workers)) for j in range(len(workers)) if i != j}
-        got += [pinned(receive, cluster.run, *[picks[(i, j)] for i in range(len(workers)) if i != j], at=w)
-                for j, w in enumerate(workers)]
-        sums += [pinned(summary, b, at=w) for b, w in zip(bundles, workers, strict=True)]
-        del bundles, picks  # the receives hold them until they have run; then Dask lets the senders' copies go
-    received = client.gather(got)
-    lane_sums = [lanes for lanes, _ in client.gather(sums)]
-    merged = client.gather([pinned(merge, cluster.run, *received, at=w) for w in workers])
+        got = [pinned(receive, cluster.run, *[picks[(i, j)] for i in range(len(workers)) if i != j], at=w)
+               for j, w in enumerate(workers)]
+        sums = client.gather([pinned(summary, b, at=w) for b, w in zip(bundles, workers, strict=True)] + got)
+        # The owners have their children: with these futures gone, Dask lets the senders' copies go.
+        del bundles, picks, got
+        lane_sums += [lanes for lanes, _ in sums[: len(workers)]]
+        released = [nbytes for _, nbytes in sums[: len(workers)]]
+    merged = client.gather([pinned(merge, cluster.run, at=w) for w in workers])
     return lane_sums, merged
 
 
