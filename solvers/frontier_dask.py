@@ -21,7 +21,7 @@ import numpy as np
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption
 from gridsat.models.frontier import FrontierSpec
-from gridsat.solvers.layers import CHUNK, PART_ROWS, PROGRESS_EVERY, Lanes, Run, table_bytes
+from gridsat.solvers.layers import PART_ROWS, PROGRESS_EVERY, Lanes, Run, table_bytes
 from gridsat.solvers.pool import scheduler_address
 from gridsat.solvers.residues import moduli_for
 from gridsat.solvers.spill import Meter
@@ -29,6 +29,9 @@ from gridsat.solvers.stop import Stop
 
 MB = 1 << 20
 ROUNDS = 4  # rounds a large layer is expanded in: children in flight between workers stay a fraction of it
+# Parents a kernel call expands: a worker runs one at a time, so its scratch can stay small (a share
+# of the layer is what it should hold, not a thread's large slice).
+SLICE = 1 << 16
 BIG_LAYER = 1 << 16  # states from which a layer goes in rounds (below, one round: fewer hand-overs)
 
 
@@ -107,8 +110,8 @@ def expand_round(run: str, layer: int, parts: int, round_: int, rounds: int, rel
     away: dict[int, dict[int, list[np.ndarray]]] = {}
     for q in [q for q in share.parts if (q // share.workers) % rounds == round_]:
         parents = share.parts.pop(q)
-        for lo in range(0, parents.shape[0], CHUNK):
-            hi = min(parents.shape[0], lo + CHUNK)
+        for lo in range(0, parents.shape[0], SLICE):
+            hi = min(parents.shape[0], lo + SLICE)
             children = np.empty(((hi - lo) * spec.choices, width), np.uint64)
             part = np.empty(children.shape[0], np.int64)
             ordered = np.empty_like(children)
