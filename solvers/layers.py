@@ -29,7 +29,8 @@ from gridsat.solvers.stop import Stop
 MB = 1 << 20
 PROGRESS_EVERY = 0.5  # seconds between progress lines
 CHUNK = 1 << 20  # parents one kernel call expands at most: its scratch stays small
-SMALL_LAYER = 1 << 14  # parents a layer may have and still run on one thread in one partition
+SMALL_LAYER = 1 << 18  # parents a layer may have and still be expanded whole, without partitions in files
+THREADED_LAYER = 1 << 12  # parents from which a small layer is shared among the threads
 MIN_SLICE = 1 << 10  # and at least (but for the last): fewer are not worth a thread's hand-over
 PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
 SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
@@ -282,7 +283,7 @@ def open_files(parts: int) -> None:
 
 def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
     """The next layer's states from ``shelf``'s (let go of as they are expanded); None when stopped."""
-    if shelf.states <= SMALL_LAYER and shelf.folder is None:
+    if shelf.states <= SMALL_LAYER and shelf.folder is None and small_need(engine, shelf) <= engine.budget:
         return small_layer(engine, layer, shelf)
     plan = plan_layer(engine, layer, shelf)
     if plan is None:
@@ -307,30 +308,75 @@ def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
     return nxt
 
 
+def small_need(engine: Engine, shelf: Shelf) -> int:
+    """The bytes ``small_layer`` holds at most: the parents twice, the children twice with their
+    partitions, and a merge table for all of them."""
+    n, row, choices = shelf.states, engine.width * 8, engine.spec.choices
+    return 2 * n * row + n * choices * (2 * row + 8) + table_bytes(n * choices, engine.width)
+
+
 def small_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf:
-    """A layer small enough for one thread and one partition, without the hand-overs of a large one."""
+    """A layer small enough to hold whole, without the hand-overs of a large one: each thread expands a
+    share of the parents into one array, ordered by partition (one a thread), then merges its partition."""
     from gridsat.solvers import frontier_engine as kernels
 
     spec, lanes, meter = engine.spec, engine.lanes, engine.meter
     moduli = lanes.array()
     items = [shelf.take(q) for q in range(shelf.parts)]
     parents = items[0] if len(items) == 1 else np.concatenate(items)
-    children = np.empty((parents.shape[0] * spec.choices, engine.width), np.uint64)
-    part = np.empty(children.shape[0], np.int64)
-    acc = np.zeros((1, lanes.used), np.uint64)
-    meter.add(children.nbytes + part.nbytes + (parents.nbytes if len(items) > 1 else 0))
-    m = kernels.expand(spec.step, engine.data, layer, parents, 0, parents.shape[0], spec.words, spec.choices, moduli,
-                       spec.scratch, np.uint64(0), children, part, acc, 0)
-    table = table_bytes(m, engine.width)
-    meter.add(table)
-    states, lanes.total = kernels.merge(children[:m], spec.words, moduli)
-    meter.sub(table + children.nbytes + part.nbytes + parents.nbytes + (parents.nbytes if len(items) > 1 else 0))
-    nxt = Shelf(1, engine.width, meter)
-    nxt.put(0, states)
+    n = parents.shape[0]
+    threads = 1 if n < THREADED_LAYER else engine.threads
+    parts = 1 << (threads.bit_length() - 1)  # a power of two, at most one a thread
+    bounds = [n * t // threads for t in range(threads + 1)]
+    acc = np.zeros((threads, lanes.used), np.uint64)
+    made: list[tuple[np.ndarray, np.ndarray]] = []  # each thread's children, ordered by partition, and where
+    made += [(np.empty((0, engine.width), np.uint64), np.zeros(2, np.int64))] * threads
+    held = parents.nbytes if len(items) > 1 else 0  # the partitions' copy, beside them
+
+    def expand(t: int) -> None:
+        lo, hi = bounds[t], bounds[t + 1]
+        children = np.empty(((hi - lo) * spec.choices, engine.width), np.uint64)
+        part = np.empty(children.shape[0], np.int64)
+        meter.add(children.nbytes + part.nbytes)
+        m = kernels.expand(spec.step, engine.data, layer, parents, lo, hi, spec.words, spec.choices, moduli,
+                           spec.scratch, np.uint64(parts - 1), children, part, acc, t)
+        starts = np.array([0, m], np.int64)
+        if parts > 1:
+            ordered = np.empty_like(children)
+            meter.add(ordered.nbytes)
+            starts = np.empty(parts + 1, np.int64)
+            kernels.scatter(children, part, m, ordered, starts)
+            meter.sub(children.nbytes)
+            children = ordered
+        meter.sub(part.nbytes)
+        made[t] = (children, starts)
+
+    def merge(p: int) -> tuple[np.ndarray, float]:
+        pieces = [children[starts[p] : starts[p + 1]] for children, starts in made]
+        rows = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+        table = table_bytes(rows.shape[0], engine.width) + (rows.nbytes if len(pieces) > 1 else 0)
+        meter.add(table)
+        merged = kernels.merge(rows, spec.words, moduli)
+        meter.sub(table)
+        return merged
+
+    meter.add(held)
+    if threads == 1:
+        expand(0)
+        results = [merge(0)]
+    else:
+        list(engine.pool.map(expand, range(threads)))
+        results = list(engine.pool.map(merge, range(parts)))
+    meter.sub(held + parents.nbytes + sum(children.nbytes for children, _ in made))
+    nxt = Shelf(parts, engine.width, meter)
+    for p, (states, _) in enumerate(results):
+        nxt.put(p, states)
+    lanes.total = sum(total for _, total in results)
     lanes.accept(acc)
     peak = meter.reset_peak()
     engine.run.memory.append(peak)
     engine.run.peak_memory = max(engine.run.peak_memory, peak)
+    engine.run.partitions = max(engine.run.partitions, parts)
     return nxt
 
 
