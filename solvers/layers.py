@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from gridsat.models.frontier import FrontierSpec
-from gridsat.solvers.machine import default_memory, idle_cores
+from gridsat.solvers.machine import default_memory, idle_cores, release_freed, steady_allocator
 from gridsat.solvers.residues import crt, moduli_for
 from gridsat.solvers.spill import GB, Bins, Meter, Shelf, SpillFolder
-from gridsat.solvers.stop import Stop
+from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
 PROGRESS_EVERY = 0.5  # seconds between progress lines
@@ -33,6 +33,7 @@ SMALL_LAYER = 1 << 18  # parents a layer may have and still be expanded whole, w
 THREADED_LAYER = 1 << 12  # parents from which a small layer is shared among the threads
 MIN_SLICE = 1 << 10  # and at least (but for the last): fewer are not worth a thread's hand-over
 PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
+TRIM_EVERY = 32  # partitions merged between hand-backs of freed heap pages to the system
 SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
 
 
@@ -136,12 +137,15 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
         return run
     folder = SpillFolder(spill)
     folder.check()
+    steady_allocator()
     lanes = Lanes(moduli_for(spec.bound_bits))
     try:
         with ThreadPoolExecutor(threads) as pool:
             engine = Engine(spec, stop, pool, threads, default_memory() if memory is None else memory, folder,
                             lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64))
             walk(engine, progress, checkpoint, started)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: a partial answer, the layers reached, no count
+        stop.request(INTERRUPTED)
     finally:
         run.peak_disk = max(run.peak_disk, folder.peak_bytes)
         folder.remove()
@@ -461,6 +465,8 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
         meter.sub(children.nbytes)
         del children
         shelf.put(p, states)
+        if p % TRIM_EVERY == TRIM_EVERY - 1:
+            release_freed()  # the children's pieces, freed partition by partition, leave holes in the heap
 
     list(engine.pool.map(merge, range(shelf.parts)))
     engine.lanes.total = sum(totals)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+from typing import Any
 
 
 def cores() -> int:
@@ -39,3 +41,35 @@ def idle_cores() -> int:
     except (OSError, AttributeError):
         busy = 0.0
     return max(1, min(cores(), round(cores() - busy)))
+
+
+MMAP_THRESHOLD = 1 << 20  # bytes from which glibc gives an allocation its own pages, returned when freed
+
+
+@functools.cache
+def _glibc() -> Any:
+    """The C library when it is glibc (with mallopt and malloc_trim), else None."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+    except (OSError, AttributeError):
+        return None
+
+
+def steady_allocator() -> None:
+    """A fixed threshold for glibc's own-pages allocations. By default it rises to the size of each large
+    block freed, so a run's tables and partitions come to share the heap with small pieces, and freeing
+    them leaves holes the system never gets back: the process then holds twice what it uses."""
+    libc = _glibc()
+    if libc is not None:
+        libc.mallopt(-3, MMAP_THRESHOLD)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, MMAP_THRESHOLD)  # M_TRIM_THRESHOLD
+
+
+def release_freed() -> None:
+    """Hand back to the system the whole pages that freed small blocks leave in glibc's heaps."""
+    libc = _glibc()
+    if libc is not None:
+        libc.malloc_trim(0)
