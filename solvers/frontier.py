@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib.util
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import FrontierSpec
@@ -31,9 +31,10 @@ from gridsat.solvers.backend import (
     backend_class,
     join_or,
 )
-from gridsat.solvers.layer_checkpoint import LayerCheckpoint
-from gridsat.solvers.layers import Run, run_spec
 from gridsat.solvers.stop import INTERRUPTED, Stop
+
+if TYPE_CHECKING:
+    from gridsat.solvers.layers import Run
 
 MB = 1 << 20
 
@@ -80,6 +81,11 @@ class FrontierBackend(Backend):
         built = time.perf_counter()
         spec, scale = spec_of(puzzle, instance, up_to)
         import gridsat.solvers.frontier_engine  # noqa: F401  (compiles or loads the kernels: build time)
+
+        # numpy and the layer driver load here, not with the backend registry: a process that lists
+        # backends must not start numpy's OpenBLAS threads (forked workers need a single-threaded parent)
+        from gridsat.solvers.layer_checkpoint import LayerCheckpoint
+        from gridsat.solvers.layers import run_spec
 
         build_seconds = time.perf_counter() - built
         checkpoint = None

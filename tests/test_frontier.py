@@ -11,7 +11,7 @@ pytest.importorskip("numba")
 from conftest import golden  # noqa: E402
 from gridsat.models import get_puzzle  # noqa: E402
 from gridsat.models.errors import InvalidOption  # noqa: E402
-from gridsat.solvers import frontier, layers  # noqa: E402
+from gridsat.solvers import layers  # noqa: E402
 from gridsat.solvers.backend import Request  # noqa: E402
 from gridsat.solvers.frontier import FrontierBackend  # noqa: E402
 from gridsat.solvers.residues import crt, moduli_for  # noqa: E402
@@ -145,7 +145,7 @@ def test_ctrl_c_is_reported_as_interrupted(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(frontier, "run_spec", interrupted)
+    monkeypatch.setattr(layers, "run_spec", interrupted)
     stop = Stop()
     assert count(TATAMI, "4x7", stop=stop).count is None
     assert stop.reason == INTERRUPTED
@@ -171,8 +171,8 @@ def test_partitioned_layers_count_the_same_as_one(monkeypatch):
     for text, params, native in (("5x5", {}, 864), ("3x10", {"closed": "true"}, 16), ("3x200", None, None)):
         puzzle = TOUR if params is not None else TATAMI
         spec = puzzle.frontier.spec(puzzle.parse(text, params or {}))
-        one = frontier.run_spec(spec, Stop(), threads=1)
-        two = frontier.run_spec(spec, Stop(), threads=2)
+        one = layers.run_spec(spec, Stop(), threads=1)
+        two = layers.run_spec(spec, Stop(), threads=2)
         assert one.count == two.count and two.partitions >= 2
         assert native is None or one.count == native
 
@@ -184,14 +184,14 @@ def test_states_of_several_words(text, params, native):
     """Boards of 8 rows and more pack their frontier into two words: the same counts on small boards made wide."""
     from gridsat.models.knights_tour.frontier import build
 
-    assert frontier.run_spec(build(TOUR.parse(text, params), least_words=3), Stop()).count == native
+    assert layers.run_spec(build(TOUR.parse(text, params), least_words=3), Stop()).count == native
 
 
 def test_tatami_states_of_several_words():
     from gridsat.models.tatami.frontier import build
 
-    assert frontier.run_spec(build(4, 7, least_words=2), Stop()).count == 3
-    assert frontier.run_spec(build(8, 100, least_words=2), Stop()).count == 3021
+    assert layers.run_spec(build(4, 7, least_words=2), Stop()).count == 3
+    assert layers.run_spec(build(8, 100, least_words=2), Stop()).count == 3021
 
 
 def test_chinese_remainders_rebuild_big_counts():
