@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from gridsat.models.errors import BackendUnavailable, InvalidOption
+from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.layers import PART_ROWS, PROGRESS_EVERY, Lanes, Run, table_bytes
-from gridsat.solvers.pool import scheduler_address
+from gridsat.solvers.pool import connect
 from gridsat.solvers.residues import moduli_for
 from gridsat.solvers.spill import Meter
 from gridsat.solvers.stop import Stop
@@ -238,18 +238,6 @@ def layer_on(cluster: Cluster, layer: int, parts: int, rounds: int) -> tuple[lis
         released = [nbytes for _, nbytes in sums[: len(workers)]]
     merged = client.gather([pinned(merge, cluster.run, at=w) for w in workers])
     return lane_sums, merged
-
-
-def connect(address: str) -> Any:
-    address = scheduler_address(address)
-    try:
-        from distributed import Client
-    except ImportError:
-        raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
-    try:
-        return Client(address, timeout=10)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
 
 
 def run_on_cluster(spec: FrontierSpec, stop: Stop, scheduler: str, *, memory: int | None = None,

@@ -211,6 +211,19 @@ def scheduler_address(text: str) -> str:
     return text.strip()
 
 
+def connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or one line saying why there is none."""
+    address = scheduler_address(address)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
+    try:
+        return Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as error:  # ValueError: an inproc address of another process
+        raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+
+
 def conquer_remote(conquer: Callable[..., Any], task: Any, event: str) -> Any:
     """A part on a Dask worker: ``conquer`` with the part's halt flag, a Dask ``Event`` named ``event``."""
     from distributed import Event
@@ -226,15 +239,7 @@ class DaskPool:
     while a worker thread is free, or when a part before it ends (first in, first out)."""
 
     def __init__(self, address: str, conquer: Callable[..., Any]) -> None:
-        address = scheduler_address(address)
-        try:
-            from distributed import Client
-        except ImportError:
-            raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
-        try:
-            self.client = Client(address, timeout=10)
-        except (OSError, TimeoutError, ValueError) as error:  # ValueError: an inproc address of another process
-            raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+        self.client = connect(address)
         self.conquer = conquer
         self.futures: dict[Any, int] = {}  # future -> its part's index, until it is done
         self.waiting: list[int] = []  # parts submitted, not yet taken to have started
