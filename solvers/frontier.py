@@ -118,6 +118,7 @@ def details_of(spec: FrontierSpec, run: Run) -> dict[str, Any]:
         "bytes_per_state": round(run.bytes_per_state, 1), "states_total": sum(run.states), "lanes": run.lanes,
         "threads": run.threads, "partitions": run.partitions, "spilled_layers": run.spilled,
         "peak_disk": run.peak_disk, **({"resumed_at_layer": run.resumed} if run.resumed else {}),
+        **({"checkpoints_skipped": run.checkpoints_skipped} if run.checkpoints_skipped else {}),
         **({"workers": run.workers} if run.workers else {}),
         **spec.details, **summary_of(run.states),
     }

@@ -21,7 +21,7 @@ import numpy as np
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import FrontierSpec
-from gridsat.solvers.layers import PART_ROWS, PROGRESS_EVERY, Lanes, Run, table_bytes
+from gridsat.solvers.layers import PART_ROWS, PROGRESS_EVERY, Lanes, Run, Tables
 from gridsat.solvers.pool import connect
 from gridsat.solvers.residues import moduli_for
 from gridsat.solvers.spill import Meter
@@ -48,6 +48,10 @@ class Share:
     coming: dict[int, list[np.ndarray]] = field(default_factory=dict)
     meter: Meter = field(default_factory=Meter)
     away: int = 0  # bytes handed back this layer: held here until the client lets their futures go
+    tables: Tables = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tables = Tables(self.meter)
 
     @property
     def width(self) -> int:
@@ -181,10 +185,9 @@ def merge(run: str) -> tuple[int, float, int]:
             share.meter.add(children.nbytes)
             share.meter.sub(sum(piece.nbytes for piece in pieces))
         del pieces
-        table = table_bytes(children.shape[0], share.width)
-        share.meter.add(table)
-        rows, part_total = kernels.merge(children, share.spec.words, share.moduli)
-        share.meter.sub(table + children.nbytes)
+        rows, part_total = kernels.merge(children, share.spec.words, share.moduli,
+                                         share.tables.get(children.shape[0], share.width))
+        share.meter.sub(children.nbytes)
         share.meter.add(rows.nbytes)
         share.parts[p] = rows
         states += rows.shape[0]

@@ -151,12 +151,13 @@ def table_bits(m):
 
 
 @njit(cache=True, nogil=True)
-def merge(children, words, moduli):
+def merge(children, words, moduli, table):
     """The distinct states of one partition's ``children``, each with the sum of its counts, dense
-    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact)."""
+    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact).
+    ``table``: at least ``1 << table_bits(m)`` rows, every lane zero; they are zero again on return, so
+    one table serves every merge of a thread (no fresh pages to fault in, partition after partition)."""
     m, width = children.shape
     bits = table_bits(m)
-    table = np.zeros((1 << bits, width), np.uint64)
     shift = np.uint64(64 - bits)
     mask = np.uint64((1 << bits) - 1)
     homes = np.empty(LOOKAHEAD, np.uint64)
@@ -188,10 +189,11 @@ def merge(children, words, moduli):
     states = np.empty((n, width), np.uint64)
     total = 0.0
     k = 0
-    for s in range(table.shape[0]):
+    for s in range(1 << bits):
         if not vacant(table, s, words):
             for w in range(width):
                 states[k, w] = table[s, w]
+                table[s, w] = 0
             total += float(states[k, words])
             k += 1
     return states, total

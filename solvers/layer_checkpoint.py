@@ -4,8 +4,10 @@ The file is a zip (numpy's ``.npz`` layout): ``meta.json`` (what is counted, the
 counts so far) and one ``partN.npy`` a partition. It is written beside itself and renamed over the
 old one, so a kill while writing leaves the previous checkpoint whole. Writing a large layer takes
 a while, so it is done again only when ``every`` seconds have passed and ten times as long as the
-last write took; the last layer, with the count, is always written. The same command resumes from
-it: a file written for another count is refused, naming what differs.
+last write took; the last layer, with the count, is always written, and so is the layer a time limit
+stops at. A checkpoint is skipped while the disk lacks room for it and the next layers' spill files
+(the run reports how many). The same command resumes from it: a file written for another count is
+refused, naming what differs.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import time
 import zipfile
 from pathlib import Path
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 EVERY = 60.0  # seconds between checkpoints at least
+ROOM = 4  # a checkpoint is skipped unless the disk has this many times its size free (for the spill files)
 
 
 def fingerprint(spec: Any, what: dict[str, Any]) -> dict[str, Any]:
@@ -84,6 +88,10 @@ class LayerCheckpoint:
         now = time.monotonic()
         due = self.every <= 0 or now - self.last >= max(self.every, 10 * self.cost)
         if not final and (not due or layer == self.saved_layer):
+            return
+        need, free = sum(shelf.sizes) * engine.width * 8, shutil.disk_usage(self.path.parent).free
+        if free < need * (1 if final else ROOM):  # the disk goes to the next layers' spill files first
+            engine.run.checkpoints_skipped += 1
             return
         lanes = engine.lanes
         meta = {"format": FORMAT, "fingerprint": fingerprint(engine.spec, self.what), "layer": layer,

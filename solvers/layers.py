@@ -55,6 +55,7 @@ class Run:
     threads: int = 1
     workers: list[dict[str, Any]] = field(default_factory=list)  # a cluster's workers: each one's share and peak
     resumed: int = 0  # the layer a checkpoint resumed from (0: a fresh run)
+    checkpoints_skipped: int = 0  # checkpoints not written: the disk was wanted for spill files
     seconds: float = 0.0
 
     @property
@@ -103,6 +104,33 @@ class Lanes:
         return crt([(self.exact + r) % m for r, m in zip(self.residues, self.moduli, strict=True)], self.moduli)
 
 
+class Tables:
+    """Each thread's merge table, kept for the run: ``merge`` leaves it zeroed, and it grows only when a
+    partition needs more rows (a fresh table a merge would fault in page by page)."""
+
+    def __init__(self, meter: Meter) -> None:
+        self.meter = meter
+        self.held: dict[int, np.ndarray] = {}
+
+    def get(self, children: int, width: int) -> np.ndarray:
+        """This thread's table, with room for ``children`` rows ``width`` wide."""
+        from gridsat.solvers import frontier_engine as kernels
+
+        rows, me = 1 << kernels.table_bits(children), threading.get_ident()
+        table = self.held.get(me)
+        if table is None or table.shape[0] < rows or table.shape[1] != width:
+            if table is not None:
+                self.meter.sub(table.nbytes)
+            table = np.zeros((rows, width), np.uint64)
+            self.meter.add(table.nbytes)
+            self.held[me] = table  # one key a thread: no other thread writes it
+        return table
+
+    def release(self) -> None:
+        self.meter.sub(sum(table.nbytes for table in self.held.values()))
+        self.held.clear()
+
+
 @dataclass
 class Engine:
     """One run's fixed parts: the spec, the stop flag, the threads and the memory budget."""
@@ -117,6 +145,10 @@ class Engine:
     run: Run
     data: np.ndarray
     meter: Meter = field(default_factory=Meter)
+    tables: Tables = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tables = Tables(self.meter)
 
     @property
     def width(self) -> int:
@@ -143,7 +175,10 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
         with ThreadPoolExecutor(threads) as pool:
             engine = Engine(spec, stop, pool, threads, default_memory() if memory is None else memory, folder,
                             lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64))
-            walk(engine, progress, checkpoint, started)
+            try:
+                walk(engine, progress, checkpoint, started)
+            finally:
+                engine.tables.release()
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: a partial answer, the layers reached, no count
         stop.request(INTERRUPTED)
     finally:
@@ -183,6 +218,8 @@ def walk(engine: Engine, progress: Callable[[str], None] | None, checkpoint: Any
         if n == 0:
             break
         if engine.stop.expired():
+            if checkpoint is not None:  # the layer is whole: the same command goes on from it
+                checkpoint.save(engine, layer, shelf, final=True)
             return
         if lanes.must_widen(spec.choices):
             shelf = widen(engine, shelf)
@@ -296,6 +333,8 @@ def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
     run.partitions = max(run.partitions, plan.parts)
     folder = engine.folder if plan.spill else None
     run.spilled += plan.spill
+    if plan.spill:
+        engine.tables.release()  # the merge tables grow again to this layer's partitions, planned to fit
     bins = Bins(plan.parts, engine.width, engine.meter, folder)
     try:
         acc = expand_layer(engine, layer, shelf, bins, plan)
@@ -358,10 +397,10 @@ def small_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf:
     def merge(p: int) -> tuple[np.ndarray, float]:
         pieces = [children[starts[p] : starts[p + 1]] for children, starts in made]
         rows = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
-        table = table_bytes(rows.shape[0], engine.width) + (rows.nbytes if len(pieces) > 1 else 0)
-        meter.add(table)
-        merged = kernels.merge(rows, spec.words, moduli)
-        meter.sub(table)
+        copy = rows.nbytes if len(pieces) > 1 else 0
+        meter.add(copy)
+        merged = kernels.merge(rows, spec.words, moduli, engine.tables.get(rows.shape[0], engine.width))
+        meter.sub(copy)
         return merged
 
     meter.add(held)
@@ -408,43 +447,66 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
                 meter.add(sum(a.nbytes for a in scratch[me]))
             return scratch[me]
 
-    def expand(task: tuple[int, int, int, np.ndarray]) -> None:
-        k, lo, hi, parents = task
-        children, part, ordered = room((hi - lo) * spec.choices)
-        m = kernels.expand(spec.step, engine.data, layer, parents, lo, hi, words, spec.choices, moduli, spec.scratch,
-                           pmask, children, part, acc, k)
+    def expand(task: tuple[int, list[tuple[np.ndarray, int, int]]]) -> None:
+        k, pieces = task
+        children, part, ordered = room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
+        m = 0
+        for parents, lo, hi in pieces:
+            m += kernels.expand(spec.step, engine.data, layer, parents, lo, hi, words, spec.choices, moduli,
+                                spec.scratch, pmask, children[m:], part[m:], acc, k)
         starts = np.empty(plan.parts + 1, np.int64)
         kernels.scatter(children, part, m, ordered, starts)
         bins.add(ordered, starts)
 
-    # Partitions are taken in order and their slices handed to the threads; a partition is let go of
-    # once its slices are done, and at most one partition a thread waits in memory beyond those running.
-    in_flight: list[tuple[np.ndarray, list[Any]]] = []
-    k = 0
+    # Partitions are taken in order and cut into tasks of about ``step`` parents (small partitions
+    # gathered into one, so that a task's children reach the bins in one piece a partition). A partition
+    # is let go of once the tasks that read it are done; at most a task a thread waits beyond those running.
+    step = max(MIN_SLICE, min(plan.slice, -(-shelf.states // engine.threads)))
+    held: list[list[Any]] = []  # [a partition's rows, the last task that reads them (None: not submitted yet)]
+    running: list[Any] = []
+    batch: list[tuple[np.ndarray, int, int]] = []
+    size = k = finished = 0
+
+    def submit() -> None:
+        nonlocal batch, size, k
+        running.append(engine.pool.submit(expand, (k, batch)))
+        for entry in held:
+            if entry[1] is None:
+                entry[1] = k
+        batch, size, k = [], 0, k + 1
+
+    def settle(limit: int) -> None:
+        """Wait until at most ``limit`` tasks run, and let go of the partitions that no task reads now."""
+        nonlocal finished
+        while len(running) > limit:
+            running.pop(0).result()
+            finished += 1
+        while held and held[0][1] is not None and held[0][1] < finished:
+            meter.sub(held.pop(0)[0].nbytes)
+
     try:
         for q in range(shelf.parts):
             parents = shelf.take(q)
-            step = max(MIN_SLICE, min(plan.slice, -(-parents.shape[0] // engine.threads)))
-            slices = range(0, parents.shape[0], step)
-            futures = [engine.pool.submit(expand, (k + i, lo, min(parents.shape[0], lo + step), parents))
-                       for i, lo in enumerate(slices)]
-            k += len(futures)
-            in_flight.append((parents, futures))
+            held.append([parents, None])
+            for lo in range(0, parents.shape[0], step):
+                batch.append((parents, lo, min(parents.shape[0], lo + step)))
+                size += batch[-1][2] - lo
+                if size >= step:
+                    submit()
+            if batch and q == shelf.parts - 1:
+                submit()
+            held[-1][1] = None if batch else k - 1  # the pending batch reads it yet, or the last task did
             del parents
-            while len(in_flight) > engine.threads or (in_flight and q == shelf.parts - 1):
-                done, futures = in_flight.pop(0)
-                for future in futures:
-                    future.result()
-                meter.sub(done.nbytes)
+            settle(engine.threads)
             if engine.stop.expired():
                 break
+        settle(0)
     finally:
-        for done, futures in in_flight:
-            for future in futures:
-                future.cancel()
-                if not future.cancelled():
-                    future.exception()  # waits: its kernel cannot be stopped halfway
-            meter.sub(done.nbytes)
+        for future in running:
+            future.cancel()
+            if not future.cancelled():
+                future.exception()  # waits: its kernel cannot be stopped halfway
+        meter.sub(sum(entry[0].nbytes for entry in held))
         meter.sub(sum(a.nbytes for arrays in scratch.values() for a in arrays))
     return acc
 
@@ -458,10 +520,7 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
 
     def merge(p: int) -> None:
         children = bins.take(p)
-        table = table_bytes(children.shape[0], engine.width)
-        meter.add(table)
-        states, totals[p] = kernels.merge(children, words, moduli)
-        meter.sub(table)
+        states, totals[p] = kernels.merge(children, words, moduli, engine.tables.get(children.shape[0], engine.width))
         meter.sub(children.nbytes)
         del children
         shelf.put(p, states)

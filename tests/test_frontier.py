@@ -177,14 +177,18 @@ def test_partitioned_layers_count_the_same_as_one(monkeypatch):
         assert native is None or one.count == native
 
 
-@pytest.mark.parametrize("text, params, native", [
-    ("5x5", {}, 864), ("5x5", {"start": "2,2"}, 64), ("3x10", {"closed": "true"}, 16), ("5x6", {"closed": "true"}, 8),
+@pytest.mark.parametrize("text, params, native, first_slot", [
+    ("5x5", {}, 864, 11), ("5x5", {"start": "2,2"}, 64, 11), ("3x10", {"closed": "true"}, 16, 11),
+    ("5x6", {"closed": "true"}, 8, 11), ("6x6", {"closed": "true"}, 9862, 9),
 ])
-def test_states_of_several_words(text, params, native):
-    """Boards of 8 rows and more pack their frontier into two words: the same counts on small boards made wide."""
+def test_states_of_two_words(text, params, native, first_slot):
+    """Boards of 8 rows and more pack their frontier into two words: the same counts on small boards whose
+    slots are moved up so that they straddle the two words."""
     from gridsat.models.knights_tour.frontier import build
 
-    assert layers.run_spec(build(TOUR.parse(text, params), least_words=3), Stop()).count == native
+    spec = build(TOUR.parse(text, params), first_slot=first_slot)
+    assert spec.words == 2 and spec.details["frontier_slots"] > 16
+    assert layers.run_spec(spec, Stop()).count == native
 
 
 def test_tatami_states_of_several_words():

@@ -1,9 +1,11 @@
 """Knight's tours as a frontier spec: Knuth's simpath over the knight graph's edges (Hamiltonian paths and cycles).
 
-Elements are the knight moves (undirected edges), sorted by their squares numbered along the
+The moves (undirected edges) are decided in order, sorted by their squares numbered along the
 board's short side (column-major on a wide board; see ``order``), so the frontier (squares with some moves
-decided and some not) stays about two short sides wide. Each frontier square has a slot, fixed
-by the order, holding one nibble:
+decided and some not) stays about two short sides wide. An element is one move, except in closed
+tours: there a square's last move leaves one choice alive (its square needs exactly two moves), so
+it is decided in the same element as the move before it, and its layer is never stored (``groups``).
+Each frontier square has a slot, fixed by the order, holding one nibble:
 
 * 0: no chosen move yet (also every free slot);
 * 1: two chosen moves: the square is inside the tour, no more moves;
@@ -17,9 +19,9 @@ becomes a tour end (open tours only). Closing a path into a cycle is accepted on
 tour (closed tours); joining two paths that each lead to a tour end accepts the whole open path.
 The native count is undirected (each tour once); ``scale`` turns it into gridsat's directed count.
 
-The step runs for every state and choice, so it is written for speed: a state of one word stays in a
-register (``step_word``), with per-edge masks for its tests, and keeps the labels canonical without a
-renumber wherever the change keeps their order; wider states go nibble by nibble (``step_words``).
+The step runs for every state and choice, so it is written for speed: the state (one word, or two for
+boards of 8 squares and more on their short side) stays in registers, with per-move masks for its
+tests, and the labels stay canonical without a renumber wherever a change keeps their order.
 """
 
 from __future__ import annotations
@@ -37,10 +39,11 @@ from gridsat.models.knights_tour.board import Board, Square
 
 # data: a header of HEAD words, then one record of REC words per element (edge), the layer's at
 # data[HEAD + REC * layer + field]. Numba reads these module-level ints as compile-time constants.
-HEAD = 8  # header words (those after WORDS are unused)
+HEAD = 8  # header words (those after GROUPS are unused)
 SLOTS = 0  # frontier slots in the state (an open tour's count of tour ends is the nibble after them)
 CLOSED = 1  # 1: closed tours (cycles), 0: open tours (paths)
-WORDS = 2  # uint64 words per packed state
+WORDS = 2  # uint64 words per packed state: 1 or 2
+GROUPS = 3  # where the elements' first moves are: element i is moves data[GROUPS + i] .. data[GROUPS + i + 1] - 1
 # An edge's record; u and v are its two squares, u the lower-numbered.
 (
     U_SLOT,  # u's frontier slot
@@ -55,12 +58,14 @@ WORDS = 2  # uint64 words per packed state
     SKIP_DEAD,  # skipping this move kills the state: the square can no longer get the moves it needs
     TAKE_DEAD,  # taking it does: the square has both moves, or is the start square with one (follows SKIP_DEAD)
     NEW_END,  # skipping it leaves the square no move and one to decide: a tour end to come (open tours)
-    # For states of one word (step_word):
+    # The same, as nibble masks of the state's first word (and of its second):
     LAST_MOVE_NIBBLES,  # LAST_MOVE spread to nibbles: bit 4k set when bit k of LAST_MOVE is
     START_NIBBLE,  # bit 4 * START_SLOT while the start square is on the frontier, else 0
+    LAST_MOVE_NIBBLES_HI,  # bit 4k set when bit 16 + k of LAST_MOVE is
+    START_NIBBLE_HI,  # bit 4 * (START_SLOT - 16) while the start square is on the frontier in the second word
     START_TO_COME,  # 1: START_SLOT is -1
     REC,  # words per record: one past the last field
-) = range(15)
+) = range(17)
 MAX_SLOTS = 24  # labels 3..14 must name every path end pair: at most 12 pairs on the frontier
 NIBBLES = 16  # per uint64 word
 SYMMETRY = ("the frontier backend counts knight's tours directed or up to reversal, not up to {up_to}: "
@@ -85,16 +90,26 @@ def lowest_bit(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-# A state of one word (boards up to 7 squares on their short side; 8 and more need two) is worked on in
-# a register, its nibbles read and written by shifts and masks, many at once:
+# A state is worked on in registers: ``lo`` holds slots 0-15, ``hi`` slots 16 and up (boards of 8 squares
+# and more on their short side need them; ``hi`` is 0 on smaller boards). Every function below takes
+# ``pair``, a literal at each call: inlined into ``step``, the half that a one-word state never needs is
+# compiled away. Nibbles are read and written by shifts and masks, many at once.
 ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 NIBBLE = np.uint64(15)
+ZERO, ONE, TWO, FOUR = np.uint64(0), np.uint64(1), np.uint64(2), np.uint64(4)
+HALF = np.uint64(NIBBLES)  # the first slot of ``hi``
 
 
 @njit(cache=True, inline="always")
 def zero_nibbles(x):
     """Bit 4k set where nibble k of ``x`` is 0."""
     return ~(x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3))) & ONES
+
+
+@njit(cache=True, inline="always")
+def equal_nibbles(x, value):
+    """Bit 4k set where nibble k of ``x`` is ``value``."""
+    return zero_nibbles(x ^ (value * ONES))
 
 
 @njit(cache=True, inline="always")
@@ -110,12 +125,57 @@ def set_nibble(x, shift, value):
 
 
 @njit(cache=True, inline="always")
-def relabel_first(x, old, new):
-    """``x`` with its lowest nibble equal to ``old`` (a label: not 0, so no free slot) set to ``new``."""
-    hits = zero_nibbles(x ^ (old * ONES))
-    if hits == 0:
-        return x
-    return set_nibble(x, lowest_bit(hits), new)
+def nibble_at(lo, hi, k, pair):
+    """Slot ``k``'s nibble."""
+    if pair and k >= HALF:
+        return (hi >> (FOUR * (k - HALF))) & NIBBLE
+    return (lo >> (FOUR * k)) & NIBBLE
+
+
+@njit(cache=True, inline="always")
+def with_nibble(lo, hi, k, value, pair):
+    """The state with slot ``k``'s nibble set to ``value``."""
+    if pair and k >= HALF:
+        return lo, set_nibble(hi, FOUR * (k - HALF), value)
+    return set_nibble(lo, FOUR * k, value), hi
+
+
+@njit(cache=True, inline="always")
+def nibble_bit(k, pair):
+    """Bit 0 of slot ``k``'s nibble, in (lo, hi)."""
+    if pair and k >= HALF:
+        return ZERO, ONE << (FOUR * (k - HALF))
+    return ONE << (FOUR * k), ZERO
+
+
+@njit(cache=True, inline="always")
+def slot_of(bits_lo, bits_hi, pair):
+    """The slot of the lowest nibble flagged in ``bits_lo``, else in ``bits_hi`` (one of them not 0)."""
+    if pair and bits_lo == 0:
+        return HALF + (lowest_bit(bits_hi) >> np.uint64(2))
+    return lowest_bit(bits_lo) >> np.uint64(2)
+
+
+@njit(cache=True, inline="always")
+def below(k, pair):
+    """Bit 0 of the nibbles of the slots below ``k``, in (lo, hi)."""
+    lo = ONES if k >= HALF else ONES & ((ONE << (FOUR * k)) - ONE)
+    if not pair or k <= HALF:
+        return lo, ZERO
+    return lo, ONES if k >= HALF + HALF else ONES & ((ONE << (FOUR * (k - HALF))) - ONE)
+
+
+@njit(cache=True, inline="always")
+def relabel_first(lo, hi, old, new, pair):
+    """The state with its lowest nibble equal to ``old`` (a label: not 0, so no free slot) set to ``new``."""
+    hits = equal_nibbles(lo, old)
+    if hits:
+        return set_nibble(lo, lowest_bit(hits), new), hi
+    if pair:
+        hits = equal_nibbles(hi, old)
+        if hits:
+            return lo, set_nibble(hi, lowest_bit(hits), new)
+    return lo, hi
 
 
 @njit(cache=True, inline="always")
@@ -140,298 +200,222 @@ def above(x, t):
 
 
 @njit(cache=True, inline="always")
-def drop_label(x, label):
+def drop_label(lo, hi, label, pair):
     """The labels above ``label``, whose pair is gone, one lower: in order still, so canonical still."""
-    return x - above(x, label)
+    if pair:
+        return lo - above(lo, label), hi - above(hi, label)
+    return lo - above(lo, label), hi
 
 
 @njit(cache=True, inline="always")
-def lowest(bits):
-    """The lowest set bit of ``bits`` alone (0: none)."""
-    return bits & (~bits + np.uint64(1))
+def moved_in_order(lo, hi, label, to, frm, pair):
+    """After the path end labelled ``label`` moved from slot ``frm`` to slot ``to``: whether the labels are in
+    order still. The path's lowest end may have moved, and the labels keep their order unless another
+    path's lowest end lies between the old and the new one: no label there is enough."""
+    to_lo, to_hi = nibble_bit(to, pair)
+    far = slot_of(equal_nibbles(lo, label) & ~to_lo, equal_nibbles(hi, label) & ~to_hi if pair else ZERO, pair)
+    new, old = min(to, far), min(frm, far)
+    first, last = min(new, old), max(new, old)
+    last_lo, last_hi = below(last, pair)
+    first_lo, first_hi = below(first + ONE, pair)
+    inside = label_nibbles(lo) & last_lo & ~first_lo  # labels in the slots strictly between
+    if pair:
+        inside |= label_nibbles(hi) & last_hi & ~first_hi
+    return inside == 0
 
 
 @njit(cache=True, inline="always")
-def moved_in_order(x, label, to, frm):
-    """After the path end labelled ``label`` moved from the nibble at bit ``frm`` to the one at ``to``: whether
-    the labels are in order still. The path's lowest end may have moved, and the labels keep their order
-    unless another path's lowest end lies between the old and the new one: no label there is enough."""
-    ends = zero_nibbles(x ^ (label * ONES))  # the path's ends: to, and the far end
-    new = lowest(ends)
-    old = lowest((ends & ~(np.uint64(1) << to)) | (np.uint64(1) << frm))
-    between = ((old - np.uint64(1)) ^ (new - np.uint64(1))) & ~(old | new)
-    return label_nibbles(x) & between == 0
+def join(lo, hi, a, b, u, v, pair):
+    """Paths labelled ``a`` (its end at slot u) and ``b`` (at v) joined at u and v, which are set to 1 already:
+    their far ends get one label, and the label that may be out of order (0: none). In order where the
+    joined path's lowest end was its path's lowest end: that path keeps its label and the other's goes."""
+    far_a = slot_of(equal_nibbles(lo, a), equal_nibbles(hi, a) if pair else ZERO, pair)
+    far_b = slot_of(equal_nibbles(lo, b), equal_nibbles(hi, b) if pair else ZERO, pair)
+    if far_a < far_b and far_a < u:
+        lo, hi = with_nibble(lo, hi, far_b, a, pair)
+        lo, hi = drop_label(lo, hi, b, pair)
+        return lo, hi, ZERO
+    if far_b < far_a and far_b < v:
+        lo, hi = with_nibble(lo, hi, far_a, b, pair)
+        lo, hi = drop_label(lo, hi, a, pair)
+        return lo, hi, ZERO
+    lo, hi = with_nibble(lo, hi, far_b, a, pair)
+    return lo, hi, a
 
 
 @njit(cache=True, inline="always")
-def join(x, a, b, su, sv):
-    """Paths labelled ``a`` (its end at u) and ``b`` (at v) joined at u and v, which are set to 1 already: their
-    far ends get one label, and the label that may be out of order (0: none). In order where the joined
-    path's lowest end was its path's lowest end: that path keeps its label and the other's label goes."""
-    far_a, far_b = zero_nibbles(x ^ (a * ONES)), zero_nibbles(x ^ (b * ONES))  # one nibble each
-    if far_a < far_b and far_a < np.uint64(1) << su:
-        return drop_label(x ^ (far_b * (a ^ b)), b), np.uint64(0)
-    if far_b < far_a and far_b < np.uint64(1) << sv:
-        return drop_label(x ^ (far_a * (a ^ b)), a), np.uint64(0)
-    return x ^ (far_b * (a ^ b)), a
-
-
-@njit(cache=True, inline="always")
-def renumber_word(x):
-    """Labels renumbered 3, 4, ... in slot order (one word): each label names the two ends of a path,
-    so a pass per path (its lowest end first) relabels both ends at once. The costliest part of a step:
-    step_word calls it only where the labels may be out of order."""
-    y = x
-    labels = label_nibbles(x)
+def renumber(lo, hi, pair):
+    """Labels renumbered 3, 4, ... in slot order: each label names the two ends of a path, so a pass per
+    path (its lowest end first) relabels both ends at once. The costliest part of a step: ``advance``
+    calls it only where the labels may be out of order."""
+    new_lo, new_hi = lo, hi
+    left_lo = label_nibbles(lo)
+    left_hi = label_nibbles(hi) if pair else ZERO
     label = np.uint64(3)
-    while labels:
-        old = (x >> lowest_bit(labels)) & NIBBLE
-        pair = zero_nibbles(x ^ (old * ONES))  # the nibbles equal to old
-        y = (y & ~(pair * NIBBLE)) | (pair * label)
-        labels &= ~pair
-        label += np.uint64(1)
-    return y
+    while left_lo or left_hi:
+        if left_lo:
+            old = (lo >> lowest_bit(left_lo)) & NIBBLE
+        else:
+            old = (hi >> lowest_bit(left_hi)) & NIBBLE
+        ends = equal_nibbles(lo, old)
+        new_lo = (new_lo & ~(ends * NIBBLE)) | (ends * label)
+        left_lo &= ~ends
+        if pair:
+            ends = equal_nibbles(hi, old)
+            new_hi = (new_hi & ~(ends * NIBBLE)) | (ends * label)
+            left_hi &= ~ends
+        label += ONE
+    return new_lo, new_hi
 
 
 @njit(cache=True, inline="always")
-def whole_word(x, slots, occupied, freed):
-    """Every square still on the frontier (``occupied``, not ``freed``: bit 4k for slot k) has both its moves."""
+def whole(lo, hi, slots, occupied, freed_lo, freed_hi, pair):
+    """Every square still on the frontier (``occupied``, bit k for slot k; not ``freed``, nibble masks)
+    has both its moves."""
     for k in range(slots):
-        if (occupied >> k) & 1 and not (freed >> np.uint64(4 * k)) & np.uint64(1):
-            if (x >> np.uint64(4 * k)) & NIBBLE != np.uint64(1):
+        if (occupied >> k) & 1:
+            at = np.uint64(k)
+            bit_lo, bit_hi = nibble_bit(at, pair)
+            if not (freed_lo & bit_lo or freed_hi & bit_hi) and nibble_at(lo, hi, at, pair) != ONE:
                 return False
     return True
 
 
 @njit(cache=True, inline="always")
-def ends_fit_word(x, data, base, slots, freed):
-    """``ends_fit`` on one word, ``freed`` a nibble mask: the empty nibbles among the slots with one move left
-    counted all at once."""
-    empty = zero_nibbles(x) & np.uint64(data[base + LAST_MOVE_NIBBLES]) & ~freed
-    ends = ((x >> np.uint64(4 * slots)) & NIBBLE) + popcount(empty)
-    start = np.uint64(data[base + START_NIBBLE]) & ~freed & ~empty  # the start square on the frontier, not counted yet
+def ends_fit(lo, hi, data, base, slots, freed_lo, freed_hi, pair):
+    """An open tour has two ends: those made so far, the squares with no move and one left to decide
+    (each can only end the tour), and the start square while it is to come, are at most two. The empty
+    nibbles among the slots with one move left are counted all at once."""
+    empty = zero_nibbles(lo) & np.uint64(data[base + LAST_MOVE_NIBBLES]) & ~freed_lo
+    ends = nibble_at(lo, hi, np.uint64(slots), pair) + popcount(empty)
+    start = np.uint64(data[base + START_NIBBLE]) & ~freed_lo & ~empty  # on the frontier, not counted yet
+    if pair:
+        empty = zero_nibbles(hi) & np.uint64(data[base + LAST_MOVE_NIBBLES_HI]) & ~freed_hi
+        ends += popcount(empty)
+        start |= np.uint64(data[base + START_NIBBLE_HI]) & ~freed_hi & ~empty
     if data[base + START_TO_COME] or start:
-        ends += np.uint64(1)
-    return ends <= np.uint64(2)
+        ends += ONE
+    return ends <= TWO
 
 
 @njit(cache=True, inline="always")
-def step_word(data, base, x, choice, out):
-    """``step`` on a state of one word, kept in a register; ``out[0]`` is written once, on KEEP.
+def put_state(out, lo, hi, pair):
+    out[0] = lo
+    if pair:
+        out[1] = hi
+
+
+@njit(cache=True, inline="always")
+def advance(data, base, lo, hi, choice, out, pair):
+    """One move decided (the record at ``data[base:]``), on a state held in registers; the child is
+    written to ``out`` once, on KEEP.
 
     The labels stay canonical without a renumber where a path ends at a tour end (its pair of labels goes
     and the labels above step down, keeping their order); only a new path, a path end that moves, or two
     paths that join can reorder them."""
     slots, closed = data[SLOTS], data[CLOSED]
-    su, sv = np.uint64(4 * data[base + U_SLOT]), np.uint64(4 * data[base + V_SLOT])  # the nibbles' shifts
-    a, b = (x >> su) & NIBBLE, (x >> sv) & NIBBLE
-    one, two = np.uint64(1), np.uint64(2)
+    u, v = np.uint64(data[base + U_SLOT]), np.uint64(data[base + V_SLOT])
+    a, b = nibble_at(lo, hi, u, pair), nibble_at(lo, hi, v, pair)
     if either(np.uint64(data[base + SKIP_DEAD + choice]), a, b):  # TAKE_DEAD follows SKIP_DEAD
         return REJECT
-    moved = np.uint64(0)  # the label (15: a new path) that may now be out of order (0: none)
+    moved = ZERO  # the label (15: a new path) that may now be out of order (0: none)
     if choice == 0:  # the common case first
         if not data[base + U_LEAVES] and not data[base + V_LEAVES]:
-            out[0] = x
+            put_state(out, lo, hi, pair)
             if closed or not either(np.uint64(data[base + NEW_END]), a, b):
                 return KEEP
-            return KEEP if ends_fit_word(x, data, base, slots, np.uint64(0)) else REJECT
+            return KEEP if ends_fit(lo, hi, data, base, slots, ZERO, ZERO, pair) else REJECT
     elif a == 0 and b == 0:  # a new path
-        x |= (NIBBLE << su) | (NIBBLE << sv)
+        lo, hi = with_nibble(lo, hi, u, NIBBLE, pair)
+        lo, hi = with_nibble(lo, hi, v, NIBBLE, pair)
         moved = NIBBLE
     elif a == 0:  # v's path end moves to u
-        x = set_nibble(set_nibble(x, su, b), sv, one)
-        if b != two and not moved_in_order(x, b, su, sv):
+        lo, hi = with_nibble(lo, hi, u, b, pair)
+        lo, hi = with_nibble(lo, hi, v, ONE, pair)
+        if b != TWO and not moved_in_order(lo, hi, b, u, v, pair):
             moved = b
     elif b == 0:
-        x = set_nibble(set_nibble(x, sv, a), su, one)
-        if a != two and not moved_in_order(x, a, sv, su):
+        lo, hi = with_nibble(lo, hi, v, a, pair)
+        lo, hi = with_nibble(lo, hi, u, ONE, pair)
+        if a != TWO and not moved_in_order(lo, hi, a, v, u, pair):
             moved = a
     else:
-        x = set_nibble(set_nibble(x, su, one), sv, one)
+        lo, hi = with_nibble(lo, hi, u, ONE, pair)
+        lo, hi = with_nibble(lo, hi, v, ONE, pair)
         if a == b:  # one path closes into a cycle (closed tours), or two join tour end to tour end
-            if (a == two) == bool(closed) or not data[base + ALL_ENTERED]:
+            if (a == TWO) == bool(closed) or not data[base + ALL_ENTERED]:
                 return REJECT
-            return ACCEPT if whole_word(x, slots, data[base + OCCUPIED], np.uint64(0)) else REJECT
-        if a == two or b == two:  # a path joins one that leads to a tour end: so does its far end
-            label = b if a == two else a
-            x = drop_label(relabel_first(x, label, two), label)
+            return ACCEPT if whole(lo, hi, slots, data[base + OCCUPIED], ZERO, ZERO, pair) else REJECT
+        if a == TWO or b == TWO:  # a path joins one that leads to a tour end: so does its far end
+            label = b if a == TWO else a
+            lo, hi = relabel_first(lo, hi, label, TWO, pair)
+            lo, hi = drop_label(lo, hi, label, pair)
         else:  # two paths join into one between their far ends
-            x, moved = join(x, a, b, su, sv)
-    freed = np.uint64(0)  # nibble mask of the squares that leave
+            lo, hi, moved = join(lo, hi, a, b, u, v, pair)
+    freed_lo, freed_hi = ZERO, ZERO  # nibble masks of the squares that leave
     for side in range(2):
         if not data[base + U_LEAVES + side]:  # V_LEAVES follows U_LEAVES
             continue
-        shift = su if side == 0 else sv
-        w = (x >> shift) & NIBBLE
+        k = u if side == 0 else v
+        w = nibble_at(lo, hi, k, pair)
         if w == 0:
             return REJECT  # a square no move reaches
-        freed |= NIBBLE << shift
-        x &= ~(NIBBLE << shift)
-        if w == one:
+        bit_lo, bit_hi = nibble_bit(k, pair)
+        freed_lo |= bit_lo * NIBBLE
+        freed_hi |= bit_hi * NIBBLE
+        lo, hi = lo & ~(bit_lo * NIBBLE), hi & ~(bit_hi * NIBBLE)
+        if w == ONE:
             continue
         if closed:
             return REJECT
-        at = np.uint64(4 * slots)
-        if (x >> at) & NIBBLE >= two:
+        ends = nibble_at(lo, hi, np.uint64(slots), pair)
+        if ends >= TWO:
             return REJECT  # a third tour end
-        x += one << at
-        if w == two:  # a path from tour end to tour end: the whole open tour, or nothing
+        lo, hi = with_nibble(lo, hi, np.uint64(slots), ends + ONE, pair)
+        if w == TWO:  # a path from tour end to tour end: the whole open tour, or nothing
             if not data[base + ALL_ENTERED]:
                 return REJECT
-            return ACCEPT if whole_word(x, slots, data[base + OCCUPIED], freed) else REJECT
-        x = drop_label(relabel_first(x, w, two), w)  # the path's other end now leads to a tour end
+            return ACCEPT if whole(lo, hi, slots, data[base + OCCUPIED], freed_lo, freed_hi, pair) else REJECT
+        lo, hi = relabel_first(lo, hi, w, TWO, pair)  # the path's other end now leads to a tour end
+        lo, hi = drop_label(lo, hi, w, pair)
         if w == moved:
-            moved = np.uint64(0)  # the path that moved is gone: the rest kept their order
-    if not closed and not ends_fit_word(x, data, base, slots, freed):
+            moved = ZERO  # the path that moved is gone: the rest kept their order
+    if not closed and not ends_fit(lo, hi, data, base, slots, freed_lo, freed_hi, pair):
         return REJECT
-    out[0] = renumber_word(x) if moved else x
+    if moved:
+        lo, hi = renumber(lo, hi, pair)
+    put_state(out, lo, hi, pair)
     return KEEP
 
 
-# A state of several words (boards of 8 rows and more) is read and written in out, a nibble at a time.
 @njit(cache=True, inline="always")
-def nib(state, k):
-    """Slot ``k``'s nibble."""
-    return (state[k >> 4] >> np.uint64((k & 15) << 2)) & np.uint64(15)
-
-
-@njit(cache=True, inline="always")
-def put(state, k, x):
-    """Slot ``k``'s nibble set to ``x``."""
-    w, shift = k >> 4, np.uint64((k & 15) << 2)
-    state[w] = (state[w] & ~(np.uint64(15) << shift)) | (x << shift)
-
-
-@njit(cache=True, inline="always")
-def whole(state, slots, occupied, freed):
-    """Every square still on the frontier (not ``freed``) has both its moves."""
-    for k in range(slots):
-        if (occupied >> k) & 1 and not (freed >> k) & 1 and nib(state, k) != 1:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def renumber(state, slots):
-    """Labels 3.. renumbered in slot order, so equal mate tables pack to equal words."""
-    seen = np.uint64(0)  # nibble x: the new label of old label x (0: not seen yet)
-    label = np.uint64(3)
-    for k in range(slots):
-        x = nib(state, k)
-        if x >= 3:
-            shift = x << np.uint64(2)
-            m = (seen >> shift) & np.uint64(15)
-            if m == 0:
-                m = label
-                seen |= m << shift
-                label += np.uint64(1)
-            if m != x:
-                put(state, k, m)
-
-
-@njit(cache=True, inline="always")
-def find(state, slots, x, skip):
-    """The slot other than ``skip`` whose nibble is ``x`` (-1: none)."""
-    for k in range(slots):
-        if k != skip and nib(state, k) == x:
-            return k
-    return -1
-
-
-@njit(cache=True, inline="always")
-def ends_fit(state, data, base, slots, freed):
-    """An open tour has two ends: those made so far, the squares with no move and one left to decide
-    (each can only end the tour), and the start square while it is to come, are at most two."""
-    ends = nib(state, slots)
-    last_move = data[base + LAST_MOVE]  # slots whose square has one move left to decide
-    start = data[base + START_SLOT]  # the start square's slot (-1: off the frontier), or -2 once it has left
-    for k in range(slots):
-        if (last_move >> k) & 1 and not (freed >> k) & 1 and nib(state, k) == 0:
-            ends += np.uint64(1)
-            if k == start:
-                start = -2  # counted already
-    if start == -1 or (start >= 0 and not (freed >> start) & 1):
-        ends += np.uint64(1)  # the start square is to come, or on the frontier: an end either way
-    return ends <= np.uint64(2)
-
-
-@njit(cache=True, inline="always")
-def step_words(data, base, key, choice, out):
-    """``step`` on a state of several words, worked on in ``out``."""
-    slots, closed, words = data[SLOTS], data[CLOSED], data[WORDS]
-    u, v = data[base + U_SLOT], data[base + V_SLOT]
-    a, b = nib(key, u), nib(key, v)
-    if either(np.uint64(data[base + SKIP_DEAD + choice]), a, b):  # TAKE_DEAD follows SKIP_DEAD
-        return REJECT
-    for w in range(words):
-        out[w] = key[w]
-    one, two = np.uint64(1), np.uint64(2)
-    dirty = False
-    if choice == 0:
-        if not data[base + U_LEAVES] and not data[base + V_LEAVES]:
-            if closed or not either(np.uint64(data[base + NEW_END]), a, b):
-                return KEEP
-            return KEEP if ends_fit(out, data, base, slots, 0) else REJECT
-    else:
-        dirty = True
-        if a == 0 and b == 0:  # a new path; 15 is renumbered below
-            put(out, u, np.uint64(15))
-            put(out, v, np.uint64(15))
-        elif a == 0:
-            put(out, u, b)
-            put(out, v, one)
-        elif b == 0:
-            put(out, v, a)
-            put(out, u, one)
-        else:
-            put(out, u, one)
-            put(out, v, one)
-            if a == b:  # one path closes into a cycle (closed tours), or two join tour end to tour end
-                if (a == two) == bool(closed) or not data[base + ALL_ENTERED]:
-                    return REJECT
-                return ACCEPT if whole(out, slots, data[base + OCCUPIED], 0) else REJECT
-            keep, drop = (a, b) if b != two else (b, a)  # the joined path's far ends: drop's end gets keep
-            put(out, find(out, slots, drop, -1), keep)
-    freed = 0
-    for side in range(2):
-        if not data[base + U_LEAVES + side]:  # V_LEAVES follows U_LEAVES
-            continue
-        w = u if side == 0 else v
-        x = nib(out, w)
-        freed |= 1 << w
-        if x == 0:
-            return REJECT  # a square no move reaches
-        put(out, w, np.uint64(0))
-        if x == one:
-            continue
-        if closed:
-            return REJECT
-        ends = nib(out, slots) + one
-        if ends > two:
-            return REJECT
-        put(out, slots, ends)
-        if x == two:  # a path from tour end to tour end: the whole open tour, or nothing
-            if not data[base + ALL_ENTERED]:
-                return REJECT
-            return ACCEPT if whole(out, slots, data[base + OCCUPIED], freed) else REJECT
-        put(out, find(out, slots, x, w), two)  # the path's other end now leads to a tour end
-        dirty = True
-    if not closed and not ends_fit(out, data, base, slots, freed):
-        return REJECT
-    if dirty:
-        renumber(out, slots)
-    return KEEP
+def advance_element(data, layer, lo, hi, choice, out, pair):
+    """Element ``layer``: its first move decided by ``choice``, then the forced moves grouped with it, each
+    the one choice that lives (see ``groups``)."""
+    at = data[GROUPS] + layer
+    first, last = data[at], data[at + 1]
+    status = advance(data, HEAD + REC * first, lo, hi, choice, out, pair)
+    for move in range(first + 1, last):
+        if status != KEEP:
+            break
+        base, lo = HEAD + REC * move, out[0]
+        if pair:
+            hi = out[1]
+        status = advance(data, base, lo, hi, 0, out, pair)
+        if status == REJECT:
+            status = advance(data, base, lo, hi, 1, out, pair)
+    return status
 
 
 # _nrt=False: the step allocates nothing, and without numba's reference counting it does not pay an
 # atomic increment and decrement of each array argument per call (5 ns or more of a call that is now ~11).
 @njit(STEP_SIGNATURE, cache=True, _nrt=False)
 def step(data, layer, key, choice, out):
-    """One move decided: skip it (choice 0) or take it (choice 1)."""
-    base = HEAD + REC * layer
+    """Element ``layer`` decided: its first move skipped (choice 0) or taken (choice 1)."""
     if data[WORDS] == 1:
-        return step_word(data, base, key[0], choice, out)
-    return step_words(data, base, key, choice, out)
+        return advance_element(data, layer, key[0], ZERO, choice, out, False)
+    return advance_element(data, layer, key[0], key[1], choice, out, True)
+
 
 
 def order(board: Board) -> tuple[str, dict[Square, int]]:
@@ -462,10 +446,10 @@ def value_mask(u_values, v_values) -> int:
 
 
 def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int,
-                 closed: bool) -> tuple[list[list[int]], int]:
+                 closed: bool, first_slot: int = 0) -> tuple[list[list[int]], int]:
     """One spec record per edge, in order (the slots its ends hold in the frontier, which ends leave it,
     what is left to decide), and the frontier's widest count of squares. ``start``: the fixed first
-    square of an open tour, or -1."""
+    square of an open tour, or -1; ``first_slot``: where slots start (see ``build``)."""
     need = 2 if closed else 1  # moves a square needs (an open tour's end needs one)
     chosen = [0, 2] + [1] * 14  # chosen moves of a square, by its nibble
     area = len(degree)
@@ -483,7 +467,7 @@ def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int,
     for i, (a, b) in enumerate(edges):
         for v in (a, b):
             if first[v] == i:
-                slot_of[v] = min(free) if free else len(slot_of) + len(free)
+                slot_of[v] = min(free) if free else first_slot + len(slot_of) + len(free)
                 if free:
                     free.remove(slot_of[v])
         occupied = sum(1 << s for s in slot_of.values())
@@ -505,6 +489,8 @@ def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int,
         record[NEW_END] = value_mask(*[[0] if left[w] == 1 else [] for w in (a, b)])
         record[LAST_MOVE_NIBBLES] = sum(1 << 4 * k for k in range(NIBBLES) if (last_move >> k) & 1)
         record[START_NIBBLE] = 1 << 4 * start_slot if 0 <= start_slot < NIBBLES else 0
+        record[LAST_MOVE_NIBBLES_HI] = sum(1 << 4 * k for k in range(NIBBLES) if (last_move >> NIBBLES + k) & 1)
+        record[START_NIBBLE_HI] = 1 << 4 * (start_slot - NIBBLES) if start_slot >= NIBBLES else 0
         record[START_TO_COME] = int(start_slot == -1)
         records.append(record)
         for v in (a, b):
@@ -513,9 +499,19 @@ def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int,
     return records, width
 
 
-def build(board: Board, least_words: int = 1) -> FrontierSpec:
-    """The spec of ``board``'s tours (open or closed, optionally from a start square); ``least_words``
-    widens the state (a test of the multi-word path on a small board)."""
+def groups(records: list[list[int]], closed: bool) -> list[int]:
+    """Each element's first move, then one past the last move. In closed tours a move by which a square
+    leaves the frontier joins the element before it: one choice at most lives there (the square's last
+    move is taken when it has one move, skipped when it has two, and with none it is dead), so a state
+    has at most as many children over the element as over its first move, and the layer between is
+    never stored."""
+    last_moves = [bool(r[U_LEAVES] or r[V_LEAVES]) for r in records]
+    return [i for i in range(len(records)) if i == 0 or not closed or not last_moves[i]] + [len(records)]
+
+
+def build(board: Board, first_slot: int = 0) -> FrontierSpec:
+    """The spec of ``board``'s tours (open or closed, optionally from a start square). ``first_slot`` moves
+    the slots up, so that a small board's state spans both words (a test of the two-word path)."""
     label, index = order(board)
     square = {i: s for s, i in index.items()}
     scale: dict[str | None, int] = {None: 1 if board.start and not board.closed else 2, "reversal": 1}
@@ -533,20 +529,24 @@ def build(board: Board, least_words: int = 1) -> FrontierSpec:
     if min(degree) < least or (board.closed and board.area % 2):
         return FrontierSpec(0, 1, 2, step, np.zeros(HEAD, np.int64), 1, fixed=0, **common)
     start = index[board.start] if board.start and not board.closed else -1
-    records, width = edge_records(edges, degree, start, board.closed)
+    records, width = edge_records(edges, degree, start, board.closed, first_slot)
     slots = max(max(r[U_SLOT], r[V_SLOT]) for r in records) + 1
     if slots > MAX_SLOTS:
         raise InvalidOption(f"the {board.rows}x{board.cols} board's frontier is {slots} squares wide; the frontier "
                             f"backend's state holds at most {MAX_SLOTS}")
     nibbles = slots if board.closed else slots + 1
-    words = max(least_words, -(-nibbles // NIBBLES))
-    data = np.zeros(HEAD + REC * len(edges), dtype=np.int64)
+    words = -(-nibbles // NIBBLES)  # 1 or 2: MAX_SLOTS + 1 nibbles fit in two
+    starts = groups(records, board.closed)
+    data = np.zeros(HEAD + REC * len(edges) + len(starts), dtype=np.int64)
     data[SLOTS], data[CLOSED], data[WORDS] = slots, int(board.closed), words
-    data[HEAD:] = np.array(records, dtype=np.int64).ravel()
+    data[GROUPS] = HEAD + REC * len(edges)
+    data[HEAD : data[GROUPS]] = np.array(records, dtype=np.int64).ravel()
+    data[data[GROUPS] :] = starts
     first_move = square[edges[0][0]], square[edges[0][1]]
     return FrontierSpec(
-        elements=len(edges), words=words, choices=2, step=step, data=data,
+        elements=len(starts) - 1, words=words, choices=2, step=step, data=data,
         bound_bits=min(bound_bits(degree, not board.closed), len(edges) + 1), scratch=0,
-        width=width, details={"frontier_slots": slots, "first_move": [list(first_move[0]), list(first_move[1])]},
+        width=width, details={"frontier_slots": slots, "moves": len(edges),
+                              "first_move": [list(first_move[0]), list(first_move[1])]},
         **common,
     )
