@@ -266,6 +266,7 @@ class Plan:
     children: int  # expected children (an upper bound)
     memory: int  # bytes the layer is expected to hold at its peak
     slice: int  # parents a kernel call expands at most
+    keep: int = 0  # spilled: children and merged partitions stay in memory while the meter is below this
 
 
 def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
@@ -274,8 +275,11 @@ def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
     spec, run, threads = engine.spec, engine.run, engine.threads
     row = engine.width * 8
     n = shelf.states
+    # Memory is planned for the most children a layer can have (a parent has at most ``choices``), so the
+    # budget holds whatever the layer brings; the disk, for the children the growth so far foretells.
+    children = n * spec.choices + 1
     growth = run.states[-1] / run.states[-2] if len(run.states) > 1 and run.states[-2] else spec.choices
-    children = int(n * min(spec.choices, max(1.0, growth) * 1.5)) + 1  # raw children: before equal states merge
+    expected = int(n * min(spec.choices, max(1.0, growth) * 1.5)) + 1  # raw children: before equal states merge
     scratch_row = spec.choices * (2 * row + 8)  # a parent's children, their partitions, the children ordered
     merge_row = row * 4 + row // 2  # a child's row, its table slots (at most 2.5), its merged row
 
@@ -301,13 +305,19 @@ def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
         engine.stop.request(f"out of the memory budget at layer {layer + 1} of {run.layers}: one partition needs "
                             f"{on_disk // MB:,} MB (peak states {run.peak_states:,})")
         return None
-    need, free = 2 * children * row, engine.folder.free_bytes()
+    # The parents' files go as they are read and each partition's merged states (no more rows than its
+    # children) replace its children's file: at the peak the disk holds about the children.
+    need, free = expected * row, engine.folder.free_bytes()
     if need > free:
         engine.stop.request(f"out of disk at layer {layer + 1} of {run.layers}: its spill files need about "
                             f"{need / GB:.1f} GB and {free / GB:.1f} GB is free under {engine.folder.base}")
         return None
     open_files(parts)
-    return Plan(parts, True, children, on_disk, slice_)
+    # What the budget has beyond the slices, merges and parents in flight keeps children and merged
+    # partitions in memory (the parents the last layer kept there are in the meter): memory before disk.
+    # Less a task's children a thread: threads may each find room for theirs at once.
+    keep = engine.budget - on_disk - threads * slice_ * spec.choices * row
+    return Plan(parts, True, children, on_disk, slice_, keep=keep)
 
 
 def open_files(parts: int) -> None:
@@ -335,13 +345,13 @@ def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
     run.spilled += plan.spill
     if plan.spill:
         engine.tables.release()  # the merge tables grow again to this layer's partitions, planned to fit
-    bins = Bins(plan.parts, engine.width, engine.meter, folder)
+    bins = Bins(plan.parts, engine.width, engine.meter, folder, plan.keep)
     try:
         acc = expand_layer(engine, layer, shelf, bins, plan)
         bins.seal()
         if engine.stop.expired():
             return None
-        nxt = merge_layer(engine, bins, Shelf(plan.parts, engine.width, engine.meter, folder))
+        nxt = merge_layer(engine, bins, Shelf(plan.parts, engine.width, engine.meter, folder, plan.keep))
     finally:
         bins.close()
     engine.lanes.accept(acc)

@@ -106,12 +106,15 @@ class SpillFolder:
 
 
 class Shelf:
-    """One layer's partitions, each an array in memory or a spilled file of rows ``width`` wide."""
+    """One layer's partitions, each an array in memory or a spilled file of rows ``width`` wide. With a
+    folder, a partition still stays in memory while the meter, with it, stays within ``keep`` bytes."""
 
-    def __init__(self, parts: int, width: int, meter: Meter, folder: SpillFolder | None = None) -> None:
+    def __init__(self, parts: int, width: int, meter: Meter, folder: SpillFolder | None = None,
+                 keep: int = 0) -> None:
         self.width = width
         self.meter = meter
         self.folder = folder  # None: every partition stays in memory
+        self.keep = keep
         self.items: list[Any] = [None] * parts
         self.sizes = [0] * parts  # states per partition
 
@@ -129,7 +132,7 @@ class Shelf:
 
     def put(self, p: int, rows: np.ndarray) -> None:
         self.sizes[p] = rows.shape[0]
-        if self.folder is None:
+        if self.folder is None or self.meter.now + rows.nbytes <= self.keep:
             self.items[p] = rows
             self.meter.add(rows.nbytes)
             return
@@ -164,15 +167,19 @@ class Shelf:
 
 
 class Bins:
-    """The children of one layer gathered by partition: pieces of rows in memory, or appended to a file each."""
+    """The children of one layer gathered by partition: pieces of rows in memory, or appended to a file each
+    (with a folder, pieces still stay in memory while the meter, with them, stays within ``keep`` bytes)."""
 
-    def __init__(self, parts: int, width: int, meter: Meter, folder: SpillFolder | None = None) -> None:
+    def __init__(self, parts: int, width: int, meter: Meter, folder: SpillFolder | None = None,
+                 keep: int = 0) -> None:
         self.width = width
         self.meter = meter
         self.folder = folder
+        self.keep = keep
         self.pieces: list[list[np.ndarray]] = [[] for _ in range(parts)]
         self.files: list[Any] = [None] * parts
         self.rows = [0] * parts
+        self.filed = [0] * parts  # rows of each partition in its file
         self.lock = threading.Lock()
         if folder is not None:
             self.paths = [folder.file(f"bin{p}") for p in range(parts)]
@@ -182,22 +189,23 @@ class Bins:
         """Rows ordered by partition, partition p's at ``starts[p]:starts[p + 1]`` (a scratch array: each
         partition's rows are copied, or written, before it is reused)."""
         bounds = starts.tolist()
-        spans = list(enumerate(zip(bounds[:-1], bounds[1:], strict=True)))
-        if self.folder is None:
-            pieces = [(p, ordered[a:b].copy()) for p, (a, b) in spans if b > a]
-            self.meter.add(sum(piece.nbytes for _, piece in pieces))
+        spans = [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
+        nbytes = (bounds[-1] - bounds[0]) * ordered.shape[1] * 8
+        if self.folder is None or self.meter.now + nbytes <= self.keep:
+            pieces = [(p, ordered[a:b].copy()) for p, a, b in spans]
+            self.meter.add(nbytes)
             with self.lock:
                 for p, piece in pieces:
                     self.pieces[p].append(piece)
                     self.rows[p] += piece.shape[0]
             return
-        for p, (a, b) in spans:
-            if b > a:
-                self.files[p].write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
+        for p, a, b in spans:
+            self.files[p].write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
         with self.lock:
-            for p, (a, b) in spans:
+            for p, a, b in spans:
                 self.rows[p] += b - a
-        self.folder.grew((bounds[-1] - bounds[0]) * ordered.shape[1] * 8)
+                self.filed[p] += b - a
+        self.folder.grew(nbytes)
 
     def seal(self) -> None:
         """Every file flushed and closed: the children are all written."""
@@ -207,18 +215,18 @@ class Bins:
 
     def take(self, p: int) -> np.ndarray:
         """Partition ``p``'s children, handed over (the pieces or the file let go of)."""
-        if self.folder is None:
-            with self.lock:
-                pieces, self.pieces[p] = self.pieces[p], []
-            if len(pieces) == 1:
-                return pieces[0]
-            rows = np.concatenate(pieces) if pieces else np.zeros((0, self.width), np.uint64)
-            self.meter.add(rows.nbytes)  # the pieces and their copy, both held for a moment
-            self.meter.sub(rows.nbytes)
-            return rows
-        rows = np.fromfile(self.paths[p], dtype=np.uint64).reshape(-1, self.width)
-        self.folder.free(self.paths[p], rows.nbytes)
-        self.meter.add(rows.nbytes)
+        with self.lock:
+            pieces, self.pieces[p] = self.pieces[p], []
+        if self.folder is not None and self.filed[p]:
+            rows = np.fromfile(self.paths[p], dtype=np.uint64).reshape(-1, self.width)
+            self.folder.free(self.paths[p], rows.nbytes)
+            self.meter.add(rows.nbytes)
+            pieces.append(rows)
+        if len(pieces) == 1:
+            return pieces[0]
+        rows = np.concatenate(pieces) if pieces else np.zeros((0, self.width), np.uint64)
+        self.meter.add(rows.nbytes)  # the pieces and their copy, both held for a moment
+        self.meter.sub(rows.nbytes)
         return rows
 
     def close(self) -> None:

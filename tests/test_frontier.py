@@ -72,7 +72,7 @@ def case(entry: dict) -> object:
         return pytest.param(entry, id=entry["id"], marks=pytest.mark.skip(reason=f"not counted: {entry['beyond']}"))
     if "minutes" in entry:
         reason = (f"takes about {entry['minutes']} minutes, more than the suite has: "
-                  "python -m gridsat.benchmarks.compare.frontier --full counts it")
+                  f"python -m gridsat.benchmarks.compare.frontier {entry.get('benchmark', '--full')} counts it")
         return pytest.param(entry, id=entry["id"], marks=pytest.mark.skip(reason=reason))
     return pytest.param(entry, id=entry["id"], marks=[pytest.mark.slow] if entry.get("slow") else [])
 

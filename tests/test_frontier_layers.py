@@ -58,6 +58,24 @@ def test_a_spilled_count_equals_the_count_in_memory(monkeypatch, tmp_path, words
     assert leftovers(tmp_path) == []
 
 
+def test_a_spilled_layer_keeps_in_memory_what_the_budget_holds(monkeypatch, tmp_path):
+    """Memory before disk: a spilled layer's children and merged partitions stay in memory while the
+    budget has room for them, so it writes less than a layer whose every partition goes to a file."""
+    from dataclasses import replace
+
+    small_partitions(monkeypatch)
+    board = spec("6x6", {"closed": "true"})
+    budget = run_spec(board, Stop(), threads=2).peak_memory * 2 // 3
+    kept = run_spec(board, Stop(), threads=2, memory=budget, spill=tmp_path)
+    plan = layers.plan_layer
+    monkeypatch.setattr(layers, "plan_layer", lambda *args: (lambda p: p and replace(p, keep=0))(plan(*args)))
+    filed = run_spec(board, Stop(), threads=2, memory=budget, spill=tmp_path)
+    assert kept.count == filed.count == 9862 and kept.spilled == filed.spilled > 0
+    assert kept.peak_memory <= budget and filed.peak_memory <= budget
+    assert 0 < kept.peak_disk < filed.peak_disk, (kept.peak_disk, filed.peak_disk)
+    assert leftovers(tmp_path) == []
+
+
 def test_spill_files_go_when_a_count_is_interrupted(monkeypatch, tmp_path):
     small_partitions(monkeypatch)
     merge, calls = frontier_engine.merge, []
@@ -96,14 +114,15 @@ def test_a_partition_that_cannot_fit_ends_the_run_on_the_memory_budget(tmp_path)
 class StopAfter(Stop):
     """A stop requested after ``looks`` looks at it (the engine looks between layers and partitions)."""
 
-    def __init__(self, looks: int) -> None:
+    def __init__(self, looks: int, reason: str = "interrupted") -> None:
         super().__init__()
         self.left = looks
+        self.why = reason
 
     def expired(self) -> bool:
         self.left -= 1
         if self.left < 0:
-            self.request("interrupted")
+            self.request(self.why)
         return super().expired()
 
 
@@ -124,6 +143,18 @@ def test_an_interrupted_count_resumes_from_its_checkpoint(monkeypatch, tmp_path,
     assert leftovers(tmp_path / "spill") == []
     again = run_spec(spec("6x6", {"closed": "true"}), Stop(), checkpoint=LayerCheckpoint(path, what, every=0))
     assert again.count == 9862 and again.resumed == layers  # the finished count is kept: nothing to redo
+
+
+def test_a_time_limit_keeps_the_layer_it_stopped_at(tmp_path):
+    """Checkpoints are due once a minute, but a run stopped by its time limit writes the layer it stopped
+    at, whatever the clock: a count of hours goes on from there in the next sitting."""
+    what = {"puzzle": "knights-tour", "instance": "6x6 closed"}
+    path = tmp_path / "count.ckpt"
+    first = run_spec(spec("6x6", {"closed": "true"}), StopAfter(30, "time limit"),
+                     checkpoint=LayerCheckpoint(path, what, every=3600))
+    assert first.count is None and path.exists()
+    resumed = run_spec(spec("6x6", {"closed": "true"}), Stop(), checkpoint=LayerCheckpoint(path, what))
+    assert resumed.count == 9862 and resumed.resumed == len(first.states) - 1 > 10
 
 
 def test_a_checkpoint_of_another_count_is_refused(tmp_path):
