@@ -207,7 +207,7 @@ def drop_label(lo, hi, label, pair):
     return lo - above(lo, label), hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def moved_in_order(lo, hi, label, to, frm, pair):
     """After the path end labelled ``label`` moved from slot ``frm`` to slot ``to``: whether the labels are in
     order still. The path's lowest end may have moved, and the labels keep their order unless another
@@ -224,7 +224,7 @@ def moved_in_order(lo, hi, label, to, frm, pair):
     return inside == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def join(lo, hi, a, b, u, v, pair):
     """Paths labelled ``a`` (its end at slot u) and ``b`` (at v) joined at u and v, which are set to 1 already:
     their far ends get one label, and the label that may be out of order (0: none). In order where the
@@ -243,7 +243,7 @@ def join(lo, hi, a, b, u, v, pair):
     return lo, hi, a
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def renumber(lo, hi, pair):
     """Labels renumbered 3, 4, ... in slot order: each label names the two ends of a path, so a pass per
     path (its lowest end first) relabels both ends at once. The costliest part of a step: ``advance``
@@ -268,7 +268,7 @@ def renumber(lo, hi, pair):
     return new_lo, new_hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def whole(lo, hi, slots, occupied, freed_lo, freed_hi, pair):
     """Every square still on the frontier (``occupied``, bit k for slot k; not ``freed``, nibble masks)
     has both its moves."""
@@ -281,7 +281,7 @@ def whole(lo, hi, slots, occupied, freed_lo, freed_hi, pair):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ends_fit(lo, hi, data, base, slots, freed_lo, freed_hi, pair):
     """An open tour has two ends: those made so far, the squares with no move and one left to decide
     (each can only end the tour), and the start square while it is to come, are at most two. The empty
@@ -305,7 +305,9 @@ def put_state(out, lo, hi, pair):
         out[1] = hi
 
 
-@njit(cache=True, inline="always")
+# advance and advance_element are plain calls, not inlined by numba (LLVM still may): numba's own inlining
+# of them into every call site made the step take minutes to compile.
+@njit(cache=True)
 def advance(data, base, lo, hi, choice, out, pair):
     """One move decided (the record at ``data[base:]``), on a state held in registers; the child is
     written to ``out`` once, on KEEP.
@@ -388,7 +390,7 @@ def advance(data, base, lo, hi, choice, out, pair):
     return KEEP
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def advance_element(data, layer, lo, hi, choice, out, pair):
     """Element ``layer``: its first move decided by ``choice``, then the forced moves grouped with it, each
     the one choice that lives (see ``groups``)."""
