@@ -67,10 +67,24 @@ def here(run: str) -> Share:
     return HELD[(run, get_worker().address)]
 
 
-def start(run: str, spec: FrontierSpec, index: int, workers: int) -> None:
-    """A worker's share of a new run; worker 0 holds the root state."""
+def by_name(spec: FrontierSpec) -> tuple[FrontierSpec, tuple[str, str]]:
+    """The spec without its step, and where the step lives. A numba function is pickled with its code, so a
+    worker would compile it afresh (seconds, or minutes for a large step); imported, it loads from numba's
+    cache on disk."""
+    from dataclasses import replace
+
+    return replace(spec, step=None), (spec.step.py_func.__module__, spec.step.py_func.__qualname__)
+
+
+def start(run: str, spec: FrontierSpec, step: tuple[str, str], index: int, workers: int) -> None:
+    """A worker's share of a new run (``spec`` and its ``step`` as ``by_name`` sends them); worker 0 holds the
+    root state."""
+    from dataclasses import replace
+    from importlib import import_module
+
     from distributed import get_worker
 
+    spec = replace(spec, step=getattr(import_module(step[0]), step[1]))
     share = Share(spec, index, workers)
     HELD[(run, get_worker().address)] = share
     if index == 0:
@@ -263,7 +277,7 @@ def run_on_cluster(spec: FrontierSpec, stop: Stop, scheduler: str, *, memory: in
     lanes = Lanes(moduli_for(spec.bound_bits))
     try:
         for i, w in enumerate(workers):
-            client.submit(start, cluster.run, spec, i, len(workers), workers=[w], pure=False,
+            client.submit(start, cluster.run, *by_name(spec), i, len(workers), workers=[w], pure=False,
                           allow_other_workers=False).result()
         walk(cluster, spec, stop, run, lanes, memory, progress, started)
     finally:
