@@ -32,6 +32,7 @@ CHUNK = 1 << 20  # parents one kernel call expands at most: its scratch stays sm
 SMALL_LAYER = 1 << 18  # parents a layer may have and still be expanded whole, without partitions in files
 THREADED_LAYER = 1 << 12  # parents from which a small layer is shared among the threads
 MIN_SLICE = 1 << 10  # and at least (but for the last): fewer are not worth a thread's hand-over
+TASKS = 16  # tasks a thread a layer at least (up to CHUNK parents each): a task's scratch stays a sliver of the layer
 PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
 TRIM_EVERY = 32  # partitions merged between hand-backs of freed heap pages to the system
 SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
@@ -105,8 +106,8 @@ class Lanes:
 
 
 class Tables:
-    """Each thread's merge table, kept for the run: ``merge`` leaves it zeroed, and it grows only when a
-    partition needs more rows (a fresh table a merge would fault in page by page)."""
+    """Each thread's merge table, kept for the run: ``merge`` leaves it zeroed, and it is made anew only when
+    a partition needs more rows or a quarter of them (a fresh table a merge would fault in page by page)."""
 
     def __init__(self, meter: Meter) -> None:
         self.meter = meter
@@ -118,7 +119,7 @@ class Tables:
 
         rows, me = 1 << kernels.table_bits(children), threading.get_ident()
         table = self.held.get(me)
-        if table is None or table.shape[0] < rows or table.shape[1] != width:
+        if table is None or not rows <= table.shape[0] <= 4 * rows or table.shape[1] != width:  # or far too big
             if table is not None:
                 self.meter.sub(table.nbytes)
             table = np.zeros((rows, width), np.uint64)
@@ -290,7 +291,7 @@ def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
         return parts
 
     parts = partitions(PART_ROWS)
-    scratch = threads * min(n, CHUNK) * scratch_row
+    scratch = threads * min(-(-n // (threads * TASKS)), CHUNK) * scratch_row
     merge = threads * (children // parts + 1) * merge_row
     in_memory = shelf.memory() + max(n, children) * row + scratch + merge
     if in_memory <= engine.budget:
@@ -471,7 +472,7 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
     # Partitions are taken in order and cut into tasks of about ``step`` parents (small partitions
     # gathered into one, so that a task's children reach the bins in one piece a partition). A partition
     # is let go of once the tasks that read it are done; at most a task a thread waits beyond those running.
-    step = max(MIN_SLICE, min(plan.slice, -(-shelf.states // engine.threads)))
+    step = max(MIN_SLICE, min(plan.slice, -(-shelf.states // (engine.threads * TASKS))))
     held: list[list[Any]] = []  # [a partition's rows, the last task that reads them (None: not submitted yet)]
     running: list[Any] = []
     batch: list[tuple[np.ndarray, int, int]] = []
