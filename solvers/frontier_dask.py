@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -71,15 +71,12 @@ def by_name(spec: FrontierSpec) -> tuple[FrontierSpec, tuple[str, str]]:
     """The spec without its step, and where the step lives. A numba function is pickled with its code, so a
     worker would compile it afresh (seconds, or minutes for a large step); imported, it loads from numba's
     cache on disk."""
-    from dataclasses import replace
-
     return replace(spec, step=None), (spec.step.py_func.__module__, spec.step.py_func.__qualname__)
 
 
 def start(run: str, spec: FrontierSpec, step: tuple[str, str], index: int, workers: int) -> None:
     """A worker's share of a new run (``spec`` and its ``step`` as ``by_name`` sends them); worker 0 holds the
     root state."""
-    from dataclasses import replace
     from importlib import import_module
 
     from distributed import get_worker

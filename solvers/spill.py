@@ -40,6 +40,10 @@ class Meter:
         with self.lock:
             self.now -= nbytes
 
+    def holds(self, nbytes: int, keep: int) -> bool:
+        """Whether ``nbytes`` more keep what is held within ``keep`` bytes."""
+        return self.now + nbytes <= keep
+
     def reset_peak(self) -> int:
         """The peak since the last reset (and a new one starts from what is held now)."""
         with self.lock:
@@ -132,7 +136,7 @@ class Shelf:
 
     def put(self, p: int, rows: np.ndarray) -> None:
         self.sizes[p] = rows.shape[0]
-        if self.folder is None or self.meter.now + rows.nbytes <= self.keep:
+        if self.folder is None or self.meter.holds(rows.nbytes, self.keep):
             self.items[p] = rows
             self.meter.add(rows.nbytes)
             return
@@ -191,7 +195,7 @@ class Bins:
         bounds = starts.tolist()
         spans = [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
         nbytes = (bounds[-1] - bounds[0]) * ordered.shape[1] * 8
-        if self.folder is None or self.meter.now + nbytes <= self.keep:
+        if self.folder is None or self.meter.holds(nbytes, self.keep):
             pieces = [(p, ordered[a:b].copy()) for p, a, b in spans]
             self.meter.add(nbytes)
             with self.lock:
