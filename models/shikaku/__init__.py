@@ -23,9 +23,8 @@ from gridsat.models.params import check_keys
 from gridsat.models.parts import MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.shikaku import mutation, pictures, reference, symmetry
-from gridsat.models.shikaku.formats import Board, read, to_game_id
+from gridsat.models.shikaku.formats import Board, read, to_game_id, to_puzzlink
 from gridsat.models.shikaku.formulations import CNF_CARD, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
-from gridsat.models.shikaku.puzzlink import to_url
 from gridsat.models.shikaku.solution import render, verify
 
 __all__ = ["PUZZLE"]
@@ -73,7 +72,7 @@ PUZZLE = Puzzle(
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
     cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS)),
     generate=generate,
-    writers={"gameid": to_game_id, "puzzlink": to_url},
+    writers={"gameid": to_game_id, "puzzlink": to_puzzlink},
     reference=reference.ALGORITHMS,
     example="seed",
     symmetry=Symmetry({"symmetry": symmetry.group}),

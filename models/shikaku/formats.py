@@ -18,6 +18,7 @@ from typing import BinaryIO, TextIO
 
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.params import MAX_DIGITS, excerpt, overlong
+from gridsat.models.shikaku.puzzlink import looks_like_url, parse_url, to_url
 
 Clue = tuple[int, int, int]  # (row, col, area)
 BLANKS = (".", "-")
@@ -109,10 +110,8 @@ def read(text: str) -> Board:
         return parse_text(read_capped(getattr(sys.stdin, "buffer", sys.stdin), "standard input"), "<stdin>")
     if "\n" in text or is_grid_row(text):
         return parse_text(text, "<text>")
-    from gridsat.models.shikaku.puzzlink import looks_like_url, parse_url  # a sibling that imports this module
-
     if looks_like_url(text):
-        return parse_url(text)
+        return board(*parse_url(text, MAX_CELLS))
     path = Path(text)
     try:  # stat can fail too: a name too long, a folder the user may not search
         if not path.is_file():
@@ -248,6 +247,11 @@ def to_game_id(puzzle: Board) -> str:
             run = 0
     parts.append(_blanks(run))
     return f"{puzzle.cols}x{puzzle.rows}:{''.join(parts)}"
+
+
+def to_puzzlink(puzzle: Board) -> str:
+    """The puzz.link URL of the board."""
+    return to_url(puzzle.rows, puzzle.cols, puzzle.clues)
 
 
 def _blanks(run: int) -> str:

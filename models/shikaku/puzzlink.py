@@ -18,10 +18,14 @@ opens in puzz.link, and one puzz.link writes reads here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.params import excerpt
-from gridsat.models.shikaku.formats import MAX_CELLS, Board, board, check_clue
+
+Clue = tuple[int, int, int]  # (row, col, area), as formats.Board holds them
+MAX_SIDE_DIGITS = 6  # a side of more digits is refused before int()
 
 # Scheme and host are optional; the variety may be followed by pzprjs's editor flags (none for Shikaku).
 URL = re.compile(
@@ -42,25 +46,34 @@ def looks_like_url(text: str) -> bool:
     return any(f"{host}/" in stripped for host in HOSTS) or stripped.startswith(("http://", "https://"))
 
 
-def parse_url(text: str) -> Board:
-    """A puzz.link or pzv.jp Shikaku URL as a Board; every error names the URL and the position."""
+class Decoded(NamedTuple):
+    """What a URL holds, for ``formats.board`` (which checks the size and clues as for any format)."""
+
+    rows: int
+    cols: int
+    clues: list[Clue]
+    source: str
+
+
+def parse_url(text: str, max_cells: int) -> Decoded:
+    """A puzz.link or pzv.jp Shikaku URL's grid and clues; every error names the URL and the position."""
     name = f"puzz.link URL {excerpt(text.strip())}"
     match = URL.fullmatch(text.strip())
     if not match:
         raise InvalidInstance(f"{name}: expected https://puzz.link/p?shikaku/COLUMNS/ROWS/CLUES")
     if match["pid"].lower() not in VARIETIES:
         raise InvalidInstance(f"{name}: the puzzle is a {match['pid']!r}, not a Shikaku")
-    if max(len(match["cols"]), len(match["rows"])) > len(str(MAX_CELLS)):
-        raise InvalidInstance(f"{name}: bad size (columns/rows, at most {MAX_CELLS} cells)")
+    if max(len(match["cols"]), len(match["rows"])) > MAX_SIDE_DIGITS:
+        raise InvalidInstance(f"{name}: bad size {excerpt(match['cols'])}/{excerpt(match['rows'])} (columns/rows)")
     cols, rows = int(match["cols"]), int(match["rows"])
-    if cols < 1 or rows < 1 or cols * rows > MAX_CELLS:
-        raise InvalidInstance(f"{name}: bad size {cols}/{rows} (columns/rows, at most {MAX_CELLS} cells)")
-    return board(rows, cols, decode_body(match["body"], rows, cols, name), name)
+    if cols < 1 or rows < 1 or cols * rows > max_cells:
+        raise InvalidInstance(f"{name}: bad size {cols}/{rows} (columns/rows, at most {max_cells} cells)")
+    return Decoded(rows, cols, decode_body(match["body"], rows, cols, name), name)
 
 
-def decode_body(body: str, rows: int, cols: int, name: str) -> list[tuple[int, int, int]]:
+def decode_body(body: str, rows: int, cols: int, name: str) -> list[Clue]:
     """The clues of a number16 body, row-major; a body that covers more or fewer cells is refused."""
-    clues: list[tuple[int, int, int]] = []
+    clues: list[Clue] = []
     cell, i = 0, 0
     while i < len(body) and cell < rows * cols:
         ch = body[i].lower()
@@ -72,7 +85,6 @@ def decode_body(body: str, rows: int, cols: int, name: str) -> list[tuple[int, i
             raise InvalidInstance(f"{where}: the clue at row {cell // cols + 1}, column {cell % cols + 1} is '?' "
                                   "(a rectangle of unknown area), which gridsat's Shikaku does not take")
         value, i = read_clue(body, i, where)
-        check_clue(value, rows, cols, f"{where}: row {cell // cols + 1}, column {cell % cols + 1}")
         clues.append((cell // cols, cell % cols, value))
         cell += 1
     if cell < rows * cols:
@@ -97,13 +109,13 @@ def read_clue(body: str, i: int, where: str) -> tuple[int, int]:
     raise InvalidInstance(f"{where} is {body[i]!r}; expected 0-9, a-z, '-', '+', '=', '%', '*', '$' or '.'")
 
 
-def to_url(puzzle: Board, host: str = "https://puzz.link/p") -> str:
-    """The puzz.link URL of a board, as pzprjs writes it (so that the two read each other)."""
-    at = {(r, c): n for r, c, n in puzzle.clues}
+def to_url(rows: int, cols: int, clues: Iterable[Clue], host: str = "https://puzz.link/p") -> str:
+    """The puzz.link URL of a grid and its clues, as pzprjs writes it (so that the two read each other)."""
+    at = {(r, c): n for r, c, n in clues}
     parts: list[str] = []
     run = 0
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
+    for r in range(rows):
+        for c in range(cols):
             if (r, c) not in at:
                 run += 1
                 if run == MAX_RUN:
@@ -113,7 +125,7 @@ def to_url(puzzle: Board, host: str = "https://puzz.link/p") -> str:
             parts.append(blanks(run) + clue_code(at[(r, c)]))
             run = 0
     parts.append(blanks(run))
-    return f"{host}?shikaku/{puzzle.cols}/{puzzle.rows}/{''.join(parts)}"
+    return f"{host}?shikaku/{cols}/{rows}/{''.join(parts)}"
 
 
 def blanks(run: int) -> str:
