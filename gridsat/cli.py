@@ -445,7 +445,8 @@ def cmd_animate(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    text = api.generate(args.puzzle, args.size, seed=args.seed, max_area=args.max_area, unique=args.unique)
+    text = api.generate(args.puzzle, args.size, seed=args.seed, max_area=args.max_area, unique=args.unique,
+                        format=args.format)
     write_output(args.output, lambda out: out.write(text))
     return 0
 
@@ -649,6 +650,9 @@ def add_generate(sub: Commands) -> None:
     generate.add_argument("--max-area", type=positive_int, metavar="A",
                           help=f"the largest region, in cells (default {DEFAULT_MAX_AREA})")
     generate.add_argument("--unique", action="store_true", help="retry until the puzzle has exactly one solution")
+    generate.add_argument("--format", default="text", metavar="FORMAT",
+                          help="text (the default), or one of the puzzle's own formats: shikaku writes gameid "
+                               "(a Tatham game id) and puzzlink (a puzz.link URL)")
     generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     generate.set_defaults(run=cmd_generate)
 
