@@ -467,7 +467,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
     for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_mutate, add_export, add_animate,
-                add_generate, add_new_puzzle, add_bench, add_completion):
+                add_generate, add_new_puzzle, add_bench, add_strength, add_completion):
         add(sub)
     helptext.document(sub.choices)
     return parser
@@ -673,6 +673,14 @@ def add_bench(sub: Commands) -> None:
     bench = sub.add_parser("bench", help="run a benchmark suite in isolated child processes")
     bench_command.add_arguments(bench)
     bench.set_defaults(run=bench_command.run)
+
+
+def add_strength(sub: Commands) -> None:
+    from gridsat import strength
+
+    parser = sub.add_parser("strength", help="check which constraint encodings unit propagation makes complete")
+    strength.add_arguments(parser)
+    parser.set_defaults(run=strength.run)
 
 
 def add_completion(sub: Commands) -> None:
