@@ -21,7 +21,7 @@ from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
-from gridsat.output import check_output, write_output
+from gridsat.output import StreamLost, check_output, flush_quietly, guard_streams, write_output
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.runline import RunLine, result_row
@@ -704,11 +704,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     # numbers are capped at 18 digits before they are converted, so this opens no door to bad input.
     sys.set_int_max_str_digits(0)
     api.single_threaded_blas()  # before OR-Tools loads numpy: split runs can then fork their workers
+    guard_streams()
     args = build_parser().parse_args(argv)
+    done = run_command(args)
+    lost = flush_quietly()
+    return done if lost is None else lost
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the chosen command; every error it raises on purpose is one line and its status."""
     try:
         with sigterm_as_interrupt():
             return args.run(args)
     except GridsatError as error:
+        if isinstance(error, StreamLost):  # stdout is gone: say so where the user can see it
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print(f"gridsat: error: {error}", file=sys.stderr)
         return status.BAD_INPUT
     except KeyboardInterrupt:
