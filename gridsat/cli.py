@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gridsat import animate, api, helptext, jsontext, status
-from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
+from gridsat.arguments import Parser, any_int, count_or_all, folder, percent, positive_float, positive_int, whole
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
@@ -662,7 +662,7 @@ def add_new_puzzle(sub: Commands) -> None:
                          description="Write a working plugin skeleton for a new puzzle named NAME, to fill in "
                                      "and install; prints each file written, one per line.")
     new.add_argument("name", metavar="NAME", help="the new puzzle's name, e.g. my-puzzle")
-    new.add_argument("--dir", type=Path, default=Path("."), metavar="DIR",
+    new.add_argument("--dir", type=folder, default=Path("."), metavar="DIR",
                      help="write the plugin in this folder (default: the current folder)")
     new.set_defaults(run=cmd_new_puzzle)
 

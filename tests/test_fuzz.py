@@ -435,3 +435,33 @@ def test_output_holding_a_middle_dot_survives_an_ascii_stream(environment):
                           capture_output=True, timeout=120, env={**os.environ, **environment})
     assert done.returncode == 0 and b"Traceback" not in done.stderr
     assert b"4x7 &#183; cpsat" in done.stdout or "4x7 · cpsat".encode() in done.stdout
+
+
+@pytest.mark.parametrize("where", ["afile/x", "/proc", "dangling", "a" * 300, "", " "])
+def test_new_puzzle_dirs_that_cannot_be_written_are_one_line(tmp_path, monkeypatch, where):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").touch()
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = gridsat("new-puzzle", "mine", "--dir", where)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_new_puzzle_on_a_full_disk_leaves_nothing_and_the_next_try_works(tmp_path, monkeypatch):
+    real = Path.write_text
+    calls = []
+
+    def full_on_the_third(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_on_the_third)
+    done = gridsat("new-puzzle", "mine", "--dir", str(tmp_path / "new" / "deep"))
+    assert done.returncode == 2 and "No space left on device" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # the folders made for it are gone too
+    monkeypatch.setattr(Path, "write_text", real)
+    assert gridsat("new-puzzle", "mine", "--dir", str(tmp_path)).returncode == 0
+    assert (tmp_path / "gridsat-mine" / "pyproject.toml").is_file()
