@@ -579,7 +579,7 @@ def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exac
             "--checkpoint", str(path)]
     # Two parts of about a second each, and the first run splits running parts again after a fifth of
     # a second, so that the checkpoint holds re-splits (with the counts they kept) when it is killed.
-    script = ("import sys\nfrom gridsat.solvers import split_policy\nsplit_policy.LEAST_BUDGET = 0.2\n"
+    script = ("import sys\nfrom gridsat.solvers.splitting import split_policy\nsplit_policy.LEAST_BUDGET = 0.2\n"
               "from gridsat.__main__ import main\nsys.exit(main())\n")
     child = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              cwd=ROOT, start_new_session=True)
