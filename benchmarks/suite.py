@@ -134,6 +134,9 @@ def locate(name: str) -> Path:
         return path
     if (SUITES_DIR / f"{name}.toml").is_file():
         return SUITES_DIR / f"{name}.toml"
+    if "/" in name or "." in name:  # meant as a path (mysuite.tom): say the file is missing, then the names
+        raise SuiteError(f"no such suite file {name!r}, and no built-in suite of that name; "
+                         f"built-in suites: {', '.join(builtin_suites())}")
     raise UnknownName("suite", name, builtin_suites())
 
 

@@ -472,11 +472,16 @@ def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | N
 
 
 def generate(puzzle: str | Puzzle, size: str, *, seed: int | None = None, max_area: int | None = None,
-             unique: bool = False) -> str:
-    """A random instance (``size`` is ``"RxC"``) of a puzzle that has a generator, as the text ``solve`` takes;
+             unique: bool = False, format: str = "text") -> str:  # noqa: A002 - the word the CLI uses
+    """A random instance (``size`` is ``"RxC"``) of a puzzle that has a generator, as the text ``solve`` takes
+    or in another of the puzzle's formats (``format``: ``"puzzlink"`` writes a Shikaku as a puzz.link URL);
     the same ``seed`` gives the same instance, ``unique`` retries until it has exactly one solution."""
     chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if chosen.generate is None:
         generators = [n for n in puzzle_names() if get_puzzle(n).generate is not None]
         raise InvalidOption(f"puzzle {chosen.name!r} has no generator; puzzles with one: {', '.join(generators)}")
-    return chosen.generate(size, seed=seed, max_area=max_area, unique=unique)
+    if format != "text" and format not in chosen.writers:
+        known = ", ".join(["text", *chosen.writers])
+        raise InvalidOption(f"format {format!r}: {chosen.name} instances are written as {known}")
+    text = chosen.generate(size, seed=seed, max_area=max_area, unique=unique)
+    return text if format == "text" else chosen.writers[format](chosen.parse(text, {})) + "\n"

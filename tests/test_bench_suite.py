@@ -297,3 +297,15 @@ def test_a_counter_is_not_planned_on_a_lazy_encoding_and_the_plan_says_why(tmp_p
     # "default" is the counter's own default: the exact choice (crt) on an axis not named, as gridsat count does
     runs, notes = plan(load(suite_file(tmp_path, text.replace('"each"', '"default"'))))
     assert [r.encoding for r in runs] == ["crt+pairwise"] and notes == []
+
+
+def test_an_array_of_either_kind_is_described_in_plain_words() -> None:
+    from gridsat.benchmarks.schema import Table, describe
+
+    assert describe([str]) == "an array of strings"
+    assert describe([(str, Table({}))]) == "an array whose items are each a string or a table"
+
+
+def test_a_suite_path_that_is_no_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(GridsatError, match="no such suite file 'mysuite.tom'.*built-in suites: .*smoke"):
+        load("mysuite.tom")

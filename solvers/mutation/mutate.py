@@ -303,8 +303,9 @@ class Judge:
         unsettled: list[str] = []
         suggestion = self.search(mutant, changed, unsettled) if self.task.search else None
         if suggestion is not None:
-            return Verdict(mutant, self.encoding.name, "survived", suggestion["instance"], reason="killed by a "
-                           "ladder instance outside the corpus", suggestion=suggestion)
+            return Verdict(mutant, self.encoding.name, "survived", suggestion["instance"],
+                           reason="the corpus misses it; a ladder instance it does not hold catches it "
+                                  "(add that instance to the corpus)", suggestion=suggestion)
         if not changed:
             return Verdict(mutant, self.encoding.name, "survived",
                            reason="changes no formula of the corpus or of the ladder instances tried")
