@@ -10,7 +10,7 @@ import pytest
 from conftest import gridsat
 from gridsat.benchmarks import command
 from gridsat.benchmarks.results import judge
-from gridsat.benchmarks.suite import Run, SuiteError, builtin_suites, load, plan
+from gridsat.benchmarks.suite import SuiteError, Trial, builtin_suites, load, plan
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.golden import counts
@@ -94,7 +94,7 @@ def test_smoke_covers_every_registered_puzzle_with_two_encodings() -> None:
         assert len(encodings) >= 2, f"smoke suite: give puzzle {puzzle!r} an entry with at least two encodings"
 
 
-def row(run: Run) -> tuple:
+def row(run: Trial) -> tuple:
     """What a planned run does: puzzle, case, what the worker parses, configuration, mode, repeat, expected count."""
     return (run.puzzle, run.case, run.source, run.config, run.mode, run.repeat, run.expected)
 

@@ -40,6 +40,11 @@ def test_the_wheel_holds_one_top_level_package(wheel: Path) -> None:
                if p.is_file() and "__pycache__" not in p.parts}
     assert {"gridsat/models/golden/prime_grid.toml", "gridsat/models/golden/shikaku/seven.txt"} <= shipped
     assert shipped <= set(names), sorted(shipped - set(names))
+    # Every module ships: a subpackage left out of pyproject.toml's packages list would be missing.
+    for folder, package in (("gridsat", "gridsat"), ("models", "gridsat/models"), ("solvers", "gridsat/solvers"),
+                            ("benchmarks", "gridsat/benchmarks")):
+        modules = {f"{package}/{p.relative_to(ROOT / folder).as_posix()}" for p in (ROOT / folder).rglob("*.py")}
+        assert modules <= set(names), sorted(modules - set(names))
 
 
 def test_installed_gridsat_counts_and_models_is_not_importable(wheel: Path, tmp_path: Path) -> None:
