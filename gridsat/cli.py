@@ -133,6 +133,8 @@ def report_problems(outcome: api.Outcome) -> None:
         print(f"gridsat: WRONG orbit count from {outcome.label}: {problem}", file=sys.stderr)
     if outcome.duplicates:
         print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
+    if "checkpoint" in outcome.details:  # a write failed during the run: the answer stands, the file does not
+        print(f"gridsat: warning: the checkpoint was {outcome.details['checkpoint']}", file=sys.stderr)
     for solution, problems in outcome.invalid:
         print(f"gridsat: INVALID solution from {outcome.label}: {'; '.join(problems)}: {dumps(solution)}",
               file=sys.stderr)
@@ -543,8 +545,9 @@ def add_count(sub: Commands) -> None:
                        help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
-                       help="record each finished part (frontier: the last finished layer) in FILE; the same "
-                            "command with the same FILE resumes")
+                       help="record each finished part (frontier: a finished layer, at most about a second "
+                            "old, or ten times a write's time) in FILE; the same command with the same FILE "
+                            "resumes; one run at a time, and a damaged file is refused and kept")
     count.add_argument("--memory", type=positive_int, metavar="MB",
                        help="the megabytes a counting backend (frontier) may hold; past it the run stops "
                             "(default: a share of the memory this machine has free)")
