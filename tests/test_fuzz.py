@@ -15,6 +15,7 @@ import string
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -573,3 +574,28 @@ def test_an_edited_frontier_checkpoint_is_refused_and_kept(tmp_path, edit):
     done = gridsat("count", "tatami", "4x7", "--backend", "frontier", "--checkpoint", str(path))
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
     assert path.read_bytes() == before
+
+
+def test_workers_die_with_their_parent_killed_by_sigkill():
+    psutil = pytest.importorskip("psutil")
+    parent = subprocess.Popen([sys.executable, "-m", "gridsat", "count", "prime-grid", "5x5", "-p", "max=25",
+                               "--backend", "sat", "--jobs", "2", "--quiet"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, cwd=Path(__file__).parent.parent)
+    workers: list = []
+    for _ in range(300):  # until both workers run (start-up takes seconds on a busy machine)
+        workers = psutil.Process(parent.pid).children()
+        if len(workers) >= 2:
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2, "the workers never started"
+    parent.kill()
+    parent.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert not alive, f"workers alive 5 s after their parent was killed: {[w.pid for w in alive]}"
+
+
+def test_a_split_crosscheck_ends_without_a_worker_traceback():
+    for _ in range(4):  # it printed 'Process gridsat-worker-2: Traceback ... KeyboardInterrupt' in 6 of 10 runs
+        command = [sys.executable, "-m", "gridsat", "crosscheck", "tatami", "3x4", "--jobs", "2", "--quiet"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=Path(__file__).parent.parent)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
