@@ -422,7 +422,7 @@ def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    exported = api.export(*load(args), format=args.format, encoding=args.encoding)
+    exported = api.export(*load(args), format=args.format, encoding=args.encoding, scramble=args.scramble)
     write_output(args.output, exported.write)
     for note in exported.notes():
         print(f"gridsat: note: {note}", file=sys.stderr)
@@ -625,6 +625,9 @@ def add_export(sub: Commands) -> None:
                         help="dimacs: the CNF with its projection; cpsat: the CP-SAT model as protobuf text")
     export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
                         "solutions (prime-grid: nosymmetry unless you name symmetry)")
+    export.add_argument("--scramble", type=whole, metavar="SEED",
+                        help="dimacs: rename the variables and shuffle the clauses and their literals from SEED "
+                             "(the same formula and projected count; for spread over equivalent formulas)")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 
