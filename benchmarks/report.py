@@ -185,6 +185,31 @@ def spread_table(records: list[dict[str, Any]]) -> list[str]:
             *table(["configuration", "instance", "ok", "median s", "IQR s", "95% interval s"], body), ""]
 
 
+def ranking(rows: list[dict[str, Any]]) -> list[str]:
+    """When encodings ran on several solvers: each solver's encodings, best first (PAR-2, then median solve
+    time), and whether the order changes with the solver."""
+    solvers = list(dict.fromkeys(r["solver"] for r in rows if r["solver"]))
+    encodings = list(dict.fromkeys(r["encoding"] for r in rows if r["solver"]))
+    if len(solvers) < 2 or len(encodings) < 2:
+        return []
+    orders = {}
+    for solver in solvers:
+        mine = sorted((r for r in rows if r["solver"] == solver),
+                      key=lambda r: (r["par2_seconds"], r["median_seconds"] if r["median_seconds"] is not None else 0))
+        orders[solver] = [r["encoding"] for r in mine]
+    body = [[f"`{solver}`", " < ".join(f"`{e}`" for e in order)] for solver, order in orders.items()]
+    firsts = {order[0] for order in orders.values()}
+    if len({tuple(order) for order in orders.values()}) == 1:
+        verdict = "The ranking of the encodings is the same on every solver."
+    elif len(firsts) == 1:
+        verdict = f"The best encoding is `{firsts.pop()}` on every solver; the order of the others changes."
+    else:
+        verdict = "The ranking changes with the solver: the best encoding is " + ", ".join(
+            f"`{order[0]}` on {solver}" for solver, order in orders.items()) + "."
+    return ["Ranking of the encodings per solver (fastest first, by PAR-2 and then median solve time):", "",
+            *table(["solver", "encodings, fastest first"], body), "", verdict, ""]
+
+
 def pick_pair(configs: list[str], prefixes: tuple[str, str] | None) -> tuple[tuple[str, str] | None, bool]:
     """The two configurations to scatter, the first matching each prefix (default: cpsat, then sat); and
     whether they are the pair asked for (else the first two configurations, said in the report)."""
@@ -273,7 +298,7 @@ def section(out: Path, puzzle: str, group: list[dict[str, Any]], timeout: float,
     cases, configs = cases_of(group), configs_of(group)
     best = spread.virtual_best(group, configs, cases)
     rows = summarize(group, timeout, best)
-    lines = [f"## {puzzle}", "", *summary_table(rows, best, timeout), "", *statistics_table(rows)]
+    lines = [f"## {puzzle}", "", *summary_table(rows, best, timeout), "", *statistics_table(rows), *ranking(rows)]
     if len(cases) > 1:
         lines += [*matrix_table(group, best), ""]
     else:
