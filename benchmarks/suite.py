@@ -110,7 +110,8 @@ class Run:
         return f"{self.puzzle} | {self.case} | {self.config} | {self.mode} | #{self.repeat}{seeded}"
 
     def request(self) -> Request:
-        return Request(self.encoding, self.solver, self.algorithm, 1 if self.mode == "solve" else None)
+        return Request(self.encoding, self.solver, self.algorithm, 1 if self.mode == "solve" else None,
+                       seed=self.seed, workers=self.workers)
 
 
 @dataclass

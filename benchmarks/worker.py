@@ -94,7 +94,8 @@ def work(spec: dict[str, Any]) -> dict[str, Any]:
     registry.BACKENDS.setdefault(spec["backend"], spec["backend_path"])
     puzzle = get_puzzle(spec["puzzle"])
     instance = puzzle.parse(spec["source"], dict(spec["params"]))
-    request = Request(spec["encoding"], spec["solver"], spec["algorithm"])
+    request = Request(spec["encoding"], spec["solver"], spec["algorithm"], seed=spec.get("seed"),
+                      workers=spec.get("workers", 1))
     limit_count = 1 if spec["mode"] == "solve" else None
     used = resource.getrusage(resource.RUSAGE_SELF)
     left = max(spec["timeout"] - used.ru_utime - used.ru_stime, 1e-3)  # the limit counts start-up too

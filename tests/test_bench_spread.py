@@ -85,3 +85,34 @@ def test_a_scatter_pair_matching_nothing_is_refused_before_any_run(tmp_path: Pat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'sat:pairwse' matches no configuration" in err
     assert not out.exists()
+
+
+def test_seeded_runs_record_statistics_seeds_and_one_cpsat_worker(tmp_path: Path) -> None:
+    suite = tmp_path / "tours.toml"
+    suite.write_text('mode = "solve"\nseeds = 2\n[[entry]]\npuzzle = "knights-tour"\ninstances = ["3x4"]\n'
+                     'backends = ["cpsat", "sat"]\nencodings = { sat = ["cutset", "crt"] }\n')
+    assert main([str(suite), "--out", str(tmp_path / "out"), "--no-plots", "--jobs", "2"]) == 0
+    lines = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    runs = [json.loads(line) for line in lines[1:]]
+    assert sorted((r["config"].split("+")[0], r["seed"]) for r in runs) == [
+        ("cpsat:default", 1), ("cpsat:default", 2), ("sat:crt", 1), ("sat:crt", 2),
+        ("sat:cutset", 1), ("sat:cutset", 2)]
+    for run in runs:
+        assert run["status"] == "ok" and run["workers"] == 1
+        assert all(isinstance(run[k], int) for k in ("conflicts", "decisions", "propagations", "restarts"))
+        assert run["warm_seconds"] > 0 and run["solve_seconds"] >= 0 and run["build_seconds"] >= 0
+        lazy = run["config"].startswith("sat:cutset")
+        assert (run["refinements"] is not None, run["added_clauses"] is not None) == (lazy, lazy)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "| configuration | conflicts | decisions | propagations | restarts | refinements | added clauses |" in report
+
+
+def test_a_scrambled_formula_counts_the_same_through_the_sat_backend() -> None:
+    from gridsat import api
+    from gridsat.solvers.backend import Request
+    from gridsat.solvers.run import execute
+
+    puzzle = api.get_puzzle("knights-tour")
+    board = puzzle.parse("3x4", {})
+    counts = {execute(puzzle, board, "sat", Request("cutset", seed=seed)).count for seed in (None, 1, 2, 3)}
+    assert counts == {16}
