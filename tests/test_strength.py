@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import gridsat
-from gridsat.solvers.strength import CASES, Case, Constraint, check, register, strengths
+from gridsat.solvers.strength import CASES, Claim, Constraint, check, register, strengths
 from gridsat.solvers.strength.check import CONFLICT
 
 
@@ -80,7 +80,7 @@ def test_sliced_constraints_hold_the_formulations_clauses_about_their_variables(
 
 
 def test_a_registered_case_is_checked() -> None:
-    register(Case("test implication", "propagation", lambda: [Constraint([[1, 2], [1, -2]], [1, 2])]))
+    register(Claim("test implication", "propagation", lambda: [Constraint([[1, 2], [1, -2]], [1, 2])]))
     try:
         (found,) = strengths(["test implication"], k=1)
         assert found.line() == "test implication  not propagation-complete: after nothing, unit propagation misses x1"

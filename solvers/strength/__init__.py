@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gridsat.solvers.strength.cases import CASES, Case, register
+from gridsat.solvers.strength.cases import CASES, Claim, register
 from gridsat.solvers.strength.check import Constraint, Finding, Witness, check
 
-__all__ = ["CASES", "Case", "Constraint", "Finding", "Strength", "Witness", "check", "register", "strengths"]
+__all__ = ["CASES", "Claim", "Constraint", "Finding", "Strength", "Witness", "check", "register", "strengths"]
 
 
 @dataclass(frozen=True)
 class Strength:
     """One encoding's verdict: whether it holds, the witness when not, and how much was tried."""
 
-    case: Case
+    case: Claim
     holds: bool
     witness: Witness | None
     tried: int
@@ -36,7 +36,7 @@ class Strength:
         return f"{text}: {self.witness}" if self.witness else text
 
 
-def strength(case: Case, k: int) -> Strength:
+def strength(case: Claim, k: int) -> Strength:
     """Check every instance of ``case``; the first witness decides."""
     tried, exhaustive = 0, True
     for constraint in case.build():

@@ -27,8 +27,8 @@ Pick = Callable[[Key], bool]
 
 
 @dataclass(frozen=True)
-class Case:
-    """One encoding to check: its name, its verdict's words, and its small instances."""
+class Claim:
+    """One encoding and the strength it claims, to check: its name, its verdict's words, and its small instances."""
 
     name: str
     kind: str  # "propagation" or "arc"
@@ -40,10 +40,10 @@ class Case:
         return word if holds else f"not {word}"
 
 
-CASES: dict[str, Case] = {}
+CASES: dict[str, Claim] = {}
 
 
-def register(case: Case) -> Case:
+def register(case: Claim) -> Claim:
     """Add ``case`` to the registry (a later case of the same name replaces it)."""
     CASES[case.name] = case
     return case
@@ -97,7 +97,7 @@ def register_cardinality() -> None:
     """Every at-most-one and exactly-one encoding gridsat names, on 2 to 6 literals."""
     for exactly, group, what in ((False, "at-most-one", "at_most"), (True, "exactly-one", "exactly_one")):
         for name in cardinality.ENCODINGS:
-            register(Case(f"{group} {name}", "propagation",
+            register(Claim(f"{group} {name}", "propagation",
                           lambda name=name, exactly=exactly: cardinality_case(name, range(2, 7), exactly),
                           f"2 to 6 literals, as models/cardinality.{what} writes them"))
 
@@ -111,19 +111,19 @@ def register_adjacency() -> None:
     """Prime-grid's two adjacency rules, on one edge with both cells' one-hot domains."""
     edge = cells((0, 0), (0, 1))
     for how in ("support", "conflict"):
-        register(Case(f"adjacency {how}", "arc", lambda how=how: [sliced(
+        register(Claim(f"adjacency {how}", "arc", lambda how=how: [sliced(
             "prime-grid", "2x3", f"{how}+noparity+nosymmetry", edge)],
             "a 2x3 prime-grid's edge (0,0)-(0,1): both cells' one value each, and the edge's clauses"))
 
 
 def register_domains() -> None:
     """Finite-domain variables as gridsat writes them: one-hot, order-encoded and binary."""
-    register(Case("domain direct", "arc", lambda: [sliced("prime-grid", "2x3", "noparity+nosymmetry", cells((0, 0)))],
+    register(Claim("domain direct", "arc", lambda: [sliced("prime-grid", "2x3", "noparity+nosymmetry", cells((0, 0)))],
                   "a prime-grid cell's one-hot value (exactly one, pairwise)"))
     u = (0, 0)
-    register(Case("domain order", "arc", lambda: [sliced("knights-tour", "2x4", "rank", square_keys(("ge",), u))],
+    register(Claim("domain order", "arc", lambda: [sliced("knights-tour", "2x4", "rank", square_keys(("ge",), u))],
                   "a knight's-tour square's rank, order-encoded (the p >= k ladder)"))
-    register(Case("domain log", "arc", lambda: [sliced(
+    register(Claim("domain log", "arc", lambda: [sliced(
         "knights-tour", "2x4", "binary", square_keys(("bit",), u), families=("rank below n",))],
         "a knight's-tour square's rank in binary, below n"))
 
@@ -132,10 +132,10 @@ def register_alldifferent() -> None:
     """The direct all-different: one value per cell, each value at most once or exactly once."""
     line = cells((0, 0), (0, 1), (0, 2), (0, 3))
     alldiff = ("one value per cell", "value")
-    register(Case("all-different direct, values used once", "arc", lambda: [sliced(
+    register(Claim("all-different direct, values used once", "arc", lambda: [sliced(
         "prime-grid", "1x4", "noparity+nosymmetry", line, params={"max": "4"}, families=alldiff)],
         "a 1x4 row of values 1..4: one value per cell, every value exactly once"))
-    register(Case("all-different direct, values at most once", "arc", lambda: [sliced(
+    register(Claim("all-different direct, values at most once", "arc", lambda: [sliced(
         "prime-grid", "1x3", "noparity+nosymmetry", line, families=alldiff)],
         "a 1x3 row of values 1..4: one value per cell, every value at most once"))
 
@@ -169,13 +169,13 @@ def register_tours() -> None:
              "cutset": "the arcs into and out of one square (one in, one out, no 2-cycle)",
              "position": "two consecutive steps (one square each, a knight move apart)"}
     for tour, (primary, auxiliary) in local.items():
-        register(Case(f"tour {tour}", "propagation", lambda tour=tour, primary=primary, auxiliary=auxiliary: [
+        register(Claim(f"tour {tour}", "propagation", lambda tour=tour, primary=primary, auxiliary=auxiliary: [
             sliced("knights-tour", board, tour, primary, auxiliary)], f"a 2x4 board: {about[tour]}"))
 
 
 def register_tatami() -> None:
     """Tatami's corner clauses with one mat per cell, on a small room."""
-    register(Case("tatami corners", "propagation", lambda: [sliced("tatami", "3x4", "pairwise", lambda key: True)],
+    register(Claim("tatami corners", "propagation", lambda: [sliced("tatami", "3x4", "pairwise", lambda key: True)],
                   "a 3x4 room: one mat per cell (pairwise) and no four mats meeting at a corner"))
 
 
