@@ -134,9 +134,9 @@ def growth(records: list[dict[str, Any]], puzzle: str, out: Path) -> str:
             bottom.plot([x for x, _ in shown], [c for _, c in shown], "-", label=config, **style)
     top.set(yscale="log", ylabel="median solve seconds", title=f"{puzzle}: growth over the series")
     bottom.set(yscale="log", ylabel="median conflicts (solvers that count them)",
-               xlabel="instance size (cells)" if named else "instance (series order)")
-    if named:
-        top.set_xscale("log")
+               xlabel="instance, placed by its size (cells)" if named else "instance (series order)")
+    # Each instance's name at its size, so the series reads along the axis.
+    bottom.set_xticks(list(sizes.values()), list(sizes), rotation=30, ha="right", fontsize=7)
     top.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     return save(fig, out, f"plots/{puzzle}-growth.png")
 
