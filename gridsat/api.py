@@ -19,6 +19,7 @@ from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
 from gridsat.models.cardinality import ENCODINGS as CARDINALITY
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
+from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
@@ -280,7 +281,7 @@ def crosscheck(
         return consume(launch(chosen, parsed, config.backend, config.request, plan, time_limit=limit, keep=True))
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
-                          run=run, skipped=skipped)
+                          run=run, skipped=skipped, golden=golden_count(chosen, parsed))
 
 
 # The backends that search a puzzle's formulation (CP-SAT or CNF): a mutant is a changed formulation.

@@ -398,7 +398,8 @@ def mutation_text(report: api.MutationReport) -> str:
 
 
 def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution") -> str:
-    """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared."""
+    """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared; then how many runs
+    were checked against the golden count, agreed, disputed and unchecked."""
     runs = plural(len(report.outcomes), "run")
     complete = [o for o in report.outcomes if o.complete]
     if not report.agree:
@@ -418,7 +419,13 @@ def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution
                     f"({reasons}) found none beyond these")
     if report.interrupted:
         text += f"; interrupted during run {len(report.outcomes)}, the runs after it skipped"
-    return text
+    return text + f"; {tally_text(report.tally())}"
+
+
+def tally_text(tally: dict[str, int]) -> str:
+    """``3 checked against the golden count, 0 agreed, 0 disputed, 0 unchecked``."""
+    return (f"{tally['checked']} checked against the golden count, {tally['agreed']} agreed, "
+            f"{tally['disputed']} disputed, {tally['unchecked']} unchecked")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
