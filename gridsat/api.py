@@ -43,6 +43,10 @@ from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, l
 from gridsat.solvers.crosscheck import Turn as Turn
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.export import FORMATS, Export, exporting
+from gridsat.solvers.fuzz import BUDGET as FUZZ_BUDGET
+from gridsat.solvers.fuzz import PAIRS as FUZZ_PAIRS
+from gridsat.solvers.fuzz import FuzzReport, fuzz_one, parse_mutant
+from gridsat.solvers.fuzz import fuzz as run_fuzz
 from gridsat.solvers.gate import BURNSIDE, Job, check
 from gridsat.solvers.gate import METHODS as METHODS
 from gridsat.solvers.machine import cores
@@ -282,6 +286,49 @@ def crosscheck(
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
                           run=run, skipped=skipped, golden=golden_count(chosen, parsed))
+
+
+def fuzz(
+    puzzles: Iterable[str | Puzzle] | None = None,
+    *,
+    seed: int = 0,
+    pairs: int = FUZZ_PAIRS,
+    budget: float = FUZZ_BUDGET,
+    jobs: int = 1,
+    mutant: str | None = None,
+    on_instance: Callable[[FuzzReport], None] | None = None,
+) -> FuzzReport:
+    """Differential testing: random tiny instances drawn from ``seed``, every encoding, backend and
+    solver run on each and compared with the puzzle's brute-force oracle, until ``pairs`` (instance,
+    configuration) pairs are checked or ``budget`` seconds pass; ``jobs`` processes. ``puzzles``:
+    names, or one ``Puzzle`` object (a plugin under test, run in this process); default every puzzle
+    with an oracle. ``mutant`` (``"FAMILY OPERATOR [SELECTOR]"``, as ``mutate`` names one) is planted in
+    every formulation that has its family. The report's ``.agree``, ``.pairs`` and ``.differences``
+    (each with the ``gridsat fuzz`` command that repeats it) say what was found."""
+    planted = parse_mutant(mutant) if mutant else None
+    chosen = list(puzzles or [])
+    objects = [p for p in chosen if isinstance(p, Puzzle)]
+    if objects and len(chosen) > 1:
+        raise InvalidOption("fuzz one Puzzle object at a time (or registered puzzles by name)")
+    if not isinstance(pairs, int) or pairs < 1 or not budget > 0:
+        raise InvalidOption(f"fuzz needs pairs >= 1 and a budget above 0 seconds, not {pairs} and {budget}")
+    names = None if objects else [get_puzzle(str(p)).name for p in chosen] or None
+    return run_fuzz(names, seed=seed, pairs=pairs, budget=budget, jobs=jobs, mutant=planted,
+                    puzzle=objects[0] if objects else None, on_instance=on_instance)
+
+
+def fuzz_pair(puzzle: str | Puzzle, instance: str, *, params: Params | None = None, backend: str,
+              encoding: str | None = None, solver: str | None = None, algorithm: str | None = None,
+              mutant: str | None = None) -> FuzzReport:
+    """One (instance, configuration) pair against the oracle: what a difference's command repeats."""
+    chosen, parsed = load(puzzle, instance, params)
+    config = Config(backend, Request(encoding=encoding, solver=solver, algorithm=algorithm))
+    check(get_backend(backend), chosen, Job(COUNT, config.request))
+    started = time.monotonic()
+    report = FuzzReport(0, instances=1)
+    report.checked = fuzz_one(chosen, instance, texts(params), config, parse_mutant(mutant) if mutant else None)
+    report.seconds = time.monotonic() - started
+    return report
 
 
 # The backends that search a puzzle's formulation (CP-SAT or CNF): a mutant is a changed formulation.
