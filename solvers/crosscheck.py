@@ -105,11 +105,11 @@ class Report:
             "agree": self.agree,
             "complete": self.complete,
             "interrupted": self.interrupted,
-            "golden": {"count": self.golden.count, "source": self.golden.source} if self.golden else None,
-            "verdicts": self.tally(),
             "problems": self.problems,
             "notes": self.notes,
             "results": [o.summary() for o in self.outcomes],
+            "golden": {"count": self.golden.count, "source": self.golden.source} if self.golden else None,
+            "verdicts": self.tally(),
         }
 
 
