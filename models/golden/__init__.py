@@ -51,6 +51,16 @@ def path(*parts: str) -> Path:
     return Path(str(folder.joinpath(*parts) if parts else folder))
 
 
+def oeis_rooms() -> dict[tuple[int, int], int]:
+    """Tatami's OEIS A068920 as shipped, unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
+    terms, table, k = list(golden("tatami")["oeis"]["antidiagonals"]), {}, 1
+    while terms:
+        for r in range(1, k + 1):
+            table[(r, k + 1 - r)] = terms.pop(0)
+        k += 1
+    return table
+
+
 # Where each built-in puzzle's golden file keeps its instances: file, instance key, top-level parameter keys.
 FILES = {"tatami": ("tatami", "room", ()), "prime-grid": ("prime_grid", "grid", ("max", "min")),
          "knights-tour": ("knights_tour", "board", ()), "shikaku": ("shikaku/golden", "instance", ())}
@@ -67,8 +77,6 @@ def known_cases(puzzle: Any) -> list[Case]:
         found = [Case(str(path("shikaku", c.text)) if c.text.endswith(".txt") else c.text, c.params, c.count, c.source)
                  for c in found]
     if puzzle.name == "tatami":
-        from gridsat.models.tatami.mutation import oeis_rooms  # the tatami package imports this module
-
         found += [Case(f"{r}x{c}", {}, n, f"OEIS A068920: t({r},{c}) = {n}") for (r, c), n in oeis_rooms().items()]
     return found
 
