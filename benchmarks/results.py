@@ -104,6 +104,9 @@ class Results:
     def start(self, head: dict[str, Any]) -> None:
         """Resume when the limits match the file's; start the file when there is none."""
         if self.header is not None:
+            if self.header.get("suite") != head["suite"]:
+                raise GridsatError(f"{self.path.parent} holds the results of suite {self.header.get('suite')!r}, not "
+                                   f"{head['suite']!r}: a results folder belongs to one suite; choose another --out")
             if self.header.get("limits") != head["limits"]:
                 raise GridsatError(
                     f"{self.path} was made with limits {self.header.get('limits')}, not {head['limits']}: "

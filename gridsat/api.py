@@ -444,12 +444,14 @@ EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (t
 
 
 def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None, format: str = "dimacs",
-           encoding: str | None = None) -> Export:
+           encoding: str | None = None, scramble: int | None = None) -> Export:
     """The CNF (``format="dimacs"``, with its projection) or the CP-SAT model (``format="cpsat"``, protobuf
     text) of an instance, ready to be written: ``.write(out)``, and ``.notes()`` when the file's models
-    are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one."""
+    are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one.
+    ``scramble``: a DIMACS file's variables renamed and its clauses and literals shuffled from that seed
+    (the same formula: its projection names the renamed variables, so a projected count is the same)."""
     chosen, parsed = load(puzzle, instance, params)
-    return exporting(chosen, parsed, format, encoding)
+    return exporting(chosen, parsed, format, encoding, scramble)
 
 
 def generate(puzzle: str | Puzzle, size: str, *, seed: int | None = None, max_area: int | None = None,

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from gridsat import animate, api, helptext, jsontext, status
-from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
+from gridsat.arguments import Parser, any_int, count_or_all, folder, percent, positive_float, positive_int, whole
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
-from gridsat.output import check_output, write_output
+from gridsat.output import StreamLost, check_output, flush_quietly, guard_streams, write_output
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.runline import RunLine, result_row
@@ -422,7 +422,7 @@ def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    exported = api.export(*load(args), format=args.format, encoding=args.encoding)
+    exported = api.export(*load(args), format=args.format, encoding=args.encoding, scramble=args.scramble)
     write_output(args.output, exported.write)
     for note in exported.notes():
         print(f"gridsat: note: {note}", file=sys.stderr)
@@ -625,6 +625,9 @@ def add_export(sub: Commands) -> None:
                         help="dimacs: the CNF with its projection; cpsat: the CP-SAT model as protobuf text")
     export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
                         "solutions (prime-grid: nosymmetry unless you name symmetry)")
+    export.add_argument("--scramble", type=whole, metavar="SEED",
+                        help="dimacs: rename the variables and shuffle the clauses and their literals from SEED "
+                             "(the same formula and projected count; for spread over equivalent formulas)")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 
@@ -662,7 +665,7 @@ def add_new_puzzle(sub: Commands) -> None:
                          description="Write a working plugin skeleton for a new puzzle named NAME, to fill in "
                                      "and install; prints each file written, one per line.")
     new.add_argument("name", metavar="NAME", help="the new puzzle's name, e.g. my-puzzle")
-    new.add_argument("--dir", type=Path, default=Path("."), metavar="DIR",
+    new.add_argument("--dir", type=folder, default=Path("."), metavar="DIR",
                      help="write the plugin in this folder (default: the current folder)")
     new.set_defaults(run=cmd_new_puzzle)
 
@@ -704,11 +707,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     # numbers are capped at 18 digits before they are converted, so this opens no door to bad input.
     sys.set_int_max_str_digits(0)
     api.single_threaded_blas()  # before OR-Tools loads numpy: split runs can then fork their workers
+    guard_streams()
     args = build_parser().parse_args(argv)
+    done = run_command(args)
+    lost = flush_quietly()
+    return done if lost is None else lost
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the chosen command; every error it raises on purpose is one line and its status."""
     try:
         with sigterm_as_interrupt():
             return args.run(args)
     except GridsatError as error:
+        if isinstance(error, StreamLost):  # stdout is gone: say so where the user can see it
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print(f"gridsat: error: {error}", file=sys.stderr)
         return status.BAD_INPUT
     except KeyboardInterrupt:

@@ -37,6 +37,10 @@ class Request:
     threads: int | None = None
     scheduler: str | None = None
     checkpoint: Path | None = None
+    # A benchmark's spread and fairness: CP-SAT's random seed (variables permuted) and its workers; the sat
+    # backend solves the formula scrambled from the seed (models/scramble.py).
+    seed: int | None = None
+    workers: int | None = None
 
 
 class Search(Protocol):
