@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -63,10 +62,6 @@ from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
 from gridsat.solvers.splitting.pool import scheduler_address
 from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
-
-# The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
-# grouped them; still accepted for one release, with a DeprecationWarning.
-SPLIT_KEYWORDS = ("jobs", "scheduler", "parts", "checkpoint")
 
 Params = Mapping[str, Any]
 
@@ -134,7 +129,6 @@ def count(
     memory: int | None = None,
     spill: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-    **deprecated: Any,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
@@ -157,7 +151,7 @@ def count(
     check_limits(limit, time_limit)
     job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill)),
               limit=limit, time_limit=time_limit,
-              up_to=up_to, method=method, split=splitting(split, deprecated))
+              up_to=up_to, method=method, split=splitting(split))
     counter = get_backend(backend)
     check(counter, chosen, job)
     return route(chosen, parsed, counter, job, on_progress)
@@ -218,7 +212,6 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     up_to: str | None = None,
     split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-    **deprecated: Any,
 ) -> Enumeration | Orbits | SplitRun:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
     ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
@@ -229,7 +222,7 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    plan = splitting(split, deprecated, checkpoints=False)
+    plan = splitting(split)
     request = Request(encoding, solver, algorithm)
     check(get_backend(backend), chosen, Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to,
                                             split=plan))
@@ -250,7 +243,6 @@ def crosscheck(
     on_start: Callable[[Turn], None] | None = None,
     up_to: str | None = None,
     split: Split | None = None,
-    **deprecated: Any,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
@@ -272,7 +264,7 @@ def crosscheck(
     if encodings not in SCOPES:
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
-    plan = splitting(split, deprecated, checkpoints=False)
+    plan = splitting(split)
     skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
     configs = configurations(chosen, names, encodings, solver, notes=skipped)
     if solver is not None:
@@ -403,19 +395,8 @@ def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, t
     return cases
 
 
-def splitting(split: Split | None, deprecated: Mapping[str, Any], *, checkpoints: bool = True) -> Split | None:
-    """How to split a run, or None for one plain search in this process (the default); the split
-    keywords of earlier releases (``jobs=2``) still work, with a DeprecationWarning."""
-    unknown = sorted(set(deprecated) - set(SPLIT_KEYWORDS) - ({"checkpoint"} if not checkpoints else set()))
-    if unknown or (not checkpoints and "checkpoint" in deprecated):
-        bad = unknown[0] if unknown else "checkpoint"
-        raise TypeError(f"unexpected keyword argument {bad!r}")
-    if deprecated:
-        warnings.warn(f"{', '.join(sorted(deprecated))}=... is deprecated: pass split=Split(...) "
-                      "(from gridsat import Split)", DeprecationWarning, stacklevel=3)
-        if split is not None:
-            raise InvalidOption("split=Split(...) and the keywords it replaces exclude each other")
-        split = Split(**{key: deprecated[key] for key in SPLIT_KEYWORDS if key in deprecated})
+def splitting(split: Split | None) -> Split | None:
+    """How to split a run, or None for one plain search in this process (the default)."""
     if split is None:
         return None
     if not isinstance(split, Split):
