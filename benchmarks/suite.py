@@ -45,10 +45,19 @@ from typing import Any
 
 from gridsat.benchmarks.schema import MapOf, OneOf, Table, check
 from gridsat.models import get_puzzle, names
-from gridsat.models.encoding import offers, resolve_for
+from gridsat.models.encoding import offers
 from gridsat.models.errors import GridsatError, InvalidOption, UnknownName, did_you_mean
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, ENUMERATE, Backend, Request, backend_class, counts_only
+from gridsat.solvers.backend import (
+    BACKENDS,
+    CNF,
+    ENUMERATE,
+    Backend,
+    Request,
+    backend_class,
+    counts_only,
+    resolve_encoding,
+)
 
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")
@@ -246,7 +255,7 @@ def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where:
     ``all`` plan the same encodings as for the other backends (exact choices on every axis would make
     Ganak's preprocessing several times slower on prime-grid, whose default keeps one grid per orbit)."""
     exact = counts_only(backend)
-    kind = "cpsat" if backend.name == "cpsat" else "cnf"  # every other backend reads the CNF
+    kind = backend.formulation or CNF  # asked of the backend; one with no formulation of its own: the CNF's
     space = puzzle.encodings(kind)
     table = isinstance(spec, dict)
     if table:
@@ -261,7 +270,7 @@ def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where:
     for text in name_list(spec, where, "encodings"):
         if table or offers(space, text):  # a plain list may name the other kind's encodings too
             try:
-                names.append(resolve_for(puzzle, kind, text, exact=exact).name)
+                names.append(resolve_encoding(puzzle, kind, text, exact=exact).name)
             except GridsatError as error:
                 raise SuiteError(f"{where}: encodings of {name}: {error}") from None
     return list(dict.fromkeys(names)) or [space.resolve(None, exact=exact).name]

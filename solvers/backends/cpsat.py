@@ -7,10 +7,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.encoding import resolve_for
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request
+from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request, resolve_encoding
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -296,7 +295,7 @@ class CpsatBackend(Backend):
         return {"encoding": puzzle.cpsat_encodings.tokens()}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatSearch:
-        encoding = resolve_for(puzzle, "cpsat", request.encoding)
+        encoding = resolve_encoding(puzzle, CPSAT, request.encoding)
         job = CpsatSearch(puzzle.cpsat(instance, encoding), encoding.name, single=request.limit == 1,
                           seed=request.seed, workers=request.workers)
         if request.part is not None:

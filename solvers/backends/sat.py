@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.encoding import Encoding, resolve_for
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CNF, ENUMERATORS, Backend, Request
+from gridsat.solvers.backend import CNF, ENUMERATORS, Backend, Request, resolve_encoding
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -378,7 +378,7 @@ class SatBackend(Backend):
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER
         self.vet(puzzle, request, counting=request.limit != 1)
-        encoding = resolve_for(puzzle, "cnf", request.encoding)
+        encoding = resolve_encoding(puzzle, CNF, request.encoding)
         label = f"{encoding.name}/{solver}"
         formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(
             puzzle, instance, encoding)

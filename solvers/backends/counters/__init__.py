@@ -42,11 +42,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.models.encoding import Encoding, resolve_for
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally
+from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally, resolve_encoding
 from gridsat.solvers.stop import INTERRUPTED, Stop
 from gridsat.solvers.stop import TIME_LIMIT as TIME_LIMIT_REASON
 
@@ -182,7 +182,7 @@ def decimal(text: str) -> int:
 
 def resolve(puzzle: Puzzle, request: Request) -> Encoding:
     """The encoding to count: the user's choices, the ``exact`` choice on every axis not named."""
-    return resolve_for(puzzle, "cnf", request.encoding, exact=True)
+    return resolve_encoding(puzzle, CNF, request.encoding, exact=True)
 
 
 def exact_instead(puzzle: Puzzle, request: Request, encoding: Encoding) -> list[str]:
