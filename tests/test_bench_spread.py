@@ -118,6 +118,23 @@ def test_a_scrambled_formula_counts_the_same_through_the_sat_backend() -> None:
     assert counts == {16}
 
 
+@pytest.mark.parametrize("counter", ["d4", "ganak"])
+def test_a_counter_counts_the_scrambled_formula_of_a_seed(counter: str) -> None:
+    from gridsat import api
+    from gridsat.models.errors import GridsatError
+    from gridsat.solvers.backend import Request, get_backend
+    from gridsat.solvers.run import tally
+
+    try:
+        chosen = get_backend(counter)
+    except GridsatError:  # the counters' extra is missing here
+        pytest.skip(f"{counter} is not installed")
+    puzzle = api.get_puzzle("knights-tour")
+    board = puzzle.parse("3x4", {})
+    found = [tally(puzzle, board, chosen, Request("crt", seed=seed)) for seed in (1, 2)]
+    assert [t.count for t in found] == [16, 16] and found[1].details["scrambled_from"] == 2
+
+
 def test_the_report_ranks_the_encodings_on_each_solver(tmp_path: Path) -> None:
     times = {("a", "s1"): 1.0, ("b", "s1"): 2.0, ("a", "s2"): 3.0, ("b", "s2"): 0.5}
     records = [{**record(f"sat:{e}/{s}", case, 1, t), "encoding": e, "solver": s}

@@ -258,6 +258,11 @@ class ModelCounter(Backend):
             stop.request(TIME_LIMIT_REASON)
             return Tally(None, encoding.name, details=details, build_seconds=time.perf_counter() - started)
         check_eager(self.name, puzzle, encoding, f)
+        if request.seed is not None:  # a benchmark's spread: the same formula scrambled from the seed
+            from gridsat.models.scramble import scramble
+
+            f = scramble(f, request.seed)
+            details["scrambled_from"] = request.seed
         if any(not clause for clause in f.cnf.clauses):
             # An empty clause (a puzzle refuted while building, e.g. clues that do not fill the grid) has
             # no model; DIMACS cannot say so (d4 refuses the line, Ganak drops it), so no counter runs.
