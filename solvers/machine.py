@@ -33,16 +33,6 @@ def default_memory() -> int:
         return 4 << 30
 
 
-def idle_cores() -> int:
-    """The cores not busy with other work (by the load average), at least one: a second thread on a
-    core that another process holds slows a layer down instead of splitting it."""
-    try:
-        busy = os.getloadavg()[0]
-    except (OSError, AttributeError):
-        busy = 0.0
-    return max(1, min(cores(), round(cores() - busy)))
-
-
 MMAP_THRESHOLD = 1 << 20  # bytes from which glibc gives an allocation its own pages, returned when freed
 
 
