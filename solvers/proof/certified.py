@@ -1,0 +1,85 @@
+"""A certified search (``--certify``): what the sat backend keeps while it enumerates, and the check at its end.
+
+The search runs in one incremental solver that writes a DRAT proof (PySAT's ``with_proof``). Each model it
+reports is blocked by a clause over *every* projection variable (not only the true ones, as an uncertified
+search may block), so that the clause rules out exactly that model's projection and nothing else; each
+cut clause a lazy encoding adds is kept with its witness. When the solver answers "no more models", its
+proof covers the whole run: every lemma it learnt was implied when it was learnt, and the clauses added
+later only add to the formula the checker starts from (formula, cube, blocking and cut clauses together).
+The certificate is then judged (``solvers.proof.certificate.judge``) and, when asked, written to a folder.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gridsat.models.formulation import CnfFormulation
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.proof.certificate import Certificate, Identity, Verdict, judge, write
+
+
+@dataclass(frozen=True)
+class Certify:
+    """A run's wish for a certificate: the instance as the user gave it (text and parameters, so that
+    ``gridsat check-proof`` can build the formula again) and the folder to keep it in (None: checked only)."""
+
+    instance: str
+    params: tuple[tuple[str, str], ...] = ()
+    folder: Path | None = None
+
+    def into(self, part: int | None) -> Certify:
+        """The wish for one part of a split run: its certificate in a subfolder ``part-N`` of its own."""
+        if self.folder is None or part is None:
+            return self
+        return Certify(self.instance, self.params, self.folder / f"part-{part}")
+
+
+@functools.cache
+def proves(solver: str) -> bool:
+    """Whether PySAT's ``solver`` writes DRAT proofs (``with_proof``)."""
+    from pysat.solvers import Solver
+
+    try:
+        Solver(name=solver, with_proof=True).delete()
+    except NotImplementedError:
+        return False
+    return True
+
+
+@dataclass
+class Recorder:
+    """The evidence of one certified search as it runs; ``verdict`` once the solver said "no more"."""
+
+    wish: Certify
+    puzzle: Puzzle
+    instance: Instance
+    certificate: Certificate
+    header: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None
+
+    @classmethod
+    def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str,
+              solver: str, header: list[str]) -> Recorder:
+        ident = Identity(puzzle.name, wish.instance, dict(wish.params), encoding, solver)
+        return cls(wish, puzzle, instance, Certificate(ident, f), header)
+
+    def block(self, model: list[int], solution: Any) -> list[int]:
+        """The clause that rules out exactly this model's projection, kept with the solution it blocks."""
+        clause = [-model[v - 1] for v in self.certificate.formulation.projection]
+        self.certificate.block(clause, solution)
+        return clause
+
+    def finish(self, oracle: Any) -> Verdict:
+        """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
+        lines = oracle.get_proof()
+        if not any(line.strip() == "0" for line in lines):
+            # Some solvers (glucose, maple*) stop on a conflict found while clauses are added and write no
+            # empty clause: it is added here, and the checker checks it like any lemma.
+            lines = [*lines, "0"]
+        self.certificate.proof = ("\n".join(lines) + "\n").encode()
+        self.verdict = judge(self.certificate, self.puzzle, self.instance)
+        if self.wish.folder is not None:
+            write(self.certificate, self.wish.folder, self.header)
+        return self.verdict
