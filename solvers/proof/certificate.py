@@ -24,13 +24,16 @@ unit clauses last), ``blocking.cnf`` (each clause after a ``c gridsat solution J
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import CnfFormulation
+from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
 from gridsat.solvers.proof.clausal import from_lists, read_cnf, read_drat
@@ -143,8 +146,22 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Verdi
                    time.perf_counter() - started)
 
 
+def check_folder(folder: Path) -> None:
+    """Refuse, before any work, a certificate folder that cannot be written or would mix with other files:
+    it may exist only as a folder holding nothing but an earlier certificate (its files, ``part-N``)."""
+    where = excerpt(str(folder))
+    if folder.exists() and not folder.is_dir():
+        raise InvalidOption(f"cannot keep a certificate in {where}: it is not a folder")
+    if not folder.exists() and not folder.resolve().parent.is_dir():
+        raise InvalidOption(f"cannot keep a certificate in {where}: its parent folder does not exist")
+    if folder.is_dir():
+        others = [p.name for p in folder.iterdir() if p.name not in FILES and not p.name.startswith("part-")]
+        if others:
+            raise InvalidOption(f"cannot keep a certificate in {where}: it holds other files ({excerpt(others[0])})")
+
+
 def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
-    """The certificate as files in ``folder`` (made if missing); ``header``: the export's comment lines."""
+    """The certificate as files in ``folder`` (made if missing), each file whole or not at all."""
     folder.mkdir(parents=True, exist_ok=True)
     f = certificate.formulation
     shown = " ".join(map(str, f.projection))
@@ -153,10 +170,17 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
              f"c gridsat cube {len(certificate.cube)}", f"c p show {shown} 0",
              f"p cnf {max(f.cnf.nv, f.pool.top)} {len(f.cnf.clauses) + len(certificate.cube)}",
              *(_line(c) for c in [*f.cnf.clauses, *certificate.cube])]
-    (folder / "formula.cnf").write_text("\n".join(lines) + "\n")
-    (folder / "blocking.cnf").write_text("".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking))
-    (folder / "cuts.cnf").write_text("".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts))
-    (folder / "proof.drat").write_bytes(certificate.proof)
+    _replace(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
+    _replace(folder / "blocking.cnf", "".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking)
+             .encode())
+    _replace(folder / "cuts.cnf", "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
+    _replace(folder / "proof.drat", certificate.proof)
+
+
+def _replace(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
 
 
 def _line(clause: list[int]) -> str:

@@ -4,8 +4,9 @@ The search runs in one incremental solver that writes a DRAT proof (PySAT's ``wi
 reports is blocked by a clause over *every* projection variable (not only the true ones, as an uncertified
 search may block), so that the clause rules out exactly that model's projection and nothing else; each
 cut clause a lazy encoding adds is kept with its witness. When the solver answers "no more models", its
-proof covers the whole run: every lemma it learnt was implied when it was learnt, and the clauses added
-later only add to the formula the checker starts from (formula, cube, blocking and cut clauses together).
+proof covers the whole run, and the checker reads it against formula, cube, blocking and cut clauses all
+given at the start: a RUP lemma learnt before a clause was added stays RUP with it (a RAT lemma may not, and
+the checker then refuses: it never accepts for that reason).
 The certificate is then judged (``solvers.proof.certificate.judge``) and, when asked, written to a folder.
 """
 from __future__ import annotations
