@@ -291,7 +291,7 @@ def _check(lits, starts, kinds, nvars):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class DratVerdict:
     """What the checker found. ``steps``: the proof steps read (through the empty clause when accepted);
     ``failure`` names the first failing step (1-based, in the proof's order) in one line."""
 
@@ -307,7 +307,7 @@ class Verdict:
     seconds: float
 
 
-def check(formula: Clauses | list[list[int]], proof: Clauses) -> Verdict:
+def check(formula: Clauses | list[list[int]], proof: Clauses) -> DratVerdict:
     """Check ``proof`` (DRAT steps) against ``formula``; see the module docstring for what is checked."""
     start = time.perf_counter()
     if not isinstance(formula, Clauses):
@@ -326,7 +326,7 @@ def check(formula: Clauses | list[list[int]], proof: Clauses) -> Verdict:
         failure = f"step {step} (lemma {text}) is neither RUP nor RAT on its first literal"
     elif status == NO_EMPTY:
         failure = f"the proof ends after step {len(proof)} without deriving the empty clause"
-    return Verdict(status == ACCEPTED, min(step, len(proof)), failure, step if status != ACCEPTED else None,
+    return DratVerdict(status == ACCEPTED, min(step, len(proof)), failure, step if status != ACCEPTED else None,
                    int(stats[LEMMAS]), int(stats[RAT]), int(stats[DELETED]), int(stats[UNIT_DELETIONS]),
                    int(stats[MISSING_DELETIONS]), seconds)
 

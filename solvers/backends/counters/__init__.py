@@ -18,7 +18,7 @@ the user named is refused (its models are a superset of the solutions); a reduce
 named (one model per symmetry orbit) is counted and multiplied back by the orbit size.
 
 Neither binding can be interrupted (d4 and Ganak hold the GIL in C++ until they are done), so the
-count runs in a process of its own (``worker.py``, run by path so that it imports no gridsat and
+count runs in a process of its own (``counter_process.py``, run by path so that it imports no gridsat and
 starts several times faster than a ``multiprocessing`` spawn), which gridsat kills at the deadline,
 on Ctrl-C or SIGTERM, or when the stop is requested. Its stdout and stderr go to a log file, so the
 counters' statistics never reach gridsat's stdout; their tail is kept in the Tally's details as
@@ -111,7 +111,7 @@ def trimmed(log: Path) -> str:
     return "\n".join(lines[-OUTPUT_LINES:])[-OUTPUT_CHARS:]
 
 
-WORKER = Path(__file__).with_name("worker.py")
+WORKER = Path(__file__).with_name("counter_process.py")
 
 
 def start_worker(counter: str, formula: Formula, log: IO[bytes]) -> subprocess.Popen[bytes]:
