@@ -10,7 +10,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.encoding import resolve_for
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.params import excerpt
-from gridsat.solvers.proof.certificate import Identity, Verdict, check_folder, recheck
+from gridsat.solvers.proof.certificate import Identity, Judgement, check_folder, recheck
 from gridsat.solvers.proof.certified import Certify
 
 CERTIFIED = "certified"
@@ -47,7 +47,7 @@ def build(ident: Identity) -> tuple[Any, Any, Any]:
     return puzzle, instance, puzzle.cnf(instance, resolve_for(puzzle, "cnf", ident.encoding))
 
 
-def check_proof(folder: str | Path) -> tuple[Verdict, str]:
+def check_proof(folder: str | Path) -> tuple[Judgement, str]:
     """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
     (verdict, ``knights-tour 5x5 from 0,0``). A folder that is no certificate raises ``InvalidOption``."""
     path = Path(folder)

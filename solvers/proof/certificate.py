@@ -83,7 +83,7 @@ class Certificate:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Judgement:
     """A certificate checked: ``failure`` names the first thing that fails (empty when certified)."""
 
     certified: bool
@@ -118,7 +118,7 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
     return None
 
 
-def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Verdict:
+def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judgement:
     """Check a certificate (see the module docstring); the proof is checked last, as it costs most."""
     started = time.perf_counter()
     f = certificate.formulation
@@ -142,7 +142,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Verdi
         steps = verdict.steps
         failure = "" if verdict.accepted else f"proof.drat: {verdict.failure}"
     solutions = len(certificate.blocking) * (f.orbit_size if f.images is not None else 1)
-    return Verdict(not failure, failure, solutions, len(certificate.proof), steps,
+    return Judgement(not failure, failure, solutions, len(certificate.proof), steps,
                    time.perf_counter() - started)
 
 
@@ -252,7 +252,7 @@ def _lines(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
-def recheck(folder: Path, build: Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]) -> Verdict:
+def recheck(folder: Path, build: Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]) -> Judgement:
     """Check the certificate in ``folder`` from its files alone; ``build`` makes the puzzle, the instance
     and the CNF again from what formula.cnf names (a ``ValueError`` when it cannot)."""
     ident = identity(folder)
@@ -261,5 +261,5 @@ def recheck(folder: Path, build: Callable[[Identity], tuple[Puzzle, Instance, Cn
     if not (folder / "proof.drat").exists():
         difference = difference or "proof.drat is missing"
     if difference:
-        return Verdict(False, difference, 0, len(certificate.proof), 0, 0.0)
+        return Judgement(False, difference, 0, len(certificate.proof), 0, 0.0)
     return judge(certificate, puzzle, instance)

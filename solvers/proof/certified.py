@@ -18,7 +18,7 @@ from typing import Any
 
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.proof.certificate import Certificate, Identity, Verdict, judge, write
+from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Recorder:
     instance: Instance
     certificate: Certificate
     header: list[str] = field(default_factory=list)
-    verdict: Verdict | None = None
+    verdict: Judgement | None = None
 
     @classmethod
     def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str,
@@ -72,7 +72,7 @@ class Recorder:
         self.certificate.block(clause, solution)
         return clause
 
-    def finish(self, oracle: Any) -> Verdict:
+    def finish(self, oracle: Any) -> Judgement:
         """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
         lines = oracle.get_proof()
         if not any(line.strip() == "0" for line in lines):
