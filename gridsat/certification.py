@@ -3,6 +3,7 @@ says of its certificate, and ``check_proof``, a kept certificate checked again f
 (see docs/howto/certify.md; the work is in ``gridsat.solvers.proof``)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +17,23 @@ from gridsat.solvers.proof.certified import Certify
 CERTIFIED = "certified"
 
 
-def wish(instance: Any, params: dict[str, str], certify: bool, proof: str | Path | None) -> Certify | None:
-    """What a run is asked to certify (``proof``, a folder to keep the certificate in, implies ``certify``);
-    the folder is refused now, before any work, when it cannot be written."""
+def wish(instance: Any, params: Mapping[str, str], certify: bool | Certify, proof: str | Path | None) -> Certify | None:
+    """What a run is asked to certify (``proof``, a folder to keep the certificate in, implies ``certify``;
+    a ``Certify`` made already is passed through). The folder is refused now, before any work, when it
+    cannot be written; a kept certificate names its instance as text (a puzzle file by its full path)."""
+    if isinstance(certify, Certify):
+        return certify
     if not certify and proof is None:
         return None
     folder = None if proof is None else Path(proof)
-    if folder is not None:
-        check_folder(folder)
     text = instance if isinstance(instance, str) else ""
+    if folder is not None:
+        if not text or text == "-":
+            raise InvalidOption("a kept certificate names its instance as text, which gridsat check-proof reads "
+                                "again: give the instance as text (not parsed, not '-' for stdin)")
+        check_folder(folder)
+        if Path(text).is_file():
+            text = str(Path(text).resolve())
     return Certify(text, tuple(params.items()), folder)
 
 

@@ -36,8 +36,6 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.clausal import from_lists, read_cnf, read_drat
-from gridsat.solvers.proof.drat import check
 
 FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat")
 SOLUTION, CUT = "c gridsat solution ", "c gridsat cut "
@@ -92,6 +90,9 @@ class Judgement:
     proof_bytes: int
     proof_steps: int
     check_seconds: float
+    blocking: int = 0
+    cuts: int = 0
+    cube: int = 0  # clauses: a part's cube (0: the whole run)
 
     def summary(self) -> dict[str, Any]:
         return {"certified": self.certified, "proof_bytes": self.proof_bytes, "proof_steps": self.proof_steps,
@@ -137,13 +138,16 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judge
             failure = failure or f"cut clause {i}: {problem}"
     steps = 0
     if not failure:
+        from gridsat.solvers.proof.clausal import from_lists, read_drat  # numba: only when a proof is checked
+        from gridsat.solvers.proof.drat import check
+
         proof = read_drat(certificate.proof)
         verdict = check(from_lists(certificate.clauses()), proof)
         steps = verdict.steps
         failure = "" if verdict.accepted else f"proof.drat: {verdict.failure}"
     solutions = len(certificate.blocking) * (f.orbit_size if f.images is not None else 1)
-    return Judgement(not failure, failure, solutions, len(certificate.proof), steps,
-                   time.perf_counter() - started)
+    return Judgement(not failure, failure, solutions, len(certificate.proof), steps, time.perf_counter() - started,
+                     len(certificate.blocking), len(certificate.cuts), len(certificate.cube))
 
 
 def check_folder(folder: Path) -> None:
@@ -210,6 +214,8 @@ def identity(folder: Path) -> Identity:
 def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Certificate, str]:
     """The certificate in ``folder`` for the formulation built again from ``ident``, and the first way
     formula.cnf differs from that formulation (empty when it does not)."""
+    from gridsat.solvers.proof.clausal import read_cnf
+
     text = (folder / "formula.cnf").read_bytes()
     written = read_cnf(text)
     cube_size = next((int(line.split()[-1]) for line in _lines(folder / "formula.cnf")

@@ -12,6 +12,8 @@ The certificate is then judged (``solvers.proof.certificate.judge``) and, when a
 from __future__ import annotations
 
 import functools
+import gc
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,14 +41,20 @@ class Certify:
 
 @functools.cache
 def proves(solver: str) -> bool:
-    """Whether PySAT's ``solver`` writes DRAT proofs (``with_proof``)."""
+    """Whether PySAT's ``solver`` writes DRAT proofs (``with_proof``), asked of the solver itself."""
     from pysat.solvers import Solver
 
+    hook = sys.unraisablehook
+    # A solver that refuses with_proof is left half-built, and its __del__ then fails: nothing to report.
+    sys.unraisablehook = lambda unraisable: None
     try:
         Solver(name=solver, with_proof=True).delete()
+        return True
     except NotImplementedError:
         return False
-    return True
+    finally:
+        gc.collect()
+        sys.unraisablehook = hook
 
 
 @dataclass
@@ -84,3 +92,31 @@ class Recorder:
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
+
+
+SUMMED = ("proof_bytes", "proof_steps", "check_seconds")
+
+
+def merge(total: dict[str, Any], part: dict[str, Any]) -> None:
+    """Add a part's certification (its ``count --json`` fields) to a split run's: certified when every part
+    that reached its final "no more" was certified, the proofs' sizes and check times added up. A part
+    without a verdict (cut to be split again, whose sub-parts carry the rest; or stopped, and then the run
+    is incomplete) adds nothing."""
+    if part is total or part.get("certified") is None:
+        return
+    if total.get("certified") is None:
+        total.update({key: part[key] for key in ("certified", *SUMMED)})
+    else:
+        total["certified"] = total["certified"] and part["certified"]
+        for key in SUMMED:
+            total[key] = round(total[key] + part[key], 6)
+    if "certificate_failure" in part and "certificate_failure" not in total:
+        total["certificate_failure"] = part["certificate_failure"]
+
+
+def withdraw(details: dict[str, Any]) -> None:
+    """An incomplete run certifies nothing: its parts' certificates do not make up the whole answer."""
+    if "certified" in details:
+        for key in (*SUMMED, "certificate_failure"):
+            details.pop(key, None)
+        details["certified"] = None
