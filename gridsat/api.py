@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gridsat.certification import check_proof as check_proof
+from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
 from gridsat.certification import wish as wish
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names

@@ -16,7 +16,6 @@ from typing import Any
 
 from gridsat import animate, api, helptext, jsontext, status
 from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
-from gridsat.certification import note as certification_note
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
@@ -112,7 +111,7 @@ def describe_count(puzzle: Puzzle, outcome: api.Outcome, with_verdict: bool) -> 
         notes.append(f"incomplete: {outcome.reason}{done}")
     if outcome.invalid:
         notes.append(f"{plural(len(outcome.invalid), 'INVALID solution')} not counted")
-    certified = certification_note(outcome)
+    certified = api.certification_note(outcome)
     if certified:
         notes.append(certified)
     if not outcome.known:  # a counter stopped early knows no count: never print 0 as if it were one
@@ -188,7 +187,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         shown = jsontext.dumps({**outcome.summary(), **notes(puzzle, instance), "solution": solution}) + "\n"
     elif solution is None:
         why = "no solution exists" if outcome.complete else f"no solution found ({outcome.reason})"
-        certified = certification_note(outcome)
+        certified = api.certification_note(outcome)
         print(why + (f" ({certified})" if certified else ""))
     elif args.format == "svg":
         shown = still(puzzle, instance, solution, outcome.label)
@@ -240,7 +239,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     noun = "orbit" if args.up_to else "solution"
     state = "; ".join([*(api.count_notes(puzzle, outcome) if args.up_to else []),
                        "complete" if outcome.complete else f"incomplete: {outcome.reason}",
-                       *filter(None, [certification_note(outcome)])])
+                       *filter(None, [api.certification_note(outcome)])])
     if args.format == "jsonl":
         print(json.dumps({"summary": {**outcome.summary(), **api.counted(puzzle, args.up_to)}},
                          separators=(",", ":")))
