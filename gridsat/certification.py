@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gridsat.models import get_puzzle
-from gridsat.models.encoding import resolve_for
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.params import excerpt
-from gridsat.solvers.proof.certificate import Identity, Judgement, check_folder, recheck
-from gridsat.solvers.proof.certified import Certify
+
+if TYPE_CHECKING:  # loaded when a run certifies, not when gridsat starts
+    from gridsat.solvers.proof.certificate import Identity, Judgement
+    from gridsat.solvers.proof.certified import Certify
 
 CERTIFIED = "certified"
 
@@ -21,6 +21,9 @@ def wish(instance: Any, params: Mapping[str, str], certify: bool | Certify, proo
     """What a run is asked to certify (``proof``, a folder to keep the certificate in, implies ``certify``;
     a ``Certify`` made already is passed through). The folder is refused now, before any work, when it
     cannot be written; a kept certificate names its instance as text (a puzzle file by its full path)."""
+    from gridsat.solvers.proof.certificate import check_folder
+    from gridsat.solvers.proof.certified import Certify
+
     if isinstance(certify, Certify):
         return certify
     if not certify and proof is None:
@@ -51,6 +54,9 @@ def note(outcome: Any) -> str | None:
 
 def build(ident: Identity) -> tuple[Any, Any, Any]:
     """The puzzle, instance and CNF a certificate's formula.cnf names, built again."""
+    from gridsat.models import get_puzzle
+    from gridsat.models.encoding import resolve_for
+
     puzzle = get_puzzle(ident.puzzle)
     instance = puzzle.parse(ident.instance, ident.params)
     return puzzle, instance, puzzle.cnf(instance, resolve_for(puzzle, "cnf", ident.encoding))
@@ -59,6 +65,8 @@ def build(ident: Identity) -> tuple[Any, Any, Any]:
 def check_proof(folder: str | Path) -> tuple[Judgement, str]:
     """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
     (verdict, ``knights-tour 5x5 from 0,0``). A folder that is no certificate raises ``InvalidOption``."""
+    from gridsat.solvers.proof.certificate import recheck
+
     path = Path(folder)
     if not (path / "formula.cnf").is_file():
         raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf)")

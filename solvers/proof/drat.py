@@ -324,7 +324,7 @@ def check(formula: Clauses | list[list[int]], proof: Clauses) -> DratVerdict:
         failure = f"the formula is unreadable: {formula.error}" if formula.error else proof.error
     elif status == FAILED:
         lemma = proof.clause(step - 1)
-        text = " ".join(map(str, lemma[:8])) + (f" ... ({len(lemma)} literals)" if len(lemma) > 8 else " 0")
+        text = " ".join([*map(str, lemma[:8]), *(["...", f"({len(lemma)} literals)"] if len(lemma) > 8 else ["0"])])
         failure = f"step {step} (lemma {text}) is neither RUP nor RAT on its first literal"
     elif status == NO_EMPTY:
         failure = f"the proof ends after step {len(proof)} without deriving the empty clause"
