@@ -13,7 +13,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gridsat.certification import check_proof as check_proof
 from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
@@ -56,14 +56,12 @@ from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
 from gridsat.solvers.orbits import Orbits, OrbitVariant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
+from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
 from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
 from gridsat.solvers.splitting.pool import scheduler_address
 from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
-
-if TYPE_CHECKING:
-    from gridsat.solvers.proof.certified import Certify
 
 # The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
 # grouped them; still accepted for one release, with a DeprecationWarning.

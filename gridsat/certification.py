@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.params import excerpt
+from gridsat.solvers.proof.claim import Certify
 
 if TYPE_CHECKING:  # loaded when a run certifies, not when gridsat starts
     from gridsat.solvers.proof.certificate import Identity, Judgement
-    from gridsat.solvers.proof.certified import Certify
 
 CERTIFIED = "certified"
 
@@ -22,7 +22,6 @@ def wish(instance: Any, params: Mapping[str, str], certify: bool | Certify, proo
     a ``Certify`` made already is passed through). The folder is refused now, before any work, when it
     cannot be written; a kept certificate names its instance as text (a puzzle file by its full path)."""
     from gridsat.solvers.proof.certificate import check_folder
-    from gridsat.solvers.proof.certified import Certify
 
     if isinstance(certify, Certify):
         return certify

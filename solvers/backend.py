@@ -20,8 +20,8 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.splitting.cubes import Part
 from gridsat.solvers.stop import Stop
 
-if TYPE_CHECKING:  # the proof machinery (numba) loads only for a certified run
-    from gridsat.solvers.proof.certified import Certify
+if TYPE_CHECKING:
+    from gridsat.solvers.proof.claim import Certify
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from gridsat.models.solution import digest
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Backend, Request, Search, Tally, get_backend
 from gridsat.solvers.gate import Job, check
-from gridsat.solvers.proof.sums import merge
+from gridsat.solvers.proof.claim import merge
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Closing
 

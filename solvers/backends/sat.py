@@ -37,7 +37,8 @@ from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
 
 if TYPE_CHECKING:
-    from gridsat.solvers.proof.certified import Certify, Recorder
+    from gridsat.solvers.proof.certified import Recorder
+    from gridsat.solvers.proof.claim import Certify
 
 DEFAULT_SOLVER = "cadical195"
 # lingeling cannot solve with a budget, and kissat cannot solve twice (so it finds one solution,

@@ -15,28 +15,12 @@ import functools
 import gc
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
-
-
-@dataclass(frozen=True)
-class Certify:
-    """A run's wish for a certificate: the instance as the user gave it (text and parameters, so that
-    ``gridsat check-proof`` can build the formula again) and the folder to keep it in (None: checked only)."""
-
-    instance: str
-    params: tuple[tuple[str, str], ...] = ()
-    folder: Path | None = None
-
-    def into(self, part: int | None) -> Certify:
-        """The wish for one part of a split run: its certificate in a subfolder ``part-N`` of its own."""
-        if self.folder is None or part is None:
-            return self
-        return Certify(self.instance, self.params, self.folder / f"part-{part}")
+from gridsat.solvers.proof.claim import Certify
 
 
 @functools.cache

@@ -38,7 +38,7 @@ from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import COUNT, ENUMERATE, Request, get_backend
 from gridsat.solvers.gate import Job, check
-from gridsat.solvers.proof.sums import withdraw
+from gridsat.solvers.proof.claim import withdraw
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint

@@ -1,8 +1,27 @@
-"""A split run's certification, added up from its parts' (``count --json``'s fields; no proof machinery is
-loaded for it, as every run's outcome merges its parts this way)."""
+"""What a run asks of its certificate (``Certify``, carried by its ``Request``), and what the certificates
+of a split run's parts add up to (``count --json``'s fields). Light: no proof machinery loads for these,
+as every request and every run's outcome meets them."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+
+@dataclass(frozen=True)
+class Certify:
+    """A run's wish for a certificate: the instance as the user gave it (text and parameters, so that
+    ``gridsat check-proof`` can build the formula again) and the folder to keep it in (None: checked only)."""
+
+    instance: str
+    params: tuple[tuple[str, str], ...] = ()
+    folder: Path | None = None
+
+    def into(self, part: int | None) -> Certify:
+        """The wish for one part of a split run: its certificate in a subfolder ``part-N`` of its own."""
+        if self.folder is None or part is None:
+            return self
+        return Certify(self.instance, self.params, self.folder / f"part-{part}")
 
 SUMMED = ("proof_bytes", "proof_steps", "check_seconds")
 
