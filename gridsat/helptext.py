@@ -36,6 +36,13 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
                    ("gridsat crosscheck tatami 4x7",
                     "gridsat crosscheck prime-grid 3x3 --backends cpsat,sat,reference",
                     "gridsat crosscheck tatami 6x6 --encodings each --json")),
+    "fuzz": ("Differential testing: draw random tiny instances (every puzzle with an oracle by default), run "
+             "every encoding, backend and solver on each, and compare each solution set (or count) with the "
+             "puzzle's brute-force oracle; each difference is printed with the one command that repeats it. "
+             "Named with an instance and --backend, it runs that one pair.",
+             ("gridsat fuzz --seed 1 --pairs 300 --jobs 1",
+              "gridsat fuzz shikaku tatami --seed 2 --budget 30",
+              "gridsat fuzz tatami 3x4 --backend sat --encoding seqcounter --solver glucose4   # one pair again")),
     "mutate": ("Inject bugs into a formulation's constraints, one at a time, and score how many the golden "
                "corpus (or the instances named) catches; survivors are listed with why they survived.",
                ("gridsat mutate tatami                        # the CP-SAT model, on the golden corpus",

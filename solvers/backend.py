@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.splitting.cubes import Part
@@ -39,6 +40,10 @@ class Request:
     threads: int | None = None
     scheduler: str | None = None
     checkpoint: Path | None = None
+    # A benchmark's spread and fairness: CP-SAT's random seed (variables permuted) and its workers; the sat
+    # backend solves the formula scrambled from the seed (models/scramble.py).
+    seed: int | None = None
+    workers: int | None = None
     certify: Certify | None = None  # prove the final "no more solutions" with a checked DRAT proof (CERTIFY)
 
 
@@ -193,6 +198,17 @@ def reference_backend() -> str:
     """The registered backend that runs the puzzles' own reference searches: it lists solutions with
     no formulation (the one that counts a mutation corpus)."""
     return next(iter(backends_where(lambda b: b.formulation is None and ENUMERATE in b.can)))
+
+
+def searcher_of(kind: str) -> str:
+    """The first registered backend that searches formulations of ``kind`` (``cpsat`` or ``cnf``): the one
+    a message about an encoding of that kind tells the user to pick."""
+    return next(iter(backends_where(lambda b: b.formulation == kind and searches_formulation(b))))
+
+
+def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
+    """``text`` resolved in the puzzle's ``kind`` space; a name only the other kind offers names its backend."""
+    return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
 
 
 def counts_only(backend: Backend) -> bool:

@@ -63,6 +63,8 @@ class Outcome:
     parts: int | None = None  # when the run was split (solvers.splitting.parallel): how many parts, how many finished
     parts_done: int | None = None
 
+    # The solver's own counters (conflicts, decisions, propagations, restarts), None where it gives no such number
+    statistics: dict[str, int | None] = field(default_factory=dict)
     known: bool = True  # False when a counting backend stopped before it knew any count (``count`` means nothing)
     details: dict[str, Any] = field(default_factory=dict)  # what a counting backend reports (peak states, versions)
     # the puzzle and parsed instance, for a notebook's picture of the solutions (see solvers.reprs)
@@ -138,6 +140,7 @@ class Outcome:
             "build_seconds": round(self.build_seconds, 6),
             **self.size,
             **({"parts": self.parts, "parts_done": self.parts_done} if self.parts is not None else {}),
+            **({"statistics": self.statistics} if self.statistics else {}),
             **self.details,
         }
 
@@ -263,6 +266,7 @@ class Enumeration(Run):
             solutions.close()
             outcome.seconds = time.perf_counter() - started
             outcome.size = search.size()  # a lazy formulation has grown while solving
+            outcome.statistics = search.statistics() if hasattr(search, "statistics") else {}
             certification = getattr(search, "certification", None)  # a certified search's (sat, --certify)
             if certification is not None:
                 outcome.details.update(certification())

@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gridsat.models.encoding import Encoding, resolve_for
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CERTIFY, CNF, ENUMERATORS, Backend, Request, join_or
+from gridsat.solvers.backend import CERTIFY, CNF, ENUMERATORS, Backend, Request, join_or, resolve_encoding
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -45,6 +45,8 @@ DEFAULT_SOLVER = "cadical195"
 # and a budget would end its only call): neither can honour a time limit.
 UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
 ONE_SHOT = frozenset({"kissat404"})
+# The counters of PySAT's accum_stats() a run reports (MiniSat-family solvers and CaDiCaL keep all four).
+STATISTICS = ("conflicts", "decisions", "propagations", "restarts")
 # Clauses handed to the solver per call while loading, so that loading a large CNF stops at the deadline.
 LOAD_CHUNK = 200_000
 
@@ -132,6 +134,20 @@ class SatSearch:
     handback: Handback = field(default_factory=Handback)
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)  # accum_stats() of the solvers this search ran
+
+    def statistics(self) -> dict[str, int | None]:
+        """What the PySAT solver counted (None for a counter it does not keep, e.g. Lingeling's)."""
+        return {name: self.counters.get(name) for name in STATISTICS}
+
+    def add_counters(self, oracle: Any) -> None:
+        """Add a solver's accum_stats() to this search's (Kissat exposes none in PySAT)."""
+        try:
+            counted = oracle.accum_stats() or {}
+        except NotImplementedError:
+            return
+        for name, value in counted.items():
+            self.counters[name] = self.counters.get(name, 0) + value
     recorder: Recorder | None = None  # a certified search's evidence (--certify; solvers.proof.certified)
 
     def certification(self) -> dict[str, Any]:
@@ -214,16 +230,19 @@ class SatSearch:
         if oracle is None:
             return
         with oracle:
-            if not interruptible(self.solver):
-                yield from self.search(oracle, stop, threaded=False)
-                return
+            try:
+                if not interruptible(self.solver):
+                    yield from self.search(oracle, stop, threaded=False)
+                    return
 
-            def produce(emit: Emit) -> None:
-                for solution in self.search(oracle, stop, threaded=True):
-                    if not emit(solution):
-                        return
+                def produce(emit: Emit) -> None:
+                    for solution in self.search(oracle, stop, threaded=True):
+                        if not emit(solution):
+                            return
 
-            yield from generate(produce, oracle.interrupt, stop)
+                yield from generate(produce, oracle.interrupt, stop)
+            finally:
+                self.add_counters(oracle)
 
     def _load(self, stop: Stop, proving: bool = False) -> Any:
         """A solver holding the CNF (``proving``: writing a DRAT proof), or None when the deadline passed
@@ -376,6 +395,9 @@ class SatBackend(Backend):
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
         if request.certify is not None:
             vet_prover(solver)
+            if request.seed is not None:
+                raise InvalidOption("--certify keeps the formula as gridsat builds it: a scrambled one (seed) has "
+                                    "no certificate check-proof could build again")
 
     def listing(self) -> dict[str, Any]:
         """The PySAT solvers this installation can start, and which of them only solve."""
@@ -385,13 +407,17 @@ class SatBackend(Backend):
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER
         self.vet(puzzle, request, counting=request.limit != 1)
-        encoding = resolve_for(puzzle, "cnf", request.encoding)
+        encoding = resolve_encoding(puzzle, CNF, request.encoding)
         label = f"{encoding.name}/{solver}"
         formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(
             puzzle, instance, encoding)
         if solver in ONE_SHOT and formulation.refine is not None:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally, which the lazy {encoding.name} "
                                 "encoding needs: choose another solver")
+        if request.seed is not None:
+            from gridsat.models.scramble import scramble
+
+            formulation = scramble(formulation, request.seed)
         job = SatSearch(formulation, solver, label)
         if request.certify is not None:
             wish = request.certify.into(request.part.index if request.part is not None else None)

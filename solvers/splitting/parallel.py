@@ -373,6 +373,10 @@ class SplitRun(Run):
             self.probe.close()
             if self.pool is not None:
                 self.pool.close()
+            if self.checkpoint is not None:
+                self.checkpoint.close()
+                if self.checkpoint.lost is not None:  # the answer stands; only the file is not kept
+                    outcome.details["checkpoint"] = f"not kept: {self.checkpoint.lost}"
             outcome.seconds = time.monotonic() - self.started
             if outcome.parts and outcome.parts > 1 and stop.reason is None:
                 outcome._check_parts()
