@@ -185,6 +185,8 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
     finally:
         run.peak_disk = max(run.peak_disk, folder.peak_bytes)
         folder.remove()
+        if checkpoint is not None:
+            checkpoint.close()
     run.seconds = time.perf_counter() - started
     return run
 
