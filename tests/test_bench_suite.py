@@ -291,9 +291,9 @@ def test_a_counter_is_not_planned_on_a_lazy_encoding_and_the_plan_says_why(tmp_p
     assert [r.encoding for r in runs] == [f"{t}+{cards.default}" for t in tours.choices if t != "cutset"]
     lazy = ", ".join(f"cutset+{c}" for c in cards.choices)
     assert notes == [f"mine.toml: entry 1 (knights-tour): backend '{counter}': {len(cards.choices)} encodings left out "
-                     f"({lazy}), each for the reason given for the first: the cutset+{cards.default} encoding is lazy (it "
-                     f"adds clauses while solving), so the {counter} backend cannot count it: count with crt (the "
-                     "default for counting)"]
+                     f"({lazy}), each for the reason given for the first: the cutset+{cards.default} encoding is "
+                     f"lazy (it adds clauses while solving), so the {counter} backend cannot count it: count with crt "
+                     "(the default for counting)"]
     # "default" is the counter's own default: the exact choice (crt) on an axis not named, as gridsat count does
     runs, notes = plan(load(suite_file(tmp_path, text.replace('"each"', '"default"'))))
     assert [r.encoding for r in runs] == [f"crt+{cards.default}"] and notes == []
