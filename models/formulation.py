@@ -122,7 +122,8 @@ class CnfFormulation(Formulation):
         return [-v if value else v for v, value in zip(self.projection, row, strict=True)]
 
     def size(self) -> dict[str, int]:
-        return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses)}
+        natives = len(getattr(self.cnf, "atmosts", ()))  # the native at-most-ones of a CNF+
+        return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses), **({"native": natives} if natives else {})}
 
     def legend(self) -> list[str]:
         """One comment line per named variable: ``v <id> <key>``."""

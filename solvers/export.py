@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
+from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.errors import UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
@@ -119,6 +120,7 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
     exact encoding (its models are the solutions) unless ``encoding`` names a reduced one."""
     if format == "dimacs":
         chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
+        refuse_native(chosen, "a DIMACS file")
         return Export(puzzle, instance, chosen, puzzle.cnf(instance, chosen), write_dimacs)
     if format == "cpsat":
         chosen = puzzle.cpsat_encodings.resolve(encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
@@ -225,6 +226,8 @@ class SatSearch:
                 oracle.delete()
                 return None
             oracle.append_formula(clauses[begin:begin + LOAD_CHUNK])
+        for lits, bound in getattr(f.cnf, "atmosts", ()):  # native constraints (the vet let only CNF+ solvers here)
+            oracle.add_atmost(lits, bound)
         oracle.append_formula(self.units)
         if f.projection:
             # Mention the highest projection variable, so that the solver's model covers every
@@ -350,6 +353,7 @@ class SatBackend(Backend):
             raise UnknownName("solver", solver, solver_names())
         if counting and solver in ONE_SHOT:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
+        refuse_native(resolve_for(puzzle, "cnf", request.encoding), self.name, solver)
 
     def listing(self) -> dict[str, Any]:
         """The PySAT solvers this installation can start, and which of them only solve."""

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding, resolve_for
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
@@ -236,7 +237,7 @@ class ModelCounter(Backend):
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts, and only of encodings the puzzle's CNF offers (a lazy one is refused once built)."""
         super().vet(puzzle, request, counting=counting)
-        resolve(puzzle, request)
+        refuse_native(resolve(puzzle, request), f"the {self.name} backend (it counts a DIMACS CNF)")
 
     def listing(self) -> dict[str, Any]:
         """The installed counter's version, for ``gridsat list --json``."""
