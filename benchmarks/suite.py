@@ -486,5 +486,18 @@ def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: lis
                 continue
             algorithms = scoped(entry.get("algorithms"), choices["algorithm"], where, "algorithms")
             algorithms = [a or choices["algorithm"][0] for a in algorithms]
-        configs += [(name, e, s, a) for e in encodings for s in solvers for a in algorithms]
+        named = entry.get("solvers") not in (None, "default")
+        configs += [(name, e, s if named else cnf_plus_solver(puzzle, e, s), a)
+                    for e in encodings for s in solvers for a in algorithms]
     return configs
+
+
+def cnf_plus_solver(puzzle: Puzzle, encoding: str | None, solver: str | None) -> str | None:
+    """The solver a run of ``encoding`` gets when the entry names none: a native at-most-one runs on the
+    first solver that takes CNF+, anything else on ``solver``."""
+    from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
+    from gridsat.models.encoding import resolve_for
+
+    if solver is None or encoding is None or not native_in(resolve_for(puzzle, "cnf", encoding)):
+        return solver
+    return NATIVE_SOLVERS[0]
