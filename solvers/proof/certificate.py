@@ -37,7 +37,6 @@ from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
 
-FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat")
 SOLUTION, CUT = "c gridsat solution ", "c gridsat cut "
 
 
@@ -151,17 +150,15 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judge
 
 
 def check_folder(folder: Path) -> None:
-    """Refuse, before any work, a certificate folder that cannot be written or would mix with other files:
-    it may exist only as a folder holding nothing but an earlier certificate (its files, ``part-N``)."""
+    """Refuse, before any work, a certificate folder that cannot be written or holds anything already (an
+    earlier run's parts beside this run's would read as one certificate): it must be new or empty."""
     where = excerpt(str(folder))
     if folder.exists() and not folder.is_dir():
         raise InvalidOption(f"cannot keep a certificate in {where}: it is not a folder")
     if not folder.exists() and not folder.resolve().parent.is_dir():
         raise InvalidOption(f"cannot keep a certificate in {where}: its parent folder does not exist")
-    if folder.is_dir():
-        others = [p.name for p in folder.iterdir() if p.name not in FILES and not p.name.startswith("part-")]
-        if others:
-            raise InvalidOption(f"cannot keep a certificate in {where}: it holds other files ({excerpt(others[0])})")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise InvalidOption(f"cannot keep a certificate in {where}: it is not empty")
 
 
 def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
