@@ -19,7 +19,8 @@ exactly the solutions), which the cross-checks and mutation tests are for, and t
 Files (``write``; docs/howto/certify.md has the format): ``formula.cnf`` (DIMACS with ``c gridsat`` lines
 naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, and the cube's
 unit clauses last), ``blocking.cnf`` (each clause after a ``c gridsat solution JSON`` line), ``cuts.cnf``
-(each after ``c gridsat cut out|in NODES``) and ``proof.drat`` (text DRAT, as the solver wrote it).
+(each after ``c gridsat cut out|in NODES``) and ``proof.drat`` (DRAT as the solver wrote it, binary from
+CaDiCaL, text from the others, with an empty clause added at its end: see ``solvers.proof.certified``).
 """
 from __future__ import annotations
 
