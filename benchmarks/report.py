@@ -24,7 +24,8 @@ from gridsat.benchmarks.spread import Best, Paired, solve_time
 
 SIZES = ("variables", "clauses", "constraints")
 # The solver statistics a record may hold (None where the solver gives no such number).
-STATISTICS = ("conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses")
+SOLVER_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
+STATISTICS = (*SOLVER_COUNTERS, "refinements", "added_clauses")
 STRENGTH_K = 3  # gridsat strength -k for the report's strength column (a few seconds for a suite's encodings)
 
 
@@ -129,15 +130,18 @@ def statistics_table(rows: list[dict[str, Any]]) -> list[str]:
                 ""]
     lines = table(["configuration", *(k.replace("_", " ") for k in present)],
                   [[f"`{r['config']}`", *(number(r[k]) for k in present)] for r in rows])
+    counters = [k for k in present if k in SOLVER_COUNTERS]
     silent = [f"`{r['config']}`" for r in rows if all(r[k] is None for k in STATISTICS)]
-    partly = [f"`{r['config']}` ({', '.join(k for k in present if r[k] is None)})" for r in rows
-              if any(r[k] is None for k in present) and not all(r[k] is None for k in STATISTICS)]
+    partly = [f"`{r['config']}` ({', '.join(k for k in counters if r[k] is None)})" for r in rows
+              if any(r[k] is None for k in counters) and not all(r[k] is None for k in STATISTICS)]
     lines.append("")
     if silent:
         lines.append(f"No statistics (the solver gives none): {', '.join(silent)}.")
     if partly:
-        lines.append(f"Not given by the solver (left empty): {'; '.join(partly)}. Refinements and added clauses "
-                     "are a lazy encoding's (cutset's rounds and cut clauses).")
+        lines.append(f"Not given by the solver (left empty): {'; '.join(partly)}.")
+    if set(present) - set(SOLVER_COUNTERS):
+        lines.append("Refinements and added clauses are a lazy encoding's cost (cutset's refinement rounds and the "
+                     "cut clauses they added while solving); an eager encoding has none (—).")
     return [*lines, ""]
 
 
@@ -148,7 +152,7 @@ def cell(runs: list[dict[str, Any]]) -> str:
     bad = [r["status"] for r in runs if r["status"] != "ok"]
     if bad:
         return bad[0].upper() if bad[0] == "wrong" else bad[0]
-    return f"{statistics.median(solve_time(r) for r in runs):.3f}"
+    return seconds(statistics.median(solve_time(r) for r in runs))
 
 
 def answers(records: list[dict[str, Any]]) -> dict[str, str]:

@@ -14,9 +14,12 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from gridsat.certification import check_proof as check_proof
+from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
+from gridsat.certification import wish as wish
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
-from gridsat.models.cardinality import ENCODINGS as CARDINALITY
+from gridsat.models.constraints.amo import ENCODINGS as AT_MOST_ONE
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Case, Instance, Puzzle
@@ -57,6 +60,7 @@ from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
 from gridsat.solvers.orbits import Orbits, OrbitVariant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
+from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
 from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
 from gridsat.solvers.splitting.pool import scheduler_address
@@ -97,14 +101,17 @@ def solve(
     solver: str | None = None,
     algorithm: str | None = None,
     time_limit: float | None = None,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Outcome:
     """One solution: ``.solution`` (canonical form, or None), ``.complete``, ``.reason``, ``.seconds``.
 
-    The answer is complete when a solution was found or the search proved there is none.
+    The answer is complete when a solution was found or the search proved there is none. ``certify``
+    (sat backend) checks a DRAT proof of a "none" (see ``count``).
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
-    request = Request(encoding, solver, algorithm)
+    request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
     check(get_backend(backend), chosen, Job(SOLVE, request, limit=1, time_limit=time_limit, keep=True))
     outcome = execute(chosen, parsed, backend, request, limit=1, time_limit=time_limit, keep=True)
     if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
@@ -129,6 +136,8 @@ def count(
     memory: int | None = None,
     spill: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
@@ -146,10 +155,17 @@ def count(
     files under ``spill`` (default: the temporary folder) when they do not fit. Given a split, the
     frontier runs its layer partitions on ``jobs`` threads or the workers of a Dask ``scheduler``, and
     keeps the last finished layer in ``checkpoint``.
+
+    ``certify=True`` (sat backend) proves the final "no more solutions" with a DRAT proof the solver writes
+    and gridsat's own checker checks, with every blocking and cut clause justified: ``.details`` then holds
+    ``certified`` (None when the run ended before that final answer), ``proof_bytes``, ``proof_steps`` and
+    ``check_seconds``. ``proof`` (a folder) keeps the certificate as files, for ``check_proof``; it implies
+    ``certify``. See docs/howto/certify.md.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill)),
+    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill),
+                             certify=wish(instance, texts(params), certify, proof)),
               limit=limit, time_limit=time_limit,
               up_to=up_to, method=method, split=splitting(split))
     counter = get_backend(backend)
@@ -212,18 +228,21 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     up_to: str | None = None,
     split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Enumeration | Orbits | SplitRun:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
     ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
 
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
     it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and
-    ``.size``). With ``split`` the items come part by part, in the order the parts finish.
+    ``.size``). With ``split`` the items come part by part, in the order the parts finish. ``certify`` and
+    ``proof``: as for ``count``, in ``.outcome.details`` once the iterator is read to its end.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
     plan = splitting(split)
-    request = Request(encoding, solver, algorithm)
+    request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
     check(get_backend(backend), chosen, Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to,
                                             split=plan))
     return launch(chosen, parsed, backend, request, plan, variant=OrbitVariant(up_to), limit=limit,
@@ -454,7 +473,7 @@ def backend_names(can: str | None = None) -> list[str]:
 
 
 def listing() -> dict[str, Any]:
-    """Every puzzle (plugins included), backend, PySAT solver and cardinality encoding, as ``gridsat list
+    """Every puzzle (plugins included), backend, PySAT solver and at-most-one encoding, as ``gridsat list
     --json`` prints them; a plugin that does not load is a line of ``plugin_errors``, not an error."""
     chosen = {name: backend_class(name)() for name in BACKENDS}
     puzzles, broken = [], [*shadowed()]
@@ -479,7 +498,7 @@ def listing() -> dict[str, Any]:
         backends.append({"name": name, "summary": b.summary, "available": available, "takes": list(b.takes),
                          "can": sorted(b.can), **({} if available else {"install": b.install})})
         extras.update(b.listing() if available else {})
-    return {"puzzles": puzzles, "backends": backends, **extras, "cardinality_encodings": list(CARDINALITY),
+    return {"puzzles": puzzles, "backends": backends, **extras, "amo_encodings": list(AT_MOST_ONE),
             "plugin_errors": broken}
 
 

@@ -72,7 +72,8 @@ def notes(puzzle: Puzzle, instance: Instance) -> dict[str, str]:
 def choices(args: argparse.Namespace) -> dict[str, Any]:
     """The backend options of a solving command, as the API's keywords."""
     return {"backend": args.backend, "encoding": args.encoding, "solver": args.solver, "algorithm": args.algorithm,
-            "time_limit": args.time_limit}
+            "time_limit": args.time_limit,
+            "certify": api.wish(args.instance, parse_params(args.param), args.certify, args.proof)}
 
 
 def splitting(args: argparse.Namespace) -> api.Split:
@@ -110,6 +111,9 @@ def describe_count(puzzle: Puzzle, outcome: api.Outcome, with_verdict: bool) -> 
         notes.append(f"incomplete: {outcome.reason}{done}")
     if outcome.invalid:
         notes.append(f"{plural(len(outcome.invalid), 'INVALID solution')} not counted")
+    certified = api.certification_note(outcome)
+    if certified:
+        notes.append(certified)
     if not outcome.known:  # a counter stopped early knows no count: never print 0 as if it were one
         return f"no count known ({'; '.join(notes)})"
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
@@ -133,6 +137,8 @@ def report_problems(outcome: api.Outcome) -> None:
         print(f"gridsat: WRONG orbit count from {outcome.label}: {problem}", file=sys.stderr)
     if outcome.duplicates:
         print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
+    if "checkpoint" in outcome.details:  # a write failed during the run: the answer stands, the file does not
+        print(f"gridsat: warning: the checkpoint was {outcome.details['checkpoint']}", file=sys.stderr)
     for solution, problems in outcome.invalid:
         print(f"gridsat: INVALID solution from {outcome.label}: {'; '.join(problems)}: {dumps(solution)}",
               file=sys.stderr)
@@ -164,7 +170,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         solvers = [s["name"] + (" (default)" if s["default"] else " (solve only)" if s["solve_only"] else "")
                    for s in found["sat_solvers"]]
         print(f"PySAT solvers (--solver): {', '.join(solvers)}")
-    print(f"cardinality encodings: {', '.join(found['cardinality_encodings'])}")
+    print(f"at-most-one encodings (amo): {', '.join(found['amo_encodings'])}")
     for line in found["plugin_errors"]:
         print(f"broken plugin: {line}")
     return 0
@@ -183,7 +189,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         shown = jsontext.dumps({**outcome.summary(), **notes(puzzle, instance), "solution": solution}) + "\n"
     elif solution is None:
         why = "no solution exists" if outcome.complete else f"no solution found ({outcome.reason})"
-        print(why)
+        certified = api.certification_note(outcome)
+        print(why + (f" ({certified})" if certified else ""))
     elif args.format == "svg":
         shown = still(puzzle, instance, solution, outcome.label)
     else:
@@ -233,7 +240,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     drawn = stream(args, puzzle, instance, solutions, progress)
     noun = "orbit" if args.up_to else "solution"
     state = "; ".join([*(api.count_notes(puzzle, outcome) if args.up_to else []),
-                       "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
+                       "complete" if outcome.complete else f"incomplete: {outcome.reason}",
+                       *filter(None, [api.certification_note(outcome)])])
     if args.format == "jsonl":
         print(json.dumps({"summary": {**outcome.summary(), **api.counted(puzzle, args.up_to)}},
                          separators=(",", ":")))
@@ -523,7 +531,8 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
     for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_fuzz, add_mutate, add_export,
-                add_animate, add_generate, add_new_puzzle, add_bench, add_strength, add_completion):
+                add_animate, add_generate, add_new_puzzle, add_bench, add_strength, add_check_proof,
+                add_completion):
         add(sub)
     helptext.document(sub.choices)
     return parser
@@ -550,6 +559,11 @@ def solving_args(p: argparse.ArgumentParser, verb: str) -> None:
     p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
     p.add_argument("--algorithm", help="the algorithm of the reference backend")
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
+    p.add_argument("--certify", action="store_true",
+                   help="prove the final 'no more solutions' (sat backend): the solver writes a DRAT proof that "
+                        "gridsat checks, every blocking and cut clause justified (see the how-to on certificates)")
+    p.add_argument("--proof", metavar="DIR", help="keep the certificate in DIR as files (implies --certify); "
+                                                  "gridsat check-proof DIR checks it again")
 
 
 def parallel_args(p: argparse.ArgumentParser) -> None:
@@ -599,8 +613,9 @@ def add_count(sub: Commands) -> None:
                        help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
-                       help="record each finished part (frontier: the last finished layer) in FILE; the same "
-                            "command with the same FILE resumes")
+                       help="record each finished part (frontier: a finished layer, at most about a second "
+                            "old, or ten times a write's time) in FILE; the same command with the same FILE "
+                            "resumes; one run at a time, and a damaged file is refused and kept")
     count.add_argument("--memory", type=positive_int, metavar="MB",
                        help="the megabytes a counting backend (frontier) may hold; past it the run stops "
                             "(default: a share of the memory this machine has free)")
@@ -764,6 +779,24 @@ def add_strength(sub: Commands) -> None:
     parser = sub.add_parser("strength", help="check which constraint encodings unit propagation makes complete")
     strength.add_arguments(parser)
     parser.set_defaults(run=strength.run)
+
+
+def add_check_proof(sub: Commands) -> None:
+    checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept, from its files alone")
+    checking.add_argument("folder", metavar="DIR", help="a folder that --proof DIR wrote")
+    checking.set_defaults(run=cmd_check_proof)
+
+
+def cmd_check_proof(args: argparse.Namespace) -> int:
+    verdict, what = api.check_proof(args.folder)
+    if not verdict.certified:
+        print(f"not certified: {verdict.failure}")
+        return status.FAILED
+    within = f" within its cube of {plural(verdict.cube, 'clause')}" if verdict.cube else ""
+    print(f"certified: {what} has exactly {plural(verdict.solutions, 'solution')}{within} "
+          f"({plural(verdict.blocking, 'blocking clause')}, {plural(verdict.cuts, 'cut clause')}, a proof of "
+          f"{verdict.proof_steps:,} steps checked in {verdict.check_seconds:.3f} s)")
+    return status.OK
 
 
 def add_completion(sub: Commands) -> None:

@@ -12,7 +12,7 @@ WIDTH = 78  # the description is wrapped here: the raw formatter that keeps the 
 # command -> (description, examples as "command line  # what it does")
 HELP: dict[str, tuple[str, tuple[str, ...]]] = {
     "list": ("List the puzzles (with their parameters, encodings and reference algorithms), the backends "
-             "(and how to install those missing), the PySAT solvers and the cardinality encodings.",
+             "(and how to install those missing), the PySAT solvers and the at-most-one encodings.",
              ("gridsat list",
               "gridsat list --json            # the same, for scripts")),
     "solve": ("Find one solution of a puzzle instance and draw it; the answer is complete when a solution "
@@ -74,6 +74,12 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
                  ("gridsat strength",
                   "gridsat strength at-most-one adjacency -k 3",
                   "gridsat strength --list")),
+    "check-proof": ("Check again, from its files alone, a certificate that --proof DIR kept: the formula is the "
+                    "puzzle's encoding, each blocking clause rules out exactly one verified solution, each cut "
+                    "clause is a valid cut, and gridsat's DRAT checker accepts the proof that no other solution "
+                    "exists. Exit status 0 when it holds, 1 naming the first step that fails.",
+                    ("gridsat check-proof tours     # after: gridsat count ... --backend sat --proof tours",
+                     "gridsat check-proof tours/part-3   # one part of a split run (--jobs)")),
     "completion": ("Print a shell completion script for gridsat's commands and options (made by shtab); load "
                    "it in your shell's start-up file.",
                    ("gridsat completion bash > ~/.local/share/bash-completion/completions/gridsat",

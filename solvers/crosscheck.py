@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import freeze
@@ -151,8 +152,10 @@ def configurations(
             encodings = [None] if scope == "default" else each if scope == "each" else space.all()
             chosen = solver if "solver" in backend.takes else None
             for e in encodings:
-                request = Request(encoding=e.name if e else None, solver=chosen)
-                if counts_only(backend) and e is not None:
+                # native at-most-ones run only on a solver that takes CNF+: the first, unless one is named
+                native = chosen is None and "solver" in backend.takes and native_in(e)
+                request = Request(encoding=e.name if e else None, solver=NATIVE_SOLVERS[0] if native else chosen)
+                if e is not None and (counts_only(backend) or native_in(e)):
                     try:
                         check(backend, puzzle, Job(COUNT, request))
                     except GridsatError as error:
