@@ -170,7 +170,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         solvers = [s["name"] + (" (default)" if s["default"] else " (solve only)" if s["solve_only"] else "")
                    for s in found["sat_solvers"]]
         print(f"PySAT solvers (--solver): {', '.join(solvers)}")
-    print(f"cardinality encodings: {', '.join(found['cardinality_encodings'])}")
+    print(f"at-most-one encodings (amo): {', '.join(found['amo_encodings'])}")
     for line in found["plugin_errors"]:
         print(f"broken plugin: {line}")
     return 0
@@ -372,7 +372,8 @@ def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
         lines.append(f"note: unfinished: {note}")
     verdict = plural(len(report.differences), "difference") if report.differences else "no difference"
     stopped = f"; stopped by {report.stopped}" if report.stopped else ""
-    what = " ".join(["fuzz", *args.names]) if args.backend else f"fuzz --seed {args.seed}"
+    what = " ".join(["fuzz", *args.names, *(f"-p {p}" for p in args.param)]) if args.backend else \
+        f"fuzz --seed {args.seed}"
     lines.append(f"{what}: {plural(report.pairs, 'pair')} (instance, configuration) checked on "
                  f"{plural(report.instances, 'instance')}, {len(report.checked.covered)} configurations, in "
                  f"{report.seconds:.1f} s{stopped}: {verdict}")

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import freeze
@@ -77,8 +78,8 @@ class Report:
 
     @property
     def notes(self) -> list[str]:
-        """What to tell the user besides the verdict."""
-        return list(self.skipped)
+        """What to tell the user besides the verdict: backends left out, counts only probably exact."""
+        return list(self.skipped) + guarantees(self.outcomes)
 
     @property
     def agree(self) -> bool:
@@ -113,6 +114,12 @@ class Report:
         }
 
 
+def guarantees(outcomes: list[Outcome]) -> list[str]:
+    """A note per run whose count is exact with high probability only (Ganak, as pyganak runs it)."""
+    return [f"{o.label}: probabilistic count (exact with high probability; pyganak offers no exact mode)"
+            for o in outcomes if o.details.get("guarantee") == "probabilistic"]
+
+
 def left_out(puzzle: Puzzle) -> dict[str, str]:
     """The registered backends a cross-check that names none leaves out, each with the reason: not
     installed, or unable to run this puzzle at all (a counting backend without its formulation)."""
@@ -145,8 +152,10 @@ def configurations(
             encodings = [None] if scope == "default" else each if scope == "each" else space.all()
             chosen = solver if "solver" in backend.takes else None
             for e in encodings:
-                request = Request(encoding=e.name if e else None, solver=chosen)
-                if counts_only(backend) and e is not None:
+                # native at-most-ones run only on a solver that takes CNF+: the first, unless one is named
+                native = chosen is None and "solver" in backend.takes and native_in(e)
+                request = Request(encoding=e.name if e else None, solver=NATIVE_SOLVERS[0] if native else chosen)
+                if e is not None and (counts_only(backend) or native_in(e)):
                     try:
                         check(backend, puzzle, Job(COUNT, request))
                     except GridsatError as error:

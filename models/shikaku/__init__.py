@@ -24,7 +24,7 @@ from gridsat.models.parts import MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.shikaku import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.shikaku.formats import Board, read, to_game_id, to_puzzlink
-from gridsat.models.shikaku.formulations import CNF_CARD, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
+from gridsat.models.shikaku.formulations import CNF_AMO, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
 from gridsat.models.shikaku.solution import render, verify
 
 __all__ = ["PUZZLE"]
@@ -70,7 +70,7 @@ PUZZLE = Puzzle(
     describe=describe,
     note=note,
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
-    cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS)),
+    cnf_encodings=EncodingSpace((CNF_AMO, CNF_CELLS)),
     generate=generate,
     writers={"gameid": to_game_id, "puzzlink": to_puzzlink},
     reference=reference.ALGORITHMS,

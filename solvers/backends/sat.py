@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
@@ -260,6 +261,8 @@ class SatSearch:
                 oracle.delete()
                 return None
             oracle.append_formula(clauses[begin:begin + LOAD_CHUNK])
+        for lits, bound in getattr(f.cnf, "atmosts", ()):  # native constraints (the vet let only CNF+ solvers here)
+            oracle.add_atmost(lits, bound)
         oracle.append_formula(self.units)
         if f.projection:
             # Mention the highest projection variable, so that the solver's model covers every
@@ -398,6 +401,7 @@ class SatBackend(Backend):
             if request.seed is not None:
                 raise InvalidOption("--certify keeps the formula as gridsat builds it: a scrambled one (seed) has "
                                     "no certificate check-proof could build again")
+        refuse_native(resolve_encoding(puzzle, CNF, request.encoding), self.name, solver)
 
     def listing(self) -> dict[str, Any]:
         """The PySAT solvers this installation can start, and which of them only solve."""

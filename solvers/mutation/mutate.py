@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models import get_puzzle
+from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
@@ -259,7 +260,10 @@ class Judge:
         seen: set[bytes] = set()
         count = 0
         try:
-            search = get_backend(self.task.backend).prepare(fake, instance, Request(encoding=self.encoding.name))
+            # native at-most-ones run on a solver that takes CNF+
+            solver = NATIVE_SOLVERS[0] if kind == "cnf" and native_in(self.encoding) else None
+            search = get_backend(self.task.backend).prepare(fake, instance, Request(encoding=self.encoding.name,
+                                                                                    solver=solver))
             solutions = search.solutions(stop)
             try:
                 for solution in solutions:
