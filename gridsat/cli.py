@@ -372,7 +372,8 @@ def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
         lines.append(f"note: unfinished: {note}")
     verdict = plural(len(report.differences), "difference") if report.differences else "no difference"
     stopped = f"; stopped by {report.stopped}" if report.stopped else ""
-    what = " ".join(["fuzz", *args.names]) if args.backend else f"fuzz --seed {args.seed}"
+    what = " ".join(["fuzz", *args.names, *(f"-p {p}" for p in args.param)]) if args.backend else \
+        f"fuzz --seed {args.seed}"
     lines.append(f"{what}: {plural(report.pairs, 'pair')} (instance, configuration) checked on "
                  f"{plural(report.instances, 'instance')}, {len(report.checked.covered)} configurations, in "
                  f"{report.seconds:.1f} s{stopped}: {verdict}")

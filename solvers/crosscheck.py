@@ -78,8 +78,8 @@ class Report:
 
     @property
     def notes(self) -> list[str]:
-        """What to tell the user besides the verdict."""
-        return list(self.skipped)
+        """What to tell the user besides the verdict: backends left out, counts only probably exact."""
+        return list(self.skipped) + guarantees(self.outcomes)
 
     @property
     def agree(self) -> bool:
@@ -112,6 +112,12 @@ class Report:
             "golden": {"count": self.golden.count, "source": self.golden.source} if self.golden else None,
             "verdicts": self.tally(),
         }
+
+
+def guarantees(outcomes: list[Outcome]) -> list[str]:
+    """A note per run whose count is exact with high probability only (Ganak, as pyganak runs it)."""
+    return [f"{o.label}: probabilistic count (exact with high probability; pyganak offers no exact mode)"
+            for o in outcomes if o.details.get("guarantee") == "probabilistic"]
 
 
 def left_out(puzzle: Puzzle) -> dict[str, str]:

@@ -82,6 +82,13 @@ def test_a_kept_certificate_checks_again_and_tampering_is_named(tmp_path: Path) 
     assert bad_cut.returncode == 1 and "cut clause 1:" in bad_cut.stdout, bad_cut.stdout
 
 
+def test_a_certificate_folder_must_be_new_or_empty(tmp_path: Path) -> None:
+    (tmp_path / "old.txt").write_text("kept\n")
+    done = gridsat("count", "tatami", "4x7", "--backend", "sat", "--proof", str(tmp_path))
+    assert done.returncode == 2 and "is not empty" in done.stderr and done.stdout == ""
+    assert [p.name for p in tmp_path.iterdir()] == ["old.txt"]
+
+
 def test_check_proof_refuses_a_folder_that_is_no_certificate(tmp_path: Path) -> None:
     done = gridsat("check-proof", str(tmp_path / "nowhere"))
     assert done.returncode == 2 and "nowhere" in done.stderr and len(done.stderr.splitlines()) == 1

@@ -107,10 +107,22 @@ def test_dimacs_and_text_drat_read_with_comments_and_binary_round_trips() -> Non
     assert from_lists(FORMULA).clause(3) == [-1, -4]
 
 
-@pytest.mark.parametrize("data", [b"1 x 0\n", b"1 2\n", b"- 0\n"])
+@pytest.mark.parametrize("data", [b"1 x 0\n", b"-1 0\n2 - 0\n", b"- 0\n"])
 def test_an_unreadable_proof_is_refused_naming_the_byte(data: bytes) -> None:
     verdict = check(FORMULA, read_drat(data, binary=False))
     assert not verdict.accepted and "unreadable at byte" in verdict.failure
+
+
+@pytest.mark.parametrize("cut", range(2, 12))  # the text loses its last "0" at 2
+def test_a_proof_cut_short_keeps_its_whole_steps_only(cut: int) -> None:
+    text = b"-1 0\n-2 0\nd -1 4 0\n0\n"
+    assert check(FORMULA, read_drat(text)).accepted
+    for data in (text, write_binary(read_drat(text))):
+        steps = read_drat(data[:len(data) - cut])
+        assert steps.error == "" and len(steps) < 4
+        assert [steps.clause(i) for i in range(len(steps))] == [[-1], [-2], [-1, 4]][:len(steps)]
+        verdict = check(FORMULA, steps)
+        assert not verdict.accepted and "without deriving the empty clause" in verdict.failure
 
 
 def random_formula(rng: random.Random, variables: int, clauses: int) -> list[list[int]]:
