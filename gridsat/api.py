@@ -21,6 +21,7 @@ from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
 from gridsat.models.constraints.amo import ENCODINGS as AT_MOST_ONE
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
+from gridsat.models.formulation import Formulation
 from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
@@ -37,8 +38,10 @@ from gridsat.solvers.backend import (
     counts_only,
     get_backend,
     reference_backend,
+    resolve_encoding,
     searches_formulation,
 )
+from gridsat.solvers.backend import formulate as build
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import RUN_BUDGET as RUN_BUDGET
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
@@ -520,6 +523,25 @@ def instance_note(puzzle: Puzzle, instance: Instance) -> str | None:
 
 
 EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (the CP-SAT model)
+
+
+def formulate(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None,
+              backend: str = "sat", encoding: str | None = None, exact: bool = True) -> Formulation:
+    """The formulation a backend solves, as the object gridsat itself builds, exports and mutates: for a
+    backend that reads CNF (``sat``, ``d4``, ``ganak``) a ``CnfFormulation`` (``.cnf``, a PySAT ``CNF``;
+    ``.projection``, the puzzle's own variables; ``.pool``, the ``IDPool`` that names them, so
+    ``pool.obj(v)`` is a variable's key; ``.decode``), for ``cpsat`` a ``CpsatFormulation`` (``.model``,
+    the ``CpModel``; ``.primary``, its primary variables by key; ``.decode``). ``encoding`` as the backend
+    takes it; an axis not named takes its exact choice, as export does (``exact=False``: the backend's
+    default, which may be a lazy or symmetry-reduced encoding, as a run uses)."""
+    chosen, parsed = load(puzzle, instance, params)
+    if backend not in BACKENDS:
+        raise UnknownName("backend", backend, list(BACKENDS))
+    kind = backend_class(backend).formulation
+    if kind is None:
+        having = [name for name in BACKENDS if backend_class(name).formulation is not None]
+        raise InvalidOption(f"backend {backend!r} has no formulation: formulate for one of {', '.join(having)}")
+    return build(chosen, parsed, kind, resolve_encoding(chosen, kind, encoding, exact=exact))
 
 
 def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None, format: str = "dimacs",
