@@ -254,8 +254,8 @@ def crosscheck(
     instance: str | Instance,
     *,
     params: Params | None = None,
-    backends: Iterable[str] | None = None,
-    encodings: str = "default",
+    backends: Iterable[str] | str | None = None,
+    encodings: str | Iterable[str] = "default",
     solver: str | None = None,
     time_limit: float | None = RUN_BUDGET,
     on_outcome: Callable[[Outcome], None] | None = None,
@@ -265,8 +265,12 @@ def crosscheck(
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
-    ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
-    (every combination); ``solver`` is the PySAT solver of the sat runs. Unnamed, the backends run
+    ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once), ``"all"``
+    (every combination), or the encodings and algorithms to run, a list (``["crt", "rank"]``; a comma
+    string is read the same): each backend runs exactly those it offers. ``backends`` is a list of names
+    (a comma string is read the same). ``each`` and ``all`` leave out the reference algorithms that do
+    not search for every solution (Warnsdorff's rule), saying so.
+    ``solver`` is the PySAT solver of the sat runs. Unnamed, the backends run
     fastest first (solvers and counters, then the plain backtracking search); named, in the order given.
     ``time_limit`` is each run's budget, 60 seconds (``RUN_BUDGET``) unless given (None: no limit): a run
     it stops is reported unfinished, and the finished runs are compared all the same. ``on_start`` sees
@@ -276,12 +280,12 @@ def crosscheck(
     representatives are compared.
     """
     chosen, parsed = load(puzzle, instance, params)
-    names = list(backends) if backends is not None else None
+    names = listed(backends, "backends") if backends is not None else None
     for name in names or []:
         if name not in BACKENDS:
-            raise UnknownName("backend", name, list(BACKENDS), " in --backends")
-    if encodings not in SCOPES:
-        raise UnknownName("encodings scope", encodings, SCOPES)
+            raise UnknownName("backend", name, list(BACKENDS), " in backends")
+    if not (isinstance(encodings, str) and encodings in SCOPES):
+        encodings = listed(encodings, "encodings")
     check_limits(None, time_limit)
     plan = splitting(split)
     skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
@@ -297,6 +301,14 @@ def crosscheck(
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
                           run=run, skipped=skipped, golden=golden_count(chosen, parsed))
+
+
+def listed(value: str | Iterable[str], parameter: str) -> list[str]:
+    """A list of names given as a list, or as one comma-separated string (never read letter by letter)."""
+    items = [part.strip() for part in value.split(",")] if isinstance(value, str) else list(value)
+    if not items or not all(isinstance(item, str) and item.strip() for item in items):
+        raise InvalidOption(f"{parameter} {value!r} must be a non-empty list of names (or one comma-separated string)")
+    return [item.strip() for item in items]
 
 
 def fuzz(

@@ -132,3 +132,28 @@ def test_enumerate_is_annotated_with_the_runs_it_returns() -> None:
             gs.enumerate("tatami", "4x7", split=gs.Split(jobs=1, parts=2)) as split:
         assert [type(plain), type(orbits)] == [gs.Enumeration, gs.Orbits] and type(split) in returned
     assert type(split).__name__ == "SplitRun"
+
+
+def test_a_crosscheck_runs_exactly_the_encodings_named_as_a_list_or_a_comma_string() -> None:
+    for encodings in (["crt", "rank"], "crt,rank"):
+        report = gs.crosscheck("knights-tour", "5x5", params={"start": "0,0"}, backends=["sat"],
+                                    encodings=encodings)
+        labels = [o.label for o in report.outcomes]
+        assert report.agree and len(labels) == 2
+        assert labels[0].startswith("sat:crt+") and labels[1].startswith("sat:rank+")
+    by_string = gs.crosscheck("tatami", "3x4", backends="cpsat,sat")
+    assert [o.backend for o in by_string.outcomes] == ["cpsat", "sat"]  # not 'c', 'p', 's', ...
+
+
+def test_a_named_encoding_no_backend_offers_is_refused() -> None:
+    with pytest.raises(gs.UnknownName, match="'rnk'; did you mean 'rank'"):
+        gs.crosscheck("knights-tour", "5x5", params={"start": "0,0"}, backends=["sat"], encodings=["crt", "rnk"])
+    with pytest.raises(gs.InvalidOption, match="non-empty list"):
+        gs.crosscheck("tatami", "3x4", encodings=[])
+
+
+def test_each_leaves_out_algorithms_that_do_not_count_and_says_so() -> None:
+    report = gs.crosscheck("knights-tour", "5x5", params={"start": "0,0"}, backends=["reference"],
+                                encodings="each")
+    assert report.agree and not [o.label for o in report.outcomes if "warnsdorff" in o.label]
+    assert any("warnsdorff: not run: it does not search for every solution" in note for note in report.skipped)
