@@ -156,8 +156,9 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
         print(f"interrupted: {len(results.records)} runs kept in {results.path}; run again to resume", file=err)
         return 130
     progress.close()
-    planned = {r.id for r in runs}
-    records = [r for r in results.records if r["id"] in planned]
+    planned = {r.id: i for i, r in enumerate(runs)}
+    # In the plan's order, not the order the runs finished in: the report's rows follow the suite.
+    records = sorted((r for r in results.records if r["id"] in planned), key=lambda r: planned[r["id"]])
     problems = judge(records)
     results.rewrite()
     seeds = suite.seeds if args.seeds is None else args.seeds
