@@ -44,7 +44,8 @@ class Formulation:
 
     decode: Decoder
     # When the model keeps one solution per symmetry orbit, ``images`` gives the whole orbit and
-    # ``orbit_size`` how many solutions one model stands for (every orbit has that many).
+    # ``orbit_size`` how many solutions one model stands for (every orbit has that many; 0: orbits
+    # differ in size, so a model count counts orbits).
     images: Images | None = None
     orbit_size: int = 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import compress
 
-from gridsat.models import cardinality
+from gridsat.models import breaking, cardinality
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Key
@@ -16,7 +16,7 @@ from gridsat.models.prime_grid.symmetry import keeps_leaders, orbits
 # The redundancy switches both formulations offer; each default is the faster choice (benchmarks/compare/prime_grid.py).
 # Parity never changes which fillings are models; symmetry keeps one per orbit, so exports default to nosymmetry.
 PARITY = Axis("parity", ("parity", "noparity"))
-SYMMETRY = Axis("symmetry", ("symmetry", "nosymmetry"), exact="nosymmetry")
+SYMMETRY = breaking.axis(["symmetry"], default="symmetry")
 
 
 def decode_integers(grid: Grid) -> Decoder:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gridsat.models.breaking import axis, breaking
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.params import check_keys
 from gridsat.models.parts import MutationCorpus, Pictures, Symmetry
@@ -28,6 +29,8 @@ from gridsat.models.shikaku.formulations import CNF_CARD, CNF_CELLS, CPSAT_CELLS
 from gridsat.models.shikaku.solution import render, verify
 
 __all__ = ["PUZZLE"]
+
+GROUPS = {"symmetry": symmetry.group}
 
 
 def parse(text: str, params: Mapping[str, str]) -> Board:
@@ -62,18 +65,18 @@ PUZZLE = Puzzle(
     instance_help="a puzzle file (rows of '.' and numbers), a Tatham game id WxH:desc, '-' (stdin), or 'seed'",
     params={},
     parse=parse,
-    cpsat=cpsat,
-    cnf=cnf,
+    cpsat=breaking(cpsat, GROUPS),
+    cnf=breaking(cnf, GROUPS),
     verify=verify,
     render=render,
     describe=describe,
     note=note,
-    cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
-    cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS)),
+    cpsat_encodings=EncodingSpace((CPSAT_CELLS, axis(GROUPS))),
+    cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS, axis(GROUPS))),
     generate=generate,
     reference=reference.ALGORITHMS,
     example="seed",
-    symmetry=Symmetry({"symmetry": symmetry.group}),
+    symmetry=Symmetry(GROUPS),
     pictures=Pictures(pictures.draw, pictures.sketch),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder, mutation.rect_cells),
 )
