@@ -75,7 +75,7 @@ def broken(f: F, group: Group, choice: str) -> F:
                 leader_cpsat(f, moved, element.name)
     if isinstance(f, CnfFormulation):
         f.cnf.nv = max(f.cnf.nv, f.pool.top)
-    return replace(f, images=orbit_of(group), orbit_size=0)
+    return replace(f, images=orbit_of(group), orbit_size=0, orbits_of=choice)
 
 
 def moves(keys: list[Key], element: Element) -> list[tuple[Key, Key]]:

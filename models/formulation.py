@@ -48,6 +48,8 @@ class Formulation:
     # differ in size, so a model count counts orbits).
     images: Images | None = None
     orbit_size: int = 1
+    # The group whose orbits ``images`` lists, by the name a count is "up to" (``symmetry``, ``reversal``).
+    orbits_of: str | None = None
 
     def solutions_of(self, values: Mapping[Key, int]) -> list[Solution]:
         """The canonical solutions one assignment of the primary variables stands for."""

@@ -210,7 +210,7 @@ class Orbits(Run):
         keep: bool = False,
         in_part: bool = False,
     ) -> None:
-        self.group = group_of(puzzle, instance, up_to)
+        self.group, self.up_to = group_of(puzzle, instance, up_to), up_to
         self.in_part = in_part  # one part of a split run: its solutions need not be closed under the group
         self.leaders = False  # set when the formulation keeps one solution per orbit
         request = replace(request or Request(), limit=None)  # a representative may come after many solutions
@@ -229,8 +229,8 @@ class Orbits(Run):
 
         def formulate(instance: Instance, encoding: Any) -> CpsatFormulation | CnfFormulation:
             formulation = build(instance, encoding)
-            if formulation.images is None:
-                return formulation
+            if formulation.images is None or formulation.orbits_of != self.up_to:
+                return formulation  # every solution, or the orbits of another group: its images are filtered
             self.leaders = True
             return replace(formulation, images=None)
 
