@@ -62,7 +62,7 @@ def test_count_prints_the_number_and_json_has_the_fields():
     record = json.loads(gridsat("count", "tatami", "4x7", "--backend", "sat", "--json").stdout)
     assert {k: record[k] for k in ("puzzle", "instance", "backend", "count", "complete")} == {
         "puzzle": "tatami", "instance": "4x7", "backend": "sat", "count": 3, "complete": True}
-    assert record["encoding"] == "pairwise/cadical195" and isinstance(record["seconds"], float)
+    assert record["encoding"] == "pairwise+nosymmetry/cadical195" and isinstance(record["seconds"], float)
     assert record["seconds"] > 0 and record["build_seconds"] > 0  # measured, not left at zero
 
 
@@ -131,7 +131,8 @@ def test_crosscheck_agrees_on_the_seed_room():
     done = gridsat("crosscheck", "tatami", "4x7", "--json", "--encodings", "each", "--backends", "cpsat,sat,reference")
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["agree"] is True
-    assert {r["count"] for r in report["results"]} == {3} and len(report["results"]) == 11
+    # 2 cpsat (nosymmetry, symmetry), 10 sat (9 at-most-ones, symmetry), 1 reference
+    assert {r["count"] for r in report["results"]} == {3} and len(report["results"]) == 13
 
 
 def test_crosscheck_compares_the_counting_backends_by_their_counts():
@@ -143,7 +144,7 @@ def test_crosscheck_compares_the_counting_backends_by_their_counts():
 def test_crosscheck_runs_the_sat_backend_with_the_solver_named():
     report = json.loads(gridsat("crosscheck", "tatami", "3x4", "--solver", "minisat22", "--json",
                                 "--backends", "cpsat,sat,reference").stdout)
-    assert [r["encoding"] for r in report["results"]] == ["default", "pairwise/minisat22", "rowscan"]
+    assert [r["encoding"] for r in report["results"]] == ["nosymmetry", "pairwise+nosymmetry/minisat22", "rowscan"]
     assert report["agree"] and {r["count"] for r in report["results"]} == {4}
 
 
