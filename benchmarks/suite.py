@@ -7,6 +7,10 @@ A suite file has a few defaults at the top and one ``[[entry]]`` table per puzzl
     timeout = 20            # seconds per run (--time-limit overrides)
     memory = 2048           # MB of resident memory per run (--memory overrides)
     repeat = 1              # runs per configuration (--repeat overrides)
+    seeds = 5               # runs per configuration, each from its own seed (--seeds overrides; default 0:
+                            # one deterministic run): CP-SAT's random_seed with permuted variables, and
+                            # for the CNF backends the formula scrambled from the seed
+    workers = 1             # CP-SAT's workers (default 1, as every other solver runs on one thread)
     scatter = ["cpsat", "sat"]   # the two configurations of the scatter plots (label prefixes)
 
     [[entry]]
@@ -41,10 +45,19 @@ from typing import Any
 
 from gridsat.benchmarks.schema import MapOf, OneOf, Table, check
 from gridsat.models import get_puzzle, names
-from gridsat.models.encoding import offers, resolve_for
+from gridsat.models.encoding import offers
 from gridsat.models.errors import GridsatError, InvalidOption, UnknownName, did_you_mean
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, ENUMERATE, Backend, Request, backend_class, counts_only
+from gridsat.solvers.backend import (
+    BACKENDS,
+    CNF,
+    ENUMERATE,
+    Backend,
+    Request,
+    backend_class,
+    counts_only,
+    resolve_encoding,
+)
 
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")
@@ -56,13 +69,14 @@ INSTANCE = Table({"name": str, "params": PARAMS, "expected": int})
 ENTRY = Table({"puzzle": str, "instances": [OneOf((str, INSTANCE))], "params": PARAMS, "backends": [str],
                "encodings": OneOf((str, [str], MapOf(NAMES))), "solvers": NAMES, "algorithms": NAMES, "mode": str,
                "optional": bool})
-SUITE = Table({"description": str, "mode": str, "timeout": float, "memory": float, "repeat": int, "scatter": [str],
-               "entry": [ENTRY]})
+SUITE = Table({"description": str, "mode": str, "timeout": float, "memory": float, "repeat": int, "seeds": int,
+               "workers": int, "scatter": [str], "entry": [ENTRY]})
 SUITE_KEYS = tuple(SUITE.fields)
 ENTRY_KEYS = tuple(ENTRY.fields)
 INSTANCE_KEYS = tuple(INSTANCE.fields)
 # Past these a limit is a typo (and an infinite one cannot be given to setrlimit).
 MAX_TIMEOUT, MAX_MEMORY = 1e7, 1 << 30  # seconds (about 4 months); megabytes
+MAX_SEEDS, MAX_WORKERS = 1000, 1024
 
 
 class SuiteError(GridsatError):
@@ -70,7 +84,7 @@ class SuiteError(GridsatError):
 
 
 @dataclass(frozen=True)
-class Run:
+class Trial:
     """One configuration on one instance: the unit the runner isolates in a child process."""
 
     puzzle: str
@@ -84,6 +98,8 @@ class Run:
     mode: str
     repeat: int = 0
     expected: int | None = None
+    seed: int | None = None  # None: the solver's own default, unscrambled
+    workers: int = 1  # CP-SAT's num_workers
 
     @property
     def config(self) -> str:
@@ -99,10 +115,12 @@ class Run:
     @property
     def id(self) -> str:
         """The key that resume uses to recognise a finished run."""
-        return f"{self.puzzle} | {self.case} | {self.config} | {self.mode} | #{self.repeat}"
+        seeded = "" if self.seed is None else f" | seed {self.seed}"
+        return f"{self.puzzle} | {self.case} | {self.config} | {self.mode} | #{self.repeat}{seeded}"
 
     def request(self) -> Request:
-        return Request(self.encoding, self.solver, self.algorithm, 1 if self.mode == "solve" else None)
+        return Request(self.encoding, self.solver, self.algorithm, 1 if self.mode == "solve" else None,
+                       seed=self.seed, workers=self.workers)
 
 
 @dataclass
@@ -116,6 +134,8 @@ class Suite:
     timeout: float = 20.0
     memory: int = 2048
     repeat: int = 1
+    seeds: int = 0
+    workers: int = 1
     scatter: tuple[str, str] | None = None
     entries: list[dict[str, Any]] = field(default_factory=list)
 
@@ -134,6 +154,9 @@ def locate(name: str) -> Path:
         return path
     if (SUITES_DIR / f"{name}.toml").is_file():
         return SUITES_DIR / f"{name}.toml"
+    if "/" in name or "." in name:  # meant as a path (mysuite.tom): say the file is missing, then the names
+        raise SuiteError(f"no such suite file {name!r}, and no built-in suite of that name; "
+                         f"built-in suites: {', '.join(builtin_suites())}")
     raise UnknownName("suite", name, builtin_suites())
 
 
@@ -176,6 +199,9 @@ def load(name: str) -> Suite:
     suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout", MAX_TIMEOUT)
     suite.memory = int(positive(data.get("memory", suite.memory), where, "memory", MAX_MEMORY))
     suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat"))
+    if "seeds" in data:
+        suite.seeds = int(positive(expect(data["seeds"], int, where, "seeds"), where, "seeds", MAX_SEEDS))
+    suite.workers = int(positive(expect(data.get("workers", 1), int, where, "workers"), where, "workers", MAX_WORKERS))
     if "scatter" in data:
         pair = expect(data["scatter"], list, where, "scatter")
         if len(pair) != 2 or not all(isinstance(x, str) for x in pair):
@@ -229,7 +255,7 @@ def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where:
     ``all`` plan the same encodings as for the other backends (exact choices on every axis would make
     Ganak's preprocessing several times slower on prime-grid, whose default keeps one grid per orbit)."""
     exact = counts_only(backend)
-    kind = "cpsat" if backend.name == "cpsat" else "cnf"  # every other backend reads the CNF
+    kind = backend.formulation or CNF  # asked of the backend; one with no formulation of its own: the CNF's
     space = puzzle.encodings(kind)
     table = isinstance(spec, dict)
     if table:
@@ -244,7 +270,7 @@ def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where:
     for text in name_list(spec, where, "encodings"):
         if table or offers(space, text):  # a plain list may name the other kind's encodings too
             try:
-                names.append(resolve_for(puzzle, kind, text, exact=exact).name)
+                names.append(resolve_encoding(puzzle, kind, text, exact=exact).name)
             except GridsatError as error:
                 raise SuiteError(f"{where}: encodings of {name}: {error}") from None
     return list(dict.fromkeys(names)) or [space.resolve(None, exact=exact).name]
@@ -291,7 +317,7 @@ def countable(name: str, puzzle: Puzzle, sample: Instance, encodings: list[str |
 def refusal(name: str, puzzle: Puzzle, sample: Instance, encoding: str) -> str | None:
     """Why counter ``name`` cannot count ``encoding`` (it is lazy: its models include non-solutions,
     known once its CNF is built, here on a small instance), or None."""
-    from gridsat.solvers.counters import check_eager, resolve
+    from gridsat.solvers.backends.counters import check_eager, resolve
 
     chosen = resolve(puzzle, Request(encoding))
     try:
@@ -344,9 +370,11 @@ def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[tup
     return chosen
 
 
-def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]:
-    """Every run of the suite, checked; and notes on what was skipped and why."""
-    runs: list[Run] = []
+def plan(suite: Suite, repeat: int | None = None, seeds: int | None = None) -> tuple[list[Trial], list[str]]:
+    """Every run of the suite, checked; and notes on what was skipped and why. With seeds (``seeds``, else
+    the suite's), every repeat runs once per seed 1..K."""
+    seeded: list[int | None] = list(range(1, (seeds if seeds is not None else suite.seeds) + 1)) or [None]
+    runs: list[Trial] = []
     notes: list[str] = []
     for i, entry in enumerate(expand(suite, notes), 1):
         name = entry["puzzle"]
@@ -374,9 +402,9 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
         configs = configurations(puzzle, entry, where, notes, mode, sample_of(puzzle, instances))
         for inst, source, params, expected in instances:
             for backend, encoding, solver, algorithm in configs:
-                for k in range(repeat or suite.repeat):
-                    run = Run(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected)
-                    runs.append(run)
+                runs += [Trial(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected,
+                               seed, suite.workers)
+                         for k in range(repeat or suite.repeat) for seed in seeded]
     ids = [r.id for r in runs]
     if len(ids) != len(set(ids)):
         twice = sorted({i for i in ids if ids.count(i) > 1})

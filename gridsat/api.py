@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from gridsat.solvers.backend import (
     reference_backend,
     searches_formulation,
 )
+from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import RUN_BUDGET as RUN_BUDGET
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import Turn as Turn
@@ -44,24 +44,19 @@ from gridsat.solvers.export import FORMATS, Export, exporting
 from gridsat.solvers.gate import BURNSIDE, Job, check
 from gridsat.solvers.gate import METHODS as METHODS
 from gridsat.solvers.machine import cores
-from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
-from gridsat.solvers.mutate import Score as Score
+from gridsat.solvers.mutation.mutate import ALL, MutationReport, Verdict, mutation_report
+from gridsat.solvers.mutation.mutate import Score as Score
+from gridsat.solvers.mutation.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.orbits import UP_TO as UP_TO
 from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
-from gridsat.solvers.orbits import Orbits, Variant, count_orbits, crosscheck_orbits, tally_orbits
+from gridsat.solvers.orbits import Orbits, OrbitVariant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
-from gridsat.solvers.parallel import Split, SplitRun, launch
-from gridsat.solvers.pool import scheduler_address
-from gridsat.solvers.pool import single_threaded_blas as single_threaded_blas
-from gridsat.solvers.redundancy import PROOF_CONFLICTS
-from gridsat.solvers.reference import algorithms
 from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
+from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
+from gridsat.solvers.splitting.pool import scheduler_address
+from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
-
-# The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
-# grouped them; still accepted for one release, with a DeprecationWarning.
-SPLIT_KEYWORDS = ("jobs", "scheduler", "parts", "checkpoint")
 
 Params = Mapping[str, Any]
 
@@ -129,7 +124,6 @@ def count(
     memory: int | None = None,
     spill: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-    **deprecated: Any,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
@@ -152,7 +146,7 @@ def count(
     check_limits(limit, time_limit)
     job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill)),
               limit=limit, time_limit=time_limit,
-              up_to=up_to, method=method, split=splitting(split, deprecated))
+              up_to=up_to, method=method, split=splitting(split))
     counter = get_backend(backend)
     check(counter, chosen, job)
     return route(chosen, parsed, counter, job, on_progress)
@@ -172,8 +166,8 @@ def route(puzzle: Puzzle, instance: Instance, backend: Backend, job: Job,
     if job.method == BURNSIDE:  # the gate let it through with up_to
         return count_orbits(puzzle, instance, backend.name, job.request, up_to=job.up_to, method=BURNSIDE,
                             time_limit=job.time_limit, split=job.split)
-    run = launch(puzzle, instance, backend.name, job.request, job.split, variant=Variant(job.up_to), limit=job.limit,
-                 time_limit=job.time_limit, on_progress=on_progress)
+    run = launch(puzzle, instance, backend.name, job.request, job.split, variant=OrbitVariant(job.up_to),
+                 limit=job.limit, time_limit=job.time_limit, on_progress=on_progress)
     return consume(run, on_progress=on_progress if job.split is None else None)
 
 
@@ -213,7 +207,6 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     up_to: str | None = None,
     split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-    **deprecated: Any,
 ) -> Enumeration | Orbits | SplitRun:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
     ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
@@ -224,12 +217,12 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    plan = splitting(split, deprecated, checkpoints=False)
+    plan = splitting(split)
     request = Request(encoding, solver, algorithm)
     check(get_backend(backend), chosen, Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to,
                                             split=plan))
-    return launch(chosen, parsed, backend, request, plan, variant=Variant(up_to), limit=limit, time_limit=time_limit,
-                  deliver=True, on_progress=on_progress)
+    return launch(chosen, parsed, backend, request, plan, variant=OrbitVariant(up_to), limit=limit,
+                  time_limit=time_limit, deliver=True, on_progress=on_progress)
 
 
 def crosscheck(
@@ -245,7 +238,6 @@ def crosscheck(
     on_start: Callable[[Turn], None] | None = None,
     up_to: str | None = None,
     split: Split | None = None,
-    **deprecated: Any,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
@@ -267,7 +259,7 @@ def crosscheck(
     if encodings not in SCOPES:
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
-    plan = splitting(split, deprecated, checkpoints=False)
+    plan = splitting(split)
     skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
     configs = configurations(chosen, names, encodings, solver, notes=skipped)
     if solver is not None:
@@ -355,19 +347,8 @@ def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, t
     return cases
 
 
-def splitting(split: Split | None, deprecated: Mapping[str, Any], *, checkpoints: bool = True) -> Split | None:
-    """How to split a run, or None for one plain search in this process (the default); the split
-    keywords of earlier releases (``jobs=2``) still work, with a DeprecationWarning."""
-    unknown = sorted(set(deprecated) - set(SPLIT_KEYWORDS) - ({"checkpoint"} if not checkpoints else set()))
-    if unknown or (not checkpoints and "checkpoint" in deprecated):
-        bad = unknown[0] if unknown else "checkpoint"
-        raise TypeError(f"unexpected keyword argument {bad!r}")
-    if deprecated:
-        warnings.warn(f"{', '.join(sorted(deprecated))}=... is deprecated: pass split=Split(...) "
-                      "(from gridsat import Split)", DeprecationWarning, stacklevel=3)
-        if split is not None:
-            raise InvalidOption("split=Split(...) and the keywords it replaces exclude each other")
-        split = Split(**{key: deprecated[key] for key in SPLIT_KEYWORDS if key in deprecated})
+def splitting(split: Split | None) -> Split | None:
+    """How to split a run, or None for one plain search in this process (the default)."""
     if split is None:
         return None
     if not isinstance(split, Split):
@@ -463,20 +444,27 @@ EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (t
 
 
 def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None, format: str = "dimacs",
-           encoding: str | None = None) -> Export:
+           encoding: str | None = None, scramble: int | None = None) -> Export:
     """The CNF (``format="dimacs"``, with its projection) or the CP-SAT model (``format="cpsat"``, protobuf
     text) of an instance, ready to be written: ``.write(out)``, and ``.notes()`` when the file's models
-    are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one."""
+    are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one.
+    ``scramble``: a DIMACS file's variables renamed and its clauses and literals shuffled from that seed
+    (the same formula: its projection names the renamed variables, so a projected count is the same)."""
     chosen, parsed = load(puzzle, instance, params)
-    return exporting(chosen, parsed, format, encoding)
+    return exporting(chosen, parsed, format, encoding, scramble)
 
 
 def generate(puzzle: str | Puzzle, size: str, *, seed: int | None = None, max_area: int | None = None,
-             unique: bool = False) -> str:
-    """A random instance (``size`` is ``"RxC"``) of a puzzle that has a generator, as the text ``solve`` takes;
+             unique: bool = False, format: str = "text") -> str:  # noqa: A002 - the word the CLI uses
+    """A random instance (``size`` is ``"RxC"``) of a puzzle that has a generator, as the text ``solve`` takes
+    or in another of the puzzle's formats (``format``: ``"puzzlink"`` writes a Shikaku as a puzz.link URL);
     the same ``seed`` gives the same instance, ``unique`` retries until it has exactly one solution."""
     chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if chosen.generate is None:
         generators = [n for n in puzzle_names() if get_puzzle(n).generate is not None]
         raise InvalidOption(f"puzzle {chosen.name!r} has no generator; puzzles with one: {', '.join(generators)}")
-    return chosen.generate(size, seed=seed, max_area=max_area, unique=unique)
+    if format != "text" and format not in chosen.writers:
+        known = ", ".join(["text", *chosen.writers])
+        raise InvalidOption(f"format {format!r}: {chosen.name} instances are written as {known}")
+    text = chosen.generate(size, seed=seed, max_area=max_area, unique=unique)
+    return text if format == "text" else chosen.writers[format](chosen.parse(text, {})) + "\n"

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from gridsat import animate, api, helptext, jsontext, status
-from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
+from gridsat.arguments import Parser, any_int, count_or_all, folder, percent, positive_float, positive_int, whole
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
-from gridsat.output import check_output, write_output
+from gridsat.output import StreamLost, check_output, flush_quietly, guard_streams, write_output
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.runline import RunLine, result_row
@@ -422,7 +422,7 @@ def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    exported = api.export(*load(args), format=args.format, encoding=args.encoding)
+    exported = api.export(*load(args), format=args.format, encoding=args.encoding, scramble=args.scramble)
     write_output(args.output, exported.write)
     for note in exported.notes():
         print(f"gridsat: note: {note}", file=sys.stderr)
@@ -445,7 +445,8 @@ def cmd_animate(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    text = api.generate(args.puzzle, args.size, seed=args.seed, max_area=args.max_area, unique=args.unique)
+    text = api.generate(args.puzzle, args.size, seed=args.seed, max_area=args.max_area, unique=args.unique,
+                        format=args.format)
     write_output(args.output, lambda out: out.write(text))
     return 0
 
@@ -466,7 +467,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
     for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_mutate, add_export, add_animate,
-                add_generate, add_new_puzzle, add_bench, add_completion):
+                add_generate, add_new_puzzle, add_bench, add_strength, add_completion):
         add(sub)
     helptext.document(sub.choices)
     return parser
@@ -624,6 +625,9 @@ def add_export(sub: Commands) -> None:
                         help="dimacs: the CNF with its projection; cpsat: the CP-SAT model as protobuf text")
     export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
                         "solutions (prime-grid: nosymmetry unless you name symmetry)")
+    export.add_argument("--scramble", type=whole, metavar="SEED",
+                        help="dimacs: rename the variables and shuffle the clauses and their literals from SEED "
+                             "(the same formula and projected count; for spread over equivalent formulas)")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 
@@ -649,6 +653,9 @@ def add_generate(sub: Commands) -> None:
     generate.add_argument("--max-area", type=positive_int, metavar="A",
                           help=f"the largest region, in cells (default {DEFAULT_MAX_AREA})")
     generate.add_argument("--unique", action="store_true", help="retry until the puzzle has exactly one solution")
+    generate.add_argument("--format", default="text", metavar="FORMAT",
+                          help="text (the default), or one of the puzzle's own formats: shikaku writes gameid "
+                               "(a Tatham game id) and puzzlink (a puzz.link URL)")
     generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     generate.set_defaults(run=cmd_generate)
 
@@ -658,7 +665,7 @@ def add_new_puzzle(sub: Commands) -> None:
                          description="Write a working plugin skeleton for a new puzzle named NAME, to fill in "
                                      "and install; prints each file written, one per line.")
     new.add_argument("name", metavar="NAME", help="the new puzzle's name, e.g. my-puzzle")
-    new.add_argument("--dir", type=Path, default=Path("."), metavar="DIR",
+    new.add_argument("--dir", type=folder, default=Path("."), metavar="DIR",
                      help="write the plugin in this folder (default: the current folder)")
     new.set_defaults(run=cmd_new_puzzle)
 
@@ -669,6 +676,14 @@ def add_bench(sub: Commands) -> None:
     bench = sub.add_parser("bench", help="run a benchmark suite in isolated child processes")
     bench_command.add_arguments(bench)
     bench.set_defaults(run=bench_command.run)
+
+
+def add_strength(sub: Commands) -> None:
+    from gridsat import strength
+
+    parser = sub.add_parser("strength", help="check which constraint encodings unit propagation makes complete")
+    strength.add_arguments(parser)
+    parser.set_defaults(run=strength.run)
 
 
 def add_completion(sub: Commands) -> None:
@@ -692,11 +707,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     # numbers are capped at 18 digits before they are converted, so this opens no door to bad input.
     sys.set_int_max_str_digits(0)
     api.single_threaded_blas()  # before OR-Tools loads numpy: split runs can then fork their workers
+    guard_streams()
     args = build_parser().parse_args(argv)
+    done = run_command(args)
+    lost = flush_quietly()
+    return done if lost is None else lost
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the chosen command; every error it raises on purpose is one line and its status."""
     try:
         with sigterm_as_interrupt():
             return args.run(args)
     except GridsatError as error:
+        if isinstance(error, StreamLost):  # stdout is gone: say so where the user can see it
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print(f"gridsat: error: {error}", file=sys.stderr)
         return status.BAD_INPUT
     except KeyboardInterrupt:

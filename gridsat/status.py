@@ -3,7 +3,8 @@
 =====  ==========================================================================================
 0      the answer asked for: a solution, a complete count, or a count that stopped at ``--limit``
 1      no solution exists (``solve``), a solution that breaks the rules, or a cross-check disagreement
-2      bad input: one line on stderr naming the bad value, nothing written
+2      bad input: one line on stderr naming the bad value, nothing written; or standard output that
+       cannot be written (a full device)
 3      a cross-check in which no run finished, so nothing was compared
 4      gave up before the answer: a time limit (or a method that never sees every solution) ended
        the run first; what was found so far is printed, marked incomplete

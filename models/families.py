@@ -12,7 +12,7 @@ clause list that notes, for each clause appended, its *family* and its *scope*; 
   included) belong to the family of the cardinality call that asked for them, suffixed with the
   helper (``at_most``, ``at_least``), since at-least and at-most halves are separate bugs.
 - The scope is the variables a clause is about: the input literals of its cardinality constraint,
-  else the clause's own variables. Mutation selectors (``solvers/mutate.py``) read their keys.
+  else the clause's own variables. Mutation selectors (``solvers/mutation/mutate.py``) read their keys.
 
 Outside ``recording()`` nothing is patched and nothing is noted, so ordinary runs pay nothing but
 one context-variable read per cardinality call.

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.parts import Part
+from gridsat.solvers.splitting.cubes import Part
 from gridsat.solvers.stop import Stop
 
 
@@ -29,13 +30,17 @@ class Request:
     solver: str | None = None
     algorithm: str | None = None
     limit: int | None = None  # a hint: with 1 a backend may search for one solution, not enumerate
-    part: Part | None = None  # search only this part of the solution space (see solvers.parts)
+    part: Part | None = None  # search only this part of the solution space (see solvers.splitting.cubes)
     memory: int | None = None  # megabytes a counting backend may hold (None: its default cap)
     spill: str | None = None  # the folder a counting backend's spill files go under (None: the temporary folder)
     # A split handed to a backend that partitions its own work (LAYERS): its threads, Dask scheduler, checkpoint
     threads: int | None = None
     scheduler: str | None = None
     checkpoint: Path | None = None
+    # A benchmark's spread and fairness: CP-SAT's random seed (variables permuted) and its workers; the sat
+    # backend solves the formula scrambled from the seed (models/scramble.py).
+    seed: int | None = None
+    workers: int | None = None
 
 
 class Search(Protocol):
@@ -49,7 +54,7 @@ class Search(Protocol):
     def solutions(self, stop: Stop) -> Iterator[Any]: ...
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
-        """Disjoint parts that together hold every solution (see ``solvers.parts``); ``within``: disjoint
+        """Disjoint parts that together hold every solution (see ``solvers.splitting.cubes``); ``within``: disjoint
         sub-parts that together hold every solution of that part (its indices numbered from 0)."""
         ...
 
@@ -143,12 +148,12 @@ class Backend:
 
 
 BACKENDS: dict[str, str] = {
-    "cpsat": "gridsat.solvers.cpsat:CpsatBackend",
-    "sat": "gridsat.solvers.sat:SatBackend",
-    "reference": "gridsat.solvers.reference.backend:ReferenceBackend",
-    "frontier": "gridsat.solvers.frontier:FrontierBackend",
-    "d4": "gridsat.solvers.counters:D4Backend",
-    "ganak": "gridsat.solvers.counters:GanakBackend",
+    "cpsat": "gridsat.solvers.backends.cpsat:CpsatBackend",
+    "sat": "gridsat.solvers.backends.sat:SatBackend",
+    "reference": "gridsat.solvers.backends.reference:ReferenceBackend",
+    "frontier": "gridsat.solvers.backends.frontier_dp:FrontierBackend",
+    "d4": "gridsat.solvers.backends.counters:D4Backend",
+    "ganak": "gridsat.solvers.backends.counters:GanakBackend",
 }
 
 
@@ -187,6 +192,17 @@ def reference_backend() -> str:
     """The registered backend that runs the puzzles' own reference searches: it lists solutions with
     no formulation (the one that counts a mutation corpus)."""
     return next(iter(backends_where(lambda b: b.formulation is None and ENUMERATE in b.can)))
+
+
+def searcher_of(kind: str) -> str:
+    """The first registered backend that searches formulations of ``kind`` (``cpsat`` or ``cnf``): the one
+    a message about an encoding of that kind tells the user to pick."""
+    return next(iter(backends_where(lambda b: b.formulation == kind and searches_formulation(b))))
+
+
+def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
+    """``text`` resolved in the puzzle's ``kind`` space; a name only the other kind offers names its backend."""
+    return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
 
 
 def counts_only(backend: Backend) -> bool:

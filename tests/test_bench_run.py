@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gridsat.benchmarks.command import Progress, add_arguments, main
+from gridsat.benchmarks.command import ProgressBar, add_arguments, main
 from gridsat.solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,7 +144,7 @@ def test_a_one_instance_suite_gets_a_bar_per_configuration(tmp_path: Path) -> No
 
 def test_plot_styles_stay_distinct_past_ten_and_twenty_configurations() -> None:
     pytest.importorskip("matplotlib")
-    from gridsat.benchmarks.report import styles
+    from gridsat.benchmarks.plots import styles
 
     for count in (3, 10, 17, 25, 40):
         found = styles(count)
@@ -221,7 +221,7 @@ class Terminal(io.StringIO):
 def test_progress_redraws_one_line_on_a_terminal() -> None:
     screen, log = Terminal(), io.StringIO()
     for stream in (screen, log):
-        progress = Progress(2, stream)
+        progress = ProgressBar(2, stream)
         for status in ("ok", "timeout"):
             progress.update({"status": status, "seconds": 0.5, "puzzle": "tatami", "instance": "3x4", "config": "x"})
         progress.close()

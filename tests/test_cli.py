@@ -21,7 +21,7 @@ from gridsat.models.tatami.formulations import corners
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS
 from gridsat.solvers.backend import backend_class as get_backend_class
-from gridsat.solvers.sat import SatBackend
+from gridsat.solvers.backends.sat import SatBackend
 
 BAD_INPUT = [
     (["count", "tatami", "0x4"], "'0x4'"),
@@ -237,6 +237,21 @@ def test_ctrl_c_and_sigterm_give_a_partial_answer(backend, sig):
     assert child.returncode == 130, err
     assert out.startswith("at least ") and out.endswith("(incomplete: interrupted)\n")
     assert "Traceback" not in err
+
+
+@pytest.mark.slow  # waits 5 s per case for start-up
+@pytest.mark.parametrize("gap", [0.05, 0.1, 0.2])
+def test_a_second_sigterm_soon_after_the_first_is_ignored_to_the_end(gap):
+    # Python's exit (library teardown) outlasts the handler's block: a repeat then must not turn 130 into 143.
+    child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", *LONG["cpsat"], "--backend", "cpsat"],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(5)
+    child.send_signal(signal.SIGTERM)
+    time.sleep(gap)
+    child.send_signal(signal.SIGTERM)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130, err
+    assert out.endswith("(incomplete: interrupted)\n") and "Traceback" not in err
 
 
 @pytest.mark.slow  # waits 6 s for the timeout

@@ -31,7 +31,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 from gridsat.models.shikaku.generate import generate
-from gridsat.solvers.pool import scheduler_address
+from gridsat.solvers.splitting.pool import scheduler_address
 
 # GRIDSAT_FUZZ=N multiplies the examples of every test below (the default run takes seconds; a long
 # soak, e.g. GRIDSAT_FUZZ=100 for ten minutes and more, explores far more inputs), derandomized so a
@@ -404,3 +404,64 @@ def test_an_output_path_ending_in_a_slash_is_refused(tmp_path):
     for args in (["export", "tatami", "3x4", "--format", "dimacs"], ["solve", "tatami", "3x4"]):
         for path in (f"{tmp_path}/out.txt/", f"{tmp_path}/"):
             refused([*args, "-o", path], [excerpt(path)], tmp_path)
+
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("count", "tatami", "4x7"), ("list",), ("enumerate", "tatami", "4x7"),
+                                  ("export", "tatami", "4x7", "--format", "dimacs")], ids=lambda a: a[0])
+def test_output_to_a_full_device_is_one_line_and_status_2(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "gridsat", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, cwd=Path(__file__).parent.parent)
+    assert done.returncode == 2
+    assert done.stderr == "gridsat: error: cannot write standard output: No space left on device\n"
+
+
+def test_closed_standard_streams_are_no_traceback():
+    stdin_closed = subprocess.run([sys.executable, "-m", "gridsat", "solve", "shikaku", "-"], stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.close(0))
+    assert stdin_closed.returncode == 2 and stdin_closed.stderr.count("\n") == 1, stdin_closed.stderr
+    stderr_closed = subprocess.run([sys.executable, "-m", "gridsat", "count", "tatami", "4x7"], stdout=subprocess.PIPE,
+                                   text=True, timeout=120, preexec_fn=lambda: os.close(2))
+    assert (stderr_closed.returncode, stderr_closed.stdout) == (0, "3\n")
+
+
+@pytest.mark.parametrize("environment", [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0",
+                                                                          "PYTHONCOERCECLOCALE": "0"}],
+                         ids=["ascii", "C-locale"])
+def test_output_holding_a_middle_dot_survives_an_ascii_stream(environment):
+    done = subprocess.run([sys.executable, "-m", "gridsat", "solve", "tatami", "4x7", "--format", "svg"],
+                          capture_output=True, timeout=120, env={**os.environ, **environment})
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert b"4x7 &#183; cpsat" in done.stdout or "4x7 · cpsat".encode() in done.stdout
+
+
+@pytest.mark.parametrize("where", ["afile/x", "/proc", "dangling", "a" * 300, "", " "])
+def test_new_puzzle_dirs_that_cannot_be_written_are_one_line(tmp_path, monkeypatch, where):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").touch()
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = gridsat("new-puzzle", "mine", "--dir", where)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_new_puzzle_on_a_full_disk_leaves_nothing_and_the_next_try_works(tmp_path, monkeypatch):
+    real = Path.write_text
+    calls = []
+
+    def full_on_the_third(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_on_the_third)
+    done = gridsat("new-puzzle", "mine", "--dir", str(tmp_path / "new" / "deep"))
+    assert done.returncode == 2 and "No space left on device" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # the folders made for it are gone too
+    monkeypatch.setattr(Path, "write_text", real)
+    assert gridsat("new-puzzle", "mine", "--dir", str(tmp_path)).returncode == 0
+    assert (tmp_path / "gridsat-mine" / "pyproject.toml").is_file()

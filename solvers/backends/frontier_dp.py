@@ -1,0 +1,134 @@
+"""The ``frontier`` backend: counting by dynamic programming over a frontier (simpath, transfer matrix).
+
+A puzzle declares a frontier formulation (``Puzzle.frontier.spec``, a ``FrontierSpec``: the element
+order, the state and the transition; see models/frontier.py); the engine here walks the elements
+one layer at a time, holding every distinct state once with the number of partial solutions that
+reach it, so a count costs the number of states, not the number of solutions. Counts are exact
+integers of any size (residues modulo 2**64 and a few primes, rebuilt by the Chinese remainder
+theorem: ``solvers.frontier_engine.residues``). The layer driver is ``solvers.frontier_engine.layers``
+(partitions, spill files, checkpoints), the kernels ``solvers.frontier_engine.kernels`` (numba, compiled
+once and cached on disk).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gridsat.models.errors import InvalidOption
+from gridsat.models.frontier import FrontierSpec
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import (
+    BACKENDS,
+    COUNT,
+    LAYERS,
+    TIME_LIMIT,
+    UP_TO,
+    Backend,
+    Request,
+    Tally,
+    backend_class,
+    join_or,
+)
+from gridsat.solvers.stop import INTERRUPTED, Stop
+
+if TYPE_CHECKING:
+    from gridsat.solvers.frontier_engine.layers import EngineRun
+
+MB = 1 << 20
+
+
+def spec_of(puzzle: Puzzle, instance: Instance, up_to: str | None) -> tuple[FrontierSpec, int]:
+    """The instance's spec and what its native count is multiplied by for ``up_to``."""
+    if puzzle.frontier is None:
+        raise InvalidOption(FrontierBackend().refusal(puzzle) or "")
+    spec = puzzle.frontier.spec(instance)
+    if up_to not in spec.scale:
+        raise InvalidOption(spec.refuse.format(up_to=up_to))
+    return spec, spec.scale[up_to]
+
+
+def summary_of(states: list[int]) -> dict[str, Any]:
+    """The states per layer, whole when short, else sampled at 64 evenly spaced layers."""
+    if len(states) <= 200:
+        return {"states_per_layer": states}
+    stride = max(1, len(states) // 64)
+    return {"states_per_layer_sampled": {str(i): states[i] for i in range(0, len(states), stride)}}
+
+
+class FrontierBackend(Backend):
+    """Counts by dynamic programming over the frontier of a puzzle's ``FrontierSpec``."""
+
+    name = "frontier"
+    summary = "counts by dynamic programming over a frontier (simpath / transfer matrix), exact big integers"
+    takes = ("memory", "spill")
+    can = frozenset({COUNT, UP_TO, TIME_LIMIT, LAYERS})
+    install = "pip install 'gridsat[frontier]' (numba: JIT-compiled at run time, no C compiler needed)"
+
+    def supported(self) -> bool:
+        return importlib.util.find_spec("numba") is not None
+
+    def refusal(self, puzzle: Puzzle) -> str | None:
+        if puzzle.frontier is not None:
+            return None
+        counters = [name for name in BACKENDS if name != self.name and counts(name, puzzle)]
+        return f"{puzzle.name} has no frontier formulation: count it with {join_or(counters)}"
+
+    def tally(self, puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, *, up_to: str | None = None,
+              progress: Callable[[str], None] | None = None) -> Tally:
+        """The exact count (``up_to``: of tours up to reversal...), or ``Tally(None, ...)`` when stopped."""
+        built = time.perf_counter()
+        spec, scale = spec_of(puzzle, instance, up_to)
+        import gridsat.solvers.frontier_engine.kernels  # noqa: F401  (compiles or loads the kernels: build time)
+
+        # numpy and the layer driver load here, not with the backend registry: a process that lists
+        # backends must not start numpy's OpenBLAS threads (forked workers need a single-threaded parent)
+        from gridsat.solvers.frontier_engine.layer_checkpoint import LayerCheckpoint
+        from gridsat.solvers.frontier_engine.layers import run_spec
+
+        build_seconds = time.perf_counter() - built
+        checkpoint = None
+        if request.checkpoint is not None:
+            checkpoint = LayerCheckpoint(request.checkpoint, {
+                "puzzle": puzzle.name, "instance": puzzle.describe(instance), "up_to": up_to, "backend": self.name})
+        memory = None if request.memory is None else request.memory * MB
+        try:
+            if request.scheduler is not None:
+                from gridsat.solvers.frontier_engine.dask_layers import run_on_cluster
+
+                run = run_on_cluster(spec, stop, request.scheduler, memory=memory, progress=progress,
+                                     checkpoint=checkpoint)
+            else:
+                run = run_spec(spec, stop, memory=memory, progress=progress, threads=request.threads,
+                               spill=request.spill, checkpoint=checkpoint)
+        except KeyboardInterrupt:
+            stop.request(INTERRUPTED)
+            return Tally(None, spec.order, {"elements": spec.elements}, build_seconds=build_seconds)
+        count = None if run.count is None else run.count * scale
+        return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details_of(spec, run),
+                     seconds=run.seconds, build_seconds=build_seconds)
+
+
+def details_of(spec: FrontierSpec, run: EngineRun) -> dict[str, Any]:
+    """What a run reports beside its count: the layers, their states, the memory and disk it held."""
+    return {
+        "order": spec.order, "frontier_width": spec.width, "layers": spec.elements,
+        "peak_states": run.peak_states, "peak_layer": run.peak_layer + 1, "peak_memory": run.peak_memory,
+        "bytes_per_state": round(run.bytes_per_state, 1), "states_total": sum(run.states), "lanes": run.lanes,
+        "threads": run.threads, "partitions": run.partitions, "spilled_layers": run.spilled,
+        "peak_disk": run.peak_disk, **({"resumed_at_layer": run.resumed} if run.resumed else {}),
+        **({"checkpoints_skipped": run.checkpoints_skipped} if run.checkpoints_skipped else {}),
+        **({"workers": run.workers} if run.workers else {}),
+        **spec.details, **summary_of(run.states),
+    }
+
+
+def counts(name: str, puzzle: Puzzle) -> bool:
+    """Whether the registered backend ``name`` counts ``puzzle`` (by enumeration or by its own counter)."""
+    try:
+        backend = backend_class(name)()
+        return COUNT in backend.can and backend.refusal(puzzle) is None
+    except Exception:  # a backend whose module cannot load here does not count anything
+        return False

@@ -1,0 +1,395 @@
+"""The PySAT backend: any PySAT solver, enumeration by blocking clauses over the projection only.
+
+One loop (``SatSearch.search``) serves solve, count and enumerate: solve; hand the model to the
+formulation's ``refine`` (a lazy formulation returns clauses, which go into the same incremental
+solver, and the loop solves again); report the solution; block its projection. A part's fixed
+literals (``units``, unit clauses loaded with the CNF) change nothing in the loop.
+
+Time limits (the 40x40 rows of benchmarks/compare/knights_tour.py check that they hold):
+
+- MiniSat-like solvers release the GIL in ``solve_limited(expect_interrupt=True)`` and can be
+  interrupted from another thread: the loop runs on a worker thread, and the reading thread
+  interrupts the solver at the deadline or on Ctrl-C.
+- CaDiCaL holds the GIL and has no interrupt. Without a deadline a call runs unbudgeted (Ctrl-C
+  still works, through PySAT's own SIGINT handler). With one, every call gets a conflict budget
+  sized from the conflict rate measured so far, a share of the time left, so that the last call
+  ends near the deadline. Small fixed budgets would cost more: each call restarts the search, so a
+  hard instance cut into many small calls needs many times the conflicts of one long call.
+- lingeling and kissat have neither a usable budget nor an interrupt, so a time limit is refused.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridsat.models.encoding import Encoding
+from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
+from gridsat.models.formulation import CnfFormulation, Key
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import CNF, ENUMERATORS, Backend, Request, resolve_encoding
+from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
+from gridsat.solvers.stop import Stop
+from gridsat.solvers.threaded import Emit, generate
+
+DEFAULT_SOLVER = "cadical195"
+# lingeling cannot solve with a budget, and kissat cannot solve twice (so it finds one solution,
+# and a budget would end its only call): neither can honour a time limit.
+UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
+ONE_SHOT = frozenset({"kissat404"})
+# The counters of PySAT's accum_stats() a run reports (MiniSat-family solvers and CaDiCaL keep all four).
+STATISTICS = ("conflicts", "decisions", "propagations", "restarts")
+# Clauses handed to the solver per call while loading, so that loading a large CNF stops at the deadline.
+LOAD_CHUNK = 200_000
+
+
+@functools.cache
+def solver_names() -> list[str]:
+    """The solvers this PySAT build can start, default first (SolverNames lists some it lacks)."""
+    from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+
+    names = []
+    for name in sorted(n for n in vars(SolverNames) if not n.startswith("_")):
+        try:
+            Solver(name=name).delete()
+        except NoSuchSolverError:
+            continue
+        names.append(name)
+    names.remove(DEFAULT_SOLVER)
+    return [DEFAULT_SOLVER, *names]
+
+
+@functools.cache
+def interruptible(name: str) -> bool:
+    """Whether PySAT can interrupt this solver's ``solve_limited`` from another thread."""
+    from pysat.solvers import Solver
+
+    with Solver(name=name) as oracle:
+        try:
+            oracle.interrupt()
+            oracle.clear_interrupt()
+        except NotImplementedError:
+            return False
+    return True
+
+
+class Pace:
+    """Conflict budgets for a solver that cannot be interrupted, so that its calls end near the deadline.
+
+    A call gets ``SHARE`` of the time left at the conflict rate of the last call, and at most
+    ``GROWTH`` times the last budget: the rate falls as a search goes on (a large ordering CNF can
+    halve its conflicts a second), so budgets grow step by step and every step
+    measures the rate again. The budgets grow geometrically and the time left shrinks with every
+    call, so a run makes a few dozen calls at most.
+    """
+
+    FIRST = 200  # conflicts, before any rate is known
+    LEAST = 100
+    GROWTH = 2
+    SHARE = 0.5
+    MEASURED = 0.01  # seconds: shorter calls say little about the rate
+
+    def __init__(self, oracle: Any) -> None:
+        self.oracle = oracle
+        self.rate: float | None = None
+        self.ceiling = self.FIRST  # grows only when a call used up its whole budget
+
+    def solve(self, assumptions: list[int], remaining: float) -> bool | None:
+        budget = self.ceiling
+        if self.rate is not None:
+            budget = min(budget, int(self.rate * remaining * self.SHARE))
+        budget = max(self.LEAST, budget)
+        before = self.oracle.accum_stats().get("conflicts", 0)
+        started = time.monotonic()
+        self.oracle.conf_budget(budget)
+        answer = _interruptible(lambda: self.oracle.solve_limited(assumptions))
+        seconds = time.monotonic() - started
+        conflicts = self.oracle.accum_stats().get("conflicts", 0) - before
+        if seconds >= self.MEASURED and conflicts > 0:
+            self.rate = conflicts / seconds
+        if answer is None and budget == self.ceiling:
+            self.ceiling *= self.GROWTH
+        return answer
+
+
+@dataclass
+class SatSearch:
+    """A CNF and a solver name, ready to enumerate."""
+
+    formulation: CnfFormulation
+    solver: str
+    label: str
+    exhaustive: bool = True
+    units: list[list[int]] = field(default_factory=list)  # a part's fixed projection variables
+    rounds: int = 0  # refinement rounds: models the formulation's refine rejected
+    refinements: int = 0  # the clauses those rounds added
+    handback: Handback = field(default_factory=Handback)
+    # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
+    prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)  # accum_stats() of the solvers this search ran
+
+    def statistics(self) -> dict[str, int | None]:
+        """What the PySAT solver counted (None for a counter it does not keep, e.g. Lingeling's)."""
+        return {name: self.counters.get(name) for name in STATISTICS}
+
+    def add_counters(self, oracle: Any) -> None:
+        """Add a solver's accum_stats() to this search's (Kissat exposes none in PySAT)."""
+        try:
+            counted = oracle.accum_stats() or {}
+        except NotImplementedError:
+            return
+        for name, value in counted.items():
+            self.counters[name] = self.counters.get(name, 0) + value
+
+    def size(self) -> dict[str, int]:
+        size = self.formulation.size()
+        if self.formulation.refine is not None:
+            size |= {"refinement_rounds": self.rounds, "refinement_clauses": self.refinements}
+        return size
+
+    def restrict(self, part: Part) -> None:
+        """Search one part only: its fixed projection variables become unit clauses in a fresh solver,
+        not assumptions to one solver kept from part to part: a solver simplifies with units, and a
+        small part is then a simpler problem (python -m gridsat.benchmarks.compare.parallel)."""
+        pool = self.formulation.pool
+        self.units = [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
+        # models a run split again already counted, blocked as the search blocks a model it found
+        self.units += [self.formulation.blocking_of(row) for row in part.blocked]
+        self.handback.recording = True
+
+    def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
+        """Parts on a prefix of the projection, their projections enumerated by the solver (``within``:
+        sub-parts of that part, whose fixed values every call assumes).
+
+        One solver serves every prefix: each prefix's blocking clauses carry a fresh activation
+        literal that only that prefix's calls assume, so they never cut another prefix's models. A
+        lazy formulation's models are refined first, so only real solutions' prefixes become parts.
+        """
+        f = self.formulation
+        oracle = self._load(stop)
+        if oracle is None:
+            raise interrupted_split(stop)
+        with oracle:
+            pace, fresh = Pace(oracle), [max(f.cnf.nv, f.pool.top)]
+            assumed = [f.pool.id(key) if value else -f.pool.id(key) for key, value in (within.fixed if within else ())]
+
+            def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
+                variables = [f.pool.id(key) for key in onto]
+                fresh[0] += 1
+                active = fresh[0]
+                found: list[tuple[int, ...]] = []
+                while True:
+                    answer = self._solve(oracle, stop, pace, threaded=False, extra=[active, *assumed])
+                    if answer is None:
+                        raise interrupted_split(stop)
+                    if not answer:
+                        return found
+                    model = oracle.get_model()
+                    cuts = f.refine(model) if f.refine is not None else []
+                    if cuts:
+                        oracle.append_formula(cuts)
+                        continue
+                    values = tuple(int(model[v - 1] > 0) for v in variables)
+                    found.append(values)
+                    if len(found) > limit:
+                        return None
+                    other = [-v if value else v for v, value in zip(variables, values, strict=True)]
+                    oracle.add_clause([-active, *other])
+
+            fixed = len(within.fixed) if within else 0
+            parts = split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap, within,
+                                 self.prefixes.get((fixed, target)))
+            if parts:
+                self.prefixes[(fixed, target)] = len(parts[0].fixed)
+            return parts
+
+    def solutions(self, stop: Stop) -> Iterator[Any]:
+        if stop.deadline is not None and self.solver in UNSTOPPABLE:
+            raise InvalidOption(f"solver {self.solver!r} cannot be stopped at a time limit (PySAT gives it no "
+                               "budget or interrupt): drop --time-limit or choose another solver")
+        oracle = self._load(stop)
+        if oracle is None:
+            return
+        with oracle:
+            try:
+                if not interruptible(self.solver):
+                    yield from self.search(oracle, stop, threaded=False)
+                    return
+
+                def produce(emit: Emit) -> None:
+                    for solution in self.search(oracle, stop, threaded=True):
+                        if not emit(solution):
+                            return
+
+                yield from generate(produce, oracle.interrupt, stop)
+            finally:
+                self.add_counters(oracle)
+
+    def _load(self, stop: Stop) -> Any:
+        """A solver holding the CNF, or None when the deadline passed while loading it."""
+        from pysat.solvers import NoSuchSolverError, Solver
+
+        f = self.formulation
+        try:
+            oracle = Solver(name=self.solver)
+        except NoSuchSolverError:
+            raise BackendUnavailable(f"PySAT solver {self.solver!r} is not built into this python-sat") from None
+        clauses = f.cnf.clauses
+        for begin in range(0, len(clauses), LOAD_CHUNK):
+            if stop.expired():
+                oracle.delete()
+                return None
+            oracle.append_formula(clauses[begin:begin + LOAD_CHUNK])
+        oracle.append_formula(self.units)
+        if f.projection:
+            # Mention the highest projection variable, so that the solver's model covers every
+            # projection variable, including any that no clause constrains.
+            top = max(f.projection)
+            oracle.add_clause([top, -top])
+        return oracle
+
+    def search(self, oracle: Any, stop: Stop, threaded: bool) -> Iterator[Any]:
+        """Solve, refine, report, block, until no model is left or the stop comes."""
+        pace = Pace(oracle)
+        handback = self.handback
+        if threaded:
+            handback.halt = oracle.interrupt
+        try:
+            yield from self._models(oracle, stop, pace, threaded, handback)
+        finally:
+            handback.halt = None  # the solver is deleted after this: nobody may interrupt it then
+
+    def _models(self, oracle: Any, stop: Stop, pace: Pace, threaded: bool, handback: Handback) -> Iterator[Any]:
+        f = self.formulation
+        while True:
+            if handback.draining:
+                handback.cut = True  # stopped between models to be split again
+                return
+            answer = self._solve(oracle, stop, pace, threaded)
+            if answer is None and handback.draining:
+                handback.cut = True
+                return
+            if not answer:  # None (stopped) or False (no more solutions)
+                return
+            model = oracle.get_model()
+            cuts = f.refine(model) if f.refine is not None else []
+            if cuts:
+                # Not a solution: the formulation's missing rules, learnt from this model.
+                self.rounds += 1
+                self.refinements += len(cuts)
+                oracle.append_formula(cuts)
+                continue
+            yield from f.solutions_of(f.values(model))
+            if handback.recording:
+                handback.found.append(tuple(int(model[v - 1] > 0) for v in f.projection))
+            if self.solver in ONE_SHOT:
+                stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
+                return
+            # Block this assignment of the projection, never of the auxiliaries, so that the
+            # auxiliaries of an encoding cannot multiply the count.
+            oracle.add_clause(f.blocking_clause(model))
+
+    def _solve(self, oracle: Any, stop: Stop, pace: Pace, threaded: bool, extra: list[int] | None = None
+               ) -> bool | None:
+        """One satisfiability question, assuming ``extra``; None when the stop came first."""
+        if stop.expired():
+            return None
+        assumed = extra or []
+        if threaded:  # the reading thread interrupts this call at the deadline or on Ctrl-C
+            return oracle.solve_limited(assumed, expect_interrupt=True)
+        if stop.deadline is None or self.solver in UNSTOPPABLE:
+            return _interruptible(lambda: oracle.solve(assumed))
+        while not stop.expired():
+            answer = pace.solve(assumed, stop.remaining() or 0.0)
+            if answer is not None:
+                return answer
+        return None
+
+
+def _interruptible(call: Callable[[], bool | None]) -> bool | None:
+    """Make a Ctrl-C caught inside PySAT's C code a KeyboardInterrupt again.
+
+    PySAT installs its own SIGINT handler around a call from the main thread and raises its
+    ``pysolvers.error("Caught keyboard interrupt")``, which is not a KeyboardInterrupt.
+    """
+    try:
+        return call()
+    except Exception as error:
+        if "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
+# The CNF the last part in this process was searched with: (puzzle, instance and encoding, formulation).
+_last_part: list[tuple[Puzzle, tuple[str, Encoding], CnfFormulation]] = []
+
+
+def part_formulation(puzzle: Puzzle, instance: Instance, encoding: Encoding) -> CnfFormulation:
+    """The CNF for a part of a split run, built once per worker process: a worker searches a run's parts
+    one after another, and rebuilding the same CNF for each cost prime-grid 5x5 18 ms of a 50 ms median
+    part. Sharing is safe because a search never changes its formulation (a part's units, the models it
+    blocks and a lazy formulation's cuts all go into the part's own solver). The puzzle is held, so
+    ``is`` compares it soundly (a puzzle built per run, such as an orbit count's, never matches)."""
+    key = (repr(instance), encoding)
+    if _last_part and _last_part[0][0] is puzzle and _last_part[0][1] == key:
+        return _last_part[0][2]
+    formulation = puzzle.cnf(instance, encoding)
+    _last_part[:] = [(puzzle, key, formulation)]
+    return formulation
+
+
+class SatBackend(Backend):
+    """PySAT with a solver of the user's choice."""
+
+    name = "sat"
+    summary = "PySAT (default cadical195); enumerates with blocking clauses on the projection"
+    takes = ("encoding", "solver")
+    can = ENUMERATORS
+    formulation = CNF
+    install = "pip install python-sat (a dependency of gridsat)"
+
+    def supported(self) -> bool:
+        return importlib.util.find_spec("pysat") is not None  # without importing it: listing stays fast
+
+    def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
+        return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
+
+    def stops(self, request: Request) -> bool:
+        return (request.solver or DEFAULT_SOLVER) not in UNSTOPPABLE
+
+    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
+        """The solver must exist and, to find more than one solution (``counting``), solve incrementally
+        (blocking clauses need that). Every puzzle has a CNF."""
+        solver = request.solver or DEFAULT_SOLVER
+        if solver not in solver_names():
+            raise UnknownName("solver", solver, solver_names())
+        if counting and solver in ONE_SHOT:
+            raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
+
+    def listing(self) -> dict[str, Any]:
+        """The PySAT solvers this installation can start, and which of them only solve."""
+        return {"sat_solvers": [{"name": n, "default": n == DEFAULT_SOLVER, "solve_only": n in ONE_SHOT}
+                                for n in solver_names()]}
+
+    def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
+        solver = request.solver or DEFAULT_SOLVER
+        self.vet(puzzle, request, counting=request.limit != 1)
+        encoding = resolve_encoding(puzzle, CNF, request.encoding)
+        label = f"{encoding.name}/{solver}"
+        formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(
+            puzzle, instance, encoding)
+        if solver in ONE_SHOT and formulation.refine is not None:
+            raise InvalidOption(f"solver {solver!r} cannot solve incrementally, which the lazy {encoding.name} "
+                                "encoding needs: choose another solver")
+        if request.seed is not None:
+            from gridsat.models.scramble import scramble
+
+            formulation = scramble(formulation, request.seed)
+        job = SatSearch(formulation, solver, label)
+        if request.part is not None:
+            job.restrict(request.part)
+        return job

@@ -1,0 +1,212 @@
+"""The numba kernels of the frontier engine: a layer's parents expanded into children, and a partition of
+children merged into the next layer's states.
+
+A layer is held as ``P`` partitions (P a power of two), each a dense array of rows ``[state words...,
+count lanes...]``: the state in columns ``0 .. words - 1``, count lane ``j`` in column ``words + j``
+(``lane(words, j)``). No tag, no empty rows: a state costs its words and its lanes. A child belongs to
+the partition its hash's low bits name, so partitions hold disjoint states and each is merged alone.
+
+``expand`` takes the children of a slice of parents into one array, their partitions beside them;
+``scatter`` orders them by partition (a counting sort); ``merge`` adds up equal states of one
+partition's children in an open-addressing table (linear probing, the one probe-and-insert loop, with the
+next rows' homes prefetched so their cache misses overlap) and hands back the distinct states, dense.
+The kernels release the GIL: the driver (``solvers.frontier_engine.layers``) runs them in Python threads.
+
+Count lane 0 is modulo 2**64 (plain wrapping adds); lane j > 0 is modulo ``moduli[j]`` < 2**62.
+"""
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from gridsat.models.frontier import ACCEPT, KEEP
+
+STEP = types.FunctionType(types.int64(types.int64[::1], types.int64, types.uint64[::1], types.int64,
+                                      types.uint64[::1]))
+ROWS = types.uint64[:, ::1]
+LOOKAHEAD = 16  # rows whose table home is prefetched ahead of the row being inserted
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xBF58476D1CE4E5B9)
+_M3 = np.uint64(0x94D049BB133111EB)
+
+
+@intrinsic
+def prefetch(typingctx, table, row):
+    """Ask the CPU to start loading ``table[row, 0]`` (a 2-D C array) into the cache."""
+    sig = types.void(table, row)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero])
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])  # write, high locality, data
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def lane(words, j):
+    """The column of count lane ``j`` in a row of ``words`` state words."""
+    return words + j
+
+
+@njit(cache=True, inline="always")
+def mix(rows, i, words):
+    """A splitmix64-style hash of row ``i``'s state words."""
+    h = np.uint64(0)
+    for w in range(words):
+        h = (h ^ rows[i, w]) * _M1
+        h = (h ^ (h >> np.uint64(30))) * _M2
+    h = (h ^ (h >> np.uint64(27))) * _M3
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def add_counts(dst, k, src, i, words, moduli):
+    """Row ``k`` of ``dst`` gains row ``i`` of ``src``'s counts, lane by lane (``dst`` may be an
+    accumulator of lanes alone: its lane j is column j when its rows are one lane wide each)."""
+    at = dst.shape[1] - moduli.shape[0]  # dst's first lane: after the state words, if it has them
+    dst[k, at] += src[i, lane(words, 0)]  # modulo 2**64: numba's uint64 adds wrap
+    for j in range(1, moduli.shape[0]):
+        s = dst[k, at + j] + src[i, lane(words, j)]
+        if s >= moduli[j]:
+            s -= moduli[j]
+        dst[k, at + j] = s
+
+
+@njit(cache=True, inline="always")
+def vacant(table, slot, words):
+    """Whether a table row is free: its lanes are all zero (a state's count never is: it is at least
+    one and below the product of the moduli, so some lane of it is not zero)."""
+    for j in range(words, table.shape[1]):
+        if table[slot, j] != 0:
+            return False
+    return True
+
+
+@njit(types.int64(STEP, types.int64[::1], types.int64, ROWS, types.int64, types.int64, types.int64, types.int64,
+                  types.uint64[::1], types.int64, types.uint64, ROWS, types.int64[::1], ROWS, types.int64),
+      cache=True, nogil=True)
+def expand(step, data, layer, parents, lo, hi, words, choices, moduli, scratch, pmask, children, part, acc, t):
+    """The children of ``parents[lo:hi]`` into ``children`` (room for ``choices`` a parent), each with
+    its partition in ``part``; the counts of solutions completed here go to ``acc[t]``. Returns how
+    many children there are."""
+    lanes = moduli.shape[0]
+    out = np.zeros(words + scratch, np.uint64)
+    key = np.zeros(words, np.uint64)
+    m = 0
+    for i in range(lo, hi):
+        for w in range(words):
+            key[w] = parents[i, w]
+        for c in range(choices):
+            status = step(data, layer, key, c, out)
+            if status == KEEP:
+                for w in range(words):
+                    children[m, w] = out[w]
+                for j in range(lanes):
+                    children[m, lane(words, j)] = parents[i, lane(words, j)]
+                part[m] = np.int64(mix(children, m, words) & pmask)
+                m += 1
+            elif status == ACCEPT:
+                add_counts(acc, t, parents, i, words, moduli)
+    return m
+
+
+@njit(types.void(ROWS, types.int64[::1], types.int64, ROWS, types.int64[::1]), cache=True, nogil=True)
+def scatter(children, part, m, into, starts):
+    """``children[:m]`` into ``into`` ordered by partition: partition p's rows are ``starts[p]:starts[p + 1]``."""
+    parts = starts.shape[0] - 1
+    at = np.zeros(parts, np.int64)
+    for k in range(m):
+        at[part[k]] += 1
+    starts[0] = 0
+    for p in range(parts):
+        starts[p + 1] = starts[p] + at[p]
+        at[p] = starts[p]
+    for k in range(m):
+        p = part[k]
+        d = at[p]
+        for w in range(children.shape[1]):
+            into[d, w] = children[k, w]
+        at[p] = d + 1
+
+
+@njit(cache=True)
+def table_bits(m):
+    """log2 of the slots ``merge``'s table has for ``m`` children: at most 4/5 full before equal states
+    merge (about 3/5 after), so linear probes stay short."""
+    bits = 4
+    while (1 << bits) < m + (m >> 2):
+        bits += 1
+    return bits
+
+
+@njit(cache=True, nogil=True)
+def merge(children, words, moduli, table):
+    """The distinct states of one partition's ``children``, each with the sum of its counts, dense
+    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact).
+    ``table``: at least ``1 << table_bits(m)`` rows, every lane zero; they are zero again on return, so
+    one table serves every merge of a thread (no fresh pages to fault in, partition after partition)."""
+    m, width = children.shape
+    bits = table_bits(m)
+    shift = np.uint64(64 - bits)
+    mask = np.uint64((1 << bits) - 1)
+    homes = np.empty(LOOKAHEAD, np.uint64)
+    n = 0
+    for i in range(min(m, LOOKAHEAD)):
+        homes[i] = mix(children, i, words) >> shift
+        prefetch(table, np.int64(homes[i]))
+    for i in range(m):
+        slot = homes[i % LOOKAHEAD]
+        ahead = i + LOOKAHEAD
+        if ahead < m:
+            homes[ahead % LOOKAHEAD] = mix(children, ahead, words) >> shift
+            prefetch(table, np.int64(homes[ahead % LOOKAHEAD]))
+        while True:  # the one probe-and-insert loop: linear probing from the home slot
+            if vacant(table, slot, words):  # a new state
+                for w in range(width):
+                    table[slot, w] = children[i, w]
+                n += 1
+                break
+            same = True
+            for w in range(words):
+                if table[slot, w] != children[i, w]:
+                    same = False
+                    break
+            if same:  # a known state gains the counts
+                add_counts(table, slot, children, i, words, moduli)
+                break
+            slot = (slot + np.uint64(1)) & mask
+    states = np.empty((n, width), np.uint64)
+    total = 0.0
+    k = 0
+    for s in range(1 << bits):
+        if not vacant(table, s, words):
+            for w in range(width):
+                states[k, w] = table[s, w]
+                table[s, w] = 0
+            total += float(states[k, words])
+            k += 1
+    return states, total
+
+
+@njit(types.void(ROWS, ROWS, types.int64, types.uint64[::1]), cache=True, nogil=True)
+def widen(narrow, wide, words, moduli):
+    """``narrow``'s rows (one exact lane) copied into ``wide`` with every lane: lane j is lane 0 modulo
+    ``moduli[j]`` (each count is exact in lane 0 when this is called)."""
+    for i in range(narrow.shape[0]):
+        for w in range(words):
+            wide[i, w] = narrow[i, w]
+        c = narrow[i, words]
+        wide[i, words] = c
+        for j in range(1, moduli.shape[0]):
+            wide[i, words + j] = c % moduli[j]

@@ -1,0 +1,243 @@
+"""Where a frontier layer's partitions wait: in memory, or in files under a spill folder.
+
+A ``Shelf`` holds one layer's partitions, each a dense array of rows (see ``solvers.frontier_engine.kernels``)
+or, spilled, a file of them. A ``Bins`` gathers the children of a layer by partition as they are made:
+lists of arrays in memory, or one file a partition that each piece is appended to. The spill folder
+(``SpillFolder``) is made on first use under the folder the user names (default: the system's
+temporary folder) and removed, with every file in it, when the run ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gridsat.models.errors import InvalidOption
+
+GB = 1 << 30
+
+
+class Meter:
+    """Bytes of arrays a run holds in memory, and the most it held at once (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.peak = 0
+        self.lock = threading.Lock()
+
+    def add(self, nbytes: int) -> None:
+        with self.lock:
+            self.now += nbytes
+            self.peak = max(self.peak, self.now)
+
+    def sub(self, nbytes: int) -> None:
+        with self.lock:
+            self.now -= nbytes
+
+    def holds(self, nbytes: int, keep: int) -> bool:
+        """Whether ``nbytes`` more keep what is held within ``keep`` bytes."""
+        return self.now + nbytes <= keep
+
+    def reset_peak(self) -> int:
+        """The peak since the last reset (and a new one starts from what is held now)."""
+        with self.lock:
+            peak, self.peak = self.peak, self.now
+            return peak
+
+
+class SpillFolder:
+    """A private folder under ``base`` for one run's spill files, made when first asked for."""
+
+    def __init__(self, base: str | Path | None) -> None:
+        self.base = Path(base) if base is not None else Path(tempfile.gettempdir())
+        self.path: Path | None = None
+        self.peak_bytes = 0  # the most the run's files held at once
+        self.held = 0
+        self.lock = threading.Lock()
+        self.serial = 0
+
+    def check(self) -> None:
+        """Refuse, before the run starts, a folder that cannot hold spill files (made later, when needed)."""
+        where = self.base
+        while not where.exists() and where != where.parent:
+            where = where.parent
+        if not where.is_dir() or not os.access(where, os.W_OK | os.X_OK):
+            what = "is not a folder" if not where.is_dir() else "is not writable"
+            raise InvalidOption(f"--spill {str(self.base)!r}: {str(where)!r} {what}")
+
+    def file(self, stem: str) -> Path:
+        """A new file name in the folder (the folder is made on the first call)."""
+        with self.lock:
+            if self.path is None:
+                try:
+                    self.base.mkdir(parents=True, exist_ok=True)
+                    self.path = Path(tempfile.mkdtemp(prefix="gridsat-frontier-", dir=self.base))
+                except OSError as err:
+                    raise InvalidOption(f"--spill {str(self.base)!r}: cannot make a folder there "
+                                        f"({err.strerror or err})") from None
+            self.serial += 1
+            return self.path / f"{stem}-{self.serial}.bin"
+
+    def grew(self, nbytes: int) -> None:
+        with self.lock:
+            self.held += nbytes
+            self.peak_bytes = max(self.peak_bytes, self.held)
+
+    def free(self, path: Path, nbytes: int) -> None:
+        path.unlink(missing_ok=True)
+        with self.lock:
+            self.held -= nbytes
+
+    def free_bytes(self) -> int:
+        """Bytes free on the disk that holds the folder."""
+        where = self.path if self.path is not None else self.base
+        while not where.exists() and where != where.parent:
+            where = where.parent
+        return shutil.disk_usage(where).free
+
+    def remove(self) -> None:
+        """Every spill file and the folder gone (the end of a run, however it ends)."""
+        if self.path is not None:
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path = None
+            self.held = 0
+
+
+class Shelf:
+    """One layer's partitions, each an array in memory or a spilled file of rows ``width`` wide. With a
+    folder, a partition still stays in memory while the meter, with it, stays within ``keep`` bytes."""
+
+    def __init__(self, parts: int, width: int, meter: Meter, folder: SpillFolder | None = None,
+                 keep: int = 0) -> None:
+        self.width = width
+        self.meter = meter
+        self.folder = folder  # None: every partition stays in memory
+        self.keep = keep
+        self.items: list[Any] = [None] * parts
+        self.sizes = [0] * parts  # states per partition
+
+    @property
+    def parts(self) -> int:
+        return len(self.items)
+
+    @property
+    def states(self) -> int:
+        return sum(self.sizes)
+
+    def memory(self) -> int:
+        """Bytes the partitions held in memory take."""
+        return sum(item.nbytes for item in self.items if isinstance(item, np.ndarray))
+
+    def put(self, p: int, rows: np.ndarray) -> None:
+        self.sizes[p] = rows.shape[0]
+        if self.folder is None or self.meter.holds(rows.nbytes, self.keep):
+            self.items[p] = rows
+            self.meter.add(rows.nbytes)
+            return
+        path = self.folder.file(f"part{p}")
+        rows.tofile(path)
+        self.folder.grew(rows.nbytes)
+        self.items[p] = path
+
+    def take(self, p: int) -> np.ndarray:
+        """Partition ``p``'s rows, handed over: the shelf lets go of them (and of their file)."""
+        item, self.items[p] = self.items[p], None
+        if isinstance(item, Path):
+            rows = np.fromfile(item, dtype=np.uint64).reshape(-1, self.width)
+            assert self.folder is not None
+            self.folder.free(item, rows.nbytes)
+            self.meter.add(rows.nbytes)
+            return rows
+        return item if item is not None else np.zeros((0, self.width), np.uint64)
+
+    def peek(self, p: int) -> np.ndarray:
+        """Partition ``p``'s rows, kept on the shelf (a checkpoint reads them)."""
+        item = self.items[p]
+        if isinstance(item, Path):
+            return np.fromfile(item, dtype=np.uint64).reshape(-1, self.width)
+        return item if item is not None else np.zeros((0, self.width), np.uint64)
+
+    def release(self) -> None:
+        """Every partition let go of (and its file removed)."""
+        for p in range(self.parts):
+            if self.items[p] is not None:
+                self.meter.sub(self.take(p).nbytes)
+
+
+class Bins:
+    """The children of one layer gathered by partition: pieces of rows in memory, or appended to a file each
+    (with a folder, pieces still stay in memory while the meter, with them, stays within ``keep`` bytes)."""
+
+    def __init__(self, parts: int, width: int, meter: Meter, folder: SpillFolder | None = None,
+                 keep: int = 0) -> None:
+        self.width = width
+        self.meter = meter
+        self.folder = folder
+        self.keep = keep
+        self.pieces: list[list[np.ndarray]] = [[] for _ in range(parts)]
+        self.files: list[Any] = [None] * parts
+        self.rows = [0] * parts
+        self.filed = [0] * parts  # rows of each partition in its file
+        self.lock = threading.Lock()
+        if folder is not None:
+            self.paths = [folder.file(f"bin{p}") for p in range(parts)]
+            self.files = [open(path, "wb") for path in self.paths]  # noqa: SIM115 (closed in close())
+
+    def add(self, ordered: np.ndarray, starts: np.ndarray) -> None:
+        """Rows ordered by partition, partition p's at ``starts[p]:starts[p + 1]`` (a scratch array: each
+        partition's rows are copied, or written, before it is reused)."""
+        bounds = starts.tolist()
+        spans = [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
+        nbytes = (bounds[-1] - bounds[0]) * ordered.shape[1] * 8
+        if self.folder is None or self.meter.holds(nbytes, self.keep):
+            pieces = [(p, ordered[a:b].copy()) for p, a, b in spans]
+            self.meter.add(nbytes)
+            with self.lock:
+                for p, piece in pieces:
+                    self.pieces[p].append(piece)
+                    self.rows[p] += piece.shape[0]
+            return
+        for p, a, b in spans:
+            self.files[p].write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
+        with self.lock:
+            for p, a, b in spans:
+                self.rows[p] += b - a
+                self.filed[p] += b - a
+        self.folder.grew(nbytes)
+
+    def seal(self) -> None:
+        """Every file flushed and closed: the children are all written."""
+        for f in self.files:
+            if f is not None:
+                f.close()
+
+    def take(self, p: int) -> np.ndarray:
+        """Partition ``p``'s children, handed over (the pieces or the file let go of)."""
+        with self.lock:
+            pieces, self.pieces[p] = self.pieces[p], []
+        if self.folder is not None and self.filed[p]:
+            rows = np.fromfile(self.paths[p], dtype=np.uint64).reshape(-1, self.width)
+            self.folder.free(self.paths[p], rows.nbytes)
+            self.meter.add(rows.nbytes)
+            pieces.append(rows)
+        if len(pieces) == 1:
+            return pieces[0]
+        rows = np.concatenate(pieces) if pieces else np.zeros((0, self.width), np.uint64)
+        self.meter.add(rows.nbytes)  # the pieces and their copy, both held for a moment
+        self.meter.sub(rows.nbytes)
+        return rows
+
+    def close(self) -> None:
+        """Let go of everything (an interrupted layer): pieces dropped, files closed and removed."""
+        self.seal()
+        self.meter.sub(sum(piece.nbytes for pieces in self.pieces for piece in pieces))
+        self.pieces = [[] for _ in self.pieces]
+        if self.folder is not None:
+            for path in self.paths:
+                path.unlink(missing_ok=True)

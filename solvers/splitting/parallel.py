@@ -1,0 +1,552 @@
+"""Counting and enumerating in disjoint parts, on local worker processes or a Dask cluster: the runner.
+
+A split run first searches alone while its local workers start (the probe), for as long as
+solvers.splitting.split_policy says: an instance finished by then is tiny, and is answered without splitting
+(the workers are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
+many more than workers so that uneven parts balance, and the workers conquer them, each part verified
+and de-duplicated like any run (``conquer``, in a worker).
+
+The parts wait in the run's ``Partition`` (solvers.splitting.partition), which hands them out and splits them
+further, before they start and while they run, as the policy says; every part's run is recorded in
+the run's ``Ledger`` (solvers.splitting.schedule), which the policy reads. How many parts a run ends in
+follows from its expected length, not from the number of workers alone.
+
+Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
+worker needs only gridsat itself.
+
+Solutions arrive part by part, in the order parts finish (not the order of a sequential run).
+With a checkpoint, each finished part is recorded as it finishes, and so is each part split again,
+and a rerun of the same command skips the recorded parts (``solvers.splitting.checkpoint``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from gridsat.models import get_puzzle
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import digest
+from gridsat.models.version import VERSION
+from gridsat.solvers.backend import COUNT, ENUMERATE, Request, get_backend
+from gridsat.solvers.gate import Job, check
+from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
+from gridsat.solvers.splitting import split_policy
+from gridsat.solvers.splitting.checkpoint import Checkpoint
+from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Part, StopSplitting
+from gridsat.solvers.splitting.partition import Partition
+from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied
+from gridsat.solvers.splitting.schedule import Ledger
+from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, PROBE, RESPLIT_AGE, first_parts
+from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
+
+
+class Variant(Protocol):
+    """What a run counts (``run.Plain``: solutions; orbit counts add theirs in solvers.orbits): plain,
+    picklable data that opens the run, here for the probe and in a worker for each part."""
+
+    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
+             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run: ...
+
+
+@dataclass(frozen=True)
+class Split:
+    """How to split a run: ``jobs`` local worker processes (0 in the API: one per core) or a Dask
+    ``scheduler``'s workers, a ``checkpoint`` file that records finished parts, and how many ``parts``."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    checkpoint: Path | str | None = None
+    # the number of parts to aim for, kept; None: as solvers.splitting.split_policy says, first and as the run goes on
+    parts: int | None = None
+    probe: float = PROBE  # seconds of plain search first (0: split at once)
+    # seconds a part runs before it may be split again (None: never split a part after the first split)
+    resplit: float | None = RESPLIT_AGE
+
+    def target(self) -> int:
+        return self.parts or first_parts(self.jobs)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One part to conquer, with everything a worker needs (nothing from the parent's disk)."""
+
+    puzzle: str
+    instance: Instance
+    backend: str
+    request: Request  # its ``part`` says which part
+    variant: Variant  # what is counted: solutions, orbit representatives, or an element's fixed points
+    deadline: float | None  # wall-clock time.time() when the run's time limit ends
+    keep: bool  # send the solutions back (enumerate, cross-check)
+    limit: int | None
+
+
+@dataclass
+class PartResult:
+    """What a worker found in one part: the part's outcome (None: queued past the time limit, never
+    started) and, when the caller reads them, the items its run streamed."""
+
+    index: int
+    outcome: Outcome | None
+    items: list[Any] | None
+    # handed back when split again: the primary assignments of the models it counted (formulation
+    # backends; empty for a reference part, which hands back ``upto``); None when it finished, or its
+    # run was stopped and is thrown away (a reference part that could not hand back the rest)
+    found: list[tuple[int, ...]] | None = None
+    # seconds from taking the part to its first solution (None: it found none): what a part costs to
+    # start (building, loading, presolving) and a little search, for sizing parts (solvers.splitting.schedule)
+    first: float | None = None
+    took: float | None = None  # seconds the worker spent on the part, as the worker measured them
+    upto: int | None = None  # a reference part split again: its decisions below this were searched in full
+
+    @property
+    def complete(self) -> bool:
+        return self.outcome is not None and self.outcome.complete
+
+    @property
+    def reason(self) -> str | None:
+        return TIME_LIMIT if self.outcome is None else self.outcome.reason
+
+
+def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Callable[[], bool] | None = None,
+            poll: float = 0.1) -> PartResult:
+    """Run one part to its end (in a worker process, or a Dask worker), or until ``halted()`` says the
+    parent split it again (its result is then thrown away: the sub-parts count it)."""
+    index = task.request.part.index
+    took = time.monotonic()
+    left = None if task.deadline is None else task.deadline - time.time()
+    if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
+        return PartResult(index, None, None)
+    puzzle = get_puzzle(task.puzzle)
+    run = task.variant.open(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
+                            in_part=True)
+    items: list[Any] | None = [] if task.keep else None
+    last = time.monotonic()
+    handback: Handback | None = getattr(run.search, "handback", None)
+
+    def halt() -> None:
+        if handback is not None:
+            handback.drain()  # it ends between two models, and says which it counted
+        else:
+            run.stop.request(RESPLIT)  # it ends soon, and what it counted is thrown away
+
+    first = None
+    with run, Watch(halted, halt, poll):
+        for item in run:
+            if first is None:
+                first = time.monotonic() - took
+            if run.stop.reason == RESPLIT:
+                break
+            if items is not None:
+                items.append(item)
+            if report is not None and time.monotonic() - last >= REPORT:
+                report(run.outcome.count)
+                last = time.monotonic()
+    spent = time.monotonic() - took
+    if handback is not None and handback.cut:
+        run.outcome.complete, run.outcome.reason = False, RESPLIT
+        return PartResult(index, run.outcome, items, handback.found, first, spent, handback.upto)
+    return PartResult(index, run.outcome, items, first=first, took=spent)
+
+
+def warm(task: Task) -> None:
+    """Load and build, in a worker before its first part, what the run's parts need: the puzzle's
+    module, the backend's solver library and the formulation a worker keeps for its parts
+    (solvers.backends.sat.part_formulation). Its first part then takes its own time, not the loading's, which
+    would make the first estimate of the run's length far too long, and its parts far too many.
+    ``task`` is for the whole run (``Part()``); nothing is searched."""
+    task.variant.open(get_puzzle(task.puzzle), task.instance, task.backend, task.request, limit=task.limit,
+                      in_part=True).close()
+
+
+class Watch:
+    """A thread that calls ``halt`` once ``halted()`` turns true, polling every ``poll`` seconds: a run
+    that finds no solution for a while still notices."""
+
+    def __init__(self, halted: Callable[[], bool] | None, halt: Callable[[], None], poll: float) -> None:
+        self.halted, self.halt, self.poll = halted, halt, poll
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="gridsat-halt", daemon=True)
+
+    def _watch(self) -> None:
+        while not self.done.wait(self.poll):
+            if self.halted is not None and self.halted():
+                self.halt()
+                return
+
+    def __enter__(self) -> Watch:
+        if self.halted is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+
+
+def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:
+    """What identifies a run for its checkpoint: a checkpoint of any other run is refused."""
+    return {
+        "puzzle": puzzle.name,
+        "instance": puzzle.describe(instance),
+        "instance_sha256": hashlib.sha256(repr(instance).encode()).hexdigest(),
+        "backend": backend,
+        "configuration": label,
+        "counts": str(variant),
+        "gridsat": VERSION,
+    }
+
+
+class Collector:
+    """What the probe and the parts found, gathered into the run's outcome: their counts merged and,
+    when the caller reads them (``keeps``), their items de-duplicated across parts."""
+
+    def __init__(self, outcome: Outcome, limit: int | None, keeps: bool) -> None:
+        self.outcome, self.limit = outcome, limit
+        self.seen: set[Any] | None = set() if keeps else None  # solutions already delivered
+        self.redelivered: set[Any] = set()  # the probe's solutions, which its parts find again
+
+    def probed(self) -> None:
+        """The run splits after its probe: its parts find the probe's solutions again."""
+        self.redelivered = set(self.seen or ())
+
+    def take(self, found: Outcome) -> None:
+        """Adopt a run's counts (its items are delivered one by one, as they come)."""
+        self.outcome._merge(found, counts=self.seen is None)
+
+    def abandon(self, flying: dict[int, int]) -> None:
+        """A count stopped early keeps what the parts in flight had verified so far (a lower bound)."""
+        if self.seen is None:
+            self.outcome.count += sum(flying.values())
+
+    def deliver(self, item: Any) -> bool:
+        """Whether a verified item (a solution, or an orbit's representative) is new to the caller; it
+        is then counted and kept."""
+        if self.seen is None:
+            return False
+        key = digest(self.outcome._solution_of(item))
+        if key in self.seen:
+            if key in self.redelivered:  # found by the probe, then again by its part: not a duplicate
+                self.redelivered.discard(key)
+            else:
+                self.outcome.duplicates += 1
+            return False
+        if self.limit is not None and len(self.seen) >= self.limit:
+            return False
+        self.seen.add(key)
+        self.outcome.count = len(self.seen)
+        self.outcome._deliver(item)
+        return True
+
+
+def time_probe(probe: Run, split: Split, ready: Callable[[], bool]) -> None:
+    """Give the probe's search ``split.probe`` seconds (its building counted against the run's own
+    limit), then (local workers) until ``ready()`` says the first worker is, as long as
+    solvers.splitting.split_policy allows."""
+    probe_end = time.monotonic() + split.probe
+    waits = split.probe > 0 and not split.scheduler
+    end = split_policy.probe_deadline(probe_end, waits)
+    ends = probe.stop
+    ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
+    if waits:
+        ends.early = lambda: time.monotonic() >= probe_end and ready()
+
+
+def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
+                 started: float, *, splitting: bool) -> Iterator[Any]:
+    """Yield the probe's new solutions until it ends: it finished, its time is up, or a worker is ready
+    (``splitting``: the run will split if it goes on, as the progress line says)."""
+    last = time.monotonic()
+    probed, ends = probe.outcome, probe.stop
+    for solution in probe:
+        if collector.deliver(solution):
+            yield solution
+        if on_progress and time.monotonic() - last >= REPORT:
+            on_progress(Progress(probed.count, 0, None, time.monotonic() - started,
+                                 splitting=splitting))
+            last = time.monotonic()
+        if ends.early is not None and ends.expired():
+            # A worker is ready: a search that streams solutions is stopped here (one that
+            # finds none for a while, by the thread that reads it), its outcome a time limit's.
+            probe.close()
+            break
+
+
+def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_seconds: float | None,
+                  now: float) -> dict[str, Any]:
+    """How a run was split (``--json``: "split"): the first split's parts, the estimates of the run's
+    part time that split parts before they started (the first and the last: when, the run's part
+    time, a part's target time, the parts that makes), the estimate at the end (none when no part
+    finished), how many parts were split before they started and while they ran, how long the
+    probe searched, and how the workers started (forked, spawned, or a Dask cluster's)."""
+    before, running = ledger.split_counts()
+    estimates = ledger.plans if len(ledger.plans) < 2 else [ledger.plans[0], ledger.plans[-1]]
+    whole = ledger.estimate(now)
+    size = 1 if pool is None else pool.size
+    end = None if whole is None else {"run_seconds": round(whole, 3),
+                                      "part_seconds": round(split_policy.part_seconds(ledger, whole, size), 3)}
+    workers = "dask" if not isinstance(pool, LocalPool) else f"{pool.method}ed"
+    return {"first_parts": len(ledger.roots), "estimates": estimates, "estimate_at_end": end,
+            "split_before_start": before, "split_while_running": running,
+            "probe_seconds": None if probe_seconds is None else round(probe_seconds, 3), "workers": workers}
+
+
+class SplitRun(Run):
+    """A count or enumeration split into parts; iterate it for the items (when ``deliver``).
+
+    The probe searches first (``_plan``); then the pool's workers conquer the parts (``_conquer``), one
+    message at a time (``_receive``). The parts wait and are split in the run's ``partition``, as
+    solvers.splitting.split_policy says; the ``ledger`` records where and how long each ran; the ``collector``
+    gathers what they found."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        instance: Instance,
+        backend: str,
+        request: Request,
+        split: Split,
+        *,
+        variant: Variant = SOLUTIONS,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        keep: bool = False,
+        deliver: bool = False,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        check(get_backend(backend), puzzle, Job(ENUMERATE if deliver else COUNT, request, limit=limit,
+                                                time_limit=time_limit, split=split, keep=keep))
+        self.stop = Stop(time_limit)
+        self.deadline = None if time_limit is None else time.time() + time_limit
+        # The probe builds the formulation once; splitting reuses it.
+        self.probe = variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+        self.pool: LocalPool | DaskPool | None = None
+        # Why the run is not split, when it is not (``--json``'s "split"): a search with nothing to
+        # split on runs alone from the start, with no worker and no probe's work thrown away.
+        self.alone = split_policy.unsplittable(self.probe.search)
+        if self.alone is None:
+            time_probe(self.probe, split, lambda: isinstance(self.pool, LocalPool) and self.pool.ready())
+        self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
+        self.variant = variant
+        self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
+        self.limit, self.keep, self.deliver, self.on_progress = limit, keep, deliver, on_progress
+        self.collector = Collector(self.outcome, limit, keep or deliver)
+        self.checkpoint = None if split.checkpoint is None else Checkpoint(
+            split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
+        self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
+        self.probe_seconds: float | None = None  # how long the probe searched (None: it did not)
+        # What a checkpoint file held when the run started (none for a file this run writes afresh):
+        # progress counts them apart, so that a new checkpoint's own parts never show as resumed.
+        self.resumed = 0  # solutions
+        self.parts_resumed = 0
+        self.ledger = Ledger()  # the tree of parts and where they ran (solvers.splitting.schedule)
+        self.started = time.monotonic()
+        self.partition = Partition(self.probe.search, self.stop, self.ledger, self.checkpoint, self.outcome,
+                                   refine=split.parts is None, resplit=split.resplit, started=self.started)
+        self._items = self._run()
+
+    def _run(self) -> Iterator[Any]:
+        outcome, stop = self.outcome, self.stop
+        # Local workers start at once: they load gridsat and warm up while the probe searches, so a
+        # split run does not wait for them afterwards (a run the probe answers stops them unused).
+        if not self.split.scheduler and self.alone is None:
+            self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
+        try:
+            parts = yield from self._plan()
+            if parts is not None:
+                yield from self._conquer(parts)
+        except KeyboardInterrupt:
+            stop.request(INTERRUPTED)
+            raise
+        except GeneratorExit:
+            stop.request(CLOSED)
+            raise
+        finally:
+            self.probe.close()
+            if self.pool is not None:
+                self.pool.close()
+            outcome.seconds = time.monotonic() - self.started
+            if outcome.parts and outcome.parts > 1 and stop.reason is None:
+                outcome._check_parts()
+            if outcome.parts is not None and outcome.parts_done != outcome.parts and stop.reason is None:
+                stop.request("not every part finished")
+            outcome.complete = stop.reason is None
+            outcome.reason = stop.reason
+            if outcome.parts is not None and outcome.parts > 1:
+                outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
+                                                         time.monotonic() - self.started)
+            elif self.alone is not None:
+                outcome.details["split"] = {"alone": self.alone}
+
+    def _plan(self) -> Iterator[Any]:
+        """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
+        outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
+        if checkpoint is not None and checkpoint.load():
+            self.partition.know(checkpoint.parts)
+            return checkpoint.live()
+        probed = self.probe.outcome
+        try:
+            yield from search_probe(self.probe, self.collector, self.on_progress, self.started,
+                                    splitting=self.alone is None)
+        except KeyboardInterrupt:
+            self.collector.take(probed)
+            raise
+        self.probe_seconds = time.monotonic() - self.started
+        if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.search is None:
+            # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
+            self.collector.take(probed)
+            if not probed.complete and stop.reason is None:
+                stop.request(probed.reason or "stopped")
+            if probed.complete and checkpoint is not None:
+                checkpoint.start([Part()])
+                checkpoint.record(0, probed.count, probed.duplicates, probed.seconds)
+            outcome.parts, outcome.parts_done = 1, int(probed.complete)
+            if probed.complete and self.alone is None:
+                self.alone = split_policy.PROBE_FINISHED.format(seconds=self.probe_seconds)
+            return None
+        try:
+            parts = self.probe.search.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
+        except (StopSplitting, KeyboardInterrupt) as stopped:
+            self.collector.take(probed)  # what the probe counted is still a correct lower bound
+            if isinstance(stopped, KeyboardInterrupt):
+                raise
+            stop.request(str(stopped))
+            return None
+        self.collector.probed()
+        if parts == [Part()]:  # the backend found nothing to split on: one worker runs the whole search
+            self.alone = split_policy.NO_PARTS
+        if checkpoint is not None:
+            checkpoint.start(parts)
+        self.partition.know(parts)
+        return parts
+
+    def _conquer(self, parts: list[Part]) -> Iterator[Any]:
+        outcome, checkpoint = self.outcome, self.checkpoint
+        done = checkpoint.done if checkpoint is not None else {}
+        kept = checkpoint.kept.values() if checkpoint is not None else ()
+        for record in [*done.values(), *kept]:  # a checkpoint is only kept by counts, which deliver nothing
+            outcome._merge_record(record)
+        outcome.parts, outcome.parts_done = len(parts), len(done)
+        self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
+        self.resumed = outcome.count if self.collector.seen is None else 0
+        self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
+        todo = [p for p in parts if p.index not in done]
+        if not todo:
+            return
+        if self.pool is None:
+            self.pool = DaskPool(self.split.scheduler, conquer)
+        # Parts are handed out in a shuffled order, so that the parts run first are a fair sample of
+        # the run for the estimate of its length (solvers.splitting.schedule), and only a few ahead of need, so
+        # that those still waiting here can be split before they start.
+        random.Random(len(todo)).shuffle(todo)
+        self.partition.queue.extend(todo)
+        yield from self._drive(self.pool)
+
+    def _drive(self, pool: LocalPool | DaskPool) -> Iterator[Any]:
+        """Hand out parts and read the pool's messages until every part is back or the run stops."""
+        outcome, stop = self.outcome, self.stop
+        flying: dict[int, int] = {}  # part -> solutions it reported so far
+        self._feed(pool)
+        try:
+            for message in pool.messages():
+                yield from self._receive(message, flying)
+                self._feed(pool)
+                if self.limit is not None and outcome.count >= self.limit:
+                    stop.request(SOLUTION_LIMIT)
+                    outcome.count = min(outcome.count, self.limit)
+                    return
+                if stop.expired():  # the time limit: parts in flight end with it, the rest never start
+                    self.collector.abandon(flying)
+                    return
+                index = self.partition.choose_resplit(pool.pending, pool.size)
+                if index is not None:
+                    pool.halt(index)
+                self._feed(pool)
+                if self.on_progress:
+                    self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
+                                              outcome.parts, time.monotonic() - self.started, self.resumed,
+                                              self.parts_resumed, split_again=len(self.ledger.children)))
+        except KeyboardInterrupt:
+            stop.request(INTERRUPTED)
+            self.collector.abandon(flying)
+            raise
+        except WorkerDied as died:
+            stop.request(str(died))
+            self.collector.abandon(flying)
+
+    def _tasks(self, parts: list[Part]) -> list[Task]:
+        return [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
+                     self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in parts]
+
+    def _feed(self, pool: LocalPool | DaskPool) -> None:
+        """Hand parts to the pool, ``AHEAD`` per worker beyond those running; each part expected to run
+        much longer than a part should (solvers.splitting.split_policy) is split first, before it starts."""
+        while self.partition.queue and pool.pending < pool.size * (1 + AHEAD):
+            pool.submit(self._tasks([self.partition.next_part(pool.size)]))
+
+    def _receive(self, message: Message, flying: dict[int, int]) -> Iterator[Any]:
+        """Account for one message from the pool; yield the solutions of a finished part."""
+        now = time.monotonic() - self.started
+        if message.kind == "start":
+            self.ledger.started(message.index, now, str(message.value))
+        if message.kind in ("start", "progress"):
+            flying[message.index] = message.value if message.kind == "progress" else 0
+            return
+        if message.kind != "done":
+            return
+        flying.pop(message.index, None)
+        result: PartResult = message.value
+        if result.first is not None:
+            self.ledger.found_first(result.first)
+        if message.index in self.partition.halting:
+            if result.complete:  # it ended before it noticed: nothing to split
+                self.partition.kept_whole(message.index)
+            elif self.stop.reason is None:
+                yield from self._resplit(message.index, result, now)
+                return
+        self.ledger.ended(message.index, now, took=result.took)
+        found = result.outcome
+        if found is not None:
+            self.collector.take(found)
+        for item in result.items or []:
+            if self.collector.deliver(item):
+                yield item
+        if result.complete:
+            self.partition.finished(result.index)
+            self.outcome.parts_done += 1
+            self.part_seconds[result.index] = found.seconds
+            if self.checkpoint is not None:
+                self.checkpoint.record(result.index, found.count, found.duplicates, found.seconds, **found._record())
+        elif self.stop.reason is None and result.reason != SOLUTION_LIMIT:
+            self.stop.request(result.reason or f"part {result.index} did not finish")
+
+    def _resplit(self, index: int, result: PartResult, now: float) -> Iterator[Any]:
+        """A part stopped to be split again is back: it keeps its count and items when it handed back
+        what it counted (else they are thrown away), and its sub-parts are handed out next."""
+        self.ledger.ended(index, now, thrown=result.found is None, took=result.took)
+        kept = result.outcome if result.found is not None else None
+        if kept is not None:
+            self.collector.take(kept)
+        into = self.partition.resplit(index, result.found, result.upto, kept)
+        for item in (result.items or []) if result.found is not None else []:  # kept with the count, or dropped
+            if self.collector.deliver(item):
+                yield item
+        self.partition.queue.extendleft(reversed(into))  # handed out next (``_feed``)
+
+
+def launch(puzzle: Puzzle, instance: Instance, backend: str, request: Request, split: Split | None, *,
+           variant: Variant = SOLUTIONS, limit: int | None = None, time_limit: float | None = None,
+           keep: bool = False, deliver: bool = False, on_progress: Callable[[Progress], None] | None = None) -> Run:
+    """The one place that chooses: one plain search in this process (``split`` None), or a split run
+    (``deliver``: the caller reads the items as they come)."""
+    if split is None:
+        return variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+    return SplitRun(puzzle, instance, backend, request, split, variant=variant, limit=limit, time_limit=time_limit,
+                    keep=keep, deliver=deliver, on_progress=on_progress)

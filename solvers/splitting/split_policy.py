@@ -1,0 +1,225 @@
+"""When a split run splits, and how finely: the policy, read from the run's ledger (solvers.splitting.schedule).
+
+The probe: a run first searches alone for ``PROBE`` seconds, and on until the first local worker
+is ready, at most ``PROBE_WAIT`` more (``probe_deadline``): a count that ends by then is tiny and is
+answered without splitting.
+
+The first split aims at ``PARTS_PER_WORKER`` parts per worker, at least ``MIN_PARTS`` (``first_parts``;
+a caller may name its own number, which is kept), many more than workers so that uneven parts
+balance. Its parts are handed out ``AHEAD`` per worker ahead of need; the rest wait in the parent,
+where they can still be split.
+
+How fine parts are (``part_seconds``): once a part has finished, the ledger estimates the whole run's
+part time (``Ledger.estimate``) and what starting a part costs (``Ledger.restart``). A part is then
+aimed at the least of: ``PART_RESTARTS`` times that start-up cost (a long run spends about a
+twentieth of its time starting parts), 1 / (``GRAIN`` x workers) of the run (a short run on this
+pool), and 1 / ``SCALE_PARTS`` of it (so that the recorded parts would keep about a hundred workers
+busy); but never less than ``LEAST_RESTARTS`` start-ups nor ``PART_FLOOR`` seconds. So the number of
+parts follows from the run's length: a count of seconds keeps its first split, a count of minutes
+ends in a few hundred parts, and a count of hours in about (its part time / ``PART_RESTARTS``
+start-ups), whatever the number of workers.
+
+Before a part starts (``refinement``): a waiting part expected to run more than ``REFINE`` target
+times is split into as many sub-parts as it needs (at most ``REFINE_MAX``), which costs no restart
+and throws nothing away. A first-split part is split once it is expected to run more than one
+target time, into at least ``PILOT``: the first split was made before any part ran, and the early
+estimates lean short (the heavy parts are the ones still running). One handed out before any
+estimate exists is split into ``PILOT`` sub-parts, which end soon and give the first estimate.
+
+While parts run (``resplit_choice``): when a worker would go idle (no part waits), the part that has
+run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again into about
+``RESPLIT_PER_WORKER`` sub-parts per worker. The longest-running part is the likeliest to hold the
+tail (part times are heavy-tailed); a young part is left alone, since it may be about to end. When
+nothing waits but every worker is still busy, the longest-running part that has outrun its share of
+the estimated run is split ahead of need. While every worker is busy, a part is split again into
+``RESPLIT_PARTS`` once it has run longer than its ``budget``.
+
+``replay`` predicts what the recorded tree of parts would give on more workers under this policy.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from dataclasses import dataclass
+
+from gridsat.solvers.splitting.schedule import Ledger
+
+# The probe: seconds of plain search before a run is split, at least. Its work is thrown away when
+# the run splits, so it is short; a count that ends within it would take longer split.
+PROBE = 0.1
+# ... and at most this many more, until the first local worker is ready: a part handed out sooner
+# would only wait for its worker to start (a spawned one loads its solver library first).
+PROBE_WAIT = 1.0
+# Why a split run ran alone (``--json``'s "split": {"alone": ...}, and a note on stderr).
+PROBE_FINISHED = "the search finished in {seconds:.2f} s, before splitting could pay"
+NO_PARTS = "the search found nothing to split on: one worker ran it whole"
+NO_SPLIT_POINTS = "{label} reports no decisions to split on"
+NOT_EXHAUSTIVE = "{label} does not search for every solution: there is nothing to share out"
+PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the first split's target, unless the caller names one
+OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
+# A part split again is small already: a prefix that gives many more sub-parts than asked costs
+# more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
+RESPLIT_OVERSHOOT = 2
+# Parts per worker handed to the pool ahead of need, so that a worker never waits for its next part
+# while the parent splits; the rest wait in the parent, where they can still be split (parts are
+# split before they are handed out, so more ahead costs no balance).
+AHEAD = 4
+REFINE = 2.0  # a waiting part expected to run more than this many part durations is split before it starts
+REFINE_MAX = 64  # ... into at most this many sub-parts
+PILOT = 4  # ... and one handed out before any part has finished, into this many: the estimate comes early
+RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
+RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
+RESPLIT_PARTS = 8  # a part split again for running past its budget
+OUTLIER = 2.0  # a running part past this many part durations is split again (every worker busy)
+# Before the run's length is estimated, a part may run 1 / (GRAIN x workers) of the work done so
+# far: about the share a part has in a first split into GRAIN parts per worker.
+GRAIN = 16
+# Seconds: a part that runs less is never split again while every worker is busy. Parts kept whole
+# longer than this held the tail of the run; much shorter, and restarts cost more than they balance.
+# OUTLIER x PART_FLOOR: below it the budget never goes once the run is estimated.
+LEAST_BUDGET = 0.2
+PART_RESTARTS = 20  # a part is aimed at no more than this many times what starting a part costs (as measured)
+SCALE_PARTS = 256  # ... nor more than this share of the run: enough parts to keep about a hundred workers busy
+LEAST_RESTARTS = 4  # ... nor less than this many start-ups (a part spends at most a quarter of its time starting)
+PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its messages and its task)
+
+
+def first_parts(workers: int) -> int:
+    """How many parts the first split aims at, for ``workers`` workers."""
+    return max(MIN_PARTS, PARTS_PER_WORKER * workers)
+
+
+def unsplittable(search: object) -> str | None:
+    """Why a run's search cannot be split at all, known before it starts (None: it may be): a
+    search says so with ``splittable`` False (a reference search without split points)."""
+    if search is None or getattr(search, "splittable", True):
+        return None
+    why = NO_SPLIT_POINTS if getattr(search, "exhaustive", True) else NOT_EXHAUSTIVE
+    return why.format(label=getattr(search, "label", "the search"))
+
+
+def probe_deadline(end: float, waits: bool) -> float:
+    """When the probe's search must end at the latest: at ``end``, or (``waits``: local workers are
+    starting) up to ``PROBE_WAIT`` later, until the first of them is ready."""
+    return end + PROBE_WAIT if waits else end
+
+
+def part_seconds(ledger: Ledger, whole: float, workers: int) -> float:
+    """How long a part should run, given the run's estimated part time ``whole`` (module docstring)."""
+    start = ledger.restart() or 0.0
+    aim = min(PART_RESTARTS * start, whole / (GRAIN * workers), whole / SCALE_PARTS)
+    return max(PART_FLOOR, LEAST_RESTARTS * start, aim)
+
+
+def budget(ledger: Ledger, now: float, workers: int) -> float:
+    """How long a part may run while every worker is busy: ``OUTLIER`` part durations once the run's
+    length is estimated, else 1 / (``GRAIN`` x ``workers``) of the work done so far, so that no
+    final part holds much more than its share, however long the run (at least ``LEAST_BUDGET``
+    seconds: every part builds and presolves its model afresh, so parts much shorter cost more to
+    start than they search)."""
+    whole = ledger.estimate(now)
+    if whole is not None:
+        return max(LEAST_BUDGET, OUTLIER * part_seconds(ledger, whole, workers))
+    return max(LEAST_BUDGET, ledger.work_done(now) / (GRAIN * workers))
+
+
+def choose(ledger: Ledger, now: float, age: float, whole: float | None = None) -> int | None:
+    """The running part to split again, if any: the one that has run longest, at least ``age``
+    seconds; ``whole``: the run's estimated part time, when a part is chosen ahead of need: one that
+    has not yet run as long as its share says it should is left alone (it is likely to end soon, and
+    its restart is wasted)."""
+    fit = [(now - start, index) for index, (start, _) in ledger.running.items()
+           if index not in ledger.children and index not in ledger.unsplittable and now - start >= age
+           and (whole is None or now - start >= ledger.expected(index, whole))]
+    return max(fit)[1] if fit else None
+
+
+def resplit_choice(ledger: Ledger, now: float, age: float, workers: int, *, idle: bool,
+                   low: bool) -> tuple[int, int] | None:
+    """The running part to split again and how many sub-parts to aim at (None: none), given whether a
+    worker is ``idle`` now and whether one is about to be (``low``: nothing waits to be handed out)."""
+    whole = None if idle else ledger.estimate(now)
+    index = None
+    if low and whole is not None:  # split ahead of need, a part that has run past its expected time
+        index = choose(ledger, now, age, whole)
+        idle = index is not None
+    if index is None:
+        index = choose(ledger, now, age if idle else budget(ledger, now, workers))
+    if index is None:
+        return None
+    return index, max(8, RESPLIT_PER_WORKER * workers) if idle else RESPLIT_PARTS
+
+
+@dataclass(frozen=True)
+class Refinement:
+    """How finely to split a part before it starts: into about ``parts`` sub-parts, sized by the run's
+    estimated part time ``whole`` and a part's target time ``seconds`` (both None: a pilot split)."""
+
+    parts: int
+    whole: float | None = None
+    seconds: float | None = None
+
+
+def refinement(ledger: Ledger, index: int, now: float, workers: int) -> Refinement | None:
+    """How to split part ``index``, which has not started (None: it runs as it is): see the module's
+    docstring."""
+    if index in ledger.unsplittable:
+        return None
+    whole = ledger.estimate(now)
+    root = index in ledger.roots
+    if whole is None:
+        return Refinement(PILOT) if root else None
+    seconds = part_seconds(ledger, whole, workers)
+    expected = ledger.expected(index, whole)
+    if expected <= (1 if root else REFINE) * seconds:
+        return None
+    needed = math.ceil(expected / seconds)
+    return Refinement(min(REFINE_MAX, max(PILOT, needed) if root else needed), whole, seconds)
+
+
+def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
+    """The speed-up the recorded parts predict on ``workers``: the summed time of the parts' useful runs
+    over the end of a simulated run of the same tree under the same policy.
+
+    Parts are taken in order, each for its recorded time; a part split again releases its sub-parts
+    when its recorded run ends, at the head of the queue, where the run puts them (solvers.splitting.parallel).
+    One whose count was thrown away (it could not hand back what it had counted) is split as soon as
+    a worker would go idle and it has run ``age`` seconds, as the policy does. A part that finished
+    was never split, so its sub-parts are unknown: it runs whole.
+    """
+    took = {s.index: s.end - s.start for s in ledger.spans}
+    thrown = {s.index for s in ledger.spans if s.thrown}
+    work = sum(t for i, t in took.items() if i not in thrown)
+    if work <= 0:
+        return 1.0
+    queue = deque(ledger.roots)
+    free = workers
+    now = 0.0
+    running: list[tuple[float, int, float]] = []  # (end, part, start)
+    while queue or running:
+        while queue and free:
+            index = queue.popleft()
+            free -= 1
+            heapq.heappush(running, (now + took.get(index, 0.0), index, now))
+        if free and not queue:  # a worker would go idle: split the oldest part whose work is redone anyway
+            fit = [(now - start, index) for _, index, start in running if index in thrown and now - start >= age]
+            if fit:
+                _, index = max(fit)
+                running = [r for r in running if r[1] != index]
+                heapq.heapify(running)
+                free += 1
+                queue.extendleft(reversed(ledger.children[index]))
+                continue
+        end, index, start = heapq.heappop(running)
+        if not queue and free:  # idle until the next part ends or becomes old enough to split
+            ripe = [start_ + age for _, i, start_ in running if i in thrown and start_ + age > now]
+            if ripe and min(ripe) < end:
+                heapq.heappush(running, (end, index, start))
+                now = min(ripe)
+                continue
+        now = max(now, end)
+        free += 1
+        queue.extendleft(reversed(ledger.children.get(index, [])))
+    return work / now if now > 0 else 1.0
