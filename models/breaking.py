@@ -6,7 +6,8 @@ itself, and for knight's tours each with and without reversing the tour) or, for
 ``reversal`` (a tour and its reverse); ``nosymmetry`` adds nothing. For every element g of the group
 but the identity, the formulation gets the lex-leader constraint of Crawford, Ginsberg, Luks and Roy
 (KR 1996), x <=lex x o g, over the puzzle's primary variables in the formulation's own order (a CNF's
-projection, a CP-SAT model's ``primary``), written by models/lex_leader.py. Because those variables
+projection, a CP-SAT model's ``primary``), written by models/constraints/lex.py through the
+formulation's own ``Formula`` or ``Model`` (its ``notes``), in the family ``lex leader``. Because those variables
 stand for a solution one to one, and g maps them one to one (``Element.key``), the assignment kept is
 the lexicographically smallest of its orbit: exactly one solution per orbit, as many as Burnside's
 lemma counts.
@@ -27,11 +28,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from gridsat.models.constraints.lex import lex_leq
 from gridsat.models.encoding import Axis, Encoding
 from gridsat.models.errors import InvalidOption
-from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Images, Key, Solution
-from gridsat.models.lex_leader import CnfClauses, CpsatClauses, lex_leq
 from gridsat.models.symmetry import Element, Group, NotPermutable
 
 NO = "nosymmetry"
@@ -68,11 +68,11 @@ def broken(f: F, group: Group, choice: str) -> F:
             moved = moves(keys, element)
         except NotPermutable as error:
             raise InvalidOption(f"the {choice} encoding cannot break {element.name}: {error}") from None
-        with family(FAMILY):
+        with f.notes.family(FAMILY):
             if isinstance(f, CnfFormulation):
-                leader_cnf(f, moved, element.name)
+                leader_cnf(f, moved)
             else:
-                leader_cpsat(f, moved, element.name)
+                leader_cpsat(f, moved)
     if isinstance(f, CnfFormulation):
         f.cnf.nv = max(f.cnf.nv, f.pool.top)
     return replace(f, images=orbit_of(group), orbit_size=0, orbits_of=choice)
@@ -83,18 +83,16 @@ def moves(keys: list[Key], element: Element) -> list[tuple[Key, Key]]:
     return [(key, image) for key in keys if (image := element.key(key)) != key]
 
 
-def leader_cnf(f: CnfFormulation, moved: list[tuple[Key, Key]], name: str) -> None:
-    """x <=lex x o g in clauses; an image with no variable is the constant false."""
+def leader_cnf(f: CnfFormulation, moved: list[tuple[Key, Key]]) -> None:
+    """x <=lex x o g in clauses, written through the formulation's Formula; an image with no variable is
+    the constant false."""
     index = dict(zip(f.keys, f.projection, strict=True))
-    sink = CnfClauses(f.cnf, f.pool, lambda i: ("lex", name, i))
-    lex_leq(sink, [index[k] for k, _ in moved], [index.get(image) for _, image in moved])
+    lex_leq(f.notes, [index[k] for k, _ in moved], [index.get(image) for _, image in moved])
 
 
-def leader_cpsat(f: CpsatFormulation, moved: list[tuple[Key, Key]], name: str) -> None:
-    """x <=lex x o g as CP-SAT clauses over the primary Booleans."""
-    sink = CpsatClauses(f.model, f"lex_{name}")
-    # CP-SAT lists every assignment of its auxiliaries too: each must follow from the primary variables.
-    lex_leq(sink, [f.primary[k] for k, _ in moved], [f.primary.get(image) for _, image in moved], defined=True)
+def leader_cpsat(f: CpsatFormulation, moved: list[tuple[Key, Key]]) -> None:
+    """x <=lex x o g over the primary Booleans, written through the formulation's Model."""
+    lex_leq(f.notes, [f.primary[k] for k, _ in moved], [f.primary.get(image) for _, image in moved])
 
 
 def orbit_of(group: Group) -> Images:

@@ -11,8 +11,9 @@ import pytest
 
 from conftest import golden
 from gridsat.models import get_puzzle
+from gridsat.models.constraints import Formula
+from gridsat.models.constraints.lex import lex_leq
 from gridsat.models.errors import InvalidOption
-from gridsat.models.lex_leader import CnfClauses, lex_leq
 from gridsat.models.solution import freeze
 from gridsat.solvers.backend import Request
 from gridsat.solvers.orbits import group_of
@@ -80,14 +81,13 @@ def test_a_broken_run_still_counts_every_solution(entry, backend):
 
 def test_lex_leq_keeps_exactly_the_pairs_in_order():
     """x <=lex y over three bits, checked against every assignment, with a constant-false image."""
-    from pysat.formula import CNF, IDPool
     from pysat.solvers import Solver
 
     for ys_are_false in (False, True):
-        pool, formula = IDPool(), CNF()
-        xs = [pool.id(("x", i)) for i in range(3)]
-        ys = [pool.id(("y", i)) for i in range(3)]
-        written = lex_leq(CnfClauses(formula, pool, lambda i: ("e", i)), xs, [None] * 3 if ys_are_false else ys)
+        formula = Formula("test:cnf")
+        xs = [formula.var(("x", i)) for i in range(3)]
+        ys = [formula.var(("y", i)) for i in range(3)]
+        written = lex_leq(formula, xs, [None] * 3 if ys_are_false else ys)
         assert written == len(formula.clauses) <= 3 * 3 - 2
         with Solver(bootstrap_with=formula.clauses) as solver:
             for bits in range(64):

@@ -25,7 +25,7 @@ from gridsat.models.parts import MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.shikaku import mutation, pictures, reference, symmetry
 from gridsat.models.shikaku.formats import Board, read, to_game_id, to_puzzlink
-from gridsat.models.shikaku.formulations import CNF_CARD, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
+from gridsat.models.shikaku.formulations import CNF_AMO, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
 from gridsat.models.shikaku.solution import render, verify
 
 __all__ = ["PUZZLE"]
@@ -73,7 +73,7 @@ PUZZLE = Puzzle(
     describe=describe,
     note=note,
     cpsat_encodings=EncodingSpace((CPSAT_CELLS, axis(GROUPS))),
-    cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS, axis(GROUPS))),
+    cnf_encodings=EncodingSpace((CNF_AMO, CNF_CELLS, axis(GROUPS))),
     generate=generate,
     writers={"gameid": to_game_id, "puzzlink": to_puzzlink},
     reference=reference.ALGORITHMS,

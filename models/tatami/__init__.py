@@ -13,8 +13,8 @@ The package: ``room`` (the instance), ``formulations``, ``frontier`` (the fronti
 
 from __future__ import annotations
 
-from gridsat.models import cardinality
 from gridsat.models.breaking import axis, breaking
+from gridsat.models.constraints import amo
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.parts import Frontier, MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
@@ -39,7 +39,7 @@ PUZZLE = Puzzle(
     render=render,
     describe=describe,
     cpsat_encodings=EncodingSpace((axis(GROUPS),)),
-    cnf_encodings=EncodingSpace((cardinality.axis(), axis(GROUPS))),
+    cnf_encodings=EncodingSpace((amo.axis(), axis(GROUPS))),
     reference=reference.ALGORITHMS,
     example="4x7",
     symmetry=Symmetry(GROUPS),
