@@ -11,7 +11,7 @@ import pytest
 
 from conftest import golden
 from gridsat.models import get_puzzle
-from gridsat.models.constraints import Formula
+from gridsat.models.constraints import Formula, Model
 from gridsat.models.constraints.lex import lex_leq
 from gridsat.models.errors import InvalidOption
 from gridsat.models.solution import freeze
@@ -88,13 +88,33 @@ def test_lex_leq_keeps_exactly_the_pairs_in_order():
         xs = [formula.var(("x", i)) for i in range(3)]
         ys = [formula.var(("y", i)) for i in range(3)]
         written = lex_leq(formula, xs, [None] * 3 if ys_are_false else ys)
-        assert written == len(formula.clauses) <= 3 * 3 - 2
+        assert written == len(formula.clauses) == 3 * 3 - 2
         with Solver(bootstrap_with=formula.clauses) as solver:
             for bits in range(64):
                 x = [(bits >> i) & 1 for i in range(3)]
                 y = [0] * 3 if ys_are_false else [(bits >> (3 + i)) & 1 for i in range(3)]
                 assumptions = [v if b else -v for v, b in zip(xs + ys, x + y, strict=True)]
                 assert solver.solve(assumptions=assumptions) == (x <= y), (x, y)
+
+
+def test_lex_leq_in_cpsat_has_one_extension_per_pair():
+    """CP-SAT lists auxiliaries too: every pair x <= y of three bits exactly once (36 of the 64 pairs)."""
+    from ortools.sat.python import cp_model
+
+    model = Model("test:cpsat")
+    xs = [model.NewBoolVar(f"x{i}") for i in range(3)]
+    ys = [model.NewBoolVar(f"y{i}") for i in range(3)]
+    assert lex_leq(model, xs, ys) == 5 * 3 - 5 == model.constraints()
+    seen = []
+
+    class Listed(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            seen.append(tuple(self.Value(v) for v in xs + ys))
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.Solve(model.cp, Listed())
+    assert len(seen) == len(set(seen)) == 36 and all(list(s[:3]) <= list(s[3:]) for s in seen)
 
 
 def test_a_closed_tour_in_steps_refuses_symmetry_breaking():

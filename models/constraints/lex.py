@@ -25,7 +25,8 @@ relax an earlier one), as Aloul et al. note of every such chain.
 CP-SAT enumerates every assignment of every variable, auxiliaries included, so there an ``e`` free
 to be true or false would list a kept solution many times. In a ``Model`` the chain adds the
 converse, two more clauses per position (``e[i+1] -> e[i]`` and ``e[i+1] & y[i] -> x[i]``), making
-``e[i+1]`` exactly "the prefixes agree through position i": at most 5m - 4 clauses.
+``e[i+1]`` exactly "the prefixes agree through position i": at most 5m - 5 clauses (``e[1] -> e[0]`` is
+always true).
 
 A position whose y is ``None`` compares with the constant false (an image the formulation rules out).
 The caller leaves out the positions where x and y are the same variable (they can never differ), as
