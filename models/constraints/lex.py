@@ -16,11 +16,12 @@ position i, three clauses::
 
 so a sequence of m positions costs at most 3m - 2 clauses and m - 1 auxiliaries (no ``e`` after the
 last position, none before the first). The ``e`` are only implied, never defined both ways: a true
-``e`` where the prefixes differ could only forbid more, and the solutions are read on the puzzle's
-own variables, where every kept assignment has one extension (``e[i]`` false as soon as the prefixes
-differ is always allowed). Propagation: unit propagation on the chain enforces x <=lex y as far as
-the prefixes are fixed equal; it is not generalised arc consistent (a later strict position cannot
-relax an earlier one), as Aloul et al. note of every such chain.
+``e`` where the prefixes differ could only forbid more, every kept assignment extends to the ``e``
+(false from the first position where the prefixes differ), and the sat backend blocks solutions on the
+puzzle's own variables, so a second extension never repeats a solution. Propagation: on two vectors of distinct variables, unit propagation on
+the chain is propagation-complete (``gridsat strength lex-leader`` checks 1 to 4 pairs exhaustively);
+when y repeats variables of x, as x o g does, the chains of a group's elements are separate and unit
+propagation does not see all that they imply together.
 
 CP-SAT enumerates every assignment of every variable, auxiliaries included, so there an ``e`` free
 to be true or false would list a kept solution many times. In a ``Model`` the chain adds the
