@@ -20,8 +20,9 @@ last position, none before the first). The ``e`` are only implied, never defined
 (false from the first position where the prefixes differ), and the sat backend blocks solutions on the
 puzzle's own variables, so a second extension never repeats a solution.
 
-Propagation: on two vectors of distinct variables, unit propagation on the chain is propagation-complete (``gridsat strength lex-leader`` checks 1 to 4 pairs exhaustively);
-when y repeats variables of x, as x o g does, the chains of a group's elements are separate and unit
+Propagation: on two vectors of distinct variables, unit propagation on the chain is
+propagation-complete (``gridsat strength lex-leader`` checks 1 to 4 pairs exhaustively); when y
+repeats variables of x, as x o g does, the chains of a group's elements are separate and unit
 propagation does not see all that they imply together.
 
 CP-SAT enumerates every assignment of every variable, auxiliaries included, so there an ``e`` free
