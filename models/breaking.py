@@ -7,13 +7,13 @@ itself, and for knight's tours each with and without reversing the tour) or, for
 but the identity, the formulation gets the lex-leader constraint of Crawford, Ginsberg, Luks and Roy
 (KR 1996), x <=lex x o g, over the puzzle's primary variables in the formulation's own order (a CNF's
 projection, a CP-SAT model's ``primary``), written by models/constraints/lex.py through the
-formulation's own ``Formula`` or ``Model`` (its ``notes``), in the family ``lex leader``. Because those variables
-stand for a solution one to one, and g maps them one to one (``Element.key``), the assignment kept is
-the lexicographically smallest of its orbit: exactly one solution per orbit, as many as Burnside's
-lemma counts.
+formulation's own ``Formula`` or ``Model`` (its ``notes``), in the family ``lex leader``. Because those
+variables stand for a solution one to one, and g maps them one to one (``Element.key``), the assignment
+kept is the lexicographically smallest of its orbit: exactly one solution per orbit, as many as
+Burnside's lemma counts.
 
 Such a formulation lists each orbit through ``images`` (the distinct images of the kept solution under
-the group), so a run still counts and lists every solution, only faster; an orbit count
+the group), so a run still counts and lists every solution, while the solver finds one per orbit; an orbit count
 (``--up-to``) counts the kept solutions themselves (solvers/orbits.py). Orbits differ in size (a
 symmetric tiling has fewer images), so ``orbit_size`` is 0: a model count of such a formula counts
 orbits, and the counting backends refuse it.
