@@ -4,8 +4,10 @@ The CLI wires ``add_arguments`` and ``run``; ``python -m gridsat.benchmarks.comm
 
 Exit status: 0 when every run ended ``ok``, ``timeout``, ``memout`` or ``not applicable`` (limits are
 results, not failures; a configuration its backend refused when it ran is no failure either); 1 when
-any run is ``wrong`` or ended in an ``error``; 130 after Ctrl-C (what finished is kept, and the same
-command resumes). Input errors raise ``GridsatError`` (the CLI's exit status 2).
+any run is ``wrong`` (it broke a rule, returned a solution twice, or differs from the case's expected or
+golden count) or ended in an ``error``, or a case is ``disputed`` (no count known, and the runs differ);
+130 after Ctrl-C (what finished is kept, and the same command resumes). Input errors raise
+``GridsatError`` (the CLI's exit status 2).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import IO, Any
 
 from gridsat.arguments import folder, positive_float, positive_int, whole
 from gridsat.benchmarks import report
-from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge
+from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
 from gridsat.benchmarks.suite import MAX_MEMORY, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
@@ -153,13 +155,14 @@ def run(args: argparse.Namespace) -> int:
     path = report.write(args.out, records, head, notes=notes, problems=problems, scatter=scatter, plots=plots)
     counts = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     left_out = f"; {len(notes)} left out of the plan (see the report)" if notes else ""
+    cases = verdicts(records)
     print(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f"{left_out}; report: {path}")
     for problem in problems:
         print(problem, file=err)
     for item in records:
         if item["status"] == "error":
             print(f"ERROR {item['puzzle']} {item['instance']} {item['config']}: {item['message']}", file=err)
-    return 1 if counts["wrong"] or counts["error"] else 0
+    return 1 if counts["wrong"] or counts["error"] or cases["disputed"] else 0
 
 
 class ProgressBar:

@@ -30,6 +30,11 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     if board.closed and board.area < 2:
         with model.family("no closed tour of one square"):
             model.AddBoolOr([])  # one square cannot jump back to itself
+    elif board.closed and any(not board.jumps(square) for square in board.squares()):
+        # AddCircuit only knows the nodes its arcs name, so it would close a tour that skips a square no
+        # knight move reaches (the centre of 3x3; every square of 1xN): there is no closed tour.
+        with model.family("no closed tour past a square without moves"):
+            model.AddBoolOr([])
     elif circuit:
         with model.family("one circuit through every square"):
             model.AddCircuit(circuit)
