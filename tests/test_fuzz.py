@@ -643,3 +643,28 @@ def test_a_binary_or_deeply_nested_suite_file_is_one_line(tmp_path, content):
     path.write_bytes(content)
     done = gridsat("bench", str(path), "--out", str(tmp_path / "out"))
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+TINY_SUITE = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["cpsat", "sat"]\n'
+
+
+def test_a_bench_folder_in_use_is_refused_and_a_closed_pipe_keeps_the_bench_going(tmp_path):
+    from gridsat.solvers.locks import WriterLock
+
+    suite = tmp_path / "tiny.toml"
+    suite.write_text(TINY_SUITE)
+    out = tmp_path / "out"
+    holder = WriterLock(out, "--out")
+    holder.acquire()
+    try:
+        refused = gridsat("bench", str(suite), "--out", str(out), "--no-plots")
+        assert refused.returncode == 2 and "in use by another gridsat run" in refused.stderr and not out.exists()
+    finally:
+        holder.release()
+    # `bench ... 2>&1 | head -2` ended after two runs with no report: now the pipe's reader leaving changes nothing.
+    bench = f"{sys.executable} -m gridsat bench {suite} --out {out} --no-plots"
+    command = f"{bench} 2>&1 | head -1; exit ${{PIPESTATUS[0]}}"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0 and (out / "report.md").is_file()
+    assert len((out / "results.jsonl").read_text().splitlines()) == 3  # the header and both runs
