@@ -17,9 +17,9 @@ from gridsat.models.tatami import PUZZLE as TATAMI
 
 
 def test_a_seeded_short_run_checks_every_puzzle_and_finds_no_difference():
-    report = api.fuzz(seed=1, pairs=150, budget=300, jobs=1)
+    report = api.fuzz(seed=1, pairs=500, budget=300, jobs=1)
     assert report.agree, [f"{d.what}: {d.command}" for d in report.differences]
-    assert report.pairs >= 150 and report.stopped is None
+    assert report.pairs >= 500 and report.stopped is None
     assert report.instances >= 4  # the puzzles in turn: each drew at least once
     backends = {label.split(":")[0] for label in report.checked.covered}
     assert {"cpsat", "sat", "reference"} <= backends, backends
