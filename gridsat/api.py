@@ -49,6 +49,7 @@ from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
 from gridsat.solvers.route import kept_run, make_count, open_enumeration
 from gridsat.solvers.run import Enumeration, Outcome, Progress, execute
+from gridsat.solvers.run import consume as consume
 from gridsat.solvers.splitting.parallel import Split, SplitRun
 from gridsat.solvers.splitting.pool import scheduler_address
 from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
