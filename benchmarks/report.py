@@ -19,12 +19,13 @@ from typing import Any
 
 from gridsat.benchmarks import spread
 from gridsat.benchmarks.plots import cases_of, configs_of
-from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case
+from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case, verdicts
 from gridsat.benchmarks.spread import Best, Paired, solve_time
 
 SIZES = ("variables", "clauses", "constraints")
 # The solver statistics a record may hold (None where the solver gives no such number).
-STATISTICS = ("conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses")
+SOLVER_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
+STATISTICS = (*SOLVER_COUNTERS, "refinements", "added_clauses")
 STRENGTH_K = 3  # gridsat strength -k for the report's strength column (a few seconds for a suite's encodings)
 
 
@@ -129,15 +130,18 @@ def statistics_table(rows: list[dict[str, Any]]) -> list[str]:
                 ""]
     lines = table(["configuration", *(k.replace("_", " ") for k in present)],
                   [[f"`{r['config']}`", *(number(r[k]) for k in present)] for r in rows])
+    counters = [k for k in present if k in SOLVER_COUNTERS]
     silent = [f"`{r['config']}`" for r in rows if all(r[k] is None for k in STATISTICS)]
-    partly = [f"`{r['config']}` ({', '.join(k for k in present if r[k] is None)})" for r in rows
-              if any(r[k] is None for k in present) and not all(r[k] is None for k in STATISTICS)]
+    partly = [f"`{r['config']}` ({', '.join(k for k in counters if r[k] is None)})" for r in rows
+              if any(r[k] is None for k in counters) and not all(r[k] is None for k in STATISTICS)]
     lines.append("")
     if silent:
         lines.append(f"No statistics (the solver gives none): {', '.join(silent)}.")
     if partly:
-        lines.append(f"Not given by the solver (left empty): {'; '.join(partly)}. Refinements and added clauses "
-                     "are a lazy encoding's (cutset's rounds and cut clauses).")
+        lines.append(f"Not given by the solver (left empty): {'; '.join(partly)}.")
+    if set(present) - set(SOLVER_COUNTERS):
+        lines.append("Refinements and added clauses are a lazy encoding's cost (cutset's refinement rounds and the "
+                     "cut clauses they added while solving); an eager encoding has none (—).")
     return [*lines, ""]
 
 
@@ -148,7 +152,7 @@ def cell(runs: list[dict[str, Any]]) -> str:
     bad = [r["status"] for r in runs if r["status"] != "ok"]
     if bad:
         return bad[0].upper() if bad[0] == "wrong" else bad[0]
-    return f"{statistics.median(solve_time(r) for r in runs):.3f}"
+    return seconds(statistics.median(solve_time(r) for r in runs))
 
 
 def answers(records: list[dict[str, Any]]) -> dict[str, str]:
@@ -257,6 +261,9 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         "",
         *([head["description"][:1].upper() + head["description"][1:] + ".", ""] if head.get("description") else []),
         f"{len(records)} runs: " + ", ".join(f"{n} {s}" for s, n in statuses.items() if n) + ".",
+        "Cases (each instance and mode): " + ", ".join(f"{n} {v}" for v, n in verdicts(records).items()) + " (checked "
+        "against the suite's expected or the golden count; with neither, no majority decides: runs that differ "
+        "make a case disputed, and one that only one run answered is unchecked).",
         f"Limits per run: {limits['timeout']:g} s of CPU, {limits['memory']} MB of resident memory; repeats: "
         f"{limits.get('repeat', 1)}; seeds: {limits.get('seeds') or 'none'}; "
         f"CP-SAT workers: {limits.get('workers', 1)}. "
@@ -357,7 +364,7 @@ def exceptions(records: list[dict[str, Any]], notes: Iterable[str], problems: It
 
     lines = []
     if problems:
-        lines += ["## Wrong answers", "", *[f"- {p}" for p in problems], ""]
+        lines += ["## Wrong answers and disputed cases", "", *[f"- {p}" for p in problems], ""]
     errors = [r for r in records if r["status"] in ("error", "memout")]
     if errors:
         lines += ["## Errors", "", *listed(errors), ""]

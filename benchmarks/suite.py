@@ -190,6 +190,12 @@ def load(name: str) -> Suite:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise SuiteError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise SuiteError(f"{path}: not UTF-8 text (byte {error.start + 1}): not a suite file") from None
+    except RecursionError:  # tomllib parses nested arrays recursively
+        raise SuiteError(f"{path}: arrays or tables nested too deep for a suite file") from None
+    except OSError as error:
+        raise SuiteError(f"{path}: cannot read it: {error.strerror or error}") from None
     where = str(path)
     check(data, SUITE, "", lambda message: SuiteError(f"{where}: {message}".replace(": : ", ": ")))
     check_keys(data, SUITE_KEYS, where)
@@ -480,5 +486,18 @@ def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: lis
                 continue
             algorithms = scoped(entry.get("algorithms"), choices["algorithm"], where, "algorithms")
             algorithms = [a or choices["algorithm"][0] for a in algorithms]
-        configs += [(name, e, s, a) for e in encodings for s in solvers for a in algorithms]
+        named = entry.get("solvers") not in (None, "default")
+        configs += [(name, e, s if named else cnf_plus_solver(puzzle, e, s), a)
+                    for e in encodings for s in solvers for a in algorithms]
     return configs
+
+
+def cnf_plus_solver(puzzle: Puzzle, encoding: str | None, solver: str | None) -> str | None:
+    """The solver a run of ``encoding`` gets when the entry names none: a native at-most-one runs on the
+    first solver that takes CNF+, anything else on ``solver``."""
+    from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
+    from gridsat.models.encoding import resolve_for
+
+    if solver is None or encoding is None or not native_in(resolve_for(puzzle, "cnf", encoding)):
+        return solver
+    return NATIVE_SOLVERS[0]

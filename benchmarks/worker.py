@@ -29,6 +29,8 @@ WARM_SHARE, WARM_MOST = 0.25, 5.0  # the warm-up's time limit: a share of the ru
 # encodings' cost under the names of the sizes the sat backend reports.
 STATISTICS = ("conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses")
 LAZY = {"refinement_rounds": "refinements", "refinement_clauses": "added_clauses"}
+# What a model counter exposes of the same kind: d4's decision nodes (Ganak's Python binding prints none).
+COUNTED = {"decision_nodes": "decisions"}
 
 
 def limit(cpu_seconds: int | None) -> None:
@@ -81,6 +83,9 @@ def statistics_of(summary: dict[str, Any]) -> dict[str, Any]:
     for size, name in LAZY.items():
         if size in summary:
             found[name] = summary.pop(size)
+    for detail, name in COUNTED.items():
+        if found[name] is None and isinstance(summary.get(detail), int):
+            found[name] = summary[detail]
     return found
 
 

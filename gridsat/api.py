@@ -9,14 +9,19 @@ the instance as the same text the command line takes (``"4x7"``) or as ``load`` 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from gridsat.certification import check_proof as check_proof
+from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
+from gridsat.certification import wish as wish
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
-from gridsat.models.cardinality import ENCODINGS as CARDINALITY
+from gridsat.models.constraints.amo import ENCODINGS as AT_MOST_ONE
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
+from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
@@ -36,6 +41,10 @@ from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, l
 from gridsat.solvers.crosscheck import Turn as Turn
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.export import FORMATS, Export, exporting
+from gridsat.solvers.fuzz import BUDGET as FUZZ_BUDGET
+from gridsat.solvers.fuzz import PAIRS as FUZZ_PAIRS
+from gridsat.solvers.fuzz import FuzzReport, fuzz_one, parse_mutant
+from gridsat.solvers.fuzz import fuzz as run_fuzz
 from gridsat.solvers.gate import METHODS as METHODS
 from gridsat.solvers.gate import Job, admit, bind
 from gridsat.solvers.machine import cores
@@ -47,6 +56,7 @@ from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
 from gridsat.solvers.orbits import Orbits, crosscheck_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
+from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.route import kept_run, make_count, open_enumeration
 from gridsat.solvers.run import Enumeration, Outcome, Progress, execute
 from gridsat.solvers.run import consume as consume
@@ -89,14 +99,18 @@ def solve(
     solver: str | None = None,
     algorithm: str | None = None,
     time_limit: float | None = None,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Outcome:
     """One solution: ``.solution`` (canonical form, or None), ``.complete``, ``.reason``, ``.seconds``.
 
-    The answer is complete when a solution was found or the search proved there is none.
+    The answer is complete when a solution was found or the search proved there is none. ``certify``
+    (sat backend) checks a DRAT proof of a "none" (see ``count``).
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
-    job = Job(SOLVE, Request(encoding, solver, algorithm), limit=1, time_limit=time_limit, keep=True)
+    request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
+    job = Job(SOLVE, request, limit=1, time_limit=time_limit, keep=True)
     outcome = execute(chosen, parsed, bind(backend, chosen, job))
     if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
         outcome.complete, outcome.reason = True, None
@@ -120,6 +134,8 @@ def count(
     memory: int | None = None,
     spill: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
@@ -137,10 +153,17 @@ def count(
     files under ``spill`` (default: the temporary folder) when they do not fit. Given a split, the
     frontier runs its layer partitions on ``jobs`` threads or the workers of a Dask ``scheduler``, and
     keeps the last finished layer in ``checkpoint``.
+
+    ``certify=True`` (sat backend) proves the final "no more solutions" with a DRAT proof the solver writes
+    and gridsat's own checker checks, with every blocking and cut clause justified: ``.details`` then holds
+    ``certified`` (None when the run ended before that final answer), ``proof_bytes``, ``proof_steps`` and
+    ``check_seconds``. ``proof`` (a folder) keeps the certificate as files, for ``check_proof``; it implies
+    ``certify``. See docs/howto/certify.md.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill)),
+    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill),
+                             certify=wish(instance, texts(params), certify, proof)),
               limit=limit, time_limit=time_limit,
               up_to=up_to, method=method, split=splitting(split))
     return make_count(chosen, parsed, bind(backend, chosen, job), on_progress)
@@ -160,18 +183,21 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     up_to: str | None = None,
     split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Enumeration | Orbits | SplitRun:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
     ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
 
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
     it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and
-    ``.size``). With ``split`` the items come part by part, in the order the parts finish.
+    ``.size``). With ``split`` the items come part by part, in the order the parts finish. ``certify`` and
+    ``proof``: as for ``count``, in ``.outcome.details`` once the iterator is read to its end.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    job = Job(ENUMERATE, Request(encoding, solver, algorithm), limit=limit, time_limit=time_limit, up_to=up_to,
-              split=splitting(split))
+    request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
+    job = Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to, split=splitting(split))
     return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)
 
 
@@ -219,7 +245,50 @@ def crosscheck(
                                  on_start=on_start, split=plan, skipped=skipped)
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
-                          run=kept_run(chosen, parsed, plan), skipped=skipped)
+                          run=kept_run(chosen, parsed, plan), skipped=skipped, golden=golden_count(chosen, parsed))
+
+
+def fuzz(
+    puzzles: Iterable[str | Puzzle] | None = None,
+    *,
+    seed: int = 0,
+    pairs: int = FUZZ_PAIRS,
+    budget: float = FUZZ_BUDGET,
+    jobs: int = 1,
+    mutant: str | None = None,
+    on_instance: Callable[[FuzzReport], None] | None = None,
+) -> FuzzReport:
+    """Differential testing: random tiny instances drawn from ``seed``, every encoding, backend and
+    solver run on each and compared with the puzzle's brute-force oracle, until ``pairs`` (instance,
+    configuration) pairs are checked or ``budget`` seconds pass; ``jobs`` processes. ``puzzles``:
+    names, or one ``Puzzle`` object (a plugin under test, run in this process); default every puzzle
+    with an oracle. ``mutant`` (``"FAMILY OPERATOR [SELECTOR]"``, as ``mutate`` names one) is planted in
+    every formulation that has its family. The report's ``.agree``, ``.pairs`` and ``.differences``
+    (each with the ``gridsat fuzz`` command that repeats it) say what was found."""
+    planted = parse_mutant(mutant) if mutant else None
+    chosen = list(puzzles or [])
+    objects = [p for p in chosen if isinstance(p, Puzzle)]
+    if objects and len(chosen) > 1:
+        raise InvalidOption("fuzz one Puzzle object at a time (or registered puzzles by name)")
+    if not isinstance(pairs, int) or pairs < 1 or not budget > 0:
+        raise InvalidOption(f"fuzz needs pairs >= 1 and a budget above 0 seconds, not {pairs} and {budget}")
+    names = None if objects else [get_puzzle(str(p)).name for p in chosen] or None
+    return run_fuzz(names, seed=seed, pairs=pairs, budget=budget, jobs=jobs, mutant=planted,
+                    puzzle=objects[0] if objects else None, on_instance=on_instance)
+
+
+def fuzz_pair(puzzle: str | Puzzle, instance: str, *, params: Params | None = None, backend: str,
+              encoding: str | None = None, solver: str | None = None, algorithm: str | None = None,
+              mutant: str | None = None) -> FuzzReport:
+    """One (instance, configuration) pair against the oracle: what a difference's command repeats."""
+    chosen, parsed = load(puzzle, instance, params)
+    request = Request(encoding=encoding, solver=solver, algorithm=algorithm)
+    config = Config(bind(backend, chosen, Job(COUNT, request)).backend, request)
+    started = time.monotonic()
+    report = FuzzReport(0, instances=1)
+    report.checked = fuzz_one(chosen, instance, texts(params), config, parse_mutant(mutant) if mutant else None)
+    report.seconds = time.monotonic() - started
+    return report
 
 
 # The backends that search a puzzle's formulation (CP-SAT or CNF): a mutant is a changed formulation.
@@ -354,7 +423,7 @@ def backend_names(can: str | None = None) -> list[str]:
 
 
 def listing() -> dict[str, Any]:
-    """Every puzzle (plugins included), backend, PySAT solver and cardinality encoding, as ``gridsat list
+    """Every puzzle (plugins included), backend, PySAT solver and at-most-one encoding, as ``gridsat list
     --json`` prints them; a plugin that does not load is a line of ``plugin_errors``, not an error."""
     chosen = {name: backend_class(name)() for name in BACKENDS}
     puzzles, broken = [], [*shadowed()]
@@ -379,7 +448,7 @@ def listing() -> dict[str, Any]:
         backends.append({"name": name, "summary": b.summary, "available": available, "takes": list(b.takes),
                          "can": sorted(b.can), **({} if available else {"install": b.install})})
         extras.update(b.listing() if available else {})
-    return {"puzzles": puzzles, "backends": backends, **extras, "cardinality_encodings": list(CARDINALITY),
+    return {"puzzles": puzzles, "backends": backends, **extras, "amo_encodings": list(AT_MOST_ONE),
             "plugin_errors": broken}
 
 

@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # the solvers' packages load only when a formulation is built
     from ortools.sat.python import cp_model
     from pysat.formula import CNF, IDPool
 
+    from gridsat.models.constraints.notes import Noted
+
 Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
 # Reads one assignment: every primary key mapped to its value (see Formulation).
@@ -23,6 +25,10 @@ Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
 # Given a SAT model (variables 1..n in order), clauses it violates, or [] when it is a real solution.
 Refine = Callable[[list[int]], list[list[int]]]
+# What a refinement clause was made for, in one line a certificate keeps (a cut's node set), and the check
+# that a clause is what such a line says: None when it is, else why not.
+Witness = Callable[[list[int]], str]
+Vouch = Callable[[list[int], str], str | None]
 
 
 def picker(indices: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
@@ -47,6 +53,9 @@ class Formulation:
     # ``orbit_size`` how many solutions one model stands for (every orbit has that many).
     images: Images | None = None
     orbit_size: int = 1
+    # Where each clause or constraint comes from (models/constraints/notes.py): the Formula or Model the
+    # formulation was written through, None when it was written to a bare CNF or CpModel.
+    notes: Noted | None = None
 
     def solutions_of(self, values: Mapping[Key, int]) -> list[Solution]:
         """The canonical solutions one assignment of the primary variables stands for."""
@@ -79,8 +88,11 @@ class CnfFormulation(Formulation):
     block_true_only: bool = False
     # A lazy formulation's missing rules: the sat backend asks about every model before reporting it
     # and adds the clauses returned to the same incremental solver, until a model passes. Each clause
-    # must hold in every real solution, so refinement never loses one (see models/circuit.py).
+    # must hold in every real solution, so refinement never loses one (see models/constraints/circuit.py).
     refine: Refine | None = None
+    # With ``refine``: each refinement clause's witness, and its check (for certified runs: ``--certify``).
+    witness: Witness | None = None
+    vouch: Vouch | None = None
 
     @functools.cached_property
     def keys(self) -> list[Key]:
@@ -117,7 +129,8 @@ class CnfFormulation(Formulation):
         return [-v if value else v for v, value in zip(self.projection, row, strict=True)]
 
     def size(self) -> dict[str, int]:
-        return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses)}
+        natives = len(getattr(self.cnf, "atmosts", ()))  # the native at-most-ones of a CNF+
+        return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses), **({"native": natives} if natives else {})}
 
     def legend(self) -> list[str]:
         """One comment line per named variable: ``v <id> <key>``."""

@@ -1,7 +1,7 @@
 """The Puzzle protocol: what every puzzle module provides, gathered in one value.
 
 The required core parses, formulates twice, verifies and renders; optional capabilities come as
-named parts (models/parts.py): ``pictures``, ``symmetry``, ``frontier``, ``mutation``.
+named parts (models/parts.py): ``pictures``, ``symmetry``, ``frontier``, ``mutation``, ``oracle``.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
-from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus, Pictures, Symmetry
+from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus, Oracle, Pictures, Symmetry
 
 if TYPE_CHECKING:
     from gridsat.models.search import Algorithm
 
-__all__ = ["Case", "Cell", "Frontier", "Instance", "MutationCorpus", "Pictures", "Puzzle", "Symmetry"]
+__all__ = ["Case", "Cell", "Frontier", "Instance", "MutationCorpus", "Oracle", "Pictures", "Puzzle", "Symmetry"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ class Puzzle:
     symmetry: Symmetry = field(default_factory=Symmetry)
     frontier: Frontier | None = None
     mutation: MutationCorpus = field(default_factory=MutationCorpus)
+    oracle: Oracle | None = None  # a brute force and random tiny instances, for ``gridsat fuzz``
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

@@ -13,13 +13,16 @@ import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.splitting.cubes import Part
 from gridsat.solvers.stop import Stop
+
+if TYPE_CHECKING:
+    from gridsat.solvers.proof.claim import Certify
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Request:
     # backend solves the formula scrambled from the seed (models/scramble.py).
     seed: int | None = None
     workers: int | None = None
+    certify: Certify | None = None  # prove the final "no more solutions" with a checked DRAT proof (CERTIFY)
 
 
 class Search(Protocol):
@@ -64,6 +68,8 @@ SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO = "solve", "enumerate", "count
 # A counting backend that splits its own work (the frontier's layer partitions): it takes a Split's jobs,
 # scheduler and checkpoint through its Request instead of being run in parts.
 LAYERS = "layers"
+# A backend whose "no more solutions" comes with a DRAT proof that gridsat checks (--certify).
+CERTIFY = "certify"
 ENUMERATORS = frozenset({SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO})
 # The formulation kinds a backend may run (``Backend.formulation``; ``Puzzle.encodings`` takes them).
 CPSAT, CNF = "cpsat", "cnf"

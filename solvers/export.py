@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
+from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
@@ -130,6 +131,7 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
         raise InvalidOption(f"--scramble {scramble} applies to the dimacs format, not {format}")
     if format == "dimacs":
         chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
+        refuse_native(chosen, "a DIMACS file")
         formulation = puzzle.cnf(instance, chosen)
         if scramble is None:
             return Export(puzzle, instance, chosen, formulation, write_dimacs)

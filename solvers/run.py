@@ -15,6 +15,7 @@ from gridsat.models.solution import digest
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import Search, Tally
 from gridsat.solvers.gate import Bound
+from gridsat.solvers.proof.claim import merge
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Closing
 
@@ -94,6 +95,7 @@ class Outcome:
         self.invalid += part.invalid
         if counts:
             self.count += part.count
+        merge(self.details, part.details)  # --certify: the parts' certificates
 
     def _record(self) -> dict[str, Any]:
         """What a checkpoint keeps of this outcome as one finished part, besides count and duplicates."""
@@ -252,6 +254,9 @@ class Enumeration(Run):
             outcome.seconds = time.perf_counter() - started
             outcome.size = search.size()  # a lazy formulation has grown while solving
             outcome.statistics = search.statistics() if hasattr(search, "statistics") else {}
+            certification = getattr(search, "certification", None)  # a certified search's (sat, --certify)
+            if certification is not None:
+                outcome.details.update(certification())
             if not search.exhaustive:
                 stop.request(f"{search.label} does not search for every solution")
             outcome.complete = stop.reason is None

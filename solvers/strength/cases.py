@@ -3,10 +3,10 @@ instances of one encoding exactly as gridsat writes it.
 
 Two ways to build one:
 
-- ``cardinality_case``: the cardinality helpers (models/cardinality.py) on ``n`` fresh literals, as
+- ``cardinality_case``: the at-most-one helpers (models/constraints/amo) on ``n`` fresh literals, as
   every formulation calls them;
-- ``sliced``: a real formulation of a small instance, built while ``models.families.recording``
-  notes where every clause comes from, cut down to the clauses about a few chosen variables (those
+- ``sliced``: a real formulation of a small instance, whose ``Formula`` notes where every clause comes
+  from (models/constraints/notes.py), cut down to the clauses about a few chosen variables (those
   whose scope, the inputs of a cardinality call or else the clause's own variables, lies within the
   primary variables and the named auxiliaries). So the check reads the very clauses a run solves.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
-from gridsat.models import cardinality
+from gridsat.models.constraints import Formula, amo
 from gridsat.solvers.strength.check import Constraint
 
 Key = Hashable
@@ -50,18 +50,13 @@ def register(case: Claim) -> Claim:
 
 
 def cardinality_case(name: str, sizes: range, exactly: bool) -> list[Constraint]:
-    """``at_most(lits, 1)`` (or ``exactly_one``) in the named encoding, on ``n`` fresh literals for each size."""
-    from pysat.formula import CNF, IDPool
-
+    """``at_most_one(lits)`` (or ``exactly_one``) in the named encoding, on ``n`` fresh literals for each size."""
     built = []
     for n in sizes:
-        pool, cnf = IDPool(), CNF()
-        lits = [pool.id(f"x{i}") for i in range(n)]
-        if exactly:
-            cardinality.exactly_one(cnf, lits, pool, name)
-        else:
-            cardinality.at_most(cnf, lits, 1, pool, name)
-        built.append(Constraint(list(cnf.clauses), lits, {v: pool.obj(v) for v in lits}, f"n = {n}"))
+        formula = Formula("strength")
+        lits = [formula.var(f"x{i}") for i in range(n)]
+        (amo.exactly_one if exactly else amo.at_most_one)(formula, lits, name)
+        built.append(Constraint(list(formula.clauses), lits, {v: formula.pool.obj(v) for v in lits}, f"n = {n}"))
     return built
 
 
@@ -73,19 +68,18 @@ def sliced(puzzle: str, text: str, encoding: str, primary: Pick, auxiliary: Pick
     ``families`` names some, its family label starts with one of them).
     """
     from gridsat.models import get_puzzle
+    from gridsat.models.constraints import origins_of
     from gridsat.models.encoding import resolve_for
-    from gridsat.models.families import clause_origins, recording
 
     game = get_puzzle(puzzle)
     instance = game.parse(text, params or {})
-    with recording():
-        formulation = game.cnf(instance, resolve_for(game, "cnf", encoding))
+    formulation = game.cnf(instance, resolve_for(game, "cnf", encoding))
     pool = formulation.pool
     keys = {var: pool.obj(var) for var in range(1, pool.top + 1)}
     chosen = [var for var, key in keys.items() if key is not None and primary(key)]
     allowed = set(chosen) | {var for var, key in keys.items() if key is not None and auxiliary and auxiliary(key)}
     clauses = []
-    for clause, origin in zip(formulation.cnf.clauses, clause_origins(formulation.cnf), strict=True):
+    for clause, origin in zip(formulation.cnf.clauses, origins_of(formulation), strict=True):
         scope = origin.scope if origin.scope is not None else [abs(lit) for lit in clause]
         label = origin.family.split(":", 2)[-1]
         if set(scope) <= allowed and (not families or label.startswith(families)):
@@ -94,12 +88,13 @@ def sliced(puzzle: str, text: str, encoding: str, primary: Pick, auxiliary: Pick
 
 
 def register_cardinality() -> None:
-    """Every at-most-one and exactly-one encoding gridsat names, on 2 to 6 literals."""
-    for exactly, group, what in ((False, "at-most-one", "at_most"), (True, "exactly-one", "exactly_one")):
-        for name in cardinality.ENCODINGS:
+    """Every at-most-one and exactly-one encoding gridsat names, on 2 to 6 literals (``native`` writes no
+    clauses: the solver propagates it itself)."""
+    for exactly, group, what in ((False, "at-most-one", "at_most_one"), (True, "exactly-one", "exactly_one")):
+        for name in (n for n in amo.ENCODINGS if n != "native"):
             register(Claim(f"{group} {name}", "propagation",
                           lambda name=name, exactly=exactly: cardinality_case(name, range(2, 7), exactly),
-                          f"2 to 6 literals, as models/cardinality.{what} writes them"))
+                          f"2 to 6 literals, as models/constraints/amo.{what} writes them"))
 
 
 def cells(*where: tuple[int, int]) -> Pick:

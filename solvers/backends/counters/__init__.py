@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
@@ -61,7 +62,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @dataclass(frozen=True)
-class Formula:
+class DimacsFile:
     """A DIMACS file ready for a counter, and what it holds."""
 
     path: Path
@@ -82,7 +83,7 @@ def projection_of(f: CnfFormulation, variables: int) -> list[int] | None:
     return None if len(shown) == variables else shown
 
 
-def write_formula(f: CnfFormulation, folder: Path, stop: Stop, header: Iterable[str] = ()) -> Formula | None:
+def write_formula(f: CnfFormulation, folder: Path, stop: Stop, header: Iterable[str] = ()) -> DimacsFile | None:
     """The formula as DIMACS with its projection line; None when the stop came while writing."""
     variables = counted_variables(f)
     projection = projection_of(f, variables) if f.projection else None
@@ -98,7 +99,7 @@ def write_formula(f: CnfFormulation, folder: Path, stop: Stop, header: Iterable[
             if stop.expired():
                 return None
             out.write("".join(" ".join(map(str, c)) + " 0\n" for c in clauses[begin:begin + WRITE_CHUNK]))
-    return Formula(path, variables, len(clauses), projection, empty_projection=not f.projection)
+    return DimacsFile(path, variables, len(clauses), projection, empty_projection=not f.projection)
 
 
 def trimmed(log: Path) -> str:
@@ -114,22 +115,22 @@ def trimmed(log: Path) -> str:
 WORKER = Path(__file__).with_name("counter_process.py")
 
 
-def start_worker(counter: str, formula: Formula, log: IO[bytes]) -> subprocess.Popen[bytes]:
+def start_worker(counter: str, formula: DimacsFile, log: IO[bytes]) -> subprocess.Popen[bytes]:
     """The counter's process, its stdout and stderr going to ``log``, in a session of its own (Ctrl-C in
     a terminal reaches gridsat only, which then kills it)."""
     command = [sys.executable, str(WORKER), counter, str(formula.path), str(result_path(formula)), str(os.getpid())]
     return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
 
 
-def result_path(formula: Formula) -> Path:
+def result_path(formula: DimacsFile) -> Path:
     return formula.path.with_suffix(".json")
 
 
-def log_path(formula: Formula) -> Path:
+def log_path(formula: DimacsFile) -> Path:
     return formula.path.with_suffix(".log")
 
 
-def run_worker(counter: str, formula: Formula, stop: Stop, progress: Callable[[str], None] | None
+def run_worker(counter: str, formula: DimacsFile, stop: Stop, progress: Callable[[str], None] | None
                ) -> dict[str, Any] | None:
     """The worker's answer, or None when the stop (deadline, Ctrl-C, SIGTERM, a request) ended the count
     first. A worker that dies or fails ends the count too, its reason said in the stop."""
@@ -156,7 +157,7 @@ def run_worker(counter: str, formula: Formula, stop: Stop, progress: Callable[[s
     return answer_of(counter, formula, worker.returncode, stop)
 
 
-def answer_of(counter: str, formula: Formula, status: int, stop: Stop) -> dict[str, Any] | None:
+def answer_of(counter: str, formula: DimacsFile, status: int, stop: Stop) -> dict[str, Any] | None:
     """What the worker wrote, or None with the reason in the stop when it died or failed."""
     try:
         answer: dict[str, Any] = json.loads(result_path(formula).read_text())
@@ -212,6 +213,9 @@ def version_of(distribution: str) -> str | None:
 class ModelCounter(Backend):
     """An exact model counter run on the puzzle's CNF in a worker process (see the module docstring)."""
 
+    # What a count promises: "exact", or "probabilistic" (exact with high probability only), said in its details.
+    guarantee = "exact"
+
     module = ""  # the import name
     distribution = ""  # the pip name
     takes = ("encoding",)
@@ -236,7 +240,7 @@ class ModelCounter(Backend):
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts, and only of encodings the puzzle's CNF offers (a lazy one is refused once built)."""
         super().vet(puzzle, request, counting=counting)
-        resolve(puzzle, request)
+        refuse_native(resolve(puzzle, request), f"the {self.name} backend (it counts a DIMACS CNF)")
 
     def listing(self) -> dict[str, Any]:
         """The installed counter's version, for ``gridsat list --json``."""
@@ -248,7 +252,8 @@ class ModelCounter(Backend):
         ``stop`` ended the count first."""
         encoding = resolve(puzzle, request)
         started = time.perf_counter()
-        details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution)}
+        details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution),
+                                   "guarantee": self.guarantee}
         if swapped := exact_instead(puzzle, request, encoding):
             details["exact_for_counting"] = swapped  # e.g. crt for knight's tours, whose default cutset is lazy
         try:
@@ -258,6 +263,11 @@ class ModelCounter(Backend):
             stop.request(TIME_LIMIT_REASON)
             return Tally(None, encoding.name, details=details, build_seconds=time.perf_counter() - started)
         check_eager(self.name, puzzle, encoding, f)
+        if request.seed is not None:  # a benchmark's spread: the same formula scrambled from the seed
+            from gridsat.models.scramble import scramble
+
+            f = scramble(f, request.seed)
+            details["scrambled_from"] = request.seed
         if any(not clause for clause in f.cnf.clauses):
             # An empty clause (a puzzle refuted while building, e.g. clues that do not fill the grid) has
             # no model; DIMACS cannot say so (d4 refuses the line, Ganak drops it), so no counter runs.
@@ -281,7 +291,7 @@ class ModelCounter(Backend):
                      build_seconds)
 
     @staticmethod
-    def solutions(result: dict[str, Any], f: CnfFormulation, formula: Formula, details: dict[str, Any]) -> int:
+    def solutions(result: dict[str, Any], f: CnfFormulation, formula: DimacsFile, details: dict[str, Any]) -> int:
         """The number of solutions the counter's model count stands for (its statistics go into ``details``)."""
         models = decimal(result.pop("models"))
         details |= result
@@ -306,10 +316,17 @@ class D4Backend(ModelCounter):
 
 
 class GanakBackend(ModelCounter):
-    """Ganak, an exact projected model counter with Arjun preprocessing."""
+    """Ganak, a projected model counter with Arjun preprocessing, run in its default mode: probabilistic.
+
+    Ganak's component cache keys are hashes, so a count is exact with high probability, not for sure
+    (its paper's guarantee: wrong with probability at most delta). Its command line can turn that off;
+    pyganak 2.8 cannot: ``Counter(verbose=0, seed=0)`` takes no other option (read from its installed
+    module and its README), so every Ganak count is labelled ``probabilistic``."""
 
     name = "ganak"
-    summary = "Ganak exact model counter (pip pyganak), projected onto the puzzle's own variables"
+    guarantee = "probabilistic"
+    summary = ("Ganak model counter (pip pyganak), projected onto the puzzle's own variables; probabilistic: exact "
+               "with high probability (pyganak offers no exact mode)")
     module = "pyganak"
     distribution = "pyganak"
     install = f"{INSTALL} (or pip install pyganak)"

@@ -1,0 +1,96 @@
+"""At-most-one and exactly-one, each at-most-one through a named encoding: the ``amo`` axis.
+
+``ENCODINGS`` maps every name to the function that writes it: ``write(formula, lits)`` adds clauses
+(and auxiliaries from ``formula.pool``) saying that at most one of ``lits`` is true, for any number of
+literals (two or more; ``at_most_one`` handles fewer). A new encoding is one function decorated with
+``@encoding("name")``; its docstring names its source and its size in the number of inputs n.
+Every encoding is applied as named at every group size: none stands in for another.
+
+The encodings of ``pysat.card`` (all of its kinds differ at a bound of one) are written by PySAT;
+models/constraints/amo/pysat_card.py registers them, and ``native``: no clauses at all but a CNF+ at-most
+constraint, for the solvers that take them. Commander, product and bimander are written here from their
+papers (models/constraints/amo/papers.py). The axis lists them in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+# The encodings register themselves in ENCODINGS on import, in the axis order: PySAT's, the papers', native.
+# isort: off
+from gridsat.models.constraints.amo import pysat_card  # noqa: F401
+from gridsat.models.constraints.amo import papers  # noqa: F401
+from gridsat.models.constraints.amo.native import NATIVE_SOLVERS
+# isort: on
+from gridsat.models.constraints.amo.registry import ENCODINGS, Write, encoding
+from gridsat.models.encoding import Axis, Encoding
+from gridsat.models.errors import InvalidOption
+
+if TYPE_CHECKING:
+    from gridsat.models.constraints.formula import Formula
+
+__all__ = ["ENCODINGS", "NATIVE_SOLVERS", "Write", "at_least_one", "at_most_one", "axis", "encoding", "exactly_one",
+           "measured", "native_in", "refuse_native"]
+
+
+def at_most_one(formula: Formula, lits: Sequence[int], name: str) -> None:
+    """At most one of ``lits`` is true, in encoding ``name``; its clauses are scoped to ``lits``."""
+    if len(lits) < 2:
+        return
+    with formula.scope(lits, "at_most"):
+        ENCODINGS[name](formula, list(lits))
+
+
+def at_least_one(formula: Formula, lits: Sequence[int]) -> None:
+    """At least one of ``lits`` is true: one clause (the empty clause for no literals)."""
+    with formula.scope(lits, "at_least"):
+        formula.add(lits)
+
+
+def exactly_one(formula: Formula, lits: Sequence[int], name: str) -> None:
+    """Exactly one of ``lits`` is true: one clause plus the named at-most-one."""
+    at_least_one(formula, lits)
+    at_most_one(formula, lits, name)
+
+
+def axis(names: Sequence[str] | None = None, default: str = "pairwise") -> Axis:
+    """The ``amo`` axis of an encoding space: ``names`` (default: every registered encoding), ``default`` first."""
+    names = list(names or ENCODINGS)
+    names.remove(default)
+    return Axis("amo", (default, *names))
+
+
+def measured(name: str, n: int) -> tuple[int, int]:
+    """(auxiliary variables, clauses) of encoding ``name`` on ``n`` inputs, built once (native constraints
+    count as clauses)."""
+    return _sizes.setdefault((name, n), _measure(name, n))
+
+
+_sizes: dict[tuple[str, int], tuple[int, int]] = {}
+
+
+def _measure(name: str, n: int) -> tuple[int, int]:
+    from gridsat.models.constraints.formula import Formula
+
+    formula = Formula("measure")
+    lits = [formula.var(i) for i in range(n)]
+    at_most_one(formula, lits, name)
+    variables, clauses = formula.size()
+    return variables - n, clauses
+
+
+def native_in(encoding: Encoding | None) -> bool:
+    """Whether ``encoding`` writes its at-most-ones as native CNF+ constraints (the ``native`` choice)."""
+    return encoding is not None and ("amo", "native") in encoding.choices
+
+
+def refuse_native(encoding: Encoding | None, who: str, solver: str | None = None) -> None:
+    """Refuse, in one line, running ``encoding`` with ``native`` on ``who`` (a backend, or an export format)
+    that does not take CNF+; ``solver`` names the PySAT solver when ``who`` is the sat backend."""
+    if not native_in(encoding) or (solver is not None and solver in NATIVE_SOLVERS):
+        return
+    on = f"solver {solver!r}" if solver is not None else who
+    raise InvalidOption(f"the native at-most-one encoding is CNF+ (native cardinality constraints), which {on} "
+                        f"cannot take: use --backend sat --solver {NATIVE_SOLVERS[0]} "
+                        f"(or {', '.join(NATIVE_SOLVERS[1:])}), or another amo encoding")
