@@ -44,9 +44,9 @@ class EditedJob:
         yield from solutions
 
 
-def fake(change: str) -> type:
+def fake(change: str, registered: str) -> type:
     class Fake(ReferenceBackend):
-        name = f"fake-{change}"
+        name = registered  # a backend's name is its registry entry's
 
         def prepare(self, puzzle, instance, request):
             return EditedJob(super().prepare(puzzle, instance, request), change)
@@ -54,7 +54,7 @@ def fake(change: str) -> type:
     return Fake
 
 
-WrongCount, Repeating, Breaking = fake("drop"), fake("repeat"), fake("break")
+WrongCount, Repeating, Breaking = fake("drop", "wrongcount"), fake("repeat", "repeating"), fake("break", "breaking")
 
 
 @pytest.fixture
