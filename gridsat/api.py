@@ -66,6 +66,8 @@ from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
 from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
+from gridsat.solvers.splitting.parallel import MAX_JOBS as MAX_JOBS
+from gridsat.solvers.splitting.parallel import MAX_PARTS as MAX_PARTS
 from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
 from gridsat.solvers.splitting.pool import scheduler_address
 from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
@@ -436,10 +438,10 @@ def splitting(split: Split | None) -> Split | None:
         return None
     if not isinstance(split, Split):
         raise InvalidOption(f"split {split!r} must be a gridsat.Split")
-    if not is_whole_number(split.jobs, 0):
-        raise InvalidOption(f"jobs {split.jobs!r} must be a whole number: 0 for one per core, or at least 1")
-    if split.parts is not None and not is_whole_number(split.parts, 1):
-        raise InvalidOption(f"parts {split.parts!r} must be a whole number of at least 1")
+    if not is_whole_number(split.jobs, 0) or split.jobs > MAX_JOBS:
+        raise InvalidOption(f"jobs {split.jobs!r} must be a whole number: 0 for one per core, or 1 to {MAX_JOBS}")
+    if split.parts is not None and not (is_whole_number(split.parts, 1) and split.parts <= MAX_PARTS):
+        raise InvalidOption(f"parts {split.parts!r} must be a whole number from 1 to {MAX_PARTS:,}")
     if split.scheduler is not None:
         scheduler_address(split.scheduler)
     workers = cores() if split.jobs == 0 else split.jobs
