@@ -163,11 +163,12 @@ def fuzzable(names: list[str] | None = None) -> list[str]:
     return chosen
 
 
-def draw(puzzles: list[str], seed: int, index: int) -> Draw:
-    """Instance ``index`` of ``seed``'s stream: the puzzles in turn, each drawing from its oracle."""
+def draw(puzzles: list[str], seed: int, index: int, puzzle: Puzzle | None = None) -> Draw:
+    """Instance ``index`` of ``seed``'s stream: the puzzles in turn (or ``puzzle``, an object not
+    registered), each drawing from its oracle."""
     name = puzzles[index % len(puzzles)]
     rng = random.Random(f"{seed}:{index}")
-    text, params = get_puzzle(name).oracle.draw(rng)
+    text, params = (puzzle or get_puzzle(name)).oracle.draw(rng)
     return Draw(name, text, dict(params), index)
 
 
@@ -299,6 +300,8 @@ def fuzz(puzzles: list[str] | None = None, *, seed: int = 0, pairs: int = PAIRS,
     checked or ``budget`` seconds have passed; ``jobs`` processes. ``puzzle`` (a Puzzle object, one
     process) replaces the registered one, as a plugin under test would; ``mutant`` is planted in
     every formulation that has its family. ``on_instance`` sees the report after each instance."""
+    if puzzle is not None and puzzle.oracle is None:
+        raise InvalidOption(f"puzzle {puzzle.name!r} has no oracle (no Oracle part), so it cannot be fuzzed")
     names = [puzzle.name] if puzzle is not None else fuzzable(puzzles)
     if mutant is not None:
         for name in names:
@@ -327,7 +330,7 @@ def checked_stream(names: list[str], seed: int, jobs: int, mutant: Mutant | None
     if jobs <= 1 or puzzle is not None:
         index = 0
         while not done():
-            yield check_instance(draw(names, seed, index), puzzle, mutant)
+            yield check_instance(draw(names, seed, index, puzzle), puzzle, mutant)
             index += 1
         return
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
