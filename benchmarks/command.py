@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.arguments import folder, positive_float, positive_int, whole
+from gridsat.arguments import at_least, folder, positive_float, positive_int, whole
 from gridsat.benchmarks import report
 from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
-from gridsat.benchmarks.suite import MAX_MEMORY, MAX_TIMEOUT, builtin_suites, load, plan
+from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 from gridsat.solvers.locks import WriterLock
@@ -61,8 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         instead="--time-limit SEC", help=argparse.SUPPRESS)
     parser.add_argument("--memory", type=positive_int, metavar="MB",
                         help="MB of resident memory per run (default: the suite's)")
-    parser.add_argument("--repeat", type=positive_int, metavar="K",
-                        help="runs per configuration and instance (default: the suite's)")
+    parser.add_argument("--repeat", type=at_least(1, most=MAX_REPEAT), metavar="K",
+                        help=f"runs per configuration and instance (default: the suite's; at most {MAX_REPEAT})")
     parser.add_argument("--seeds", type=whole, metavar="K",
                         help="run every configuration with seeds 1..K: CP-SAT's random seed (variables permuted), "
                              "a scrambled formula for the CNF backends (default: the suite's, else one unseeded run)")
@@ -156,8 +156,9 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
         print(f"interrupted: {len(results.records)} runs kept in {results.path}; run again to resume", file=err)
         return 130
     progress.close()
-    planned = {r.id for r in runs}
-    records = [r for r in results.records if r["id"] in planned]
+    planned = {r.id: i for i, r in enumerate(runs)}
+    # In the plan's order, not the order the runs finished in: the report's rows follow the suite.
+    records = sorted((r for r in results.records if r["id"] in planned), key=lambda r: planned[r["id"]])
     problems = judge(records)
     results.rewrite()
     seeds = suite.seeds if args.seeds is None else args.seeds

@@ -30,10 +30,19 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
-from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, Request, available, backend_class, counts_only
+from gridsat.solvers.backend import (
+    BACKENDS,
+    COUNT,
+    ENUMERATE,
+    Backend,
+    Request,
+    available,
+    backend_class,
+    counts_only,
+)
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import Config, left_out
-from gridsat.solvers.gate import Job, admit
+from gridsat.solvers.gate import Job, admit, check
 from gridsat.solvers.mutation.mutants import Mutant, build, mutate
 from gridsat.solvers.run import Outcome, execute, tally
 
@@ -154,11 +163,12 @@ def fuzzable(names: list[str] | None = None) -> list[str]:
     return chosen
 
 
-def draw(puzzles: list[str], seed: int, index: int) -> Draw:
-    """Instance ``index`` of ``seed``'s stream: the puzzles in turn, each drawing from its oracle."""
+def draw(puzzles: list[str], seed: int, index: int, puzzle: Puzzle | None = None) -> Draw:
+    """Instance ``index`` of ``seed``'s stream: the puzzles in turn (or ``puzzle``, an object not
+    registered), each drawing from its oracle."""
     name = puzzles[index % len(puzzles)]
     rng = random.Random(f"{seed}:{index}")
-    text, params = get_puzzle(name).oracle.draw(rng)
+    text, params = (puzzle or get_puzzle(name)).oracle.draw(rng)
     return Draw(name, text, dict(params), index)
 
 
@@ -174,16 +184,40 @@ def plan(puzzle: Puzzle, rng: random.Random) -> list[Config]:
             space = puzzle.encodings(backend.formulation)
             encodings = [e.name for e in space.all()] or [None]
             if counts_only(backend):  # a process per count: one count in COUNTER_SHARE of the instances
-                exact = [e.name for e in space.variants(exact=True)] or [None]
+                exact = [e.name for e in space.variants(exact=True)
+                         if accepts(backend, puzzle, Job(COUNT, Request(encoding=e.name)))] or [None]
                 encodings = [rng.choice(exact)] if rng.random() < COUNTER_SHARE else []
-            configs += [Config(backend, Request(encoding=e, solver=rng.choice(solvers) if "solver" in backend.takes
-                                                else None)) for e in encodings]
+            if "solver" in backend.takes:
+                configs += [c for e in encodings if (c := with_solver(backend, puzzle, e, solvers, rng))]
+            else:
+                configs += [Config(backend, Request(encoding=e)) for e in encodings]
         elif "algorithm" in backend.takes:  # the exhaustive ones: a heuristic's answer is no solution set
             exhaustive = {a.name for a in algorithms(puzzle).values() if a.exhaustive}
             configs += [Config(backend, Request(algorithm=a)) for a in options.get("algorithm", []) if a in exhaustive]
         elif not counts_only(backend) or rng.random() < COUNTER_SHARE:
             configs.append(Config(backend))
     return configs
+
+
+def with_solver(backend: Backend, puzzle: Puzzle, encoding: str | None, solvers: list[Any],
+                rng: random.Random) -> Config | None:
+    """``encoding`` with a solver drawn at random among those that take it (CNF+ needs a cardinality
+    solver), or None when none does."""
+    for solver in rng.sample(solvers, len(solvers)):
+        request = Request(encoding=encoding, solver=solver)
+        if accepts(backend, puzzle, Job(ENUMERATE, request)):
+            return Config(backend, request)
+    return None
+
+
+def accepts(backend: Backend, puzzle: Puzzle, job: Job) -> bool:
+    """Whether the gate lets ``backend`` run ``job`` (a counter refuses CNF+, a solver without cardinality
+    constraints too)."""
+    try:
+        check(backend, puzzle, job)
+    except GridsatError:
+        return False
+    return True
 
 
 def typed(d: Draw) -> str:
@@ -265,6 +299,8 @@ def fuzz(puzzles: list[str] | None = None, *, seed: int = 0, pairs: int = PAIRS,
     checked or ``budget`` seconds have passed; ``jobs`` processes. ``puzzle`` (a Puzzle object, one
     process) replaces the registered one, as a plugin under test would; ``mutant`` is planted in
     every formulation that has its family. ``on_instance`` sees the report after each instance."""
+    if puzzle is not None and puzzle.oracle is None:
+        raise InvalidOption(f"puzzle {puzzle.name!r} has no oracle (no Oracle part), so it cannot be fuzzed")
     names = [puzzle.name] if puzzle is not None else fuzzable(puzzles)
     if mutant is not None:
         for name in names:
@@ -293,7 +329,7 @@ def checked_stream(names: list[str], seed: int, jobs: int, mutant: Mutant | None
     if jobs <= 1 or puzzle is not None:
         index = 0
         while not done():
-            yield check_instance(draw(names, seed, index), puzzle, mutant)
+            yield check_instance(draw(names, seed, index, puzzle), puzzle, mutant)
             index += 1
         return
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait

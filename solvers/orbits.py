@@ -16,10 +16,12 @@ the board symmetries that map the instance onto itself, and for knight's tours t
   an enumeration. The reference backend has no formulation, so it only counts representatives.
 
 An encoding that already breaks symmetry keeps one solution per orbit and lists the orbit through
-``images`` (prime-grid's ``symmetry``). When its kept solution is the canonical representative,
-the orbit count is the number of solutions the solver finds: the canonical method drops the
-``images`` and counts those solutions directly, checking that each really is the smallest of its
-images (one that is not is reported as invalid, since its orbit's representative would be missed).
+``images`` (prime-grid's ``symmetry``; the ``symmetry`` and ``reversal`` lex-leaders of
+models/breaking.py). The orbit count is then the number of solutions the solver finds: the canonical
+method drops the ``images`` and counts those solutions directly, each standing for its orbit's
+canonical representative (the kept solution is the smallest of its orbit in the formulation's own
+variable order, which need not be the canonical order); a second kept solution of an orbit already
+counted is reported as invalid (within one process: the parts of a split run are not compared).
 Burnside keeps the formulation whole for fix(identity) (the ordinary count, images listed) and
 counts fix(g) for the other elements with the group's ``unbroken`` encoding choices, since a model
 that keeps one solution per orbit cannot say which solutions g fixes.
@@ -28,7 +30,7 @@ that keeps one solution per orbit cannot say which solutions g fixes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -202,7 +204,7 @@ class Orbits(Run):
         up_to: str,
         in_part: bool = False,
     ) -> None:
-        self.group = group_of(puzzle, instance, up_to)
+        self.group, self.up_to = group_of(puzzle, instance, up_to), up_to
         self.in_part = in_part  # one part of a split run: its solutions need not be closed under the group
         self.leaders = False  # set when the formulation keeps one solution per orbit
         keep, limit = bound.job.keep, bound.job.limit
@@ -223,30 +225,32 @@ class Orbits(Run):
 
         def formulate(instance: Instance, encoding: Any) -> CpsatFormulation | CnfFormulation:
             formulation = build(instance, encoding)
-            if formulation.images is None:
-                return formulation
+            if formulation.images is None or formulation.orbits_of != self.up_to:
+                return formulation  # every solution, or the orbits of another group: its images are filtered
             self.leaders = True
             return replace(formulation, images=None)
 
         return formulate
 
     def _stream(self) -> Iterator[Orbit]:
-        outcome, group = self.outcome, self.group
+        outcome = self.outcome
+        counted: set[Hashable] = set()  # with leaders: the orbits already met, by representative
         try:
-            for solution in self.run:
-                frozen = freeze(solution)
-                images = group.orbit(solution, frozen)
-                if frozen != min(images):
-                    if self.leaders:
-                        self._wrong.append((solution, ["the encoding kept a solution that is not the smallest of "
-                                                       "its orbit, so the orbit's representative is missed"]))
+            for kept in self.run:
+                frozen, solution, size = representative(self.group, kept)
+                if self.leaders:  # the formulation's own leader stands for its orbit, whichever image it is
+                    if frozen in counted:
+                        self._wrong.append((kept, ["the encoding kept two solutions of one orbit"]))
+                        continue
+                    counted.add(frozen)
+                elif freeze(kept) != frozen:
                     continue
                 outcome.count += 1
-                outcome.held += len(images)
-                outcome.sizes[len(images)] += 1
+                outcome.held += size
+                outcome.sizes[size] += 1
                 if outcome.solutions is not None:
                     outcome.solutions.append(solution)
-                yield Orbit(solution, len(images))
+                yield Orbit(solution, size)
                 if self.limit is not None and outcome.count >= self.limit:
                     self.stop.request(SOLUTION_LIMIT)
                     break
@@ -263,6 +267,13 @@ class Orbits(Run):
         if run.complete and not self.in_part and not self.leaders and outcome.held != run.count:
             outcome.problems.append(f"the orbits hold {outcome.held} solutions but the run found {run.count}: "
                                     "the solutions are not closed under the group")
+
+
+def representative(group: Group, solution: Solution) -> tuple[Hashable, Solution, int]:
+    """The canonical representative of a solution's orbit (frozen, and as a solution) and the orbit's size."""
+    images = group.orbit(solution)
+    smallest = min(images)
+    return smallest, images[smallest], len(images)
 
 
 def count_canonical(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:

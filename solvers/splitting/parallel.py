@@ -57,6 +57,13 @@ class Variant(Protocol):
     def open(self, puzzle: Puzzle, instance: Instance, bound: Bound, *, in_part: bool = False) -> Run: ...
 
 
+# The most local worker processes and parts a split run takes: each worker loads OR-Tools and PySAT
+# (about 100 MB), so more than this many are a typo (1000 started over 158 processes before failing),
+# and parts past this many cost more to hand out than they save.
+MAX_JOBS = 128
+MAX_PARTS = 100_000
+
+
 @dataclass(frozen=True)
 class Split:
     """How to split a run: ``jobs`` local worker processes (0 in the API: one per core) or a Dask
