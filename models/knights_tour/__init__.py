@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from gridsat.models.knights_tour import mutation, pictures, reference, symmetry
 from gridsat.models.knights_tour.board import PARAMS, describe, note, parse, render, verify
-from gridsat.models.knights_tour.formulations import CNF_ENCODINGS, cnf, cpsat, frontier_spec
+from gridsat.models.knights_tour.formulations import CNF_ENCODINGS, CPSAT_ENCODINGS, cnf, cpsat, frontier_spec
 from gridsat.models.parts import Frontier, MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 
@@ -35,6 +35,7 @@ PUZZLE = Puzzle(
     verify=verify,
     render=render,
     describe=describe,
+    cpsat_encodings=CPSAT_ENCODINGS,
     cnf_encodings=CNF_ENCODINGS,
     count_meta={"tours": "directed"},
     reference=reference.ALGORITHMS,

@@ -34,15 +34,19 @@ stops at a run's deadline (``check_deadline``).
 
 from __future__ import annotations
 
+import functools
+
 from pysat.formula import CNF, IDPool
 
-from gridsat.models import cardinality
+from gridsat.models import cardinality, distances
 from gridsat.models.circuit import LARGE_GROUP, Circuit, primes_for
+from gridsat.models.elimination import triangles
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, check_deadline
 from gridsat.models.knights_tour.board import Board, Square, arcs, decoder, ends
+from gridsat.models.transitivity import elimination_order, relative_order
 
 # About 200 bytes and a microsecond of Python per clause: 5 million clauses take a gigabyte and
 # several seconds to build, before the solver has copied them.
@@ -71,6 +75,10 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
             refine = circuit.refine
         elif tour == "crt":
             circuit.residues(formula, pool, root_node(board), encoding["card"])
+        elif tour == "transitive":
+            relative_order(circuit, formula, pool, root_node(board), elimination(board))
+        elif tour == "distance":
+            distances.positions(circuit, formula, pool, root_node(board))
         elif board.area > 1 and tour == "binary":
             binary_ranks(board, formula, pool)
         elif board.area > 1:  # one square has nothing to order
@@ -93,6 +101,13 @@ def tour_circuit(board: Board, pool: IDPool) -> Circuit:
     links += [(node[u], dummy, pool.id(("last", u))) for u in lasts]
     names = squares if board.closed else [*squares, "dummy"]
     return Circuit(len(names), links, names)
+
+
+@functools.lru_cache(maxsize=4)
+def elimination(board: Board) -> list[tuple[int, list[int]]]:
+    """The minimum-degree elimination of the board's moves without the root (``transitive``), made once
+    for the size estimate and the formulation alike."""
+    return elimination_order(tour_circuit(board, IDPool()), root_node(board))
 
 
 def root_node(board: Board) -> int:
@@ -129,8 +144,27 @@ def clauses_estimate(board: Board, encoding: Encoding) -> int:
         "rank": 2 * moves * n,
         "ordering": moves * n,
         "binary": moves * (4 * width + 1) + n * 5 * width,
+        "transitive": 0,
+        "distance": 0,
     }[tour]
+    if tour == "transitive":
+        extra = moves + 2 * triangles(elimination(board))
+    elif tour == "distance":
+        extra = distance_clauses(board)
     return degrees + extra
+
+
+def distance_clauses(board: Board) -> int:
+    """About how many clauses ``distance`` writes for its positions: two per arc and shared domain value."""
+    circuit = tour_circuit(board, IDPool())
+    root = root_node(board)
+    values = distances.domains(circuit, root)
+    total = sum(max(0, len(domain) - 2) for domain in values)
+    for tail, head, _ in circuit.arcs:
+        if head != root and values[tail] and values[head]:
+            low, high = min(values[tail].start + 1, values[head].start), max(values[tail][-1], values[head][-1] - 1)
+            total += 2 * max(1, (high - low) // values[head].step + 1)
+    return total
 
 
 def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:

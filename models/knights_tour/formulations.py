@@ -12,7 +12,8 @@ from gridsat.models.knights_tour.board import Board, arcs, decoder, ends
 
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
-    """``AddCircuit`` over the squares; an open tour closes through a dummy node."""
+    """The tour on the squares (and a dummy node that closes an open tour) as ``AddCircuit`` (``circuit``)
+    or as successor Booleans with Miller-Tucker-Zemlin ranks (``mtz``, models/knights_tour/mtz.py)."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -31,6 +32,11 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     if board.closed and board.area < 2:
         with family("no closed tour of one square"):
             model.AddBoolOr([])  # one square cannot jump back to itself
+    elif circuit and encoding["tour"] == "mtz":
+        from gridsat.models.knights_tour.mtz import miller_tucker_zemlin
+
+        root = index[board.root] if board.closed else dummy
+        miller_tucker_zemlin(model, circuit, board.area + (0 if board.closed else 1), root)
     elif circuit:
         with family("one circuit through every square"):
             model.AddCircuit(circuit)
@@ -46,8 +52,11 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
 
 # ``cutset`` (lazy cut-set refinement) is the default: the fastest CNF in
 # python -m gridsat.benchmarks.compare.knights_tour, for one tour and for a count.
-CNF_ENCODINGS = EncodingSpace(
-    (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"), cardinality.axis()))
+CNF_ENCODINGS = EncodingSpace((
+    Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position", "transitive", "distance"), exact="crt"),
+    cardinality.axis()))
+# ``circuit`` (CP-SAT's AddCircuit) is the default: (python -m gridsat.benchmarks.compare.tour_encodings).
+CPSAT_ENCODINGS = EncodingSpace((Axis("tour", ("circuit", "mtz")),))
 
 
 def frontier_spec(board: Board) -> FrontierSpec:
