@@ -3,9 +3,9 @@ use) and the frontier backend (models/knights_tour/frontier.py, which needs numb
 
 from __future__ import annotations
 
-from gridsat.models import cardinality
+from gridsat.models.constraints import Model, amo
+from gridsat.models.constraints.mtz import miller_tucker_zemlin
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
-from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
 from gridsat.models.knights_tour.board import Board, arcs, decoder, ends
@@ -13,10 +13,10 @@ from gridsat.models.knights_tour.board import Board, arcs, decoder, ends
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     """The tour on the squares (and a dummy node that closes an open tour) as ``AddCircuit`` (``circuit``)
-    or as successor Booleans with Miller-Tucker-Zemlin ranks (``mtz``, models/knights_tour/mtz.py)."""
+    or as successor Booleans with Miller-Tucker-Zemlin ranks (``mtz``, models/constraints/mtz.py)."""
     from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
+    model = Model("knights_tour:cpsat")
     index = {square: i for i, square in enumerate(board.squares())}
     primary: dict[Key, cp_model.IntVar] = {}
     circuit = []
@@ -30,17 +30,15 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
             primary[(kind, square)] = literal = model.NewBoolVar(f"{kind}_{square}")
             circuit.append((dummy, index[square], literal) if kind == "first" else (index[square], dummy, literal))
     if board.closed and board.area < 2:
-        with family("no closed tour of one square"):
+        with model.family("no closed tour of one square"):
             model.AddBoolOr([])  # one square cannot jump back to itself
     elif circuit and encoding["tour"] == "mtz":
-        from gridsat.models.knights_tour.mtz import miller_tucker_zemlin
-
         root = index[board.root] if board.closed else dummy
         miller_tucker_zemlin(model, circuit, board.area + (0 if board.closed else 1), root)
     elif circuit:
-        with family("one circuit through every square"):
+        with model.family("one circuit through every square"):
             model.AddCircuit(circuit)
-    return CpsatFormulation(model=model, primary=primary, decode=decoder(board))
+    return CpsatFormulation(**model.parts(), primary=primary, decode=decoder(board))
 
 
 def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
@@ -54,8 +52,9 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
 # python -m gridsat.benchmarks.compare.knights_tour, for one tour and for a count.
 CNF_ENCODINGS = EncodingSpace((
     Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position", "transitive", "distance"), exact="crt"),
-    cardinality.axis()))
-# ``circuit`` (CP-SAT's AddCircuit) is the default: (python -m gridsat.benchmarks.compare.tour_encodings).
+    amo.axis()))
+# ``circuit`` (CP-SAT's AddCircuit) is the default: the faster of the two in
+# python -m gridsat.benchmarks.compare.tour_encodings, for one tour and for a count.
 CPSAT_ENCODINGS = EncodingSpace((Axis("tour", ("circuit", "mtz")),))
 
 

@@ -33,12 +33,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from pysat.formula import CNF, IDPool
-
-from gridsat.models.circuit import Circuit
-from gridsat.models.families import family
+from gridsat.models.constraints.circuit import Circuit
+from gridsat.models.constraints.formula import Formula
 from gridsat.models.formulation import check_deadline
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
 
 Literal = int | bool  # a variable's literal, or a constant
 INFINITE = 1 << 60
@@ -78,26 +80,26 @@ def domains(circuit: Circuit, root: int) -> list[range]:
     return found
 
 
-def positions(circuit: Circuit, formula: CNF, pool: IDPool, root: int) -> list[range]:
+def positions(circuit: Circuit, formula: Formula, root: int) -> list[range]:
     """Zhou's positions with pruned domains for ``circuit`` with ``root`` first; returns the domains."""
     values = domains(circuit, root)
-    ge = [rank_literals(circuit.name(node), values[node], pool) for node in range(circuit.size)]
+    ge = [rank_literals(circuit.name(node), values[node], formula.pool) for node in range(circuit.size)]
     clauses = formula.clauses
     if any(len(domain) == 0 for domain in values):
-        with family("a node no cycle reaches"):
+        with formula.family("a node no cycle reaches"):
             clauses.append([])
         return values
     for node, domain in enumerate(values):
-        with family("rank order"):
+        with formula.family("rank order"):
             clauses.extend([-ge[node](k2), ge[node](k1)] for k1, k2 in zip(domain[1:], domain[2:], strict=False))
     for tail, head, var in circuit.arcs:
         if head == root:
             continue
         check_deadline()
         up, down = arc_clauses(var, values[tail], values[head], ge[tail], ge[head])
-        with family("an arc's head ranks at least one above its tail"):
+        with formula.family("an arc's head ranks at least one above its tail"):
             clauses.extend(up)
-        with family("an arc's head ranks at most one above its tail"):
+        with formula.family("an arc's head ranks at most one above its tail"):
             clauses.extend(down)
     return values
 

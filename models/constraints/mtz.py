@@ -25,20 +25,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gridsat.models.families import family
+from gridsat.models.constraints.model import Model
 
 
-def miller_tucker_zemlin(model: Any, circuit: Sequence[tuple[int, int, Any]], size: int, root: int) -> None:
+def miller_tucker_zemlin(model: Model, circuit: Sequence[tuple[int, int, Any]], size: int, root: int) -> None:
     """Add to ``model`` the MTZ circuit over nodes 0..size-1 with arcs (tail, head, literal), ranked from ``root``."""
     outs: list[list[Any]] = [[] for _ in range(size)]
     ins: list[list[Any]] = [[] for _ in range(size)]
     for tail, head, literal in circuit:
         outs[tail].append(literal)
         ins[head].append(literal)
-    with family("one arc out of every node"):
+    with model.family("one arc out of every node"):
         for literals in outs:
             model.AddExactlyOne(literals)
-    with family("one arc into every node"):
+    with model.family("one arc into every node"):
         for literals in ins:
             model.AddExactlyOne(literals)
     rank = [model.NewIntVar(0, 0, "rank_root") if node == root else model.NewIntVar(1, max(1, size - 1), f"rank_{node}")
@@ -46,7 +46,7 @@ def miller_tucker_zemlin(model: Any, circuit: Sequence[tuple[int, int, Any]], si
     for tail, head, literal in circuit:
         if head == root:
             continue
-        with family("MTZ: an arc's head ranks above its tail"):
+        with model.family("MTZ: an arc's head ranks above its tail"):
             model.Add(rank[tail] - rank[head] + size * literal <= size - 1)
-        with family("an arc's head ranks at most one above its tail"):
+        with model.family("an arc's head ranks at most one above its tail"):
             model.Add(rank[head] - rank[tail] + size * literal <= size + 1)

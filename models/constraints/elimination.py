@@ -5,7 +5,7 @@ plus every fill edge is chordal, and each of its triangles has exactly one verte
 whose remaining neighbours then hold the other two: listing every vertex's remaining neighbours at
 its elimination lists every triangle once. Sparse transitivity constraints are written over these
 triangles only (Bryant and Velev, "Boolean satisfiability with transitivity constraints", ACM TOCL
-2002; used for Hamiltonian cycles by Velev and Gao 2009, see models/transitivity.py).
+2002; used for Hamiltonian cycles by Velev and Gao 2009, see models/constraints/transitivity.py).
 
 The order is the greedy minimum-degree heuristic (ties by the lowest vertex), one of the classic
 triangulation heuristics: it keeps the fill small on grid-like graphs such as a knight's board.

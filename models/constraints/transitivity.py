@@ -6,7 +6,7 @@ absolute-encoding companion (SARA 2009) is the position encoding; this is the re
 improves on Prestwich's transitive-closure encoding of Hamiltonian cycles.
 
 On top of the circuit's degree constraints (one arc in and one out of every node), each pair of
-nodes {a, b} joined in a chordal completion of the graph (models/elimination.py: the moves plus
+nodes {a, b} joined in a chordal completion of the graph (models/constraints/elimination.py: the moves plus
 the fill of a minimum-degree vertex elimination) gets one variable ``before(a, b)``, "a comes
 before b"; its negation says b comes before a (one variable per pair, not two: half of
 Prestwich's ordering variables). Clauses:
@@ -40,11 +40,9 @@ first node is the tour's own: the root square, or the dummy node of an open tour
 
 from __future__ import annotations
 
-from pysat.formula import CNF, IDPool
-
-from gridsat.models.circuit import Circuit
-from gridsat.models.elimination import eliminate
-from gridsat.models.families import family
+from gridsat.models.constraints.circuit import Circuit
+from gridsat.models.constraints.elimination import eliminate
+from gridsat.models.constraints.formula import Formula
 from gridsat.models.formulation import check_deadline
 
 
@@ -58,19 +56,19 @@ def elimination_order(circuit: Circuit, root: int) -> list[tuple[int, list[int]]
     return eliminate({node: sorted(near) for node, near in neighbours.items()})
 
 
-def relative_order(circuit: Circuit, formula: CNF, pool: IDPool, root: int,
+def relative_order(circuit: Circuit, formula: Formula, root: int,
                    order: list[tuple[int, list[int]]] | None = None) -> None:
     """Velev and Gao's ordering clauses for ``circuit`` with ``root`` first (``order``: its elimination,
     when already made)."""
     order = elimination_order(circuit, root) if order is None else order
-    name = circuit.name
+    name, pool = circuit.name, formula.pool
 
     def before(a: int, b: int) -> int:
         """The literal "a comes before b": one variable per pair, kept for the lower node first."""
         return pool.id(("before", name(a), name(b))) if a < b else -pool.id(("before", name(b), name(a)))
 
     clauses = formula.clauses
-    with family("an arc orders its ends"):
+    with formula.family("an arc orders its ends"):
         clauses.extend([-var, before(tail, head)] for tail, head, var in circuit.arcs if root not in (tail, head))
     for v, later in order:
         check_deadline()
@@ -80,7 +78,7 @@ def relative_order(circuit: Circuit, formula: CNF, pool: IDPool, root: int,
                 x, y, z = sorted((v, a, b))
                 one_way.append([-before(x, y), -before(y, z), before(x, z)])
                 other_way.append([before(x, y), before(y, z), -before(x, z)])
-        with family("no ordering cycle x<y<z<x"):
+        with formula.family("no ordering cycle x<y<z<x"):
             clauses.extend(one_way)
-        with family("no ordering cycle x<z<y<x"):
+        with formula.family("no ordering cycle x<z<y<x"):
             clauses.extend(other_way)
