@@ -32,7 +32,6 @@ search; a subtour is refuted only when its bounds cross, after up to |D| propaga
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gridsat.models.constraints.circuit import Circuit
@@ -83,15 +82,15 @@ def domains(circuit: Circuit, root: int) -> list[range]:
 def positions(circuit: Circuit, formula: Formula, root: int) -> list[range]:
     """Zhou's positions with pruned domains for ``circuit`` with ``root`` first; returns the domains."""
     values = domains(circuit, root)
-    ge = [rank_literals(circuit.name(node), values[node], formula.pool) for node in range(circuit.size)]
     clauses = formula.clauses
     if any(len(domain) == 0 for domain in values):
         with formula.family("a node no cycle reaches"):
             clauses.append([])
         return values
+    ge = [rank_table(circuit.name(node), values[node], formula.pool, circuit.size) for node in range(circuit.size)]
     for node, domain in enumerate(values):
         with formula.family("rank order"):
-            clauses.extend([-ge[node](k2), ge[node](k1)] for k1, k2 in zip(domain[1:], domain[2:], strict=False))
+            clauses.extend([-ge[node][k2], ge[node][k1]] for k1, k2 in zip(domain[1:], domain[2:], strict=False))
     for tail, head, var in circuit.arcs:
         if head == root:
             continue
@@ -104,49 +103,45 @@ def positions(circuit: Circuit, formula: Formula, root: int) -> list[range]:
     return values
 
 
-def rank_literals(name: object, domain: range, pool: IDPool) -> Callable[[int], Literal]:
-    """``ge(k)``, "p >= k", over a domain: True at or below its least value, False above its largest, else
-    the variable of the least domain value at or above k."""
-    low, high, step = (domain.start, domain[-1], domain.step) if domain else (0, -1, 1)
-
-    def ge(k: int) -> Literal:
-        if k <= low:
-            return True
-        if k > high:
-            return False
-        value = low + -(-(k - low) // step) * step
-        return pool.id(("rank", name, value))
-
-    return ge
+def rank_table(name: object, domain: range, pool: IDPool, size: int) -> list[Literal]:
+    """``table[k]`` is "p >= k" for k in 0..size: True up to the domain's least value, False above its
+    largest, else the variable of the least domain value at or above k."""
+    low, high, step = domain.start, domain[-1], domain.step
+    table: list[Literal] = [True] * (low + 1)
+    for value in domain[1:]:
+        table += [pool.id(("rank", name, value))] * step
+    return table + [False] * (size + 1 - high)
 
 
-def arc_clauses(arc: int, tail: range, head: range, ge_tail: Callable[[int], Literal],
-                ge_head: Callable[[int], Literal]) -> tuple[list[list[int]], list[list[int]]]:
+def arc_clauses(arc: int, tail: range, head: range, ge_tail: list[Literal],
+                ge_head: list[Literal]) -> tuple[list[list[int]], list[list[int]]]:
     """arc -> p(head) = p(tail) + 1 as clauses: (p(tail) >= k -> p(head) >= k + 1) and the converse, for
     each k where either side is not a constant; just ``-arc`` when no value of the tail fits the head."""
-    if not tail or not head or not set(tail).intersection(k - 1 for k in head):
+    # Domains share one step, and a head's values have the other parity than its tail's when it is 2
+    # (``domains``), so the values p(tail) + 1 meets p(head) in form an interval of the head's.
+    if max(tail.start + 1, head.start) > min(tail[-1] + 1, head[-1]):
         return [[-arc]], []
+    step = tail.step
     first, last = min(tail.start + 1, head.start), max(tail[-1], head[-1] - 1)
+    first -= (first - tail.start) % step  # only k of the tail's parity: k - 1 gives the same literals
     up, down = [], []
-    for k in range(first, last + 1):
-        raise_ = simplified([-arc, negate(ge_tail(k)), ge_head(k + 1)])
-        lower = simplified([-arc, ge_tail(k), negate(ge_head(k + 1))])
-        if raise_ is not None:
-            up.append(raise_)
-        if lower is not None:
-            down.append(lower)
-    return unique(up), unique(down)
-
-
-def negate(literal: Literal) -> Literal:
-    return (not literal) if isinstance(literal, bool) else -literal
-
-
-def simplified(clause: list[Literal]) -> list[int] | None:
-    """A clause without its false constants, or None when a constant makes it true."""
-    if any(lit is True for lit in clause):
-        return None
-    return [lit for lit in clause if lit is not False]  # type: ignore[misc]
+    for k in range(max(first, 0), last + step, step):
+        a, b = ge_tail[k], ge_head[k + 1]
+        if a is True:  # p(tail) >= k holds: p(head) >= k + 1 must
+            if b is not True:
+                up.append([-arc] if b is False else [-arc, b])
+        elif a is False:  # p(tail) < k: p(head) < k + 1
+            if b is not False:
+                down.append([-arc] if b is True else [-arc, -b])
+        elif b is True:
+            down.append([-arc, a])
+        elif b is False:
+            up.append([-arc, -a])
+        else:
+            up.append([-arc, -a, b])
+            down.append([-arc, a, -b])
+    # A root's domain steps by 1 where the others step by 2: then two k give one clause.
+    return (unique(up), unique(down)) if step != head.step else (up, down)
 
 
 def unique(clauses: list[list[int]]) -> list[list[int]]:

@@ -17,22 +17,25 @@ import heapq
 from collections.abc import Mapping, Sequence
 
 
-def eliminate(neighbours: Mapping[int, Sequence[int]]) -> list[tuple[int, list[int]]]:
+def eliminate(neighbours: Mapping[int, Sequence[int]], most: int | None = None) -> list[tuple[int, list[int]]]:
     """Each vertex in elimination order with its neighbours still present when it goes (sorted).
 
     ``neighbours`` is an undirected graph (each edge listed from both ends, no loops). The fill edges
-    are the pairs of a vertex's listed neighbours that were not edges already.
+    are the pairs of a vertex's listed neighbours that were not edges already. With ``most``, it stops
+    once the triangles pass that many: the order is then a prefix (see ``triangles``).
     """
     adjacent = {v: set(ns) for v, ns in neighbours.items()}
     heap = [(len(ns), v) for v, ns in adjacent.items()]
     heapq.heapify(heap)
     gone: set[int] = set()
     order = []
-    while heap:
+    found = 0
+    while heap and (most is None or found <= most):
         degree, v = heapq.heappop(heap)
         if v in gone or degree != len(adjacent[v]):
             continue  # a stale entry: the vertex went already, or its degree changed since
         later = sorted(adjacent[v])
+        found += len(later) * (len(later) - 1) // 2
         for i, a in enumerate(later):
             joined = adjacent[a]
             joined.discard(v)

@@ -41,19 +41,20 @@ first node is the tour's own: the root square, or the dummy node of an open tour
 from __future__ import annotations
 
 from gridsat.models.constraints.circuit import Circuit
-from gridsat.models.constraints.elimination import eliminate
+from gridsat.models.constraints.elimination import chordal_edges, eliminate
 from gridsat.models.constraints.formula import Formula
 from gridsat.models.formulation import check_deadline
 
 
-def elimination_order(circuit: Circuit, root: int) -> list[tuple[int, list[int]]]:
-    """The minimum-degree elimination of the circuit's undirected graph without ``root``."""
+def elimination_order(circuit: Circuit, root: int, most: int | None = None) -> list[tuple[int, list[int]]]:
+    """The minimum-degree elimination of the circuit's undirected graph without ``root`` (``most``: stopped
+    once it has more triangles than that, see ``eliminate``)."""
     neighbours: dict[int, set[int]] = {node: set() for node in range(circuit.size) if node != root}
     for tail, head, _ in circuit.arcs:
         if root not in (tail, head) and tail != head:
             neighbours[tail].add(head)
             neighbours[head].add(tail)
-    return eliminate({node: sorted(near) for node, near in neighbours.items()})
+    return eliminate({node: sorted(near) for node, near in neighbours.items()}, most)
 
 
 def relative_order(circuit: Circuit, formula: Formula, root: int,
@@ -62,10 +63,12 @@ def relative_order(circuit: Circuit, formula: Formula, root: int,
     when already made)."""
     order = elimination_order(circuit, root) if order is None else order
     name, pool = circuit.name, formula.pool
+    # One variable per pair joined in the completion, kept for the lower node first (ids drawn in order).
+    pair = {(a, b): pool.id(("before", name(a), name(b))) for a, b in chordal_edges(order)}
 
     def before(a: int, b: int) -> int:
-        """The literal "a comes before b": one variable per pair, kept for the lower node first."""
-        return pool.id(("before", name(a), name(b))) if a < b else -pool.id(("before", name(b), name(a)))
+        """The literal "a comes before b"."""
+        return pair[a, b] if a < b else -pair[b, a]
 
     clauses = formula.clauses
     with formula.family("an arc orders its ends"):

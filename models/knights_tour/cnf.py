@@ -105,8 +105,9 @@ def tour_circuit(board: Board, pool: IDPool) -> Circuit:
 @functools.lru_cache(maxsize=4)
 def elimination(board: Board) -> list[tuple[int, list[int]]]:
     """The minimum-degree elimination of the board's moves without the root (``transitive``), made once
-    for the size estimate and the formulation alike."""
-    return elimination_order(tour_circuit(board, IDPool()), root_node(board))
+    for the size estimate and the formulation alike; only a prefix when it has more triangles than
+    ``MAX_CLAUSES`` allows (such a board is refused, so the rest would be wasted time)."""
+    return elimination_order(tour_circuit(board, IDPool()), root_node(board), most=MAX_CLAUSES // 2)
 
 
 def root_node(board: Board) -> int:
@@ -138,7 +139,11 @@ def clauses_estimate(board: Board, encoding: Encoding) -> int:
     degrees = 2 * n * one(9) + dummy
     width = max(1, (n - 1).bit_length())
     if tour == "transitive":
-        return degrees + moves + 2 * triangles(elimination(board))
+        order = elimination(board)
+        # A prefix (stopped past the limit) stands for the whole at its rate per vertex, an underestimate:
+        # minimum degree eliminates the cheap vertices first.
+        vertices = n - 1 if board.closed else n
+        return degrees + moves + 2 * triangles(order) * vertices // max(1, len(order))
     if tour == "distance":
         return degrees + distance_clauses(board)
     extra = {
