@@ -46,7 +46,7 @@ def miller_tucker_zemlin(model: Model, circuit: Sequence[tuple[int, int, Any]], 
     for tail, head, literal in circuit:
         if head == root:
             continue
-        with model.family("MTZ: an arc's head ranks above its tail"):
+        with model.family("MTZ, an arc's head ranks above its tail"):
             model.Add(rank[tail] - rank[head] + size * literal <= size - 1)
         with model.family("an arc's head ranks at most one above its tail"):
             model.Add(rank[head] - rank[tail] + size * literal <= size + 1)
