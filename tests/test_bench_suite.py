@@ -217,8 +217,12 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     assert sorted({r.config for r in scaling if r.puzzle == "tatami" and r.backend == "sat"}) == [
         f"sat:{e}/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
     tours = [r for r in scaling if r.puzzle == "knights-tour"]
-    assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours if r.config == "cpsat:default"] == [
+    assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours if r.config == "cpsat:circuit"] == [
         "8x8", "9x10", "12x12", "16x16", "20x20"]
+    every = {("cpsat", e) for e in ("circuit", "mtz")} | {
+        ("sat", e) for e in ("cutset", "crt", "rank", "ordering", "binary", "position", "transitive", "distance")}
+    planned = {(r.backend, r.config.split(":")[1].split("+")[0].split("/")[0]) for r in tours}
+    assert every <= planned  # a row for every tour encoding
     assert {r.config for r in tours if r.backend == "reference"} == {"reference:warnsdorff", "reference:backtrack"}
 
 
