@@ -1,5 +1,5 @@
 """Knight's tours as CNF: successor arcs that form one circuit (``cutset``, ``crt``, ``rank``, ``ordering``,
-``binary``) or steps (``position``).
+``binary``, ``transitive``, ``distance``) or steps (``position``).
 
 Every encoding's projection stands for exactly one directed tour, so blocking clauses count tours:
 
@@ -20,6 +20,11 @@ Every encoding's projection stands for exactly one directed tour, so blocking cl
   ``p(v) > p(u)`` (the relative-ordering idea: no cycle can increase all the way round). Arcs back
   into a closed tour's root are exempt. ``binary`` writes the ranks as binary numbers instead, with
   one incrementer per arc. These grow with arcs x n (rank, ordering) or arcs x log n (binary).
+- ``transitive``: Velev and Gao's relative ordering, one "comes before" variable per pair of squares
+  joined in a chordal completion of the moves, transitive on its triangles only
+  (models/constraints/transitivity.py, with its paper, sizes and propagation).
+- ``distance``: Zhou's positions, each square's domain pruned to what its shortest knight distances
+  from (and back to) the first square allow (models/constraints/distances.py, likewise).
 - ``position``: ``at(u, t)``, square u is step t, exactly one per step and per square, consecutive
   steps a knight move apart. A closed tour's step 0 is fixed at its root, so rotations count once.
 
