@@ -157,12 +157,16 @@ def register_tours() -> None:
         "cutset": (lambda key: isinstance(key, tuple) and (key[0] in ("first", "last") and key[1] == u
                                                           or key[0] == "arc" and u in key[1:]), None),
         "position": (lambda key: isinstance(key, tuple) and key[0] == "at" and key[2] in (0, 1), None),
+        "distance": (arc_and(("rank",), u, v), None),
+        "transitive": (lambda key: key == ("arc", u, v) or isinstance(key, tuple) and key[0] == "before", None),
     }
     about = {"crt": "an arc u->v and the residues of u and v", "rank": "an arc and the order-encoded ranks of its ends",
              "ordering": "an arc and the order-encoded ranks of its ends",
              "binary": "an arc and the binary ranks of its ends (carries auxiliary)",
              "cutset": "the arcs into and out of one square (one in, one out, no 2-cycle)",
-             "position": "two consecutive steps (one square each, a knight move apart)"}
+             "position": "two consecutive steps (one square each, a knight move apart)",
+             "distance": "an arc and the order-encoded, distance-pruned positions of its ends",
+             "transitive": "an arc and every ordering variable (the transitivity of the chordal completion)"}
     for tour, (primary, auxiliary) in local.items():
         register(Claim(f"tour {tour}", "propagation", lambda tour=tour, primary=primary, auxiliary=auxiliary: [
             sliced("knights-tour", board, tour, primary, auxiliary)], f"a 2x4 board: {about[tour]}"))
