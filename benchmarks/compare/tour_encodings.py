@@ -63,8 +63,8 @@ def winners(done: list[Row]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tour-limit", type=float, default=10, metavar="SEC", help="per one-tour run (default 10)")
-    parser.add_argument("--count-limit", type=float, default=20, metavar="SEC", help="per count (default 20)")
+    parser.add_argument("--tour-limit", type=float, default=15, metavar="SEC", help="per one-tour run (default 15)")
+    parser.add_argument("--count-limit", type=float, default=15, metavar="SEC", help="per count (default 15)")
     args = parser.parse_args(argv)
     print(f"# one open tour on {' and '.join(t for t, _ in TOURS)} ({args.tour_limit:g} s per run), the 6x6 closed "
           f"tours counted ({args.count_limit:g} s per run); times include building", flush=True)
