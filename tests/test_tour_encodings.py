@@ -158,3 +158,16 @@ def test_tour_axis_names_each_model_and_refuses_the_other_backends_names():
     assert TOUR.cpsat_encodings.axes[0].choices == ("circuit", "mtz")
     done = gridsat("solve", "knights-tour", "5x5", "--encoding", "transitive")
     assert done.returncode == 2 and "--backend sat" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_side_by_side_benchmark_prints_one_table_and_the_winners(monkeypatch, capsys):
+    from gridsat.benchmarks.compare import tour_encodings
+
+    monkeypatch.setattr(tour_encodings, "TOURS", [("6x6", {})])
+    tour_encodings.main(["--tour-limit", "20", "--count-limit", "0.5"])
+    out = capsys.readouterr().out
+    labels = [f"cpsat:{e}" for e in ("circuit", "mtz")] + [f"sat:{e}" for e in TOUR.cnf_encodings.axes[0].choices]
+    rows = [line.split()[:3] for line in out.splitlines() if line.startswith("6x6 ") and ": " not in line]
+    assert sorted(r[2 if r[1] == "closed" else 1] for r in rows) == sorted(labels * 2), out  # tour and count rows
+    assert out.count("vs cpsat:circuit") == 1 and "WRONG" not in out and "time limit" in out
+    assert "6x6: fastest " in out and "6x6 closed: " in out
