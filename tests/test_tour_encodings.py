@@ -171,3 +171,26 @@ def test_the_side_by_side_benchmark_prints_one_table_and_the_winners(monkeypatch
     assert sorted(r[2 if r[1] == "closed" else 1] for r in rows) == sorted(labels * 2), out  # tour and count rows
     assert out.count("vs cpsat:circuit") == 1 and "WRONG" not in out and "time limit" in out
     assert "6x6: fastest " in out and "6x6 closed: " in out
+
+
+def test_transitive_propagation_falsifies_the_arc_that_would_close_a_subtour():
+    """The docstring's claim: once the arcs of a path avoiding the root are set, unit propagation
+    falsifies the arc back to its first square (a chordal completion shortens every cycle to a triangle)."""
+    from pysat.solvers import Solver
+
+    board = TOUR.parse("6x6", {"closed": "true"})
+    formulation = TOUR.cnf(board, TOUR.cnf_encodings.resolve("transitive"))
+    pool, rng, checked = formulation.pool, random.Random(1), 0
+    with Solver(name="minisat22", bootstrap_with=formulation.cnf.clauses) as solver:
+        for _ in range(100):
+            path = [rng.choice([q for q in board.squares() if q != board.root])]
+            while len(path) < 8 and (ahead := [v for v in board.jumps(path[-1]) if v not in path and v != board.root]):
+                path.append(rng.choice(ahead))
+            for k in range(3, len(path) + 1):
+                if path[0] not in board.jumps(path[k - 1]):
+                    continue
+                arcs = [pool.id(("arc", u, v)) for u, v in zip(path[:k], path[1:k], strict=False)]
+                consistent, derived = solver.propagate(assumptions=arcs)
+                assert not consistent or -pool.id(("arc", path[k - 1], path[0])) in derived, path[:k]
+                checked += 1
+    assert checked > 30
