@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.errors import GridsatError
-from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
+from gridsat.models.errors import GridsatError, UnknownName
+from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import BACKENDS, COUNT, Request, backend_class, counts_only, get_backend
@@ -15,6 +16,12 @@ from gridsat.solvers.gate import Job, check
 from gridsat.solvers.run import Outcome, execute, tally
 from gridsat.solvers.stop import INTERRUPTED
 
+# What a cross-check says of each run: its count matched the golden count (``checked``; one that did not
+# is a problem naming the golden count's source); with no golden count, every finished run gave the same
+# answer (``agreed``) or not (``disputed``: no majority is taken for the truth); ``unchecked``, a run that
+# did not finish, or the only one that did.
+CHECKED, AGREED, DISPUTED, UNCHECKED = "checked", "agreed", "disputed", "unchecked"
+VERDICTS = (CHECKED, AGREED, DISPUTED, UNCHECKED)
 SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
 # Each run's time budget when a cross-check through the API or CLI names none: long enough for the
 # solvers and counters on the README's examples, short enough that a backtracking search that would run
@@ -57,6 +64,8 @@ class Report:
     outcomes: list[Outcome]
     problems: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # backends left out, and why (not installed, no formulation)
+    golden: Case | None = None  # the instance's golden count with its source, when one is known
+    verdicts: list[str] = field(default_factory=list)  # per outcome: CHECKED, AGREED, DISPUTED or UNCHECKED
 
     def __repr__(self) -> str:  # the dataclass's own would print every run's every solution
         runs = [f"{o.label}: {o.summary()['count']}" for o in self.outcomes]
@@ -69,8 +78,8 @@ class Report:
 
     @property
     def notes(self) -> list[str]:
-        """What to tell the user besides the verdict."""
-        return list(self.skipped)
+        """What to tell the user besides the verdict: backends left out, counts only probably exact."""
+        return list(self.skipped) + guarantees(self.outcomes)
 
     @property
     def agree(self) -> bool:
@@ -86,6 +95,10 @@ class Report:
         """Whether Ctrl-C or SIGTERM ended the cross-check (the runs after it never started)."""
         return any(o.reason == INTERRUPTED for o in self.outcomes)
 
+    def tally(self) -> dict[str, int]:
+        """How many runs were checked against the golden count, agreed, disputed and unchecked."""
+        return {verdict: self.verdicts.count(verdict) for verdict in VERDICTS}
+
     def summary(self) -> dict[str, Any]:
         return {
             "puzzle": self.puzzle,
@@ -96,7 +109,15 @@ class Report:
             "problems": self.problems,
             "notes": self.notes,
             "results": [o.summary() for o in self.outcomes],
+            "golden": {"count": self.golden.count, "source": self.golden.source} if self.golden else None,
+            "verdicts": self.tally(),
         }
+
+
+def guarantees(outcomes: list[Outcome]) -> list[str]:
+    """A note per run whose count is exact with high probability only (Ganak, as pyganak runs it)."""
+    return [f"{o.label}: probabilistic count (exact with high probability; pyganak offers no exact mode)"
+            for o in outcomes if o.details.get("guarantee") == "probabilistic"]
 
 
 def left_out(puzzle: Puzzle) -> dict[str, str]:
@@ -113,17 +134,25 @@ def left_out(puzzle: Puzzle) -> dict[str, str]:
 
 
 def configurations(
-    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default", solver: str | None = None,
-    notes: list[str] | None = None,
+    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str | Sequence[str] = "default",
+    solver: str | None = None, notes: list[str] | None = None,
 ) -> list[Config]:
     """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``; ``solver``
     goes to the backends that take one. Unnamed, every backend that ``left_out`` does not leave out.
-    A counting backend skips the encodings it cannot count (a lazy one), each with a line in ``notes``."""
+    ``scope`` is ``default``, ``each``, ``all``, or a list of encoding or algorithm names: each backend
+    runs exactly those of them it offers (``crt``, ``rank``; ``cpsat:mtz`` names one backend's), and a
+    name that none of the backends offers is refused. ``each`` and ``all`` leave out the algorithms that
+    do not search for every solution, with a line in ``notes``. A counting backend skips the encodings
+    it cannot count (a lazy one), each with a line in ``notes``."""
     configs: list[Config] = []
     skip = left_out(puzzle) if backends is None else {}
-    for name in backends or fastest_first([n for n in BACKENDS if n not in skip]):
+    names = None if isinstance(scope, str) else list(scope)
+    chosen_backends = list(backends or fastest_first([n for n in BACKENDS if n not in skip]))
+    for name in chosen_backends:
         backend = backend_class(name)()
-        if "encoding" in backend.takes:
+        if names is not None:
+            configs += named_configs(puzzle, name, backend, names, solver)
+        elif "encoding" in backend.takes:
             space = puzzle.encodings(backend.formulation)
             # A counting backend counts an axis not named at its exact choice (an eager one), so its
             # "each" varies one axis at a time from there; a lazy choice is refused when built.
@@ -131,8 +160,10 @@ def configurations(
             encodings = [None] if scope == "default" else each if scope == "each" else space.all()
             chosen = solver if "solver" in backend.takes else None
             for e in encodings:
-                request = Request(encoding=e.name if e else None, solver=chosen)
-                if counts_only(backend) and e is not None:
+                # native at-most-ones run only on a solver that takes CNF+: the first, unless one is named
+                native = chosen is None and "solver" in backend.takes and native_in(e)
+                request = Request(encoding=e.name if e else None, solver=NATIVE_SOLVERS[0] if native else chosen)
+                if e is not None and (counts_only(backend) or native_in(e)):
                     try:
                         check(backend, puzzle, Job(COUNT, request))
                     except GridsatError as error:
@@ -141,10 +172,64 @@ def configurations(
                         continue
                 configs.append(Config(name, request))
         elif "algorithm" in backend.takes and scope != "default":
-            configs += [Config(name, Request(algorithm=a)) for a in backend.choices(puzzle)["algorithm"]]
+            for algorithm in backend.choices(puzzle)["algorithm"]:
+                if counts_every_solution(puzzle, algorithm):
+                    configs.append(Config(name, Request(algorithm=algorithm)))
+                elif notes is not None:
+                    notes.append(f"{name}:{algorithm}: not run: it does not search for every solution")
         else:
             configs.append(Config(name))
+    if names is not None:
+        refuse_unoffered(puzzle, names, chosen_backends, configs)
     return configs
+
+
+def named_configs(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None) -> list[Config]:
+    """The runs of backend ``name`` among the chosen encoding or algorithm ``names`` (``backend:choice``
+    names one backend's own)."""
+    configs = []
+    for text in names:
+        owner, _, choice = text.rpartition(":")
+        if owner and owner != name:
+            continue
+        if "encoding" in backend.takes:
+            try:
+                puzzle.encodings(backend.formulation).resolve(choice)
+            except GridsatError:
+                continue
+            configs.append(Config(name, Request(encoding=choice, solver=solver if "solver" in backend.takes else None)))
+        elif "algorithm" in backend.takes and choice in backend.choices(puzzle)["algorithm"]:
+            configs.append(Config(name, Request(algorithm=choice)))
+    return configs
+
+
+def refuse_unoffered(puzzle: Puzzle, names: list[str], backends: list[str], configs: list[Config]) -> None:
+    """A chosen name that no chosen backend runs is a typo or a wrong backend: one line, never a quiet skip."""
+    ran = {c.request.encoding or c.request.algorithm for c in configs}
+    for text in names:
+        if text.rpartition(":")[2] not in ran:
+            raise UnknownName(f"encoding or algorithm of {puzzle.name} for {', '.join(backends)}", text,
+                              offered(puzzle, backends))
+
+
+def offered(puzzle: Puzzle, backends: list[str]) -> list[str]:
+    """Every encoding token and algorithm the backends offer, for the refusal's list."""
+    found: list[str] = []
+    for name in backends:
+        backend = backend_class(name)()
+        if "encoding" in backend.takes:
+            found += [t for t in puzzle.encodings(backend.formulation).tokens() if t not in found]
+        elif "algorithm" in backend.takes:
+            found += [a for a in backend.choices(puzzle)["algorithm"] if a not in found]
+    return found
+
+
+def counts_every_solution(puzzle: Puzzle, algorithm: str) -> bool:
+    """Whether the reference algorithm searches for every solution (Warnsdorff's rule finds one)."""
+    from gridsat.solvers.backends.algorithms import algorithms
+
+    found = algorithms(puzzle).get(algorithm)
+    return found is None or found.exhaustive
 
 
 def fastest_first(names: list[str]) -> list[str]:
@@ -163,11 +248,24 @@ def budget(config: Config, time_limit: float | None, notes: list[str]) -> float 
 
 
 def compare(outcomes: list[Outcome]) -> list[str]:
-    """Every disagreement: broken rules, different counts, different solution sets."""
+    """Every disagreement: broken rules, repeated solutions, different counts, different solution sets."""
+    return faults(outcomes) + differences(outcomes)
+
+
+def faults(outcomes: list[Outcome]) -> list[str]:
+    """What each run gets wrong on its own: solutions that break the rules, solutions returned twice."""
     problems = []
     for o in outcomes:
         for solution, broken in o.invalid[:1]:
             problems.append(f"{o.label}: {len(o.invalid)} solutions break the rules, e.g. {broken[0]}: {solution}")
+        if o.duplicates:
+            problems.append(repeated(o))
+    return problems
+
+
+def differences(outcomes: list[Outcome]) -> list[str]:
+    """Where the runs differ from one another: counts, solution sets (an unfinished run: solutions beyond)."""
+    problems: list[str] = []
     complete = [o for o in outcomes if o.complete]
     if not complete:
         return problems
@@ -193,6 +291,36 @@ def compare(outcomes: list[Outcome]) -> list[str]:
     return problems
 
 
+def repeated(o: Outcome) -> str:
+    """The problem of a run that returned solutions more than once (its count drops them, its time does not)."""
+    return (f"{o.label} returned {o.duplicates} solution{'s' if o.duplicates != 1 else ''} more than once: a "
+            "projection that is not one-to-one, or symmetry breaking too weak")
+
+
+def against(outcomes: list[Outcome], golden: Case | None) -> list[str]:
+    """Every finished run whose count is not the golden count, naming its source."""
+    if golden is None:
+        return []
+    return [f"{o.label} counts {o.count}, but the golden count is {golden.count} ({golden.source})"
+            for o in outcomes if o.complete and o.count != golden.count]
+
+
+def judge(outcomes: list[Outcome], golden: Case | None, disagree: bool) -> list[str]:
+    """Each run's verdict (see ``VERDICTS``); ``disagree``: the finished runs differ among themselves."""
+    finished = sum(o.complete for o in outcomes)
+    return [UNCHECKED if not o.complete else CHECKED if golden is not None else DISPUTED if disagree
+            else AGREED if finished > 1 else UNCHECKED for o in outcomes]
+
+
+def reported(puzzle: Puzzle, instance: Instance, outcomes: list[Outcome], skipped: list[str],
+             golden: Case | None) -> Report:
+    """The report of ``outcomes``: compared with each other and with the golden count, each run judged."""
+    differ = differences(outcomes)
+    return Report(puzzle.name, puzzle.describe(instance), outcomes,
+                  faults(outcomes) + differ + against(outcomes, golden), skipped, golden,
+                  judge(outcomes, golden, bool(differ)))
+
+
 def crosscheck(
     puzzle: Puzzle,
     instance: Instance,
@@ -203,8 +331,10 @@ def crosscheck(
     on_start: Callable[[Turn], None] | None = None,
     run: Callable[[Config, float | None], Outcome] | None = None,
     skipped: list[str] | None = None,
+    golden: Case | None = None,
 ) -> Report:
-    """Run every configuration to the end (or its time limit) and compare the solution sets.
+    """Run every configuration to the end (or its time limit) and compare the solution sets, and the
+    counts with ``golden`` (the instance's golden count) when one is known.
 
     ``time_limit`` is each run's own (see ``budget``); a run it stops is unfinished, and the finished
     runs are compared all the same. ``on_start`` sees each run as it starts, ``on_outcome`` as it ends.
@@ -235,4 +365,4 @@ def crosscheck(
             on_outcome(outcome)
         if outcome.reason == INTERRUPTED:
             break
-    return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes), skipped)
+    return reported(puzzle, instance, outcomes, skipped, golden)

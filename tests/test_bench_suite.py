@@ -9,7 +9,7 @@ import pytest
 
 from conftest import gridsat
 from gridsat.benchmarks import command
-from gridsat.benchmarks.results import judge
+from gridsat.benchmarks.results import judge, verdicts
 from gridsat.benchmarks.suite import SuiteError, Trial, builtin_suites, load, plan
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
@@ -121,12 +121,12 @@ solvers = ["minisat22", "glucose4"]
     runs, notes = plan(load(suite_file(tmp_path, text)))
     tiny = str((tmp_path / "tiny.txt").resolve())
     # Instance by instance, configuration by configuration, each repeated; a named choice keeps the
-    # other axes' defaults (parity, symmetry; shikaku's seqcounter), and a file beside the suite is
+    # other axes' defaults (parity, symmetry; shikaku's product), and a file beside the suite is
     # parsed by its full path.
     prime = [("prime-grid", case, source, config, "count", k, expected)
              for case, source, expected in [("3x3 max=10", "3x3", 128), ("2x2", "2x2", None)]
              for config in ("cpsat:boolean+parity+symmetry", "reference:dfs") for k in (0, 1)]
-    shikaku = [("shikaku", case, source, f"sat:seqcounter+pack/{solver}", "solve", k, None)
+    shikaku = [("shikaku", case, source, f"sat:product+pack/{solver}", "solve", k, None)
                for case, source in [("tiny.txt", tiny), ("2x2:2b2", "2x2:2b2")]
                for solver in ("minisat22", "glucose4") for k in (0, 1)]
     assert [row(r) for r in runs] == prime + shikaku
@@ -157,7 +157,9 @@ def test_smoke_plans_each_puzzle_once_per_encoding_choice_on_every_backend() -> 
         mine = [r for r in runs if r.puzzle == name]
         assert {r.backend for r in mine} >= {"cpsat", "sat", "reference"} and {r.backend for r in mine} <= set(BACKENDS)
         assert [r.config for r in mine if r.backend == "reference"] == [f"reference:{DEFAULT_ALGORITHM[name]}"]
-        assert {r.solver for r in mine if r.backend == "sat"} == {"cadical195"}
+        # the default solver, and minicard for native at-most-ones (CNF+)
+        assert {r.solver for r in mine if r.backend == "sat" and "native" not in r.encoding} == {"cadical195"}
+        assert {r.solver for r in mine if r.backend == "sat" and "native" in r.encoding} == {"minicard"}
         for backend, space in (("cpsat", puzzle.cpsat_encodings), ("sat", puzzle.cnf_encodings)):
             # "each": the default, and every other choice of every axis once, with the others at their defaults.
             planned = [encoding_choices(r.encoding) for r in mine if r.backend == backend]
@@ -240,29 +242,55 @@ def test_bad_options_are_input_errors(option: str, value: object, tmp_path: Path
     assert not (tmp_path / "out").exists()
 
 
-def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok") -> dict:
-    return {"puzzle": "p", "instance": "i", "params": {}, "mode": mode, "backend": backend, "config": backend,
-            "count": count, "invalid": invalid, "status": status, "expected": None, "message": None}
+def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok",
+        puzzle: str = "p", instance: str = "i", expected: int | None = None, duplicates: int = 0) -> dict:
+    return {"puzzle": puzzle, "instance": instance, "params": {}, "mode": mode, "backend": backend,
+            "config": backend, "count": count, "invalid": invalid, "duplicates": duplicates, "status": status,
+            "expected": expected, "message": None}
 
 
-def test_judge_majority_reference_and_ties() -> None:
+def test_judge_takes_no_majority_for_the_truth() -> None:
     records = [rec("a", 4), rec("b", 4), rec("c", 3), rec("d", 9, status="timeout")]
-    assert len(judge(records)) == 1 and [r["status"] for r in records] == ["ok", "ok", "wrong", "timeout"]
-    records = [rec("reference", 4), rec("c", 3)]
+    problems = judge(records)
+    assert [r["status"] for r in records] == ["ok", "ok", "ok", "timeout"]
+    assert [r["verdict"] for r in records] == ["disputed", "disputed", "disputed", None]
+    assert len(problems) == 1 and "c 3" in problems[0]
+    assert problems[0].startswith("DISPUTED p i (count): no count is known")
+    assert verdicts(records) == {"checked": 0, "agreed": 0, "disputed": 1, "unchecked": 0}
+    records = [rec("reference", 4), rec("c", 3)]  # the reference search is no tie-breaker either
     judge(records)
-    assert [r["status"] for r in records] == ["ok", "wrong"]
-    records = [rec("a", 4), rec("c", 3)]  # nobody can break the tie: both are reported
-    assert len(judge(records)) == 2 and "4 vs 3" in records[0]["message"]
-    records = [rec("a", 4, invalid=1), rec("b", 4)]
+    assert {r["verdict"] for r in records} == {"disputed"}
+
+
+def test_judge_agreed_unchecked_and_faults() -> None:
+    records = [rec("a", 4), rec("b", 4)]
+    assert judge(records) == [] and {r["verdict"] for r in records} == {"agreed"}
+    alone = [rec("a", 4), rec("b", 9, status="timeout")]
+    assert judge(alone) == [] and verdicts(alone)["unchecked"] == 1
+    records = [rec("a", 4, invalid=1), rec("b", 4), rec("c", 4, duplicates=2)]
     judge(records)
-    assert [r["status"] for r in records] == ["wrong", "ok"]
+    assert [r["status"] for r in records] == ["wrong", "ok", "wrong"]
+    assert records[2]["message"] == "returned 2 solutions more than once"
+
+
+def test_judge_checks_every_run_against_the_suite_or_the_golden_count() -> None:
+    records = [rec("a", 4, expected=5), rec("b", 5, expected=5)]
+    judge(records)
+    assert [r["status"] for r in records] == ["wrong", "ok"] and "the suite says 5" in records[0]["message"]
+    records = [rec("a", 4, puzzle="tatami", instance="4x7"), rec("b", 3, puzzle="tatami", instance="4x7")]
+    judge(records)
+    assert [r["status"] for r in records] == ["wrong", "ok"] and {r["verdict"] for r in records} == {"checked"}
+    assert "the golden count (the tatami seed write-up asks for the 4x7 room" in records[0]["message"]
 
 
 def test_judge_in_solve_mode_compares_satisfiability() -> None:
     records = [rec("a", 1, mode="solve"), rec("b", 1, mode="solve"), rec("c", 0, mode="solve")]
     judge(records)
-    assert [r["status"] for r in records] == ["ok", "ok", "wrong"]
+    assert {r["verdict"] for r in records} == {"disputed"}
     assert judge(records[:2]) == []
+    records = [rec("a", 1, mode="solve", expected=0)]
+    judge(records)
+    assert records[0]["status"] == "wrong" and records[0]["verdict"] == "checked"
 
 
 def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_path: Path) -> None:
@@ -292,15 +320,15 @@ def test_a_counter_is_not_planned_on_a_lazy_encoding_and_the_plan_says_why(tmp_p
     text = f'[[entry]]\npuzzle = "knights-tour"\ninstances = ["3x4"]\nbackends = ["{counter}"]\nencodings = "each"\n'
     runs, notes = plan(load(suite_file(tmp_path, text)))
     tours, cards = get_puzzle("knights-tour").cnf_encodings.axes
-    assert [r.encoding for r in runs] == [f"{t}+pairwise" for t in tours.choices if t != "cutset"]
+    assert [r.encoding for r in runs] == [f"{t}+{cards.default}" for t in tours.choices if t != "cutset"]
     lazy = ", ".join(f"cutset+{c}" for c in cards.choices)
     assert notes == [f"mine.toml: entry 1 (knights-tour): backend '{counter}': {len(cards.choices)} encodings left out "
-                     f"({lazy}), each for the reason given for the first: the cutset+pairwise encoding is lazy (it "
-                     f"adds clauses while solving), so the {counter} backend cannot count it: count with crt (the "
-                     "default for counting)"]
+                     f"({lazy}), each for the reason given for the first: the cutset+{cards.default} encoding is "
+                     f"lazy (it adds clauses while solving), so the {counter} backend cannot count it: count with crt "
+                     "(the default for counting)"]
     # "default" is the counter's own default: the exact choice (crt) on an axis not named, as gridsat count does
     runs, notes = plan(load(suite_file(tmp_path, text.replace('"each"', '"default"'))))
-    assert [r.encoding for r in runs] == ["crt+pairwise"] and notes == []
+    assert [r.encoding for r in runs] == [f"crt+{cards.default}"] and notes == []
 
 
 def test_an_array_of_either_kind_is_described_in_plain_words() -> None:

@@ -17,7 +17,7 @@ import contextlib
 import multiprocessing
 import os
 import queue
-import signal
+import socket
 import sys
 import traceback
 import types
@@ -28,6 +28,7 @@ from typing import Any
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption
 from gridsat.models.params import excerpt
+from gridsat.solvers.children import bind_to_parent, signals_held
 
 # Seconds between looks at the workers while no message comes. The parent decides to split a running
 # part again only when it looks: at 0.2 the decision came up to 0.25 s past the part's budget.
@@ -58,12 +59,12 @@ DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 
 def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int,
-         warm: Callable[[], None] | None, ready: Any) -> None:
+         warm: Callable[[], None] | None, ready: Any, parent: int) -> None:
     """A worker's loop: ``warm()`` first (loading what parts need), then ``ready[slot] = 1``, then conquer
     parts until the parent sends None. ``halts[slot]`` holds 1 + the index of a part the parent wants
-    stopped (an index of a part this worker no longer runs is ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    stopped (an index of a part this worker no longer runs is ignored). The worker ends with its
+    ``parent`` (a pid), and quietly on SIGTERM (``solvers.children``)."""
+    bind_to_parent(parent)
     if warm is not None:
         try:
             warm()
@@ -134,12 +135,13 @@ class LocalPool:
         self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
         self.warmed = context.Array("b", jobs, lock=False)  # 1 once a worker has warmed up
         self.workers = [context.Process(target=work, daemon=True, name=f"gridsat-worker-{i + 1}",
-                                        args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed))
+                                        args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed,
+                                              os.getpid()))
                         for i in range(jobs)]
         self.size = jobs
         self.pending = 0  # parts submitted and not yet done
         self.working: dict[str, int] = {}  # worker name -> the part it is on
-        with main_hidden() if self.method == "spawn" else contextlib.nullcontext():
+        with main_hidden() if self.method == "spawn" else contextlib.nullcontext(), signals_held():
             for worker in self.workers:
                 worker.start()
 
@@ -194,7 +196,10 @@ class LocalPool:
             channel.close()
 
 
-SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network protocols, each with a host and a port
+SCHEMES = ("tcp", "ws")  # Dask's network protocols gridsat connects over, each with a host and a port
+# Dask's encrypted protocols need a security configuration (certificates) that gridsat does not take.
+SECURED = ("tls", "wss")
+PROBE_SECONDS = 3.0  # a scheduler that does not answer a TCP connection within this is refused
 
 
 def scheduler_address(text: str) -> str:
@@ -203,6 +208,9 @@ def scheduler_address(text: str) -> str:
     scheme, sep, rest = text.strip().rpartition("://")
     if scheme == "inproc" and rest and not any(c.isspace() for c in rest):
         return text.strip()  # a LocalCluster(processes=False) in this process: inproc://HOST/PID/N
+    if scheme in SECURED:
+        raise InvalidOption(f"--scheduler {excerpt(text)}: {scheme}:// needs a TLS security configuration, which "
+                            "gridsat does not take; reach the scheduler over tcp:// (an SSH tunnel, a private network)")
     host, colon, port = rest.rpartition(":")
     if (sep and scheme not in SCHEMES) or not colon or not host or not port.isascii() or not port.isdigit() \
             or len(port) > 5 or not 1 <= int(port) <= 65535 or any(c.isspace() or c in "/?#" for c in host):
@@ -218,10 +226,24 @@ def connect(address: str) -> Any:
         from distributed import Client
     except ImportError:
         raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
+    knock(address)
     try:
         return Client(address, timeout=10)
     except (OSError, TimeoutError, ValueError) as error:  # ValueError: an inproc address of another process
         raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+
+
+def knock(address: str) -> None:
+    """Refuse at once a scheduler whose port takes no connection: Dask's client retries for 10 s first."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "ws"):
+        return
+    host, _, port = rest.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+    except OSError as error:
+        reason = "no answer" if isinstance(error, TimeoutError) else error.strerror or str(error)
+        raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {reason}") from None
 
 
 def conquer_remote(conquer: Callable[..., Any], task: Any, event: str) -> Any:

@@ -42,11 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.models.encoding import Encoding, resolve_for
+from gridsat.models.constraints.amo import refuse_native
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally
+from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally, resolve_encoding
 from gridsat.solvers.stop import INTERRUPTED, Stop
 from gridsat.solvers.stop import TIME_LIMIT as TIME_LIMIT_REASON
 
@@ -182,7 +183,7 @@ def decimal(text: str) -> int:
 
 def resolve(puzzle: Puzzle, request: Request) -> Encoding:
     """The encoding to count: the user's choices, the ``exact`` choice on every axis not named."""
-    return resolve_for(puzzle, "cnf", request.encoding, exact=True)
+    return resolve_encoding(puzzle, CNF, request.encoding, exact=True)
 
 
 def exact_instead(puzzle: Puzzle, request: Request, encoding: Encoding) -> list[str]:
@@ -212,6 +213,9 @@ def version_of(distribution: str) -> str | None:
 class ModelCounter(Backend):
     """An exact model counter run on the puzzle's CNF in a worker process (see the module docstring)."""
 
+    # What a count promises: "exact", or "probabilistic" (exact with high probability only), said in its details.
+    guarantee = "exact"
+
     module = ""  # the import name
     distribution = ""  # the pip name
     takes = ("encoding",)
@@ -236,7 +240,7 @@ class ModelCounter(Backend):
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts, and only of encodings the puzzle's CNF offers (a lazy one is refused once built)."""
         super().vet(puzzle, request, counting=counting)
-        resolve(puzzle, request)
+        refuse_native(resolve(puzzle, request), f"the {self.name} backend (it counts a DIMACS CNF)")
 
     def listing(self) -> dict[str, Any]:
         """The installed counter's version, for ``gridsat list --json``."""
@@ -248,7 +252,8 @@ class ModelCounter(Backend):
         ``stop`` ended the count first."""
         encoding = resolve(puzzle, request)
         started = time.perf_counter()
-        details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution)}
+        details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution),
+                                   "guarantee": self.guarantee}
         if swapped := exact_instead(puzzle, request, encoding):
             details["exact_for_counting"] = swapped  # e.g. crt for knight's tours, whose default cutset is lazy
         try:
@@ -258,6 +263,11 @@ class ModelCounter(Backend):
             stop.request(TIME_LIMIT_REASON)
             return Tally(None, encoding.name, details=details, build_seconds=time.perf_counter() - started)
         check_eager(self.name, puzzle, encoding, f)
+        if request.seed is not None:  # a benchmark's spread: the same formula scrambled from the seed
+            from gridsat.models.scramble import scramble
+
+            f = scramble(f, request.seed)
+            details["scrambled_from"] = request.seed
         if any(not clause for clause in f.cnf.clauses):
             # An empty clause (a puzzle refuted while building, e.g. clues that do not fill the grid) has
             # no model; DIMACS cannot say so (d4 refuses the line, Ganak drops it), so no counter runs.
@@ -306,10 +316,17 @@ class D4Backend(ModelCounter):
 
 
 class GanakBackend(ModelCounter):
-    """Ganak, an exact projected model counter with Arjun preprocessing."""
+    """Ganak, a projected model counter with Arjun preprocessing, run in its default mode: probabilistic.
+
+    Ganak's component cache keys are hashes, so a count is exact with high probability, not for sure
+    (its paper's guarantee: wrong with probability at most delta). Its command line can turn that off;
+    pyganak 2.8 cannot: ``Counter(verbose=0, seed=0)`` takes no other option (read from its installed
+    module and its README), so every Ganak count is labelled ``probabilistic``."""
 
     name = "ganak"
-    summary = "Ganak exact model counter (pip pyganak), projected onto the puzzle's own variables"
+    guarantee = "probabilistic"
+    summary = ("Ganak model counter (pip pyganak), projected onto the puzzle's own variables; probabilistic: exact "
+               "with high probability (pyganak offers no exact mode)")
     module = "pyganak"
     distribution = "pyganak"
     install = f"{INSTALL} (or pip install pyganak)"
