@@ -149,7 +149,7 @@ def test_size_estimates_are_close(encoding):
 
 @pytest.mark.parametrize("encoding", ["transitive", "distance"])
 def test_oversized_tour_encodings_are_refused_in_one_line(encoding):
-    done = gridsat("solve", "knights-tour", "30x30", "--backend", "sat", "--encoding", encoding)
+    done = gridsat("solve", "knights-tour", "50x50", "--backend", "sat", "--encoding", encoding)
     assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
     assert encoding in done.stderr and f"{MAX_CLAUSES:,}" in done.stderr
 
