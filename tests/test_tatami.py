@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import LISTING, golden
+from conftest import LISTING, execute, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.tatami.formulations import decode
@@ -13,7 +13,6 @@ from gridsat.models.tatami.room import Room, parse
 from gridsat.models.tatami.solution import render, verify
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
-from gridsat.solvers.run import execute
 
 TATAMI = get_puzzle("tatami")
 GOLDEN = golden("tatami")
@@ -98,7 +97,8 @@ def test_crosscheck_every_backend_and_encoding(room):
     counts = {o.label: o.count for o in report.outcomes}
     assert report.agree, f"tatami {room}: {report.problems}; counts {counts}"
     assert all(o.complete and not o.duplicates for o in report.outcomes), counts
-    assert len(report.outcomes) == 1 + len(list(TATAMI.cnf_encodings.variants())) + 1
+    cpsat, cnf = (len(list(space.variants())) for space in (TATAMI.cpsat_encodings, TATAMI.cnf_encodings))
+    assert len(report.outcomes) == cpsat + cnf + 1
 
 
 @pytest.mark.parametrize("solver", ["glucose4", "minisat22", "maplechrono", "lingeling", "cadical153"])

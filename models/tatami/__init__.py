@@ -13,6 +13,7 @@ The package: ``room`` (the instance), ``formulations``, ``frontier`` (the fronti
 
 from __future__ import annotations
 
+from gridsat.models.breaking import axis, breaking
 from gridsat.models.constraints import amo
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.parts import Frontier, MutationCorpus, Oracle, Pictures, Symmetry
@@ -24,21 +25,24 @@ from gridsat.models.tatami.solution import render, verify
 
 __all__ = ["PUZZLE"]
 
+GROUPS = {"symmetry": symmetry.group}
+
 PUZZLE = Puzzle(
     name="tatami",
     summary="tile an RxC room with 1x2 mats, no four mats meeting at a point",
     instance_help="RxC room size, e.g. 4x7",
     params={},
     parse=parse,
-    cpsat=cpsat,
-    cnf=cnf,
+    cpsat=breaking(cpsat, GROUPS),
+    cnf=breaking(cnf, GROUPS),
     verify=verify,
     render=render,
     describe=describe,
-    cnf_encodings=EncodingSpace((amo.axis(),)),
+    cpsat_encodings=EncodingSpace((axis(GROUPS),)),
+    cnf_encodings=EncodingSpace((amo.axis(), axis(GROUPS))),
     reference=reference.ALGORITHMS,
     example="4x7",
-    symmetry=Symmetry({"symmetry": symmetry.group}),
+    symmetry=Symmetry(GROUPS),
     pictures=Pictures(pictures.draw, pictures.sketch),
     frontier=Frontier(frontier_spec),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder),

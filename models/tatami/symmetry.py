@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gridsat.models.breaking import NO
 from gridsat.models.formulation import Key
 from gridsat.models.symmetry import Element, Group, Motion, board_group
 from gridsat.models.tatami.formulations import mat_cells
@@ -28,4 +29,4 @@ def group(room: Room) -> Group:
 
         return Element(move.name, tiling, key)
 
-    return board_group(room.rows, room.cols, element)
+    return board_group(room.rows, room.cols, element, unbroken=(NO,))

@@ -178,7 +178,27 @@ def register_tatami() -> None:
                   "a 3x4 room: one mat per cell (pairwise) and no four mats meeting at a corner"))
 
 
+def lex_case(sizes: range) -> list[Constraint]:
+    """``lex_leq(xs, ys)`` on ``n`` fresh pairs of literals for each size, as symmetry breaking writes it."""
+    from gridsat.models.constraints.lex import lex_leq
+
+    built = []
+    for n in sizes:
+        formula = Formula("strength")
+        xs, ys = [formula.var(f"x{i}") for i in range(n)], [formula.var(f"y{i}") for i in range(n)]
+        lex_leq(formula, xs, ys)
+        built.append(Constraint(list(formula.clauses), xs + ys, {v: formula.pool.obj(v) for v in xs + ys}, f"n = {n}"))
+    return built
+
+
+def register_lex() -> None:
+    """The lex-leader comparison of symmetry breaking (models/constraints/lex.py)."""
+    register(Claim("lex-leader", "propagation", lambda: lex_case(range(1, 5)),
+                   "x <=lex y on 1 to 4 pairs of literals, the chain of models/constraints/lex.py"))
+
+
 register_cardinality()
+register_lex()
 register_adjacency()
 register_domains()
 register_alldifferent()
