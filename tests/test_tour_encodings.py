@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from conftest import golden, gridsat
+from conftest import execute, golden, gridsat
 from gridsat.models import get_puzzle
 from gridsat.models.constraints import origins_of
 from gridsat.models.constraints.distances import domains, shortest
@@ -20,7 +20,6 @@ from gridsat.models.constraints.elimination import chordal_edges, eliminate, tri
 from gridsat.models.knights_tour.board import verify
 from gridsat.models.knights_tour.cnf import MAX_CLAUSES, clauses_estimate, elimination, root_node, tour_circuit
 from gridsat.solvers.backend import Request
-from gridsat.solvers.run import execute
 
 TOUR = get_puzzle("knights-tour")
 FAST = [entry for entry in golden("knights_tour")["count"] if not entry.get("slow")]

@@ -25,8 +25,8 @@ from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config
 
 TOUR = get_puzzle("knights-tour")
-CPSAT = [Config("cpsat", Request(encoding=name)) for name in TOUR.cpsat_encodings.axes[0].choices]
-CNF = [Config("sat", Request(encoding=name)) for name in TOUR.cnf_encodings.axes[0].choices]
+CPSAT = [Config.named("cpsat", Request(encoding=name)) for name in TOUR.cpsat_encodings.axes[0].choices]
+CNF = [Config.named("sat", Request(encoding=name)) for name in TOUR.cnf_encodings.axes[0].choices]
 TOURS = [("30x30", {}), ("50x50", {})]
 COUNT = ("6x6", {"closed": "true"})
 
