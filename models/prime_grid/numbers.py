@@ -1,11 +1,11 @@
 """The prime-sum grid's CNF with each cell's number in the order or the log encoding (``domain`` axis:
 ``order``, ``log``, and ``hall``: the order encoding with the Hall-interval all-different).
 
-Every cell is an integer over the grid's whole range L..M (models/constraints/integers.py), so a board
+Every cell is an integer over the grid's whole range L..M (models/constraints/domains.py), so a board
 symmetry maps a cell's variables onto its image's; parity then forbids the values of the wrong parity.
 The rules, each in the domain's own form:
 
-- all different: an at-most-one per value over the terms x = v (models/constraints/alldifferent.py),
+- all different: an at-most-one per value over the terms x = v (models/constraints/alldiff.py),
   or under ``hall`` Bessiere et al.'s Hall intervals;
 - neighbours sum to a prime: ``support`` writes x = a -> y in S(a) for each a, with the values of y
   outside S(a) covered by as few intervals (order) or aligned blocks of values (log) as possible, one
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gridsat.models import cardinality
-from gridsat.models.constraints import alldifferent
-from gridsat.models.constraints.integers import DOMAINS, LogInt, OrderInt, forbid
+from gridsat.models.constraints import alldiff
+from gridsat.models.constraints.domains import DOMAINS, LogInt, OrderInt, forbid
 from gridsat.models.encoding import Encoding
 from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, Decoder, Key
@@ -34,7 +34,7 @@ Number = OrderInt | LogInt
 
 
 class Sink:
-    """A CNF and its pool behind the writing interface of models/constraints/integers.py."""
+    """A CNF and its pool behind the writing interface of models/constraints/domains.py."""
 
     def __init__(self) -> None:
         from pysat.formula import CNF, IDPool
@@ -104,10 +104,10 @@ def all_different(out: Sink, grid: Grid, encoding: Encoding, cells: dict[Cell, N
 
     xs, ok = list(cells.values()), [allowed[cell] for cell in cells]
     if encoding["domain"] == "hall":
-        alldifferent.hall(out, xs, ok, at_most_one, at_most)  # type: ignore[arg-type]
+        alldiff.hall(out, xs, ok, at_most_one, at_most)  # type: ignore[arg-type]
         return
     with family("values all differ"):
-        alldifferent.per_value(out, xs, ok, name == "pairwise", at_most_one)
+        alldiff.per_value(out, xs, ok, name == "pairwise", at_most_one)
 
 
 def adjacency(out: Sink, grid: Grid, support: bool, cells: dict[Cell, Number],

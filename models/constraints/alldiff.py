@@ -1,4 +1,4 @@
-"""All-different over integer variables in the order or log encoding (models/constraints/integers.py).
+"""All-different over integer variables in the order or log encoding (models/constraints/domains.py).
 
 - ``per_value``: for every value, at most one variable takes it: an at-most-one over the terms
   x_i = v. Under ``pairwise`` each pair of terms is one conflict clause on the encoding's own literals,
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gridsat.models.constraints.integers import LogInt, OrderInt, Out, defined, forbid
+from gridsat.models.constraints.domains import LogInt, OrderInt, Out, defined, forbid
 
 AtMostOne = Callable[[Sequence[int]], None]
 AtMost = Callable[[Sequence[int], int], None]
