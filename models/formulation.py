@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # the solvers' packages load only when a formulation is built
     from ortools.sat.python import cp_model
     from pysat.formula import CNF, IDPool
 
+    from gridsat.models.constraints.notes import Noted
+
 Key = Hashable
 Solution = Any  # a puzzle's canonical solution: JSON-ready lists and ints
 # Reads one assignment: every primary key mapped to its value (see Formulation).
@@ -47,6 +49,9 @@ class Formulation:
     # ``orbit_size`` how many solutions one model stands for (every orbit has that many).
     images: Images | None = None
     orbit_size: int = 1
+    # Where each clause or constraint comes from (models/constraints/notes.py): the Formula or Model the
+    # formulation was written through, None when it was written to a bare CNF or CpModel.
+    notes: Noted | None = None
 
     def solutions_of(self, values: Mapping[Key, int]) -> list[Solution]:
         """The canonical solutions one assignment of the primary variables stands for."""

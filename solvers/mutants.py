@@ -1,6 +1,6 @@
 """Mutants: one bug in an encoding, as (family, operator, selector), applied to any formulation of it.
 
-A formulation built under ``gridsat.models.families.recording`` knows the family of each clause or
+A formulation written through the constraint library (models/constraints) knows the family of each clause or
 constraint (its *members*) and the variables each is about. A mutant picks the members of one family
 that its selector chooses, by their variables' keys (as an off-by-one loop bound or a wrong parity
 test would), and applies its operator to each. The same mutant applies to every instance of a corpus,
@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.families import clause_origins, recording
+from gridsat.models.constraints import origins_of
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key, Refine
 from gridsat.models.puzzle import Cell, Instance, Puzzle
 
@@ -84,11 +84,10 @@ class Built:
 
 def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built:
     """Build ``kind``'s formulation of ``instance`` while recording the families of its members."""
-    with recording() as found:
-        formulation = puzzle.cnf(instance, encoding) if kind == "cnf" else puzzle.cpsat(instance, encoding)
+    formulation = puzzle.cnf(instance, encoding) if kind == "cnf" else puzzle.cpsat(instance, encoding)
+    origins = origins_of(formulation)
     cells = puzzle.mutation.cells or key_cells
     if kind == "cnf":
-        origins = clause_origins(formulation.cnf)
         pool = formulation.pool
         # In the order the clause names them (orientation reads the first), each once.
         keys = [list(dict.fromkeys(k for v in (o.scope if o.scope is not None else [abs(lit) for lit in c])
@@ -103,7 +102,7 @@ def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built
         names = {var.Index(): key for key, var in formulation.primary.items()}
         keys = [list(dict.fromkeys(names.get(v, proto.variables[v].name) for v in constraint_vars(c)))
                 for c in proto.constraints]
-        built = Built(kind, formulation, [o.family for o in found.constraints(formulation.model)], keys, proto)
+        built = Built(kind, formulation, [o.family for o in origins], keys, proto)
     built.places = places_of(built.keys, cells)
     built.last = (max((r for where in built.places for r, _ in where), default=0),
                   max((c for where in built.places for _, c in where), default=0))

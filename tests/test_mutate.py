@@ -9,7 +9,7 @@ import pytest
 import gridsat
 from gridsat.cli import main
 from gridsat.models import get_puzzle
-from gridsat.models.families import family, recording
+from gridsat.models.constraints import Formula, Model
 from gridsat.solvers.mutants import Mutant, build, mutate, to_message
 from gridsat.solvers.redundancy import (
     BUDGET,
@@ -37,29 +37,47 @@ def corner_family(built) -> str:
                 if len(c) == 4 and all(lit > 0 for lit in c) and not f.endswith(("at_least", "at_most")))
 
 
-def test_recording_names_families_by_call_site_and_cardinality_helper():
+def test_families_are_named_by_owner_label_and_helper():
     built = tatami_cnf()
     families = set(built.families)
-    assert any(f.startswith("tatami.formulations:cnf:") and f.endswith(" at_most") for f in families)
-    assert any(f.endswith(" at_least") for f in families)
+    assert "tatami:cnf:one mat per cell at_most" in families
+    assert "tatami:cnf:one mat per cell at_least" in families
+    assert "tatami:cnf:no four mats meet" in families
     # The pairwise at-most-one clauses of one cell are about every mat covering it, not just their two.
     at_most = [i for i, f in enumerate(built.families) if f.endswith("at_most")]
     assert all(len(built.keys[i]) >= 2 for i in at_most)
     assert max(len(built.keys[i]) for i in at_most) == 4
 
 
-def test_a_label_overrides_the_call_site_and_nothing_is_noted_outside_recording():
-    from pysat.formula import CNF
+def test_a_sink_notes_families_itself_and_patches_nothing():
+    formula = Formula("here")
+    with formula.family("corners"):
+        formula.add([1, 2])
+        with formula.scope([1, 2, 3], "at_most"):
+            formula.extend([[-1, -2], [-1, -3]])
+            with formula.scope([1], "inner"):  # an inner scope keeps the outer one
+                formula.add([-2, -3])
+    formula.add([3])
+    assert [o.family for o in formula.origins()] == ["here:corners"] + ["here:corners at_most"] * 3 + ["here:unlabelled"]
+    assert formula.origins()[1].scope == (1, 2, 3)
+    model = Model("m")
+    x = model.NewBoolVar("x")
+    with model.family("one"):
+        model.AddBoolOr([x])
+    model.AddBoolOr([x.Not()])
+    assert [o.family for o in model.origins()] == ["m:one", "m:unlabelled"]
 
-    with recording():
-        cnf = CNF()
-        with family("corners"):
-            cnf.append([1, 2])
-        cnf.append([3])
-    here = "tests.test_mutate:test_a_label_overrides_the_call_site_and_nothing_is_noted_outside_recording"
-    assert cnf.clauses.origins[0].family == f"{here}:corners"
-    assert cnf.clauses.origins[1].family.removeprefix(f"{here}:").isdigit()  # its line
-    assert type(CNF().clauses) is list  # unpatched again
+
+def test_models_patch_no_pysat_or_ortools_class():
+    """Families are noted by the sinks: nothing in models/ assigns to a PySAT or OR-Tools class."""
+    import re
+    from pathlib import Path
+
+    patch = re.compile(r"(CNF|CNFPlus|CpModel|IDPool)\.\w+\s*=[^=]|setattr\((cp_model|CNF|pysat)|_getframe")
+    root = Path(__file__).resolve().parent.parent / "models"
+    found = [f"{path}:{n}" for path in root.rglob("*.py")
+             for n, line in enumerate(path.read_text().splitlines(), 1) if patch.search(line)]
+    assert not found
 
 
 @pytest.mark.parametrize("name", ["tatami", "prime-grid", "shikaku", "knights-tour"])

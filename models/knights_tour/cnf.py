@@ -34,13 +34,13 @@ stops at a run's deadline (``check_deadline``).
 
 from __future__ import annotations
 
-from pysat.formula import CNF, IDPool
+from pysat.formula import IDPool
 
-from gridsat.models import cardinality
-from gridsat.models.circuit import LARGE_GROUP, Circuit, primes_for
+from gridsat.models.constraints import Formula
+from gridsat.models.constraints.amo import exactly_one, measured
+from gridsat.models.constraints.circuit import Circuit, primes_for
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
-from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, check_deadline
 from gridsat.models.knights_tour.board import Board, Square, arcs, decoder, ends
 
@@ -50,18 +50,18 @@ MAX_CLAUSES = 5_000_000
 
 
 def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
-    """The CNF of ``board`` in ``encoding`` (tour and card axes)."""
+    """The CNF of ``board`` in ``encoding`` (tour and amo axes)."""
     refuse_oversized(board, encoding)
-    pool, formula = IDPool(), CNF()
+    formula = Formula("knights_tour:cnf")
     if board.closed and board.area < 2:
-        with family("no closed tour of one square"):
-            formula.append([])  # one square cannot jump back to itself
+        with formula.family("no closed tour of one square"):
+            formula.add([])  # one square cannot jump back to itself
     tour, refine = encoding["tour"], None
     if tour == "position":
-        projection = positions(board, formula, pool, encoding["card"])
+        projection = positions(board, formula, encoding["amo"])
     else:
-        circuit = tour_circuit(board, pool)
-        circuit.degrees(formula, pool, encoding["card"])
+        circuit = tour_circuit(board, formula.pool)
+        circuit.degrees(formula, encoding["amo"])
         circuit.forbid_unbalanced(formula)
         projection = [var for _, _, var in circuit.arcs]
         if tour in ("cutset", "crt"):
@@ -70,15 +70,14 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
             circuit.cut_four_cycles(formula, skip=None if board.closed else board.area)
             refine = circuit.refine
         elif tour == "crt":
-            circuit.residues(formula, pool, root_node(board), encoding["card"])
+            circuit.residues(formula, root_node(board), encoding["amo"])
         elif board.area > 1 and tour == "binary":
-            binary_ranks(board, formula, pool)
+            binary_ranks(board, formula)
         elif board.area > 1:  # one square has nothing to order
-            ranks(board, formula, pool, exact=tour == "rank")
-    formula.nv = max(formula.nv, pool.top)
+            ranks(board, formula, exact=tour == "rank")
     # Every tour sets the same number of projection variables (one way into every square, plus one
     # last square), so blocking its true ones is enough.
-    return CnfFormulation(cnf=formula, pool=pool, projection=projection, block_true_only=True, refine=refine,
+    return CnfFormulation(**formula.parts(), projection=projection, block_true_only=True, refine=refine,
                           decode=decoder(board))
 
 
@@ -111,17 +110,17 @@ def refuse_oversized(board: Board, encoding: Encoding) -> None:
 
 def clauses_estimate(board: Board, encoding: Encoding) -> int:
     """About how many clauses ``formulate`` writes (within a small factor; exact for the large terms)."""
-    n, card = board.area, encoding["card"]
+    n, amo = board.area, encoding["amo"]
     moves = sum(len(board.jumps(u)) for u in board.squares())
 
-    def exactly_one(k: int, name: str = card) -> int:
-        return 1 + (k * (k - 1) // 2 if name == "pairwise" else 4 * k)
+    def one(k: int) -> int:
+        return 1 + measured(amo, k)[1]
 
     tour = encoding["tour"]
     if tour == "position":
-        return 2 * n * exactly_one(n) + 2 * n * n
-    dummy = 0 if board.closed else 2 * exactly_one(n, "ladder" if n > LARGE_GROUP else card)
-    degrees = 2 * n * exactly_one(9) + dummy
+        return 2 * n * one(n) + 2 * n * n
+    dummy = 0 if board.closed else 2 * one(n)
+    degrees = 2 * n * one(9) + dummy
     width = max(1, (n - 1).bit_length())
     extra = {
         "cutset": moves // 2,
@@ -133,9 +132,9 @@ def clauses_estimate(board: Board, encoding: Encoding) -> int:
     return degrees + extra
 
 
-def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
+def ranks(board: Board, formula: Formula, exact: bool) -> None:
     """Order-encoded ranks that rise along every arc, so that no subtour can close."""
-    n, clauses = board.area, formula.clauses  # appended to directly: formulate sets formula.nv
+    n, clauses, pool = board.area, formula.clauses, formula.pool
     ge = {u: [0] + [pool.id(("ge", u, k)) for k in range(1, n)] for u in board.squares()}  # ge[u][k]
     firsts, parity = set(ends(board)[0]), colour_of_first(board)
     # When the first square is not fixed, one variable says its colour: 1 when (r + c) is odd.
@@ -143,49 +142,49 @@ def ranks(board: Board, formula: CNF, pool: IDPool, exact: bool) -> None:
     for u in board.squares():
         check_deadline()
         g = ge[u]
-        with family("rank order"):
+        with formula.family("rank order"):
             clauses.extend([-g[k + 1], g[k]] for k in range(1, n - 1))
         if board.closed:
-            with family("the root ranks first"):
+            with formula.family("the root ranks first"):
                 clauses.append([-g[1]] if u == board.root else [g[1]])
         elif n > 1:
             # Rank 0 exactly when first; the last square has rank n - 1.
             first = [pool.id(("first", u))] if u in firsts else []
-            with family("rank 0 only when first"):
+            with formula.family("rank 0 only when first"):
                 clauses.append([g[1]] + first)
-            with family("the first ranks 0"):
+            with formula.family("the first ranks 0"):
                 clauses.extend([-f, -g[1]] for f in first)
-            with family("the last ranks n-1"):
+            with formula.family("the last ranks n-1"):
                 clauses.append([-pool.id(("last", u)), g[n - 1]])
         # A jump changes colour, so p(u) = k only when k has the parity of u's colour against the
         # first square's; p(u) >= k and p(u) >= k + 1 then agree for every other k.
         if parity is not None:
             odd = (u[0] + u[1] + parity) % 2
-            with family("ranks keep the colour"):
+            with formula.family("ranks keep the colour"):
                 clauses.extend([-g[k], g[k + 1]] for k in range(1, n - 1) if k % 2 != odd)
         elif colour is not None:
             # p(u) = k needs colour = (r + c + k) % 2.
             wrong = [colour if (u[0] + u[1] + k) % 2 else -colour for k in range(n)]
-            with family("ranks follow the colour"):
+            with formula.family("ranks follow the colour"):
                 clauses.extend([-g[k], g[k + 1], wrong[k]] for k in range(1, n - 1))
-            with family("the last rank follows the colour"):
+            with formula.family("the last rank follows the colour"):
                 clauses.append([-g[n - 1], wrong[n - 1]])
             if u in firsts:
-                with family("the first follows the colour"):
+                with formula.family("the first follows the colour"):
                     clauses.append([-pool.id(("first", u)), wrong[0]])
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
         check_deadline()
         a, gu, gv = pool.id(("arc", u, v)), ge[u], ge[v]
-        with family("an arc's head is not first"):
+        with formula.family("an arc's head is not first"):
             clauses.append([-a, gv[1]])
-        with family("ranks rise along an arc"):
+        with formula.family("ranks rise along an arc"):
             clauses.extend([-a, -gu[k], gv[k + 1]] for k in range(1, n - 1))
-        with family("nothing follows the last rank"):
+        with formula.family("nothing follows the last rank"):
             clauses.append([-a, -gu[n - 1]])  # nothing follows rank n - 1
         if exact:
-            with family("ranks rise by one along an arc"):
+            with formula.family("ranks rise by one along an arc"):
                 clauses.extend([-a, gu[k], -gv[k + 1]] for k in range(1, n - 1))
 
 
@@ -195,41 +194,41 @@ def colour_of_first(board: Board) -> int | None:
     return None if first is None else (first[0] + first[1]) % 2
 
 
-def positions(board: Board, formula: CNF, pool: IDPool, card: str) -> list[int]:
+def positions(board: Board, formula: Formula, amo: str) -> list[int]:
     """One-hot square x step variables; consecutive steps a knight move apart."""
-    n, squares = board.area, list(board.squares())
+    n, squares, pool = board.area, list(board.squares()), formula.pool
 
     def at(u: Square, t: int) -> int:
         return pool.id(("at", u, t))
 
     projection = [at(u, t) for u in squares for t in range(n)]
-    with family("one square per step"):
+    with formula.family("one square per step"):
         for t in range(n):
             check_deadline()
-            cardinality.exactly_one(formula, [at(u, t) for u in squares], pool, card)
+            exactly_one(formula, [at(u, t) for u in squares], amo)
     for u in squares:
         check_deadline()
-        with family("one step per square"):
-            cardinality.exactly_one(formula, [at(u, t) for t in range(n)], pool, card)
+        with formula.family("one step per square"):
+            exactly_one(formula, [at(u, t) for t in range(n)], amo)
         later = range(n) if board.closed else range(n - 1)
         for t in later:
-            with family("a knight move to the next step"):
-                formula.append([-at(u, t)] + [at(v, (t + 1) % n) for v in board.jumps(u)])
-            with family("a knight move from the step before"):
-                formula.append([-at(u, (t + 1) % n)] + [at(v, t) for v in board.jumps(u)])
+            with formula.family("a knight move to the next step"):
+                formula.add([-at(u, t)] + [at(v, (t + 1) % n) for v in board.jumps(u)])
+            with formula.family("a knight move from the step before"):
+                formula.add([-at(u, (t + 1) % n)] + [at(v, t) for v in board.jumps(u)])
     first = board.root if board.closed else board.start
     if first is not None:
-        with family("the first square at step 0"):
-            formula.append([at(first, 0)])
+        with formula.family("the first square at step 0"):
+            formula.add([at(first, 0)])
         parity = colour_of_first(board)
-        with family("steps keep the colour"):
+        with formula.family("steps keep the colour"):
             formula.extend([-at(u, t)] for u in squares for t in range(n) if (u[0] + u[1] + parity + t) % 2)
     return projection
 
 
-def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
+def binary_ranks(board: Board, formula: Formula) -> None:
     """Ranks as binary numbers: every arc u -> v says p(v) = p(u) + 1 through an incrementer."""
-    n = board.area
+    n, pool = board.area, formula.pool
     width = max(1, (n - 1).bit_length())
 
     def bit(u: Square, i: int) -> int:
@@ -242,9 +241,9 @@ def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
     firsts = set(ends(board)[0])
     for u in board.squares():
         check_deadline()
-        with family("carry into bit 0"):
-            formula.append([carry(u, 0)])
-        with family("carries"):
+        with formula.family("carry into bit 0"):
+            formula.add([carry(u, 0)])
+        with formula.family("carries"):
             for i in range(width):
                 # carry(i + 1) <-> carry(i) & bit(i)
                 formula.extend(
@@ -254,34 +253,34 @@ def binary_ranks(board: Board, formula: CNF, pool: IDPool) -> None:
                         [carry(u, i + 1), -carry(u, i), -bit(u, i)],
                     ]
                 )
-        with family("rank below n"):
+        with formula.family("rank below n"):
             forbid_at_least(formula, [bit(u, i) for i in range(width)], n)  # p(u) <= n - 1
         zero = [[-bit(u, i)] for i in range(width)]
         if board.closed:
             if u == board.root:
-                with family("the root ranks 0"):
+                with formula.family("the root ranks 0"):
                     formula.extend(zero)
         elif u in firsts:
-            with family("the first ranks 0"):
+            with formula.family("the first ranks 0"):
                 formula.extend([-pool.id(("first", u))] + z for z in zero)
     for u, v in arcs(board):
         if board.closed and v == board.root:
             continue
         check_deadline()
         a = pool.id(("arc", u, v))
-        with family("an arc adds one"):
+        with formula.family("an arc adds one"):
             for i in range(width):
                 x, c, y = bit(u, i), carry(u, i), bit(v, i)  # y = x xor c
                 formula.extend([[-a, -x, -c, -y], [-a, x, c, -y], [-a, x, -c, y], [-a, -x, c, y]])
-        with family("no overflow"):
-            formula.append([-a, -carry(u, width)])  # no overflow
+        with formula.family("no overflow"):
+            formula.add([-a, -carry(u, width)])  # no overflow
 
 
-def forbid_at_least(formula: CNF, bits: list[int], bound: int) -> None:
+def forbid_at_least(formula: Formula, bits: list[int], bound: int) -> None:
     """The binary number ``bits`` (least significant first) is below ``bound``."""
     limit = bound - 1
     for i in range(len(bits)):
         if not (limit >> i) & 1:
             # bit i set while every higher bit matches limit's ones would exceed limit
             higher = [-bits[j] for j in range(i + 1, len(bits)) if (limit >> j) & 1]
-            formula.append([-bits[i], *higher])
+            formula.add([-bits[i], *higher])

@@ -3,9 +3,8 @@ use) and the frontier backend (models/knights_tour/frontier.py, which needs numb
 
 from __future__ import annotations
 
-from gridsat.models import cardinality
+from gridsat.models.constraints import Model, amo
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
-from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
 from gridsat.models.knights_tour.board import Board, arcs, decoder, ends
@@ -15,7 +14,7 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     """``AddCircuit`` over the squares; an open tour closes through a dummy node."""
     from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
+    model = Model("knights_tour:cpsat")
     index = {square: i for i, square in enumerate(board.squares())}
     primary: dict[Key, cp_model.IntVar] = {}
     circuit = []
@@ -29,12 +28,12 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
             primary[(kind, square)] = literal = model.NewBoolVar(f"{kind}_{square}")
             circuit.append((dummy, index[square], literal) if kind == "first" else (index[square], dummy, literal))
     if board.closed and board.area < 2:
-        with family("no closed tour of one square"):
+        with model.family("no closed tour of one square"):
             model.AddBoolOr([])  # one square cannot jump back to itself
     elif circuit:
-        with family("one circuit through every square"):
+        with model.family("one circuit through every square"):
             model.AddCircuit(circuit)
-    return CpsatFormulation(model=model, primary=primary, decode=decoder(board))
+    return CpsatFormulation(**model.parts(), primary=primary, decode=decoder(board))
 
 
 def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
@@ -47,7 +46,7 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
 # ``cutset`` (lazy cut-set refinement) is the default: the fastest CNF in
 # python -m gridsat.benchmarks.compare.knights_tour, for one tour and for a count.
 CNF_ENCODINGS = EncodingSpace(
-    (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"), cardinality.axis()))
+    (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"), amo.axis()))
 
 
 def frontier_spec(board: Board) -> FrontierSpec:

@@ -13,7 +13,7 @@ The package: ``room`` (the instance), ``formulations``, ``frontier`` (the fronti
 
 from __future__ import annotations
 
-from gridsat.models import cardinality
+from gridsat.models.constraints import amo
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.parts import Frontier, MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
@@ -35,7 +35,7 @@ PUZZLE = Puzzle(
     verify=verify,
     render=render,
     describe=describe,
-    cnf_encodings=EncodingSpace((cardinality.axis(),)),
+    cnf_encodings=EncodingSpace((amo.axis(),)),
     reference=reference.ALGORITHMS,
     example="4x7",
     symmetry=Symmetry({"symmetry": symmetry.group}),

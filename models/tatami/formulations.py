@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gridsat.models import cardinality
+from gridsat.models.constraints import Formula, Model
+from gridsat.models.constraints.amo import exactly_one
 from gridsat.models.encoding import Encoding
-from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
 from gridsat.models.tatami.room import Mat, Room, Tiling
@@ -55,34 +55,28 @@ def decode(values: Mapping[Key, int]) -> Tiling:
 
 def cpsat(room: Room, encoding: Encoding) -> CpsatFormulation:
     """Booleans per mat position, exactly one mat per cell, one clause per corner."""
-    from ortools.sat.python import cp_model
-
-    model = cp_model.CpModel()
+    model = Model("tatami:cpsat")
     mats = {key: model.NewBoolVar(f"{key[0]}_{key[1]}_{key[2]}") for key in placements(room)}
-    with family("one mat per cell"):
+    with model.family("one mat per cell"):
         for r, c in room.cells():
             model.AddExactlyOne(mats[k] for k in covering(room, r, c))
-    with family("no four mats meet"):
+    with model.family("no four mats meet"):
         for corner in corners(room):
             model.AddBoolOr(mats[k] for k in corner)
-    return CpsatFormulation(model=model, primary=mats, decode=decode)
+    return CpsatFormulation(**model.parts(), primary=mats, decode=decode)
 
 
 def cnf(room: Room, encoding: Encoding) -> CnfFormulation:
-    """The same rules as clauses; exactly-one per cell through the named cardinality encoding."""
-    from pysat.formula import CNF, IDPool
-
-    pool, formula = IDPool(), CNF()
-    projection = [pool.id(key) for key in placements(room)]
-    with family("one mat per cell"):
+    """The same rules as clauses; exactly-one per cell through the named at-most-one encoding."""
+    formula = Formula("tatami:cnf")
+    projection = [formula.var(key) for key in placements(room)]
+    with formula.family("one mat per cell"):
         for r, c in room.cells():
-            cardinality.exactly_one(formula, [pool.id(k) for k in covering(room, r, c)], pool, encoding["card"])
-    with family("no four mats meet"):
-        for corner in corners(room):
-            formula.append([pool.id(k) for k in corner])
-    formula.nv = max(formula.nv, pool.top)
+            exactly_one(formula, [formula.var(k) for k in covering(room, r, c)], encoding["amo"])
+    with formula.family("no four mats meet"):
+        formula.extend([formula.var(k) for k in corner] for corner in corners(room))
     # Every tiling has rows*cols/2 mats, so blocking a tiling's mats alone is exact.
-    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode, block_true_only=True)
+    return CnfFormulation(**formula.parts(), projection=projection, decode=decode, block_true_only=True)
 
 
 def frontier_spec(room: Room) -> FrontierSpec:

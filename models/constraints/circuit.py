@@ -17,8 +17,8 @@ arc in and one out; that alone allows a cover by several disjoint cycles, and th
   are unique, so a circuit has exactly one assignment of the residues.
 
 A Hamiltonian path becomes a circuit through a dummy node: its arcs out choose the first node, its
-arcs in the last. Clauses go straight into ``formula.clauses`` (CNF.append would track ``nv`` clause
-by clause, which costs more than building them): the caller sets ``formula.nv`` from its pool.
+arcs in the last. Clauses go straight into ``formula.clauses`` (a ``Formula``: the family in force
+applies to them all).
 """
 
 from __future__ import annotations
@@ -26,17 +26,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from pysat.formula import CNF, IDPool
-
-from gridsat.models import cardinality
-from gridsat.models.families import family
+from gridsat.models.constraints.amo import exactly_one
+from gridsat.models.constraints.formula import Formula
 from gridsat.models.formulation import check_deadline
 
 Arc = tuple[int, int, int]  # (tail, head, CNF variable)
-# A group of arcs larger than this (a dummy node's n arcs) is encoded with the ladder, whatever the
-# card encoding: linear, and fast to build (pairwise needs n^2/2 clauses, the totalizer grows
-# faster than the arcs, and pysat's sequential counter is slow to build at that size).
-LARGE_GROUP = 32
 
 
 @dataclass
@@ -60,22 +54,20 @@ class Circuit:
     def name(self, node: int) -> Hashable:
         return self.names[node] if self.names else node
 
-    def degrees(self, formula: CNF, pool: IDPool, card: str) -> None:
-        """Exactly one arc into and one out of every node (``card`` names the at-most-one encoding of
-        groups up to ``LARGE_GROUP`` arcs; larger groups use the ladder)."""
-        with family("one arc in and one out"):
+    def degrees(self, formula: Formula, amo: str) -> None:
+        """Exactly one arc into and one out of every node, each at-most-one in encoding ``amo`` (whatever
+        the group's size: a dummy node's n arcs too)."""
+        with formula.family("one arc in and one out"):
             for node in range(self.size):
                 for group in (self.ins[node], self.outs[node]):
-                    lits = [var for _, var in group]
-                    name = "ladder" if len(lits) > LARGE_GROUP else card
-                    cardinality.exactly_one(formula, lits, pool, name)
+                    exactly_one(formula, [var for _, var in group], amo)
 
-    def forbid_two_cycles(self, formula: CNF) -> None:
+    def forbid_two_cycles(self, formula: Formula) -> None:
         """No arc together with its reverse (redundant once the circuit has three nodes or more)."""
         if self.size < 3:
             return
         arc = {(tail, head): var for tail, head, var in self.arcs}
-        with family("no arc and its reverse"):
+        with formula.family("no arc and its reverse"):
             formula.clauses.extend([-var, -arc[head, tail]] for (tail, head), var in arc.items()
                                    if tail < head and (head, tail) in arc)
 
@@ -126,7 +118,7 @@ class Circuit:
             return []
         return [cut for cycle in self.cycles(after) for cut in (self.cut(cycle), self.cut_in(cycle))]
 
-    def cut_four_cycles(self, formula: CNF, skip: int | None = None) -> int:
+    def cut_four_cycles(self, formula: Formula, skip: int | None = None) -> int:
         """A cut-set clause up front for the nodes of every 4-cycle not through ``skip`` (returns how many).
 
         Models of the degree constraints alone are full of 4-cycles (on knight's tour boards most
@@ -143,20 +135,20 @@ class Circuit:
                 for d in around[i + 1:]:
                     sets.update(frozenset((a, b, c, d)) for c in near[b] & near[d] if c not in (a, skip))
         chosen = [sorted(nodes) for nodes in sets if len(nodes) < self.size]  # a circuit of 4 leaves nothing out
-        with family("no four-cycle"):
+        with formula.family("no four-cycle"):
             formula.clauses.extend(self.cut(nodes) for nodes in sorted(chosen))
         return len(chosen)
 
-    def residues(self, formula: CNF, pool: IDPool, root: int, card: str) -> list[int]:
+    def residues(self, formula: Formula, root: int, amo: str) -> list[int]:
         """Distances from ``root`` modulo the primes this circuit needs (returned), one-hot per node and prime."""
         moduli = primes_for(self.size - 1, even=self.bipartite_without(root))
-        clauses = formula.clauses
+        clauses, pool = formula.clauses, formula.pool
         for p in moduli:
             rank = [[pool.id(("residue", self.name(node), p, i)) for i in range(p)] for node in range(self.size)]
-            with family("one residue per node"):
+            with formula.family("one residue per node"):
                 for node in range(self.size):
-                    cardinality.exactly_one(formula, rank[node], pool, card)
-            with family("the root at residue 0"):
+                    exactly_one(formula, rank[node], amo)
+            with formula.family("the root at residue 0"):
                 clauses.append([rank[root][0]])
             for tail in range(self.size):
                 check_deadline()
@@ -165,9 +157,9 @@ class Circuit:
                         continue
                     for i in range(p):
                         j = (i + 1) % p
-                        with family("an arc steps the residue forward"):
+                        with formula.family("an arc steps the residue forward"):
                             clauses.append([-var, -rank[tail][i], rank[head][j]])
-                        with family("an arc steps the residue back"):
+                        with formula.family("an arc steps the residue back"):
                             clauses.append([-var, rank[tail][i], -rank[head][j]])
         return moduli
 
@@ -175,14 +167,14 @@ class Circuit:
         """Whether the arcs not touching ``root`` 2-colour the nodes (then every cycle avoiding it is even)."""
         return self.colouring(skip=root) is not None
 
-    def forbid_unbalanced(self, formula: CNF) -> bool:
+    def forbid_unbalanced(self, formula: Formula) -> bool:
         """The empty clause when the arcs 2-colour the nodes into classes of different sizes: a circuit
         alternates colours, so it needs as many of each (an odd knight's board has no closed tour).
         Returns whether it was added."""
         colour = self.colouring()
         if colour is None or 2 * sum(colour) == self.size:
             return False
-        with family("no circuit of unbalanced colours"):
+        with formula.family("no circuit of unbalanced colours"):
             formula.clauses.append([])  # (a disconnected graph, whose colours are arbitrary, has no circuit either)
         return True
 

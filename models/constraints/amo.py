@@ -1,0 +1,106 @@
+"""At-most-one and exactly-one, each at-most-one through a named encoding: the ``amo`` axis.
+
+``ENCODINGS`` maps every name to the function that writes it: ``write(formula, lits)`` adds clauses
+(and auxiliaries from ``formula.pool``) saying that at most one of ``lits`` is true, for any number of
+literals (two or more; ``at_most_one`` handles fewer). A new encoding is one function decorated with
+``@encoding("name")``; its docstring names its source and its size in the number of inputs n.
+Every encoding is applied as named at every group size: none stands in for another.
+
+The encodings of ``pysat.card`` (all of its kinds differ at a bound of one) are written by PySAT;
+models/constraints/amo_pysat.py registers them, and ``native``: no clauses at all but a CNF+ at-most
+constraint, for the solvers that take them. Commander, product and bimander are written here from their
+papers (models/constraints/amo_papers.py). The axis lists them in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from gridsat.models.encoding import Axis
+
+if TYPE_CHECKING:
+    from gridsat.models.constraints.formula import Formula
+
+Write = Callable[["Formula", list[int]], None]
+
+ENCODINGS: dict[str, Write] = {}
+
+
+
+def encoding(name: str) -> Callable[[Write], Write]:
+    """Register ``write`` as the at-most-one encoding ``name`` (in registration order: the axis order)."""
+
+    def register(write: Write) -> Write:
+        if name in ENCODINGS:
+            raise ValueError(f"at-most-one encoding {name!r} registered twice")
+        ENCODINGS[name] = write
+        return write
+
+    return register
+
+
+def at_most_one(formula: Formula, lits: Sequence[int], name: str) -> None:
+    """At most one of ``lits`` is true, in encoding ``name``; its clauses are scoped to ``lits``."""
+    if len(lits) < 2:
+        return
+    with formula.scope(lits, "at_most"):
+        ENCODINGS[name](formula, list(lits))
+
+
+def at_least_one(formula: Formula, lits: Sequence[int]) -> None:
+    """At least one of ``lits`` is true: one clause (the empty clause for no literals)."""
+    with formula.scope(lits, "at_least"):
+        formula.add(lits)
+
+
+def exactly_one(formula: Formula, lits: Sequence[int], name: str) -> None:
+    """Exactly one of ``lits`` is true: one clause plus the named at-most-one."""
+    at_least_one(formula, lits)
+    at_most_one(formula, lits, name)
+
+
+def axis(names: Sequence[str] | None = None, default: str = "pairwise") -> Axis:
+    """The ``amo`` axis of an encoding space: ``names`` (default: every registered encoding), ``default`` first."""
+    names = list(names or (n for n in ENCODINGS if n != "native"))  # native joins once the backends load CNF+
+    names.remove(default)
+    return Axis("amo", (default, *names))
+
+
+def measured(name: str, n: int) -> tuple[int, int]:
+    """(auxiliary variables, clauses) of encoding ``name`` on ``n`` inputs, built once (native constraints
+    count as clauses)."""
+    return _sizes.setdefault((name, n), _measure(name, n))
+
+
+_sizes: dict[tuple[str, int], tuple[int, int]] = {}
+
+
+def _measure(name: str, n: int) -> tuple[int, int]:
+    from gridsat.models.constraints.formula import Formula
+
+    formula = Formula("measure")
+    lits = [formula.var(i) for i in range(n)]
+    at_most_one(formula, lits, name)
+    variables, clauses = formula.size()
+    return variables - n, clauses
+
+
+# The encodings register themselves into ENCODINGS when imported (they import ``encoding`` from here),
+# in the axis order: PySAT's, the papers', then native.
+from gridsat.models.constraints import amo_pysat  # noqa: E402, F401, I001
+from gridsat.models.constraints import amo_papers  # noqa: E402, F401, I001
+
+# The PySAT solvers that take CNF+ (native at-most-k constraints): the only ones ``native`` runs on.
+NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
+
+
+@encoding("native")
+def native(formula: Formula, lits: list[int]) -> None:
+    """A native cardinality constraint (PySAT's CNFPlus ``atmost``), no clauses: propagated by the solver
+    itself (MiniCard: Liffiton and Maglalang, SAT 2012; Glucard). Only the solvers in ``NATIVE_SOLVERS``
+    take it; every other backend or solver refuses a formulation that has one.
+    Size: 0 variables, 0 clauses, one native constraint."""
+    formula.atmost(lits, 1)
+
+

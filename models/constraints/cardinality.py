@@ -1,0 +1,72 @@
+"""``sum(lits) <= k``, ``>= k`` and ``== k`` for any bound, through a named ``amo`` encoding: at a bound
+of one its at-most-one; above one the ``pysat.card`` encoding of the same name, or a native constraint.
+An at-most-one-only encoding (pairwise, ladder, bitwise, commander, product, bimander) is refused above
+a bound of one, never replaced."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from gridsat.models.constraints.amo import at_most_one
+from gridsat.models.errors import InvalidOption
+
+if TYPE_CHECKING:
+    from gridsat.models.constraints.formula import Formula
+
+# The pysat.card encodings defined for every bound.
+ANY_BOUND = ("seqcounter", "totalizer", "cardnetwrk", "sortnetwrk", "mtotalizer", "kmtotalizer")
+
+
+def refuse(name: str, lits: Sequence[int], bound: int) -> InvalidOption:
+    return InvalidOption(f"the {name} encoding is an at-most-one: it cannot bound {len(lits)} literals by {bound} "
+                         f"(encodings for any bound: {', '.join((*ANY_BOUND, 'native'))})")
+
+
+def at_most(formula: Formula, lits: Sequence[int], bound: int, name: str) -> None:
+    """``sum(lits) <= bound``, its clauses scoped to ``lits``."""
+    if bound >= len(lits):
+        return
+    if bound == 1:
+        at_most_one(formula, lits, name)
+        return
+    with formula.scope(lits, "at_most"):
+        if bound < 0:
+            formula.add([])
+        elif bound == 0:
+            formula.extend([-lit] for lit in lits)
+        elif name == "native":
+            formula.atmost(lits, bound)
+        elif name in ANY_BOUND:
+            from pysat.card import CardEnc, EncType
+
+            formula.absorb(CardEnc.atmost(list(lits), bound=bound, vpool=formula.pool,
+                                          encoding=getattr(EncType, name)))
+        else:
+            raise refuse(name, lits, bound)
+
+
+def at_least(formula: Formula, lits: Sequence[int], bound: int, name: str) -> None:
+    """``sum(lits) >= bound``; a bound of one is a plain clause, more than ``len(lits)`` the empty clause."""
+    if bound <= 0:
+        return
+    with formula.scope(lits, "at_least"):
+        if bound == 1:
+            formula.add(lits)
+        elif bound > len(lits):
+            formula.add([])
+        elif name == "native":
+            formula.atmost([-lit for lit in lits], len(lits) - bound)
+        elif name in ANY_BOUND:
+            from pysat.card import CardEnc, EncType
+
+            formula.absorb(CardEnc.atleast(list(lits), bound=bound, vpool=formula.pool,
+                                           encoding=getattr(EncType, name)))
+        else:
+            raise refuse(name, lits, bound)
+
+
+def exactly(formula: Formula, lits: Sequence[int], bound: int, name: str) -> None:
+    """``sum(lits) == bound`` as an at-least and an at-most."""
+    at_least(formula, lits, bound, name)
+    at_most(formula, lits, bound, name)
