@@ -19,31 +19,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from gridsat.models.constraints.domains import LogInt, OrderInt, Out, defined, forbid
+from gridsat.models.constraints import amo, cardinality
+from gridsat.models.constraints.domains import LogInt, OrderInt, defined, forbid
 
-AtMostOne = Callable[[Sequence[int]], None]
-AtMost = Callable[[Sequence[int], int], None]
+if TYPE_CHECKING:
+    from gridsat.models.constraints.formula import Formula
 
 
-def per_value(out: Out, xs: Sequence[OrderInt | LogInt], allowed: Sequence[set[int]], pairwise: bool,
-              at_most_one: AtMostOne) -> None:
-    """At most one of the x_i takes each value (among those allowed to take it)."""
+def per_value(out: Formula, xs: Sequence[OrderInt | LogInt], allowed: Sequence[set[int]], name: str) -> None:
+    """At most one of the x_i takes each value (among those allowed to take it), in at-most-one encoding
+    ``name`` (``pairwise``: conflict clauses on the terms themselves)."""
     for v in sorted(set().union(*allowed)) if allowed else []:
         terms = [(x, x.equals(v)) for x, ok in zip(xs, allowed, strict=True) if v in ok]
         if len(terms) < 2:
             continue
-        if pairwise:
+        if name == "pairwise":
             for i, (_, first) in enumerate(terms):
                 for _, second in terms[i + 1:]:
                     forbid(out, first, second)
         else:
-            at_most_one([defined(out, conj, ("eq", *x.key, v)) for x, conj in terms])  # type: ignore[arg-type]
+            amo.at_most_one(out, [defined(out, conj, ("eq", *x.key, v)) for x, conj in terms], name)  # type: ignore[arg-type]
 
 
-def hall(out: Out, xs: Sequence[OrderInt], allowed: Sequence[set[int]], at_most_one: AtMostOne,
-         at_most: AtMost) -> None:
+def hall(out: Formula, xs: Sequence[OrderInt], allowed: Sequence[set[int]], name: str) -> None:
     """At most u-l+1 of the x_i in [l, u], for every interval whose ends some x_i may take (an interval
     with an end no variable takes holds the same variables as a shorter one, with a larger bound)."""
     values = sorted(set().union(*allowed)) if allowed else []
@@ -65,4 +66,5 @@ def hall(out: Out, xs: Sequence[OrderInt], allowed: Sequence[set[int]], at_most_
                     for lit in lits:
                         out.add([-lit])
                 elif bound < len(lits):
-                    (at_most_one(lits) if bound == 1 else at_most(lits, bound))
+                    # Bessiere et al.'s bound consistency needs sums that propagate fully: the sequential counter
+                    cardinality.at_most(out, lits, bound, name if bound == 1 else "seqcounter")

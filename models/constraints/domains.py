@@ -13,32 +13,26 @@ written as ``forbid``: clauses that rule out a conjunction. Both encodings answe
 - ``projection()``: the variables that fix x (one-to-one with its values once restricted);
   ``value(true)``: x's value given the set of those variables that are true.
 
-``out`` is the formula written to (models/constraints/formula.py's ``Formula``, or anything with
-``add``, ``var``, ``aux`` and ``family``). Variables are named ``(tag, *key, ...)`` with ``key`` the
-variable's own key (a cell ``(r, c)``), so a board symmetry maps them by moving the key.
+``out`` is the ``Formula`` written to (models/constraints/formula.py). Variables are named
+``(tag, *key, ...)`` with ``key`` the variable's own key (a cell ``(r, c)``), so a board symmetry maps
+them by moving the key.
 The direct (one-hot) encoding is a Boolean per value with an exactly-one: the at-most-one helpers
 (models/constraints/amo.py) write it; its all-different is an at-most-one per value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gridsat.models.constraints.formula import Formula
 
 Conj = list[int] | None
 
 
-class Out(Protocol):
-    """What the encodings write to."""
-
-    def add(self, clause: Sequence[int]) -> None: ...
-    def var(self, key: Hashable) -> int: ...
-    def aux(self) -> int: ...
-    def family(self, label: str): ...  # noqa: ANN201 - a context manager
-
-
-def forbid(out: Out, *conjunctions: Conj) -> None:
+def forbid(out: Formula, *conjunctions: Conj) -> None:
     """The clause ruling out that all ``conjunctions`` hold together (nothing when one never holds; the
     empty clause when all always hold)."""
     if any(c is None for c in conjunctions):
@@ -46,7 +40,7 @@ def forbid(out: Out, *conjunctions: Conj) -> None:
     out.add([-lit for c in conjunctions for lit in c])  # type: ignore[union-attr]
 
 
-def defined(out: Out, conj: list[int], key: Hashable) -> int:
+def defined(out: Formula, conj: list[int], key: Hashable) -> int:
     """A literal equivalent to the conjunction ``conj``: its one literal, else the variable ``key``
     defined by len(conj) + 1 clauses (a unit clause for the empty conjunction, which always holds)."""
     if len(conj) == 1:
@@ -91,7 +85,7 @@ class OrderInt:
     ge: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def new(cls, out: Out, key: tuple, low: int, high: int) -> OrderInt:
+    def new(cls, out: Formula, key: tuple, low: int, high: int) -> OrderInt:
         x = cls(key, low, high, {v: out.var(("ge", *key, v)) for v in range(low + 1, high + 1)})
         with out.family("order chain"):
             for v in range(low + 2, high + 1):
@@ -118,11 +112,11 @@ class OrderInt:
         """One interval per maximal run of ``excluded`` values between ``keep`` values."""
         return [self.between(a, b) for a, b in runs(excluded | keep, excluded)]
 
-    def restrict(self, out: Out, allowed: set[int]) -> None:
+    def restrict(self, out: Formula, allowed: set[int]) -> None:
         for conj in self.cover(set(range(self.low, self.high + 1)) - allowed, allowed):
             forbid(out, conj)
 
-    def below(self, out: Out, y: OrderInt) -> None:
+    def below(self, out: Formula, y: OrderInt) -> None:
         """x < y: (x >= v) -> (y >= v+1) for every v, d clauses of at most two literals."""
         for v in range(self.low, self.high + 1):
             forbid(out, self.at_least(v), y.at_most(v))
@@ -152,7 +146,7 @@ class LogInt:
     bits: list[int] = field(default_factory=list)  # least significant first
 
     @classmethod
-    def new(cls, out: Out, key: tuple, low: int, high: int) -> LogInt:
+    def new(cls, out: Formula, key: tuple, low: int, high: int) -> LogInt:
         width = (high - low).bit_length()
         return cls(key, low, high, [out.var(("bit", *key, k)) for k in range(width)])
 
@@ -177,12 +171,12 @@ class LogInt:
         maximal = [(o, s) for o, s in found if not any(s2 > s and o >> s2 == o2 >> s2 for o2, s2 in found)]
         return [self.block(o, s) for o, s in sorted(maximal)]
 
-    def restrict(self, out: Out, allowed: set[int]) -> None:
+    def restrict(self, out: Formula, allowed: set[int]) -> None:
         patterns = set(range(self.low, self.low + (1 << len(self.bits))))
         for conj in self.cover(patterns - allowed, allowed):
             forbid(out, conj)
 
-    def below(self, out: Out, y: LogInt) -> None:
+    def below(self, out: Formula, y: LogInt) -> None:
         """x < y by a comparator from the most significant bit: t_k (the bits above k are equal) is
         defined as t_k+1 & (x_k = y_k); while tied x_k <= y_k; and the values are not equal.
         b-1 variables, at most 6b clauses."""

@@ -20,38 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gridsat.models import cardinality
-from gridsat.models.constraints import alldiff
+from gridsat.models.constraints import Formula, alldiff
 from gridsat.models.constraints.domains import DOMAINS, LogInt, OrderInt, forbid
 from gridsat.models.encoding import Encoding
-from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, Decoder, Key
 from gridsat.models.prime_grid.grid import Cell, Filling, Grid
 from gridsat.models.prime_grid.rules import candidates, colour, edges, partners, phase_guard
 from gridsat.models.prime_grid.symmetry import keeps_leaders, orbits
 
 Number = OrderInt | LogInt
-
-
-class Sink:
-    """A CNF and its pool behind the writing interface of models/constraints/domains.py."""
-
-    def __init__(self) -> None:
-        from pysat.formula import CNF, IDPool
-
-        self.pool, self.cnf = IDPool(), CNF()
-
-    def add(self, clause: list[int]) -> None:
-        self.cnf.append(list(clause))
-
-    def var(self, key: Key) -> int:
-        return self.pool.id(key)
-
-    def aux(self) -> int:
-        return self.pool.id()
-
-    def family(self, label: str) -> family:
-        return family(label)
+AMO = "card"  # the at-most-one axis (i41 renames it "amo" when prime-grid moves to the library)
 
 
 def decode_numbers(grid: Grid, cells: Mapping[Cell, Number]) -> Decoder:
@@ -66,63 +44,54 @@ def decode_numbers(grid: Grid, cells: Mapping[Cell, Number]) -> Decoder:
 
 def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
     """The CNF of ``encoding`` (domain ``order``, ``log`` or ``hall``); see the module."""
-    out = Sink()
+    out = Formula("prime_grid:cnf")
     parity = encoding["parity"] == "parity"
     kind = DOMAINS["log" if encoding["domain"] == "log" else "order"]
     cells: dict[Cell, Number] = {cell: kind.new(out, cell, grid.low, grid.high) for cell in grid.cells()}
     allowed = {cell: set(candidates(grid, cell, parity)) for cell in cells}
-    with family("candidate values"):
+    with out.family("candidate values"):
         for cell, x in cells.items():
             x.restrict(out, allowed[cell])
     all_different(out, grid, encoding, cells, allowed)
     adjacency(out, grid, encoding["adjacency"] == "support", cells, allowed)
     if phase_guard(grid, parity):
         odd_first = out.var("phase")
-        with family("parity by colour"):
+        with out.family("parity by colour"):
             for cell, x in cells.items():
                 for v in allowed[cell]:
                     forbid(out, x.equals(v), [-odd_first if (v + colour(cell)) % 2 else odd_first])
-    with family("symmetry leaders"):
+    with out.family("symmetry leaders"):
         for p, q in keeps_leaders(grid, encoding):
             cells[p].below(out, cells[q])
-    out.cnf.nv = max(out.cnf.nv, out.pool.top)
     projection = [v for x in cells.values() for v in x.projection()]
-    return CnfFormulation(cnf=out.cnf, pool=out.pool, projection=projection, decode=decode_numbers(grid, cells),
+    return CnfFormulation(**out.parts(), projection=projection, decode=decode_numbers(grid, cells),
                           **orbits(grid, encoding))
 
 
-def all_different(out: Sink, grid: Grid, encoding: Encoding, cells: dict[Cell, Number],
+def all_different(out: Formula, grid: Grid, encoding: Encoding, cells: dict[Cell, Number],
                   allowed: dict[Cell, set[int]]) -> None:
     """One value per cell at most once: per value, or by Hall intervals."""
-    name = encoding["card"]
-
-    def at_most_one(lits: list[int]) -> None:
-        cardinality.at_most(out.cnf, lits, 1, out.pool, name)
-
-    def at_most(lits: list[int], bound: int) -> None:
-        cardinality.at_most(out.cnf, lits, bound, out.pool, "seqcounter")
-
     xs, ok = list(cells.values()), [allowed[cell] for cell in cells]
     if encoding["domain"] == "hall":
-        alldiff.hall(out, xs, ok, at_most_one, at_most)  # type: ignore[arg-type]
+        alldiff.hall(out, xs, ok, encoding[AMO])  # type: ignore[arg-type]
         return
-    with family("values all differ"):
-        alldiff.per_value(out, xs, ok, name == "pairwise", at_most_one)
+    with out.family("values all differ"):
+        alldiff.per_value(out, xs, ok, encoding[AMO])
 
 
-def adjacency(out: Sink, grid: Grid, support: bool, cells: dict[Cell, Number],
+def adjacency(out: Formula, grid: Grid, support: bool, cells: dict[Cell, Number],
               allowed: dict[Cell, set[int]]) -> None:
     """Neighbours sum to a prime: supports (intervals or blocks of non-supports) or conflict pairs."""
     for p, q in edges(grid):
         if support:
-            with family("a neighbour sums to a prime"):
+            with out.family("a neighbour sums to a prime"):
                 for here, there in ((p, q), (q, p)):
                     for a in sorted(allowed[here]):
                         supports = set(partners(grid, a, sorted(allowed[there])))
                         for conj in cells[there].cover(allowed[there] - supports, supports):
                             forbid(out, cells[here].equals(a), conj)
         else:
-            with family("no non-prime neighbours"):
+            with out.family("no non-prime neighbours"):
                 for a in sorted(allowed[p]):
                     fine = set(partners(grid, a, sorted(allowed[q])))
                     for b in sorted(allowed[q] - fine - {a}):
