@@ -18,7 +18,7 @@ from gridsat.models.encoding import EncodingSpace
 from gridsat.models.parts import Frontier, MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.tatami import mutation, pictures, reference, symmetry
-from gridsat.models.tatami.formulations import cnf, cpsat, frontier_spec
+from gridsat.models.tatami.formulations import MODEL, cnf, cpsat, frontier_spec
 from gridsat.models.tatami.room import describe, parse
 from gridsat.models.tatami.solution import render, verify
 
@@ -35,7 +35,8 @@ PUZZLE = Puzzle(
     verify=verify,
     render=render,
     describe=describe,
-    cnf_encodings=EncodingSpace((amo.axis(),)),
+    cpsat_encodings=EncodingSpace((MODEL,)),
+    cnf_encodings=EncodingSpace((MODEL, amo.axis())),
     reference=reference.ALGORITHMS,
     example="4x7",
     symmetry=Symmetry({"symmetry": symmetry.group}),
