@@ -212,10 +212,14 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     assert [r.config for r in seeds if r.puzzle == "knights-tour" and r.backend == "reference"] == [
         "reference:backtrack", "reference:warnsdorff", "reference:divide"]
     scaling, _ = plan(load("scaling"))
-    rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.backend == "cpsat"]
-    assert rooms == ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
+    for model in ("mats", "directions"):
+        rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.config == f"cpsat:{model}"]
+        assert rooms == ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
     assert sorted({r.config for r in scaling if r.puzzle == "tatami" and r.backend == "sat"}) == [
-        f"sat:{e}/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
+        f"sat:{e}/cadical195" for e in ("directions+pairwise", "mats+ladder", "mats+pairwise", "mats+seqcounter",
+                                        "mats+totalizer")]
+    domains = {r.config.split(":")[1].split("+")[0] for r in scaling if r.puzzle == "prime-grid" and r.backend == "sat"}
+    assert domains == {"direct", "order", "log", "hall"}
     tours = [r for r in scaling if r.puzzle == "knights-tour"]
     assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours if r.config == "cpsat:default"] == [
         "8x8", "9x10", "12x12", "16x16", "20x20"]
