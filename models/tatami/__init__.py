@@ -1,14 +1,16 @@
 """Tatami tilings: cover an H x W room with 1x2 mats so that no four mats meet at one point.
 
 Seed: the tatami write-up (3x4 has 4 tilings; the question is the 4x7 room, 14 mats).
-Variables: ``("h", r, c)`` is a mat on (r, c)-(r, c+1); ``("v", r, c)`` a mat on (r, c)-(r+1, c).
+Variables (``mats``): ``("h", r, c)`` is a mat on (r, c)-(r, c+1); ``("v", r, c)`` a mat on (r, c)-(r+1, c).
+The ``directions`` formulation (models/tatami/directions.py) has ``("to", r, c, d)``: the mat on (r, c)
+goes on to its neighbour in direction d.
 Four mats meet at the corner shared by (r, c), (r, c+1), (r+1, c), (r+1, c+1) exactly when no
 mat crosses that corner's four half-edges, so the rule is one clause per interior corner:
 ``h(r,c) | h(r+1,c) | v(r,c) | v(r,c+1)``.
 
-The package: ``room`` (the instance), ``formulations``, ``frontier`` (the frontier spec), ``solution``
-(verify, render), ``reference`` (the searches), and the parts ``symmetry``, ``pictures`` and
-``mutation``. This file assembles them.
+The package: ``room`` (the instance), ``formulations`` and ``directions``, ``frontier`` (the frontier
+spec), ``solution`` (verify, render), ``reference`` (the searches), and the parts ``symmetry``,
+``pictures`` and ``mutation``. This file assembles them.
 """
 
 from __future__ import annotations
