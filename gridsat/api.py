@@ -17,7 +17,7 @@ from typing import Any
 
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
-from gridsat.models.cardinality import ENCODINGS as CARDINALITY
+from gridsat.models.constraints.amo import ENCODINGS as AT_MOST_ONE
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
@@ -425,7 +425,7 @@ def backend_names(can: str | None = None) -> list[str]:
 
 
 def listing() -> dict[str, Any]:
-    """Every puzzle (plugins included), backend, PySAT solver and cardinality encoding, as ``gridsat list
+    """Every puzzle (plugins included), backend, PySAT solver and at-most-one encoding, as ``gridsat list
     --json`` prints them; a plugin that does not load is a line of ``plugin_errors``, not an error."""
     chosen = {name: backend_class(name)() for name in BACKENDS}
     puzzles, broken = [], [*shadowed()]
@@ -450,7 +450,7 @@ def listing() -> dict[str, Any]:
         backends.append({"name": name, "summary": b.summary, "available": available, "takes": list(b.takes),
                          "can": sorted(b.can), **({} if available else {"install": b.install})})
         extras.update(b.listing() if available else {})
-    return {"puzzles": puzzles, "backends": backends, **extras, "cardinality_encodings": list(CARDINALITY),
+    return {"puzzles": puzzles, "backends": backends, **extras, "amo_encodings": list(AT_MOST_ONE),
             "plugin_errors": broken}
 
 

@@ -164,7 +164,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         solvers = [s["name"] + (" (default)" if s["default"] else " (solve only)" if s["solve_only"] else "")
                    for s in found["sat_solvers"]]
         print(f"PySAT solvers (--solver): {', '.join(solvers)}")
-    print(f"cardinality encodings: {', '.join(found['cardinality_encodings'])}")
+    print(f"at-most-one encodings (amo): {', '.join(found['amo_encodings'])}")
     for line in found["plugin_errors"]:
         print(f"broken plugin: {line}")
     return 0

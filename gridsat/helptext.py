@@ -12,7 +12,7 @@ WIDTH = 78  # the description is wrapped here: the raw formatter that keeps the 
 # command -> (description, examples as "command line  # what it does")
 HELP: dict[str, tuple[str, tuple[str, ...]]] = {
     "list": ("List the puzzles (with their parameters, encodings and reference algorithms), the backends "
-             "(and how to install those missing), the PySAT solvers and the cardinality encodings.",
+             "(and how to install those missing), the PySAT solvers and the at-most-one encodings.",
              ("gridsat list",
               "gridsat list --json            # the same, for scripts")),
     "solve": ("Find one solution of a puzzle instance and draw it; the answer is complete when a solution "

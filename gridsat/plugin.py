@@ -8,26 +8,28 @@ writes a working skeleton. A ``Puzzle`` has a required core and optional parts:
   ``InvalidInstance`` in one line; ``check_keys`` refuses unknown parameters), ``cpsat`` and ``cnf``
   (an instance and an ``Encoding`` to a ``CpsatFormulation`` or ``CnfFormulation``), ``verify`` (the
   rules a solution breaks, from the definition), ``render`` and ``describe``; each formulation's
-  ``EncodingSpace`` of ``Axis`` choices (``cardinality.axis()`` names the PySAT cardinality
-  encodings, and ``cardinality.exactly_one``/``at_most``/... add them to a CNF); ``reference``, the
+  ``EncodingSpace`` of ``Axis`` choices (``amo.axis()`` names the at-most-one encodings, and
+  ``amo.exactly_one``/``amo.at_most_one`` write them; ``cardinality.axis()`` and ``cardinality.exactly``/
+  ``at_most``/``at_least`` any bound); ``reference``, the
   independent searches (``Algorithm`` objects that poll a ``Halt``) a cross-check compares against;
 * the parts: ``Pictures(draw, sketch)`` (SVG with ``svg``), ``Symmetry(groups)`` (counting up to
   symmetry, with ``board_group``), ``Frontier(spec)`` (a ``FrontierSpec`` for the frontier backend)
   and ``MutationCorpus(corpus, ladder, cells)`` (``Case`` values for ``gridsat mutate``).
 
 What ``decode`` receives is the same from every backend: a mapping of every primary key to its value
-in one solution (0/1 for a Boolean, the value for a CP-SAT integer); see ``Formulation``. Label the
-constraints of a formulation with ``with family("what it is for"):`` so that ``gridsat mutate``
-names the bugs it injects. The names below are the supported surface: gridsat's internal modules may
+in one solution (0/1 for a Boolean, the value for a CP-SAT integer); see ``Formulation``. Write a CNF
+through a ``Formula`` and a CP-SAT model through a ``Model`` (gridsat's constraint library), and label
+what you write with ``with formula.family("what it is for"):`` so that ``gridsat mutate`` names the
+bugs it injects. The names below are the supported surface: gridsat's internal modules may
 move between releases, these names do not without a deprecation.
 """
 
 from __future__ import annotations
 
-from gridsat.models import cardinality, svg
+from gridsat.models import svg
+from gridsat.models.constraints import Formula, Model, amo, cardinality
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
-from gridsat.models.families import family
 from gridsat.models.formulation import (
     CnfFormulation,
     CpsatFormulation,
@@ -50,7 +52,7 @@ __all__ = [
     "Puzzle", "Case", "Cell", "Instance", "Pictures", "Symmetry", "Frontier", "MutationCorpus",
     # formulations and encodings
     "CpsatFormulation", "CnfFormulation", "Formulation", "Decoder", "Images", "Key", "Solution", "check_deadline",
-    "Encoding", "EncodingSpace", "Axis", "cardinality", "family",
+    "Encoding", "EncodingSpace", "Axis", "Formula", "Model", "amo", "cardinality",
     # parsing instances and parameters
     "check_keys", "bool_param", "int_param", "integer", "parse_size", "excerpt",
     # errors (the command line turns each into one line and exit status 2)

@@ -69,10 +69,11 @@ from gridsat.plugin import (
     EncodingSpace,
     Key,
     MutationCorpus,
+    Formula,
+    Model,
     Puzzle,
     cardinality,
     check_keys,
-    family,
     int_param,
     integer,
 )
@@ -107,32 +108,27 @@ def decode(values: Mapping[Key, int]) -> Choice:
 
 def cpsat(row: Row, encoding: Encoding) -> CpsatFormulation:
     """A Boolean per cell; K of them true; no two neighbours both true."""
-    from ortools.sat.python import cp_model
-
-    model = cp_model.CpModel()
+    model = Model("$name:cpsat")  # a CpModel that notes where each constraint comes from
     cell = {("cell", i): model.NewBoolVar(f"cell_{i}") for i in range(row.cells)}
     # Each family names what its constraints are for: gridsat mutate reports its bugs by these names.
-    with family("choose k cells"):
+    with model.family("choose k cells"):
         model.Add(sum(cell.values()) == row.k)
-    with family("no two neighbours"):
+    with model.family("no two neighbours"):
         for i in range(row.cells - 1):
             model.AddBoolOr([cell["cell", i].Not(), cell["cell", i + 1].Not()])
-    return CpsatFormulation(model=model, primary=cell, decode=decode)
+    return CpsatFormulation(**model.parts(), primary=cell, decode=decode)
 
 
 def cnf(row: Row, encoding: Encoding) -> CnfFormulation:
     """The same rules as clauses; "K of them" through the named cardinality encoding."""
-    from pysat.formula import CNF, IDPool
-
-    pool, formula = IDPool(), CNF()
-    projection = [pool.id(("cell", i)) for i in range(row.cells)]
-    with family("choose k cells"):
-        cardinality.exactly(formula, projection, row.k, pool, encoding["card"])
-    with family("no two neighbours"):
+    formula = Formula("$name:cnf")  # clauses, their variable pool, and where each clause comes from
+    projection = [formula.var(("cell", i)) for i in range(row.cells)]
+    with formula.family("choose k cells"):
+        cardinality.exactly(formula, projection, row.k, encoding["card"])
+    with formula.family("no two neighbours"):
         formula.extend([-a, -b] for a, b in zip(projection, projection[1:], strict=False))
-    formula.nv = max(formula.nv, pool.top)
     # Every solution has K true cells, so blocking its true cells alone excludes exactly it.
-    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode, block_true_only=True)
+    return CnfFormulation(**formula.parts(), projection=projection, decode=decode, block_true_only=True)
 
 
 def verify(row: Row, choice: Choice) -> list[str]:

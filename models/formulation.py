@@ -84,7 +84,7 @@ class CnfFormulation(Formulation):
     block_true_only: bool = False
     # A lazy formulation's missing rules: the sat backend asks about every model before reporting it
     # and adds the clauses returned to the same incremental solver, until a model passes. Each clause
-    # must hold in every real solution, so refinement never loses one (see models/circuit.py).
+    # must hold in every real solution, so refinement never loses one (see models/constraints/circuit.py).
     refine: Refine | None = None
 
     @functools.cached_property

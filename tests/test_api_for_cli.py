@@ -15,7 +15,7 @@ def test_the_listing_names_every_backend_and_what_each_puzzle_runs_on() -> None:
     assert [b["name"] for b in found["backends"]] == api.backend_names()
     tatami = next(p for p in found["puzzles"] if p["name"] == "tatami")
     assert set(tatami["backends"]) <= set(api.backend_names()) and tatami["algorithms"]
-    assert found["cardinality_encodings"]
+    assert found["amo_encodings"]
 
 
 def test_an_export_is_written_on_demand_and_says_when_a_model_is_an_orbit() -> None:

@@ -209,7 +209,7 @@ def test_list_names_puzzles_backends_and_encodings():
     tours = next(p for p in listing["puzzles"] if p["name"] == "knights-tour")
     grid = next(p for p in listing["puzzles"] if p["name"] == "prime-grid")
     assert "frontier" in tours["backends"] and "frontier" not in grid["backends"]
-    assert "seqcounter" in listing["cardinality_encodings"]
+    assert "seqcounter" in listing["amo_encodings"]
 
 
 # Instances that take each backend far longer than the tests wait.

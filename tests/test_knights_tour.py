@@ -8,7 +8,7 @@ import pytest
 
 from conftest import LISTING, golden, gridsat
 from gridsat.models import get_puzzle
-from gridsat.models.circuit import primes_for
+from gridsat.models.constraints.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.knights_tour.board import Board, decode, parse, render, verify
 from gridsat.models.knights_tour.cnf import MAX_CLAUSES, clauses_estimate

@@ -58,7 +58,8 @@ def test_a_sink_notes_families_itself_and_patches_nothing():
             with formula.scope([1], "inner"):  # an inner scope keeps the outer one
                 formula.add([-2, -3])
     formula.add([3])
-    assert [o.family for o in formula.origins()] == ["here:corners"] + ["here:corners at_most"] * 3 + ["here:unlabelled"]
+    families = [o.family for o in formula.origins()]
+    assert families == ["here:corners"] + ["here:corners at_most"] * 3 + ["here:unlabelled"]
     assert formula.origins()[1].scope == (1, 2, 3)
     model = Model("m")
     x = model.NewBoolVar("x")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gridsat.models.constraints.amo import at_most_one
+from gridsat.models.encoding import Axis
 from gridsat.models.errors import InvalidOption
 
 if TYPE_CHECKING:
@@ -16,6 +17,12 @@ if TYPE_CHECKING:
 
 # The pysat.card encodings defined for every bound.
 ANY_BOUND = ("seqcounter", "totalizer", "cardnetwrk", "sortnetwrk", "mtotalizer", "kmtotalizer")
+
+
+def axis(default: str = "seqcounter") -> Axis:
+    """The ``card`` axis of a space whose CNF bounds sums by more than one: the encodings defined at every
+    bound (an at-most-one-only name there would only be refused)."""
+    return Axis("card", (default, *(n for n in ANY_BOUND if n != default)))
 
 
 def refuse(name: str, lits: Sequence[int], bound: int) -> InvalidOption:

@@ -6,7 +6,7 @@ Every encoding's projection stands for exactly one directed tour, so blocking cl
 - The successor encodings have one arc variable per move and every square has exactly one way in
   (an arc, or being first) and one way out (an arc, or being last): a circuit through the squares,
   and for an open tour a dummy node whose arcs out are ``first`` and whose arcs in are ``last``
-  (models/circuit.py). That alone allows disjoint subtours, which each encoding rules out its own way:
+  (models/constraints/circuit.py). That alone allows disjoint subtours, which each encoding rules out its own way:
 - ``cutset`` lazily: the CNF holds the degree constraints, no 2-cycles and a cut-set clause for the
   squares of every 4-cycle; the sat backend adds cut-set clauses (some arc leaves, and some arc
   enters, the squares of a subtour) for every subtour of every model until a model is one tour.

@@ -29,7 +29,7 @@ from gridsat.models.prime_grid.rules import candidates, colour, edges, partners,
 from gridsat.models.prime_grid.symmetry import keeps_leaders, orbits
 
 Number = OrderInt | LogInt
-AMO = "card"  # the at-most-one axis (i41 renames it "amo" when prime-grid moves to the library)
+AMO = "amo"  # the at-most-one axis
 
 
 def decode_numbers(grid: Grid, cells: Mapping[Cell, Number]) -> Decoder:

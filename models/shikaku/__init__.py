@@ -24,7 +24,7 @@ from gridsat.models.parts import MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.shikaku import mutation, pictures, reference, symmetry
 from gridsat.models.shikaku.formats import Board, read
-from gridsat.models.shikaku.formulations import CNF_CARD, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
+from gridsat.models.shikaku.formulations import CNF_AMO, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
 from gridsat.models.shikaku.solution import render, verify
 
 __all__ = ["PUZZLE"]
@@ -69,7 +69,7 @@ PUZZLE = Puzzle(
     describe=describe,
     note=note,
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
-    cnf_encodings=EncodingSpace((CNF_CARD, CNF_CELLS)),
+    cnf_encodings=EncodingSpace((CNF_AMO, CNF_CELLS)),
     generate=generate,
     reference=reference.ALGORITHMS,
     example="seed",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gridsat.models import cardinality
+from gridsat.models.constraints import Formula, Model, amo
+from gridsat.models.constraints.amo import at_most_one, exactly_one
 from gridsat.models.encoding import Axis, Encoding
-from gridsat.models.families import family
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.shikaku.formats import Board
 
@@ -28,7 +28,7 @@ CNF_CELLS = Axis("cells", ("cover", "pack"))
 
 # seqcounter beat the pairwise default on every unique puzzle from 15x15 to 40x40
 # (python -m gridsat.benchmarks.shikaku).
-CNF_CARD = cardinality.axis(default="seqcounter")
+CNF_AMO = amo.axis(default="seqcounter")
 
 
 def cells(rect: Rect) -> Iterator[Cell]:
@@ -90,59 +90,54 @@ def decode(values: Mapping[Key, int]) -> Solution:
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     """A Boolean per candidate; exactly one per clue; the cell rule as the encoding says."""
-    from ortools.sat.python import cp_model
-
-    model = cp_model.CpModel()
+    model = Model("shikaku:cpsat")
     keys = choices(board)
     chosen = {key: model.NewBoolVar("r_{}_{}_{}_{}_{}".format(*key[1:])) for mine in keys for key in mine}
-    with family("one rectangle per clue"):
+    with model.family("one rectangle per clue"):
         for mine in keys:
             model.AddExactlyOne(chosen[k] for k in mine)
     rule = encoding["cells"]
     if rule != "cover" and board.total() != board.area:
-        with family("clue areas fill the grid"):
+        with model.family("clue areas fill the grid"):
             model.AddBoolOr([])  # packing the clues cannot cover the grid
     if rule == "nooverlap2d":
         xs, ys = [], []
         for (_, i, top, left, height, width), var in chosen.items():
-            with family("rectangle columns"):
+            with model.family("rectangle columns"):
                 xs.append(model.NewOptionalFixedSizeIntervalVar(left, width, var, f"x_{i}_{top}_{left}_{height}"))
-            with family("rectangle rows"):
+            with model.family("rectangle rows"):
                 ys.append(model.NewOptionalFixedSizeIntervalVar(top, height, var, f"y_{i}_{top}_{left}_{height}"))
-        with family("rectangles do not overlap"):
+        with model.family("rectangles do not overlap"):
             model.AddNoOverlap2D(xs, ys)
     else:
         for here in covering(board, keys):
             if rule == "cover":
-                with family("one rectangle per cell"):
+                with model.family("one rectangle per cell"):
                     model.AddExactlyOne(chosen[k] for k in here)
             else:
-                with family("at most one rectangle per cell"):
+                with model.family("at most one rectangle per cell"):
                     model.AddAtMostOne(chosen[k] for k in here)
-    return CpsatFormulation(model=model, primary=chosen, decode=decode)
+    return CpsatFormulation(**model.parts(), primary=chosen, decode=decode)
 
 
 def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
-    """The same exact cover as clauses, every exactly/at-most-one through the named cardinality encoding."""
-    from pysat.formula import CNF, IDPool
-
-    pool, formula = IDPool(), CNF()
+    """The same exact cover as clauses, every exactly/at-most-one through the named at-most-one encoding."""
+    formula = Formula("shikaku:cnf")
     keys = choices(board)
-    projection = [pool.id(key) for mine in keys for key in mine]
-    card, rule = encoding["card"], encoding["cells"]
-    with family("one rectangle per clue"):
+    projection = [formula.var(key) for mine in keys for key in mine]
+    name, rule = encoding["amo"], encoding["cells"]
+    with formula.family("one rectangle per clue"):
         for mine in keys:
-            cardinality.exactly_one(formula, [pool.id(k) for k in mine], pool, card)
+            exactly_one(formula, [formula.var(k) for k in mine], name)
     if rule == "pack" and board.total() != board.area:
-        with family("clue areas fill the grid"):
-            formula.append([])
+        with formula.family("clue areas fill the grid"):
+            formula.add([])
     for here in covering(board, keys):
-        lits = [pool.id(k) for k in here]
+        lits = [formula.var(k) for k in here]
         if rule == "cover":
-            with family("one rectangle per cell"):
-                cardinality.exactly_one(formula, lits, pool, card)
+            with formula.family("one rectangle per cell"):
+                exactly_one(formula, lits, name)
         else:
-            with family("at most one rectangle per cell"):
-                cardinality.at_most(formula, lits, 1, pool, card)
-    formula.nv = max(formula.nv, pool.top)
-    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode)
+            with formula.family("at most one rectangle per cell"):
+                at_most_one(formula, lits, name)
+    return CnfFormulation(**formula.parts(), projection=projection, decode=decode)

@@ -5,7 +5,7 @@ A solution is the queen's column in each row, top row first (0-based). Two formu
 - CP-SAT: one integer per row (its queen's column), AllDifferent on the columns and on both
   diagonals (column + row and column - row).
 - CNF: a Boolean ``("queen", r, c)`` per square; exactly one per row, at most one per column and per
-  diagonal, each through the named cardinality encoding (``pysat.card`` via gridsat).
+  diagonal, each through the named at-most-one encoding (gridsat's constraint library, the ``amo`` axis).
 
 Every solution places N queens, so a blocking clause over the true squares alone is exact.
 """
@@ -23,13 +23,14 @@ from gridsat.plugin import (
     CpsatFormulation,
     Encoding,
     EncodingSpace,
+    Formula,
     InvalidInstance,
     Key,
+    Model,
     MutationCorpus,
     Puzzle,
-    cardinality,
+    amo,
     check_keys,
-    family,
 )
 
 Placement = list[int]  # the column of the queen in each row
@@ -73,39 +74,34 @@ def decode_queens(values: Mapping[Key, int]) -> Placement:
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
     """A column per row; AllDifferent on columns and on both diagonals."""
-    from ortools.sat.python import cp_model
-
-    n, model = board.size, cp_model.CpModel()
+    n, model = board.size, Model("nqueens:cpsat")
     cols = {("col", r): model.NewIntVar(0, n - 1, f"col_{r}") for r in range(n)}
     # Each family is labelled, so gridsat mutate names the bug it injects by what the constraint is for.
-    with family("one queen per column"):
+    with model.family("one queen per column"):
         model.AddAllDifferent(cols.values())
-    with family("one queen per diagonal"):
+    with model.family("one queen per diagonal"):
         model.AddAllDifferent(cols["col", r] + r for r in range(n))
-    with family("one queen per antidiagonal"):
+    with model.family("one queen per antidiagonal"):
         model.AddAllDifferent(cols["col", r] - r for r in range(n))
-    return CpsatFormulation(model=model, primary=cols, decode=decode_columns)
+    return CpsatFormulation(**model.parts(), primary=cols, decode=decode_columns)
 
 
 def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
-    """A Boolean per square; the line rules through the named cardinality encoding."""
-    from pysat.formula import CNF, IDPool
-
-    n, pool, formula, card = board.size, IDPool(), CNF(), encoding["card"]
+    """A Boolean per square; the line rules through the named at-most-one encoding."""
+    n, formula, name = board.size, Formula("nqueens:cnf"), encoding["amo"]
     squares = [(r, c) for r in range(n) for c in range(n)]
-    projection = [pool.id(("queen", r, c)) for r, c in squares]
-    with family("one queen per row"):
+    projection = [formula.var(("queen", r, c)) for r, c in squares]
+    with formula.family("one queen per row"):
         for r in range(n):
-            cardinality.exactly_one(formula, [pool.id(("queen", r, c)) for c in range(n)], pool, card)
+            amo.exactly_one(formula, [formula.var(("queen", r, c)) for c in range(n)], name)
     lines: dict[tuple[str, int], list[int]] = {}
     for r, c in squares:
         for line in (("column", c), ("diagonal", r + c), ("antidiagonal", r - c)):
-            lines.setdefault(line, []).append(pool.id(("queen", r, c)))
-    with family("at most one queen per line"):
+            lines.setdefault(line, []).append(formula.var(("queen", r, c)))
+    with formula.family("at most one queen per line"):
         for lits in lines.values():
-            cardinality.at_most(formula, lits, 1, pool, card)
-    formula.nv = max(formula.nv, pool.top)
-    return CnfFormulation(cnf=formula, pool=pool, projection=projection, decode=decode_queens, block_true_only=True)
+            amo.at_most_one(formula, lits, name)
+    return CnfFormulation(**formula.parts(), projection=projection, decode=decode_queens, block_true_only=True)
 
 
 def verify(board: Board, placement: Placement) -> list[str]:
@@ -160,7 +156,7 @@ PUZZLE = Puzzle(
     verify=verify,
     render=render,
     describe=describe,
-    cnf_encodings=EncodingSpace((cardinality.axis(),)),
+    cnf_encodings=EncodingSpace((amo.axis(),)),
     reference=reference_searches,
     example="6",
     mutation=MutationCorpus(corpus, ladder),

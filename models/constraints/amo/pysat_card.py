@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gridsat.models.constraints.amo import Write, encoding
+from gridsat.models.constraints.amo.registry import Write, encoding
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
@@ -26,14 +26,14 @@ pairwise = pysat_encoding("pairwise", """The pairwise (naive) encoding: a binary
     Size: 0 variables, n(n-1)/2 clauses. Propagation: arc consistent.""")
 seqcounter = pysat_encoding("seqcounter", """The sequential counter (Sinz, CP 2005), at k = 1.
     Size: n-1 variables, 3n-4 clauses. Propagation: arc consistent.""")
-ladder = pysat_encoding("ladder", """The ladder (regular) encoding (Gent and Nightingale, ModRef 2004), as PySAT writes it.
-    Size: n+1 variables, 4n clauses (n >= 3). Propagation: arc consistent.""")
+ladder = pysat_encoding("ladder", """The ladder (regular) encoding (Gent and Nightingale, ModRef 2004), as PySAT
+    writes it. Size: n+1 variables, 4n clauses (n >= 3). Propagation: arc consistent.""")
 
 
-bitwise = pysat_encoding("bitwise", """The binary (bitwise) encoding (Frisch et al. 2005; Prestwich 2007): each input
-    implies its index's bits. Size: ceil(log2 n) variables, n ceil(log2 n) clauses. Propagation: not arc consistent.""")
 totalizer = pysat_encoding("totalizer", """The totalizer (Bailleux and Boufkhad, CP 2003), at k = 1 (PySAT builds the
     unary counts up to k + 1). Size: O(n log n) clauses, O(n log n) variables.""")
+bitwise = pysat_encoding("bitwise", """The binary (bitwise) encoding (Frisch et al. 2005; Prestwich 2007): each input
+    implies its index's bits. Size: ceil(log2 n) variables, n ceil(log2 n) clauses. Propagation: not arc consistent.""")
 cardnetwrk = pysat_encoding("cardnetwrk", """Cardinality networks (Asin, Nieuwenhuis, Oliveras, Rodriguez-Carbonell,
     SAT 2009 / Constraints 2011), at k = 1. Size: O(n log^2 k) clauses: linear at k = 1.""")
 sortnetwrk = pysat_encoding("sortnetwrk", """Sorting networks (Een and Sorensson, JSAT 2006), at k = 1: a full

@@ -10,7 +10,7 @@ import math
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from gridsat.models.constraints.amo import encoding
+from gridsat.models.constraints.amo.registry import encoding
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula

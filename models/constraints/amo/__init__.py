@@ -7,37 +7,30 @@ literals (two or more; ``at_most_one`` handles fewer). A new encoding is one fun
 Every encoding is applied as named at every group size: none stands in for another.
 
 The encodings of ``pysat.card`` (all of its kinds differ at a bound of one) are written by PySAT;
-models/constraints/amo_pysat.py registers them, and ``native``: no clauses at all but a CNF+ at-most
+models/constraints/amo/pysat_card.py registers them, and ``native``: no clauses at all but a CNF+ at-most
 constraint, for the solvers that take them. Commander, product and bimander are written here from their
-papers (models/constraints/amo_papers.py). The axis lists them in that order.
+papers (models/constraints/amo/papers.py). The axis lists them in that order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+# The encodings register themselves in ENCODINGS on import, in the axis order: PySAT's, the papers', native.
+# isort: off
+from gridsat.models.constraints.amo import pysat_card  # noqa: F401
+from gridsat.models.constraints.amo import papers  # noqa: F401
+from gridsat.models.constraints.amo.native import NATIVE_SOLVERS
+# isort: on
+from gridsat.models.constraints.amo.registry import ENCODINGS, Write, encoding
 from gridsat.models.encoding import Axis
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
 
-Write = Callable[["Formula", list[int]], None]
-
-ENCODINGS: dict[str, Write] = {}
-
-
-
-def encoding(name: str) -> Callable[[Write], Write]:
-    """Register ``write`` as the at-most-one encoding ``name`` (in registration order: the axis order)."""
-
-    def register(write: Write) -> Write:
-        if name in ENCODINGS:
-            raise ValueError(f"at-most-one encoding {name!r} registered twice")
-        ENCODINGS[name] = write
-        return write
-
-    return register
+__all__ = ["ENCODINGS", "NATIVE_SOLVERS", "Write", "at_least_one", "at_most_one", "axis", "encoding", "exactly_one",
+           "measured"]
 
 
 def at_most_one(formula: Formula, lits: Sequence[int], name: str) -> None:
@@ -84,23 +77,3 @@ def _measure(name: str, n: int) -> tuple[int, int]:
     at_most_one(formula, lits, name)
     variables, clauses = formula.size()
     return variables - n, clauses
-
-
-# The encodings register themselves into ENCODINGS when imported (they import ``encoding`` from here),
-# in the axis order: PySAT's, the papers', then native.
-from gridsat.models.constraints import amo_pysat  # noqa: E402, F401, I001
-from gridsat.models.constraints import amo_papers  # noqa: E402, F401, I001
-
-# The PySAT solvers that take CNF+ (native at-most-k constraints): the only ones ``native`` runs on.
-NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
-
-
-@encoding("native")
-def native(formula: Formula, lits: list[int]) -> None:
-    """A native cardinality constraint (PySAT's CNFPlus ``atmost``), no clauses: propagated by the solver
-    itself (MiniCard: Liffiton and Maglalang, SAT 2012; Glucard). Only the solvers in ``NATIVE_SOLVERS``
-    take it; every other backend or solver refuses a formulation that has one.
-    Size: 0 variables, 0 clauses, one native constraint."""
-    formula.atmost(lits, 1)
-
-

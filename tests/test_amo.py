@@ -1,0 +1,121 @@
+"""Every at-most-one encoding, checked exhaustively on small groups: satisfiable exactly when at most one
+input is true, and its models projected onto the inputs are the n + 1 such assignments."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from pysat.solvers import Solver
+
+from gridsat.models.constraints import Formula
+from gridsat.models.constraints.amo import ENCODINGS, NATIVE_SOLVERS, at_most_one, exactly_one, measured
+from gridsat.models.constraints.cardinality import at_least, at_most
+from gridsat.models.errors import InvalidOption
+
+SIZES = range(0, 8)
+
+
+def loaded(formula: Formula) -> Solver:
+    """A solver holding the formula, native constraints included (MiniCard then)."""
+    cnf = formula.close()
+    solver = Solver(name=NATIVE_SOLVERS[0] if formula.atmosts else "minisat22", bootstrap_with=cnf.clauses)
+    for lits, k in formula.atmosts:
+        solver.add_atmost(lits, k)
+    return solver
+
+
+def written(name: str, n: int, exactly: bool = False) -> tuple[Formula, list[int]]:
+    formula = Formula("test")
+    lits = [formula.var(i) for i in range(n)]
+    (exactly_one if exactly else at_most_one)(formula, lits, name)
+    return formula, lits
+
+
+def projected_models(solver: Solver, lits: list[int]) -> set[tuple[int, ...]]:
+    """Every assignment of ``lits`` some model extends (enumerated with blocking clauses over ``lits``)."""
+    found = set()
+    while solver.solve():
+        model = set(solver.get_model())
+        row = tuple(int(lit in model) for lit in lits)
+        assert row not in found
+        found.add(row)
+        if not lits:
+            break
+        solver.add_clause([-lit if bit else lit for lit, bit in zip(lits, row, strict=True)])
+    return found
+
+
+@pytest.mark.parametrize("name", list(ENCODINGS))
+def test_every_assignment_is_allowed_exactly_when_at_most_one_input_is_true(name):
+    for n in SIZES:
+        formula, lits = written(name, n)
+        with loaded(formula) as solver:
+            for bits in itertools.product((0, 1), repeat=n):
+                assumptions = [lit if bit else -lit for lit, bit in zip(lits, bits, strict=True)]
+                assert solver.solve(assumptions=assumptions) == (sum(bits) <= 1), (name, n, bits)
+        with loaded(formula) as solver:
+            models = projected_models(solver, lits)
+        assert len(models) == n + 1 and all(sum(row) <= 1 for row in models), (name, n)
+
+
+@pytest.mark.parametrize("name", list(ENCODINGS))
+def test_exactly_one_has_one_model_per_input(name):
+    for n in SIZES:
+        formula, lits = written(name, n, exactly=True)
+        with loaded(formula) as solver:
+            models = projected_models(solver, lits)
+        assert sorted(models) == sorted(tuple(int(i == j) for j in range(n)) for i in range(n)), (name, n)
+
+
+def commander_size(n: int) -> tuple[int, int]:
+    if n <= 3:
+        return 0, n * (n - 1) // 2
+    m = math.ceil(n / 3)
+    groups = [n // m + (i < n % m) for i in range(m)]
+    variables, clauses = commander_size(m)
+    return m + variables, sum(g * (g - 1) // 2 + g + 1 for g in groups) + clauses
+
+
+def product_size(n: int) -> tuple[int, int]:
+    if n <= 4:
+        return 0, n * (n - 1) // 2
+    p = math.ceil(math.sqrt(n))
+    q = math.ceil(n / p)
+    (vp, cp), (vq, cq) = product_size(p), product_size(q)
+    return p + q + vp + vq, 2 * n + cp + cq
+
+
+def bimander_size(n: int) -> tuple[int, int]:
+    bits = math.ceil(math.log2(math.ceil(n / 2))) if n > 2 else 0
+    return bits, n // 2 + n * bits
+
+
+@pytest.mark.parametrize(("name", "size"), [("commander", commander_size), ("product", product_size),
+                                            ("bimander", bimander_size)])
+def test_the_papers_encodings_have_the_sizes_their_docstrings_give(name, size):
+    for n in range(2, 200):
+        assert measured(name, n) == size(n), (name, n)
+    if name == "commander":  # the closed form for powers of three
+        assert all(measured(name, 3**k) == ((3**k - 3) // 2, 3.5 * 3**k - 7.5) for k in range(1, 6))
+
+
+def test_every_encoding_is_applied_as_named_at_every_size():
+    """No encoding stands in for another on large groups: their sizes on 40 and 900 inputs all differ."""
+    for n in (40, 900):
+        sizes = {name: measured(name, n) for name in ENCODINGS}
+        assert len(set(sizes.values())) == len(sizes), sizes
+    assert measured("pairwise", 900) == (0, 900 * 899 // 2)
+
+
+def test_bounds_above_one_take_only_the_encodings_defined_there():
+    formula = Formula("test")
+    lits = [formula.var(i) for i in range(5)]
+    at_most(formula, lits, 2, "totalizer")
+    at_least(formula, lits, 2, "native")
+    with loaded(formula) as solver:
+        assert sorted(sum(row) for row in projected_models(solver, lits)) == [2] * 10
+    for name in ("pairwise", "ladder", "bitwise", "commander", "product", "bimander"):
+        with pytest.raises(InvalidOption, match=f"the {name} encoding is an at-most-one"):
+            at_most(Formula("test"), lits, 2, name)
