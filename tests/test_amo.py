@@ -119,3 +119,19 @@ def test_bounds_above_one_take_only_the_encodings_defined_there():
     for name in ("pairwise", "ladder", "bitwise", "commander", "product", "bimander"):
         with pytest.raises(InvalidOption, match=f"the {name} encoding is an at-most-one"):
             at_most(Formula("test"), lits, 2, name)
+
+
+def test_the_pysat_encodings_have_the_sizes_the_encodings_page_gives():
+    """docs/explanation/encodings.md gives these sizes of pysat.card's encodings at a bound of one."""
+    for n in range(3, 100):
+        log = math.ceil(math.log2(n))
+        assert measured("pairwise", n) == (0, n * (n - 1) // 2)
+        assert measured("seqcounter", n) == (n - 1, 3 * n - 4)
+        assert measured("ladder", n) == (n + 1, 4 * n)
+        assert measured("bitwise", n) == (log, n * log)
+        assert measured("kmtotalizer", n) == (2 * n - 2, 4 * n - 4)
+    for k in range(2, 8):
+        n = 2**k
+        assert measured("cardnetwrk", n) == (4 * n - 6, 6 * n - 8)
+        merges = sum((n >> j) * ((2 ** (j - 1) + 1) ** 2 - 1) for j in range(1, k + 1))
+        assert measured("totalizer", n) == (n * k, 1 + merges)

@@ -273,7 +273,7 @@ def test_chinese_remainder_moduli_outgrow_every_subcycle():
 def test_oversized_cnf_is_refused_in_one_line_and_the_estimate_is_close():
     done = gridsat("solve", "knights-tour", "40x40", "--backend", "sat", "--encoding", "rank")
     assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
-    assert "rank+pairwise" in done.stderr and "clauses" in done.stderr and str(f"{MAX_CLAUSES:,}") in done.stderr
+    assert "rank+bitwise" in done.stderr and "clauses" in done.stderr and str(f"{MAX_CLAUSES:,}") in done.stderr
     for text, encoding in [("12x12", "rank"), ("12x12", "ordering"), ("10x10", "binary"), ("8x8", "position"),
                            ("20x20", "crt"), ("30x30", "cutset"), ("9x9", "position+seqcounter")]:
         board, chosen = parse(text, {}), TOUR.cnf_encodings.resolve(encoding)
@@ -289,7 +289,7 @@ def test_building_stops_at_the_deadline():
 
 def test_export_writes_an_exact_encoding_unless_the_lazy_one_is_named_and_then_says_so():
     exact = gridsat("export", "knights-tour", "5x5", "--format", "dimacs")
-    assert "encoding crt+pairwise" in exact.stdout and "c gridsat models-are solutions" in exact.stdout
+    assert "encoding crt+bitwise" in exact.stdout and "c gridsat models-are solutions" in exact.stdout
     assert "lazy" not in exact.stdout and exact.stderr == ""
     lazy = gridsat("export", "knights-tour", "5x5", "--format", "dimacs", "--encoding", "cutset")
     assert "c gridsat models-are superset" in lazy.stdout and "lazy formulation's eager part only" in lazy.stdout

@@ -30,6 +30,13 @@ def refuse(name: str, lits: Sequence[int], bound: int) -> InvalidOption:
                          f"(encodings for any bound: {', '.join((*ANY_BOUND, 'native'))})")
 
 
+def through_pysat(formula: Formula, way: str, lits: Sequence[int], bound: int, name: str) -> None:
+    """``CardEnc.atmost`` or ``CardEnc.atleast`` (``way``) in the pysat.card encoding ``name``."""
+    from pysat.card import CardEnc, EncType
+
+    formula.absorb(getattr(CardEnc, way)(list(lits), bound=bound, vpool=formula.pool, encoding=getattr(EncType, name)))
+
+
 def at_most(formula: Formula, lits: Sequence[int], bound: int, name: str) -> None:
     """``sum(lits) <= bound``, its clauses scoped to ``lits``."""
     if bound >= len(lits):
@@ -45,10 +52,7 @@ def at_most(formula: Formula, lits: Sequence[int], bound: int, name: str) -> Non
         elif name == "native":
             formula.atmost(lits, bound)
         elif name in ANY_BOUND:
-            from pysat.card import CardEnc, EncType
-
-            formula.absorb(CardEnc.atmost(list(lits), bound=bound, vpool=formula.pool,
-                                          encoding=getattr(EncType, name)))
+            through_pysat(formula, "atmost", lits, bound, name)
         else:
             raise refuse(name, lits, bound)
 
@@ -65,10 +69,7 @@ def at_least(formula: Formula, lits: Sequence[int], bound: int, name: str) -> No
         elif name == "native":
             formula.atmost([-lit for lit in lits], len(lits) - bound)
         elif name in ANY_BOUND:
-            from pysat.card import CardEnc, EncType
-
-            formula.absorb(CardEnc.atleast(list(lits), bound=bound, vpool=formula.pool,
-                                           encoding=getattr(EncType, name)))
+            through_pysat(formula, "atleast", lits, bound, name)
         else:
             raise refuse(name, lits, bound)
 

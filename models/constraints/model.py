@@ -20,9 +20,15 @@ class Model(Noted):
         from ortools.sat.python import cp_model
 
         self.cp: cp_model.CpModel = cp_model.CpModel()
-        super().__init__(owner, lambda: len(self.cp.Proto().constraints))
+        super().__init__(owner, self.constraints)
+
+    def constraints(self) -> int:
+        """How many constraints the model has."""
+        return len(self.cp.Proto().constraints)
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "cp":  # copy and pickle look these up before ``cp`` exists
+            raise AttributeError(name)
         return getattr(self.cp, name)
 
     def parts(self) -> dict[str, Any]:

@@ -26,9 +26,11 @@ CPSAT_CELLS = Axis("cells", ("cover", "pack", "nooverlap2d"))
 CNF_CELLS = Axis("cells", ("cover", "pack"))
 
 
-# seqcounter beat the pairwise default on every unique puzzle from 15x15 to 40x40
-# (python -m gridsat.benchmarks.shikaku).
-CNF_AMO = amo.axis(default="seqcounter")
+# product is the fastest at-most-one on the seed puzzle (python -m gridsat.benchmarks.compare.amo: about
+# 2.5x pairwise, 1.8x seqcounter, best of 30 counts); on a generated unique 30x30 seqcounter was faster
+# (product 1.26x its time), as it beat pairwise on every unique puzzle from 15x15 to 40x40
+# (python -m gridsat.benchmarks.compare.shikaku).
+CNF_AMO = amo.axis(default="product")
 
 
 def cells(rect: Rect) -> Iterator[Cell]:
