@@ -46,3 +46,14 @@ def test_the_mutation_run_prints_the_scores_table_and_its_time(capsys, tmp_path)
             mutation.main(wrong)
         assert stop.value.code == 2
         assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_domains_script_enumerates_with_each_domain_and_prints_sizes(capsys):
+    from gridsat.benchmarks.compare import domains
+
+    domains.main(["--sizes", "3x3/10"])
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("3x3/1..10")]
+    assert [row.split()[1] for row in rows] == [f"sat:{d}+symmetry" for d in ("direct", "order", "log", "hall")]
+    assert all(row.split()[2:4] == ["128", "yes"] for row in rows) and "WRONG" not in out
+    assert "variables" in out and "DISAGREEMENT" not in out

@@ -82,7 +82,7 @@ def test_encodings_scopes_and_per_backend_tables(tmp_path: Path) -> None:
     text += 'backends = ["cpsat", "sat"]\nencodings = { sat = ["ladder", "totalizer"] }\nsolvers = ["minisat22"]\n'
     runs, _ = plan(load(suite_file(tmp_path, text)), repeat=2)
     configs = sorted({r.config for r in runs})
-    assert configs == ["cpsat:default", "sat:ladder/minisat22", "sat:totalizer/minisat22"]
+    assert configs == ["cpsat:mats", "sat:mats+ladder/minisat22", "sat:mats+totalizer/minisat22"]
     assert len(runs) == 2 * 3 * 2
     assert {r.expected for r in runs if r.instance == "4x7"} == {3}
 

@@ -35,8 +35,8 @@ def test_every_result_of_a_small_run_has_a_short_repr() -> None:
 
 
 def test_a_mutation_report_has_a_short_repr_and_a_table_per_encoding() -> None:
-    mutation = gs.mutate("tatami", mutants=2, time_limit=5)
-    assert "<td>default</td><td>2</td>" in mutation._repr_html_()
+    mutation = gs.mutate("tatami", encoding="mats", mutants=2, time_limit=5)
+    assert "<td>mats</td><td>2</td>" in mutation._repr_html_()
     assert shown(mutation).startswith("MutationReport(puzzle='tatami'") and "mutants=2" in repr(mutation)
 
 
@@ -49,9 +49,9 @@ def test_a_crosscheck_of_every_knights_tour_on_5x5_has_a_short_repr() -> None:
 
 def test_a_solved_outcome_draws_its_solution_under_a_table_of_its_run() -> None:
     page = gs.solve("tatami", "4x7")._repr_html_()
-    assert page.startswith("<div>") and page.count("<svg") == 1 and "tatami 4x7 · cpsat:default" in page
+    assert page.startswith("<div>") and page.count("<svg") == 1 and "tatami 4x7 · cpsat:mats" in page
     assert "<th>backend</th><th>encoding</th><th>count</th><th>complete</th><th>seconds</th>" in page
-    assert "<td>cpsat</td><td>default</td><td>1</td><td>yes</td>" in page
+    assert "<td>cpsat</td><td>mats</td><td>1</td><td>yes</td>" in page
 
 
 def test_a_count_without_solutions_shows_its_table_and_no_picture() -> None:

@@ -122,7 +122,7 @@ def test_incomplete_runs_are_checked_as_subsets():
     assert not partial.complete and compare([whole, partial]) == []
     partial.solutions.append([[[0, 0], [0, 1]]])
     assert compare([partial, whole]) == [
-        "sat:pairwise/cadical195 (incomplete) found 1 solutions that cpsat:default does not have"]
+        "sat:mats+pairwise/cadical195 (incomplete) found 1 solutions that cpsat:mats does not have"]
 
 
 def test_configurations_cover_each_encoding_once():
