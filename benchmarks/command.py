@@ -25,7 +25,7 @@ from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
 from gridsat.benchmarks.suite import MAX_MEMORY, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
-from gridsat.solvers.pool import scheduler_address
+from gridsat.solvers.splitting.pool import scheduler_address
 
 
 class Deprecated(argparse.Action):
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         f"limits {limits.timeout:g} s and {limits.memory} MB per run -> {args.out}",
         file=err,
     )
-    progress = Progress(len(todo), err)
+    progress = ProgressBar(len(todo), err)
 
     def record(item: dict[str, Any]) -> None:
         results.append(item)
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if counts["wrong"] or counts["error"] else 0
 
 
-class Progress:
+class ProgressBar:
     """Runs done, failures and time left: a bar redrawn in place on a terminal, plain lines otherwise."""
 
     def __init__(self, total: int, stream: IO[str]) -> None:

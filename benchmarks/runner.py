@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from gridsat.benchmarks.suite import Run
+from gridsat.benchmarks.suite import Trial
 from gridsat.solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout the child must import, first on its path
@@ -73,7 +73,7 @@ class Limits:
         return self.cpu_limit * 1.2 + 1.0
 
 
-def spec_of(run: Run, limits: Limits) -> dict[str, Any]:
+def spec_of(run: Trial, limits: Limits) -> dict[str, Any]:
     """What the child needs, as plain JSON (it also travels to Dask workers)."""
     return {
         **asdict(run),

@@ -48,7 +48,10 @@ def describe(schema: Any) -> str:
     if isinstance(schema, tuple):
         return " or ".join(describe(s) for s in schema)
     if isinstance(schema, list):
-        return f"an array of {describe(schema[0]).removeprefix('a ').removeprefix('an ')}s"
+        items = describe(schema[0])
+        if " or " in items:  # "an array of string or a tables" reads wrong: name the items' kinds whole
+            return f"an array whose items are each {items}"
+        return f"an array of {items.removeprefix('a ').removeprefix('an ')}s"
     if isinstance(schema, (Table, MapOf)):
         return "a table"
     return " or ".join(describe(s) for s in schema.options)

@@ -70,7 +70,7 @@ class SuiteError(GridsatError):
 
 
 @dataclass(frozen=True)
-class Run:
+class Trial:
     """One configuration on one instance: the unit the runner isolates in a child process."""
 
     puzzle: str
@@ -134,6 +134,9 @@ def locate(name: str) -> Path:
         return path
     if (SUITES_DIR / f"{name}.toml").is_file():
         return SUITES_DIR / f"{name}.toml"
+    if "/" in name or "." in name:  # meant as a path (mysuite.tom): say the file is missing, then the names
+        raise SuiteError(f"no such suite file {name!r}, and no built-in suite of that name; "
+                         f"built-in suites: {', '.join(builtin_suites())}")
     raise UnknownName("suite", name, builtin_suites())
 
 
@@ -290,7 +293,7 @@ def countable(name: str, puzzle: Puzzle, sample: Instance, encodings: list[str |
 def refusal(name: str, puzzle: Puzzle, sample: Instance, encoding: str) -> str | None:
     """Why counter ``name`` cannot count ``encoding`` (it is lazy: its models include non-solutions,
     known once its CNF is built, here on a small instance), or None."""
-    from gridsat.solvers.counters import check_eager, resolve
+    from gridsat.solvers.backends.counters import check_eager, resolve
 
     chosen = resolve(puzzle, Request(encoding))
     try:
@@ -343,9 +346,9 @@ def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[tup
     return chosen
 
 
-def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]:
+def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Trial], list[str]]:
     """Every run of the suite, checked; and notes on what was skipped and why."""
-    runs: list[Run] = []
+    runs: list[Trial] = []
     notes: list[str] = []
     for i, entry in enumerate(expand(suite, notes), 1):
         name = entry["puzzle"]
@@ -374,7 +377,7 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Run], list[str]]
         for inst, source, params, expected in instances:
             for backend, encoding, solver, algorithm in configs:
                 for k in range(repeat or suite.repeat):
-                    run = Run(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected)
+                    run = Trial(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected)
                     runs.append(run)
     ids = [r.id for r in runs]
     if len(ids) != len(set(ids)):

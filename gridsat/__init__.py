@@ -16,10 +16,10 @@ from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInsta
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.version import VERSION
 from gridsat.solvers.crosscheck import Report
-from gridsat.solvers.mutate import MutationReport
+from gridsat.solvers.mutation.mutate import MutationReport
 from gridsat.solvers.orbits import Orbit, OrbitOutcome, OrbitReport, Orbits
-from gridsat.solvers.parallel import Split
 from gridsat.solvers.run import Enumeration, Outcome
+from gridsat.solvers.splitting.parallel import Split
 
 __version__ = VERSION
 

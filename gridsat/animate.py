@@ -22,7 +22,7 @@ from xml.etree import ElementTree as ET
 from gridsat.models import svg
 from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.reference import Algorithm, algorithm
+from gridsat.solvers.backends.algorithms import Algorithm, algorithm
 from gridsat.solvers.stop import Stop
 
 Cell = tuple[int, int]
@@ -45,7 +45,7 @@ class Frame:
 
 
 @dataclass
-class Recording:
+class Replay:
     """A search recorded for replay."""
 
     title: str
@@ -67,7 +67,7 @@ def caption(kind: str, depth: int, what: Any, solutions: int) -> str:
     return f"{kind} {json.dumps(what, separators=(', ', ': '))} (depth {depth})"
 
 
-def record(puzzle: Puzzle, instance: Instance, method: Algorithm, max_steps: int) -> Recording:
+def record(puzzle: Puzzle, instance: Instance, method: Algorithm, max_steps: int) -> Replay:
     """Run ``method`` on ``instance`` and keep its first ``max_steps`` events as frames."""
     if puzzle.pictures is None or puzzle.pictures.sketch is None:
         raise InvalidOption(f"puzzle {puzzle.name!r} has no drawing to animate")
@@ -76,7 +76,7 @@ def record(puzzle: Puzzle, instance: Instance, method: Algorithm, max_steps: int
     if lay is None:
         raise InvalidOption(f"puzzle {puzzle.name!r} draws no cell grid to animate")
     title = f"{puzzle.name} {puzzle.describe(instance)} · reference:{method.name}"
-    recording = Recording(title, base, lay.rows, lay.cols, max_steps=max_steps)
+    recording = Replay(title, base, lay.rows, lay.cols, max_steps=max_steps)
     numbers: dict[str, int] = {}
     path: list[Any] = []  # the ``what`` of every decision on the current path
 
@@ -110,12 +110,12 @@ def record(puzzle: Puzzle, instance: Instance, method: Algorithm, max_steps: int
     return recording
 
 
-def record_named(puzzle: Puzzle, instance: Instance, name: str | None, max_steps: int) -> Recording:
+def record_named(puzzle: Puzzle, instance: Instance, name: str | None, max_steps: int) -> Replay:
     """``record`` with the reference algorithm called ``name`` (the puzzle's default when None)."""
     return record(puzzle, instance, algorithm(puzzle, name), max_steps)
 
 
-def ending(recording: Recording) -> str:
+def ending(recording: Replay) -> str:
     """How the recording ended, in a sentence."""
     steps = f"{len(recording.frames)} steps"
     found = f"{recording.solutions} solution{'' if recording.solutions == 1 else 's'} found"
@@ -217,7 +217,7 @@ button { min-width: 64px; }
 """
 
 
-def page(recording: Recording, fps: float = 20.0) -> str:
+def page(recording: Replay, fps: float = 20.0) -> str:
     """A self-contained HTML page (inline SVG and script, nothing fetched) that replays the recording."""
     layers = svg.group([svg.element("g", id="under"), svg.element("g", id="pieces")])
     board = svg.picture(recording.figure, recording.title, between=layers)
@@ -254,13 +254,13 @@ def page(recording: Recording, fps: float = 20.0) -> str:
     return "\n".join(parts)
 
 
-def console(recording: Recording, labels: dict[Cell, str], width: int) -> list[str]:
+def console(recording: Replay, labels: dict[Cell, str], width: int) -> list[str]:
     """The board as the seed's console program prints it: each cell's label, '.' where none."""
     return [" ".join(labels.get((r, c), ".").rjust(width) for c in range(recording.cols))
             for r in range(recording.rows)]
 
 
-def frames(recording: Recording) -> Iterator[tuple[int, str, list[str]]]:
+def frames(recording: Replay) -> Iterator[tuple[int, str, list[str]]]:
     """Each step's number, caption and console board, replaying the labels as the page replays pieces."""
     width = max([1, *(len(text) for frame in recording.frames for text in frame.labels.values())])
     cells: dict[Cell, list[tuple[int, str]]] = {}  # per cell, the labels stacked on it (depth, text)
@@ -278,7 +278,7 @@ def frames(recording: Recording) -> Iterator[tuple[int, str, list[str]]]:
         yield number, frame.caption, console(recording, shown, width)
 
 
-def play(recording: Recording, out: TextIO = sys.stdout, fps: float = 20.0, redraw: bool | None = None,
+def play(recording: Replay, out: TextIO = sys.stdout, fps: float = 20.0, redraw: bool | None = None,
          sleep: Callable[[float], None] = time.sleep) -> None:
     """Play the recording as text: redrawn in place on a terminal (ANSI), else frame after frame."""
     redraw = out.isatty() if redraw is None else redraw

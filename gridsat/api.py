@@ -36,6 +36,7 @@ from gridsat.solvers.backend import (
     reference_backend,
     searches_formulation,
 )
+from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import RUN_BUDGET as RUN_BUDGET
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
 from gridsat.solvers.crosscheck import Turn as Turn
@@ -44,19 +45,18 @@ from gridsat.solvers.export import FORMATS, Export, exporting
 from gridsat.solvers.gate import BURNSIDE, Job, check
 from gridsat.solvers.gate import METHODS as METHODS
 from gridsat.solvers.machine import cores
-from gridsat.solvers.mutate import ALL, MutationReport, Verdict, mutation_report
-from gridsat.solvers.mutate import Score as Score
+from gridsat.solvers.mutation.mutate import ALL, MutationReport, Verdict, mutation_report
+from gridsat.solvers.mutation.mutate import Score as Score
+from gridsat.solvers.mutation.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.orbits import UP_TO as UP_TO
 from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
-from gridsat.solvers.orbits import Orbits, Variant, count_orbits, crosscheck_orbits, tally_orbits
+from gridsat.solvers.orbits import Orbits, OrbitVariant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
-from gridsat.solvers.parallel import Split, SplitRun, launch
-from gridsat.solvers.pool import scheduler_address
-from gridsat.solvers.pool import single_threaded_blas as single_threaded_blas
-from gridsat.solvers.redundancy import PROOF_CONFLICTS
-from gridsat.solvers.reference import algorithms
 from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
+from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
+from gridsat.solvers.splitting.pool import scheduler_address
+from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
 
 # The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
@@ -172,8 +172,8 @@ def route(puzzle: Puzzle, instance: Instance, backend: Backend, job: Job,
     if job.method == BURNSIDE:  # the gate let it through with up_to
         return count_orbits(puzzle, instance, backend.name, job.request, up_to=job.up_to, method=BURNSIDE,
                             time_limit=job.time_limit, split=job.split)
-    run = launch(puzzle, instance, backend.name, job.request, job.split, variant=Variant(job.up_to), limit=job.limit,
-                 time_limit=job.time_limit, on_progress=on_progress)
+    run = launch(puzzle, instance, backend.name, job.request, job.split, variant=OrbitVariant(job.up_to),
+                 limit=job.limit, time_limit=job.time_limit, on_progress=on_progress)
     return consume(run, on_progress=on_progress if job.split is None else None)
 
 
@@ -228,8 +228,8 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     request = Request(encoding, solver, algorithm)
     check(get_backend(backend), chosen, Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to,
                                             split=plan))
-    return launch(chosen, parsed, backend, request, plan, variant=Variant(up_to), limit=limit, time_limit=time_limit,
-                  deliver=True, on_progress=on_progress)
+    return launch(chosen, parsed, backend, request, plan, variant=OrbitVariant(up_to), limit=limit,
+                  time_limit=time_limit, deliver=True, on_progress=on_progress)
 
 
 def crosscheck(
@@ -472,11 +472,16 @@ def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | N
 
 
 def generate(puzzle: str | Puzzle, size: str, *, seed: int | None = None, max_area: int | None = None,
-             unique: bool = False) -> str:
-    """A random instance (``size`` is ``"RxC"``) of a puzzle that has a generator, as the text ``solve`` takes;
+             unique: bool = False, format: str = "text") -> str:  # noqa: A002 - the word the CLI uses
+    """A random instance (``size`` is ``"RxC"``) of a puzzle that has a generator, as the text ``solve`` takes
+    or in another of the puzzle's formats (``format``: ``"puzzlink"`` writes a Shikaku as a puzz.link URL);
     the same ``seed`` gives the same instance, ``unique`` retries until it has exactly one solution."""
     chosen = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     if chosen.generate is None:
         generators = [n for n in puzzle_names() if get_puzzle(n).generate is not None]
         raise InvalidOption(f"puzzle {chosen.name!r} has no generator; puzzles with one: {', '.join(generators)}")
-    return chosen.generate(size, seed=seed, max_area=max_area, unique=unique)
+    if format != "text" and format not in chosen.writers:
+        known = ", ".join(["text", *chosen.writers])
+        raise InvalidOption(f"format {format!r}: {chosen.name} instances are written as {known}")
+    text = chosen.generate(size, seed=seed, max_area=max_area, unique=unique)
+    return text if format == "text" else chosen.writers[format](chosen.parse(text, {})) + "\n"

@@ -445,7 +445,8 @@ def cmd_animate(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    text = api.generate(args.puzzle, args.size, seed=args.seed, max_area=args.max_area, unique=args.unique)
+    text = api.generate(args.puzzle, args.size, seed=args.seed, max_area=args.max_area, unique=args.unique,
+                        format=args.format)
     write_output(args.output, lambda out: out.write(text))
     return 0
 
@@ -466,7 +467,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
     for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_mutate, add_export, add_animate,
-                add_generate, add_new_puzzle, add_bench, add_completion):
+                add_generate, add_new_puzzle, add_bench, add_strength, add_completion):
         add(sub)
     helptext.document(sub.choices)
     return parser
@@ -649,6 +650,9 @@ def add_generate(sub: Commands) -> None:
     generate.add_argument("--max-area", type=positive_int, metavar="A",
                           help=f"the largest region, in cells (default {DEFAULT_MAX_AREA})")
     generate.add_argument("--unique", action="store_true", help="retry until the puzzle has exactly one solution")
+    generate.add_argument("--format", default="text", metavar="FORMAT",
+                          help="text (the default), or one of the puzzle's own formats: shikaku writes gameid "
+                               "(a Tatham game id) and puzzlink (a puzz.link URL)")
     generate.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     generate.set_defaults(run=cmd_generate)
 
@@ -669,6 +673,14 @@ def add_bench(sub: Commands) -> None:
     bench = sub.add_parser("bench", help="run a benchmark suite in isolated child processes")
     bench_command.add_arguments(bench)
     bench.set_defaults(run=bench_command.run)
+
+
+def add_strength(sub: Commands) -> None:
+    from gridsat import strength
+
+    parser = sub.add_parser("strength", help="check which constraint encodings unit propagation makes complete")
+    strength.add_arguments(parser)
+    parser.set_defaults(run=strength.run)
 
 
 def add_completion(sub: Commands) -> None:

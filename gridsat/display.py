@@ -1,4 +1,4 @@
-"""The SVG drawing of solutions that results show in a notebook (see gridsat.solvers.display, which
+"""The SVG drawing of solutions that results show in a notebook (see gridsat.solvers.reprs, which
 builds the rest and cannot import this layer's pictures itself)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.pictures import drawer, sheet, still
-from gridsat.solvers.display import use_painter
+from gridsat.solvers.reprs import use_painter
 
 
 def paint(puzzle: Puzzle, instance: Instance, solutions: Sequence[Any], label: str, state: str) -> str | None:

@@ -61,6 +61,12 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
               "record every run, judge the answers and write the report (a rerun resumes).",
               ("gridsat bench smoke --out bench-out",
                "gridsat bench smoke --out bench-out --jobs 2 --time-limit 30 --no-plots")),
+    "strength": ("Check the propagation strength of each constraint encoding gridsat writes, on small instances: "
+                 "every partial assignment of at most K primary literals, unit propagation against what the "
+                 "constraint implies; one line per encoding, with a witness when propagation misses something.",
+                 ("gridsat strength",
+                  "gridsat strength at-most-one adjacency -k 3",
+                  "gridsat strength --list")),
     "completion": ("Print a shell completion script for gridsat's commands and options (made by shtab); load "
                    "it in your shell's start-up file.",
                    ("gridsat completion bash > ~/.local/share/bash-completion/completions/gridsat",

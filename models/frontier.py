@@ -3,7 +3,7 @@
 A spec walks ``elements`` in a fixed order (the edges of a graph, the cells of a room). A state is
 what the solutions chosen so far leave on the frontier, packed into ``words`` unsigned 64-bit words
 (equal states must pack to equal words: the spec keeps them canonical). At element ``i`` the engine
-(``gridsat.solvers.frontier``) asks ``step(data, i, state, choice, out)`` for every ``choice`` in
+(``gridsat.solvers.backends.frontier_dp``) asks ``step(data, i, state, choice, out)`` for every ``choice`` in
 ``range(choices)``; the step writes the child state into ``out[:words]`` (``out[words:]`` is
 ``scratch`` words it may use freely) and answers:
 

@@ -43,6 +43,9 @@ class Puzzle:
     note: Callable[[Instance], str | None] | None = None
     # Optional: write a random puzzle of a size as instance text (size, seed, max_area, unique).
     generate: Callable[..., str] | None = None
+    # Optional: the formats an instance can be written in besides the text ``parse`` reads, by name
+    # (Shikaku: ``gameid``, ``puzzlink``), for ``generate --format``; each returns the instance as text.
+    writers: Mapping[str, Callable[[Instance], str]] = field(default_factory=dict)
     # Optional: the puzzle's reference searches (see models/search.py), a dict from name to
     # ``Algorithm`` with the default first, or a function that returns it (imported on first use).
     # A module name as a string still works, with a DeprecationWarning.

@@ -3,7 +3,7 @@
 Each puzzle keeps its searches beside its formulations (``models/<puzzle>/reference.py``) and
 declares them in ``Puzzle.reference``: a dict from a name to an ``Algorithm``, whose first entry is
 the default (or a function that returns that dict, for a plugin whose search module imports the
-puzzle's own module). The ``reference`` backend (solvers/reference/) runs them.
+puzzle's own module). The ``reference`` backend (solvers/backends/) runs them.
 
 Search events. ``Algorithm.run(instance, stop, listen=None)`` calls ``listen(kind, depth, what)``
 as it searches, like the seed's coroutine that yields ``(depth, x, y)`` at every step so that a

@@ -1,1 +1,2 @@
-"""Backends, reference algorithms, the run loop and the cross-check harness (``gridsat.solvers``)."""
+"""The solvers (``gridsat.solvers``): at the root what every room uses (the backend protocol and registry,
+the gate, the run loop, stops, cross-checks, orbits); the rooms backends/, splitting/, frontier_engine/, mutation/."""

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.parts import Part
+from gridsat.solvers.splitting.cubes import Part
 from gridsat.solvers.stop import Stop
 
 
@@ -29,7 +29,7 @@ class Request:
     solver: str | None = None
     algorithm: str | None = None
     limit: int | None = None  # a hint: with 1 a backend may search for one solution, not enumerate
-    part: Part | None = None  # search only this part of the solution space (see solvers.parts)
+    part: Part | None = None  # search only this part of the solution space (see solvers.splitting.cubes)
     memory: int | None = None  # megabytes a counting backend may hold (None: its default cap)
     spill: str | None = None  # the folder a counting backend's spill files go under (None: the temporary folder)
     # A split handed to a backend that partitions its own work (LAYERS): its threads, Dask scheduler, checkpoint
@@ -49,7 +49,7 @@ class Search(Protocol):
     def solutions(self, stop: Stop) -> Iterator[Any]: ...
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
-        """Disjoint parts that together hold every solution (see ``solvers.parts``); ``within``: disjoint
+        """Disjoint parts that together hold every solution (see ``solvers.splitting.cubes``); ``within``: disjoint
         sub-parts that together hold every solution of that part (its indices numbered from 0)."""
         ...
 
@@ -143,12 +143,12 @@ class Backend:
 
 
 BACKENDS: dict[str, str] = {
-    "cpsat": "gridsat.solvers.cpsat:CpsatBackend",
-    "sat": "gridsat.solvers.sat:SatBackend",
-    "reference": "gridsat.solvers.reference.backend:ReferenceBackend",
-    "frontier": "gridsat.solvers.frontier:FrontierBackend",
-    "d4": "gridsat.solvers.counters:D4Backend",
-    "ganak": "gridsat.solvers.counters:GanakBackend",
+    "cpsat": "gridsat.solvers.backends.cpsat:CpsatBackend",
+    "sat": "gridsat.solvers.backends.sat:SatBackend",
+    "reference": "gridsat.solvers.backends.reference:ReferenceBackend",
+    "frontier": "gridsat.solvers.backends.frontier_dp:FrontierBackend",
+    "d4": "gridsat.solvers.backends.counters:D4Backend",
+    "ganak": "gridsat.solvers.backends.counters:GanakBackend",
 }
 
 

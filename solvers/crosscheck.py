@@ -9,7 +9,7 @@ from typing import Any
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
-from gridsat.solvers import display
+from gridsat.solvers import reprs
 from gridsat.solvers.backend import BACKENDS, COUNT, Request, backend_class, counts_only, get_backend
 from gridsat.solvers.gate import Job, check
 from gridsat.solvers.run import Outcome, execute, tally
@@ -60,12 +60,12 @@ class Report:
 
     def __repr__(self) -> str:  # the dataclass's own would print every run's every solution
         runs = [f"{o.label}: {o.summary()['count']}" for o in self.outcomes]
-        return display.brief(type(self).__name__, {"puzzle": self.puzzle, "instance": self.instance,
+        return reprs.brief(type(self).__name__, {"puzzle": self.puzzle, "instance": self.instance,
                                                    "agree": self.agree, "complete": self.complete, "runs": runs,
                                                    "problems": len(self.problems)})
 
     def _repr_html_(self) -> str:
-        return display.report_html(self)
+        return reprs.report_html(self)
 
     @property
     def notes(self) -> list[str]:

@@ -35,7 +35,7 @@ from gridsat.solvers.backend import (
     listing_refused,
     searches_formulation,
 )
-from gridsat.solvers.checkpoint import check_writable
+from gridsat.solvers.splitting.checkpoint import check_writable
 
 SYMMETRIES = ("symmetry", "reversal")  # what ``up_to`` takes (a puzzle declares which of them it has)
 METHODS = ("canonical", "burnside")  # how orbits are counted (see solvers.orbits)
@@ -45,7 +45,7 @@ OPTIONS = ("encoding", "solver", "algorithm", "memory", "spill")
 
 
 class Splitting(Protocol):
-    """What the gate reads of a ``solvers.parallel.Split`` (typed here: parallel imports this module)."""
+    """What the gate reads of a ``solvers.splitting.parallel.Split`` (typed here: parallel imports this module)."""
 
     jobs: int
     checkpoint: Path | str | None

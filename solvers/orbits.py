@@ -37,12 +37,12 @@ from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solutio
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
-from gridsat.solvers import display
+from gridsat.solvers import reprs
 from gridsat.solvers.backend import COUNT, Backend, Request, counts_only, get_backend, searches_formulation
 from gridsat.solvers.crosscheck import Config, Report, Turn, budget, compare
 from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Job, check, check_up_to
-from gridsat.solvers.parallel import Split, launch
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
+from gridsat.solvers.splitting.parallel import Split, launch
 from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
 
 # The choices of up_to and of the method, checked by the gate; named here too, where callers read them.
@@ -58,7 +58,7 @@ def group_of(puzzle: Puzzle, instance: Instance, up_to: str) -> Group:
 
 
 @dataclass(frozen=True)
-class Variant:
+class OrbitVariant:
     """What a run counts: its solutions (the default), the canonical representatives of their orbits
     (``up_to``), or the solutions one element of the group fixes (``up_to`` and ``element``, by name).
     Plain data, so that a worker process rebuilds the same run from the puzzle's name."""
@@ -186,7 +186,7 @@ class Orbit:
     size: int
 
     def __repr__(self) -> str:  # a solution's own repr can run to thousands of characters
-        return display.brief("Orbit", {"size": self.size, "solution": self.solution})
+        return reprs.brief("Orbit", {"size": self.size, "solution": self.solution})
 
 
 class Orbits(Run):
@@ -273,11 +273,11 @@ def count_canonical(puzzle: Puzzle, instance: Instance, backend: str, request: R
                     up_to: str, limit: int | None = None, time_limit: float | None = None,
                     keep: bool = False, split: Split | None = None) -> OrbitOutcome:
     """Count canonical representatives to the end (or a limit, or Ctrl-C), in parts when ``split``."""
-    return run_count(puzzle, instance, backend, request or Request(), Variant(up_to), split, limit=limit,
+    return run_count(puzzle, instance, backend, request or Request(), OrbitVariant(up_to), split, limit=limit,
                      time_limit=time_limit, keep=keep)
 
 
-def run_count(puzzle: Puzzle, instance: Instance, backend: str, request: Request, variant: Variant,
+def run_count(puzzle: Puzzle, instance: Instance, backend: str, request: Request, variant: OrbitVariant,
               split: Split | None, *, limit: int | None = None, time_limit: float | None = None,
               keep: bool = False) -> Any:
     """One count of ``variant``: one search in this process, or a run split into parts."""
@@ -324,7 +324,7 @@ def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request 
     stop = Stop(time_limit)
     outcome: OrbitOutcome | None = None
     for index, element in enumerate(group.elements):
-        run = run_count(puzzle, instance, backend, request, Variant(up_to, element.name), split,
+        run = run_count(puzzle, instance, backend, request, OrbitVariant(up_to, element.name), split,
                         time_limit=time_limit if index == 0 else stop.remaining())
         if index == 0:  # the identity fixes every solution: the ordinary count
             outcome = orbit_outcome(run, group, up_to, "burnside")

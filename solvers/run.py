@@ -12,7 +12,7 @@ from typing import Any
 from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
-from gridsat.solvers import display
+from gridsat.solvers import reprs
 from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Backend, Request, Search, Tally, get_backend
 from gridsat.solvers.gate import Job, check
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
@@ -59,26 +59,26 @@ class Outcome:
     seconds: float = 0.0  # solving, after the formulation was built
     build_seconds: float = 0.0  # a time limit counts these too
     size: dict[str, int] = field(default_factory=dict)
-    parts: int | None = None  # when the run was split (solvers.parallel): how many parts, how many finished
+    parts: int | None = None  # when the run was split (solvers.splitting.parallel): how many parts, how many finished
     parts_done: int | None = None
 
     known: bool = True  # False when a counting backend stopped before it knew any count (``count`` means nothing)
     details: dict[str, Any] = field(default_factory=dict)  # what a counting backend reports (peak states, versions)
-    # the puzzle and parsed instance, for a notebook's picture of the solutions (see solvers.display)
-    board: display.Board | None = field(default=None, repr=False, compare=False)
+    # the puzzle and parsed instance, for a notebook's picture of the solutions (see solvers.reprs)
+    board: reprs.Scene | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:  # the dataclass's own would print every solution kept
-        return display.brief(type(self).__name__, display.glance(self))
+        return reprs.brief(type(self).__name__, reprs.glance(self))
 
     def _repr_html_(self) -> str:
-        return display.outcome_html(self)
+        return reprs.outcome_html(self)
 
     @property
     def label(self) -> str:
         """``backend:encoding``, the run's name in reports."""
         return f"{self.backend}:{self.encoding}"
 
-    # How a run split into parts (solvers.parallel) adds up: the split runner calls these and never
+    # How a run split into parts (solvers.splitting.parallel) adds up: the split runner calls these and never
     # asks what kind of outcome it holds, so an orbit count (solvers.orbits) merges its own tallies.
     # Underscored: a user reading help() sees the fields, not this machinery.
 
@@ -152,16 +152,16 @@ class Run(Closing[Any]):
         item = super().__next__()
         if self._drawn is None:
             self._drawn = []
-        if len(self._drawn) < display.DRAWN:
+        if len(self._drawn) < reprs.DRAWN:
             self._drawn.append(item)
         return item
 
     def __repr__(self) -> str:
-        return display.brief(type(self).__name__, display.glance(self.outcome, self.ended))
+        return reprs.brief(type(self).__name__, reprs.glance(self.outcome, self.ended))
 
     def _repr_html_(self) -> str:
         drawn = [self.outcome._solution_of(item) for item in self._drawn or []]
-        return display.outcome_html(self.outcome, self.ended, drawn)
+        return reprs.outcome_html(self.outcome, self.ended, drawn)
 
     @property
     def ended(self) -> bool:
@@ -218,7 +218,7 @@ class Enumeration(Run):
             self.stop.request(TIME_LIMIT if isinstance(cut_short, BuildExpired) else INTERRUPTED)
         label = self.search.label if self.search else request.encoding or request.algorithm or "default"
         self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, label,
-                               size=self.search.size() if self.search else {}, board=display.Board(puzzle, instance))
+                               size=self.search.size() if self.search else {}, board=reprs.Scene(puzzle, instance))
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
         self.puzzle, self.instance, self.limit = puzzle, instance, limit

@@ -35,7 +35,7 @@ class Stop:
         self.deadline = None if time_limit is None else self.started + time_limit
         self.reason: Reason | str | None = None
         # Another time limit, looked at with the deadline: True once it has come (a split run's probe
-        # ends when its workers are ready, solvers.parallel)
+        # ends when its workers are ready, solvers.splitting.parallel)
         self.early: Callable[[], bool] | None = None
 
     def remaining(self) -> float | None:

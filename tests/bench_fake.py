@@ -21,7 +21,7 @@ from typing import Any
 from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import Request
-from gridsat.solvers.reference.backend import ReferenceBackend
+from gridsat.solvers.backends.reference import ReferenceBackend
 from gridsat.solvers.stop import Stop
 
 

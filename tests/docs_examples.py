@@ -9,9 +9,10 @@ The rules a page follows (docs/reference/examples.md says them to a writer):
   commands of the same page wrote. It must exit 0: to show another status, end it with
   ``; echo "exit status $?"``.
 - A ```pycon block is a doctest; the pycon blocks of one page share their names, in page order.
-- ``# not run: REASON`` after a command leaves it out (set-up commands); ``# slow: N s`` says the
-  example takes about N seconds: it gets a budget of twice that and the ``slow`` mark. Every other
-  example must finish within ``BUDGET`` seconds.
+- A note for the runner stands in an HTML comment on the line above the block, so readers never see
+  it: ``<!-- example: not run, REASON -->`` leaves the block out (the set-up commands);
+  ``<!-- example: slow N s -->`` says the block takes about N seconds: it gets a budget of twice that
+  and the ``slow`` mark. Every other example must finish within ``BUDGET`` seconds.
 - Compared output: trailing spaces and blank lines at the end are ignored; a time, a number followed
   by `` s`` (``0.12 s``, ``3 s``), matches any time; ``...`` matches any text within a line, and a
   line of only ``...`` any number of lines.
@@ -31,8 +32,9 @@ BUDGET = 30.0
 FENCE = re.compile(r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```\s*$", re.DOTALL | re.MULTILINE)
 UNRUN = ("sh", "bash", "shell", "python", "py", "zsh", "shell-session")
 TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
-SLOW = re.compile(r"#\s*slow:\s*(\d+(?:\.\d+)?)\s*s\b")
-NOT_RUN = re.compile(r"#\s*not run:")
+NOTE = re.compile(r"<!--\s*example:\s*(?P<note>.*?)\s*-->\s*\Z", re.DOTALL)
+SLOW = re.compile(r"^slow\s+(\d+(?:\.\d+)?)\s*s$")
+NOT_RUN = re.compile(r"^not run\b")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Example:
     line: int
     kind: str  # "console" or "pycon"
     body: str
+    note: str = ""  # the runner's note above the block: "not run, REASON" or "slow N s"
 
     @property
     def id(self) -> str:
@@ -60,8 +63,13 @@ class Example:
     @property
     def seconds(self) -> float | None:
         """The time the page gives for a slow example, or None."""
-        found = SLOW.search(self.body)
+        found = SLOW.match(self.note)
         return float(found[1]) if found else None
+
+    @property
+    def skipped(self) -> bool:
+        """Whether the runner leaves the block out (set-up commands)."""
+        return bool(NOT_RUN.match(self.note))
 
     @property
     def budget(self) -> float:
@@ -78,25 +86,29 @@ def page_name(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-def fences(path: Path) -> list[tuple[str, int, str]]:
-    """Every fenced block of a page: its language, the line of its fence, its text."""
+def fences(path: Path) -> list[tuple[str, int, str, str]]:
+    """Every fenced block of a page: its language, the line of its fence, its text, the runner's note."""
     text = path.read_text(encoding="utf-8")
-    return [(m["lang"], text.count("\n", 0, m.start()) + 1, m["body"]) for m in FENCE.finditer(text)]
+    found = []
+    for m in FENCE.finditer(text):
+        note = NOTE.search(text[max(0, m.start() - 200):m.start()])
+        found.append((m["lang"], text.count("\n", 0, m.start()) + 1, m["body"], note["note"] if note else ""))
+    return found
 
 
 def examples() -> list[Example]:
     """Every console and pycon block of every page, in page order."""
     found = []
     for path in pages():
-        for lang, line, body in fences(path):
+        for lang, line, body, note in fences(path):
             if lang in ("console", "pycon"):
-                found.append(Example(page_name(path), line, lang, body))
+                found.append(Example(page_name(path), line, lang, body, note))
     return found
 
 
 def unrun_fences() -> list[str]:
     """Fences that look like examples but are of no kind the runner runs."""
-    return [f"{page_name(p)}:{line} ```{lang}" for p in pages() for lang, line, _ in fences(p) if lang in UNRUN]
+    return [f"{page_name(p)}:{line} ```{lang}" for p in pages() for lang, line, _, _ in fences(p) if lang in UNRUN]
 
 
 def commands(example: Example) -> list[Command]:
@@ -118,10 +130,6 @@ def commands(example: Example) -> list[Command]:
             i += 1
         out.append(Command(example.line + 1 + start, text, "\n".join(shown)))
     return out
-
-
-def skipped(command: Command) -> bool:
-    return bool(NOT_RUN.search(command.text))
 
 
 def normal(text: str) -> list[str]:

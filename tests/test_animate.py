@@ -14,7 +14,7 @@ from conftest import gridsat
 from gridsat.animate import frames, page, play, record, record_named
 from gridsat.models import get_puzzle
 from gridsat.models.knights_tour.board import render
-from gridsat.solvers.reference import algorithms
+from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.stop import Stop
 
 

@@ -11,12 +11,13 @@ import gridsat as gs
 from gridsat import api
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.solvers import backend as registry
-from gridsat.solvers import frontier, machine
+from gridsat.solvers import machine
 from gridsat.solvers.backend import BACKENDS, Backend, Request, get_backend, reference_backend
-from gridsat.solvers.counters import D4Backend
-from gridsat.solvers.cpsat import CpsatBackend
+from gridsat.solvers.backends import frontier_dp as frontier
+from gridsat.solvers.backends.counters import D4Backend
+from gridsat.solvers.backends.cpsat import CpsatBackend
 from gridsat.solvers.gate import Job, check
-from gridsat.solvers.parallel import Split
+from gridsat.solvers.splitting.parallel import Split
 from gridsat.solvers.stop import Stop
 
 TATAMI = gs.get_puzzle("tatami")
@@ -144,7 +145,7 @@ def test_what_the_api_used_to_name_comes_from_the_registry() -> None:
 
 
 def test_one_cores_helper_serves_the_api_and_the_frontier() -> None:
-    from gridsat.solvers import layers
+    from gridsat.solvers.frontier_engine import layers
 
     assert api.cores is machine.cores and layers.idle_cores is machine.idle_cores
     assert not hasattr(frontier, "cores") and not hasattr(frontier, "cpus")

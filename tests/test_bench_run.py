@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gridsat.benchmarks.command import Progress, add_arguments, main
+from gridsat.benchmarks.command import ProgressBar, add_arguments, main
 from gridsat.solvers.backend import BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -221,7 +221,7 @@ class Terminal(io.StringIO):
 def test_progress_redraws_one_line_on_a_terminal() -> None:
     screen, log = Terminal(), io.StringIO()
     for stream in (screen, log):
-        progress = Progress(2, stream)
+        progress = ProgressBar(2, stream)
         for status in ("ok", "timeout"):
             progress.update({"status": status, "seconds": 0.5, "puzzle": "tatami", "instance": "3x4", "config": "x"})
         progress.close()

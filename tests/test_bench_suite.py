@@ -10,7 +10,7 @@ import pytest
 from conftest import gridsat
 from gridsat.benchmarks import command
 from gridsat.benchmarks.results import judge
-from gridsat.benchmarks.suite import Run, SuiteError, builtin_suites, load, plan
+from gridsat.benchmarks.suite import SuiteError, Trial, builtin_suites, load, plan
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.golden import counts
@@ -94,7 +94,7 @@ def test_smoke_covers_every_registered_puzzle_with_two_encodings() -> None:
         assert len(encodings) >= 2, f"smoke suite: give puzzle {puzzle!r} an entry with at least two encodings"
 
 
-def row(run: Run) -> tuple:
+def row(run: Trial) -> tuple:
     """What a planned run does: puzzle, case, what the worker parses, configuration, mode, repeat, expected count."""
     return (run.puzzle, run.case, run.source, run.config, run.mode, run.repeat, run.expected)
 
@@ -301,3 +301,15 @@ def test_a_counter_is_not_planned_on_a_lazy_encoding_and_the_plan_says_why(tmp_p
     # "default" is the counter's own default: the exact choice (crt) on an axis not named, as gridsat count does
     runs, notes = plan(load(suite_file(tmp_path, text.replace('"each"', '"default"'))))
     assert [r.encoding for r in runs] == ["crt+pairwise"] and notes == []
+
+
+def test_an_array_of_either_kind_is_described_in_plain_words() -> None:
+    from gridsat.benchmarks.schema import Table, describe
+
+    assert describe([str]) == "an array of strings"
+    assert describe([(str, Table({}))]) == "an array whose items are each a string or a table"
+
+
+def test_a_suite_path_that_is_no_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(GridsatError, match="no such suite file 'mysuite.tom'.*built-in suites: .*smoke"):
+        load("mysuite.tom")

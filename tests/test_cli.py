@@ -21,7 +21,7 @@ from gridsat.models.tatami.formulations import corners
 from gridsat.signals import sigterm_as_interrupt
 from gridsat.solvers.backend import BACKENDS
 from gridsat.solvers.backend import backend_class as get_backend_class
-from gridsat.solvers.sat import SatBackend
+from gridsat.solvers.backends.sat import SatBackend
 
 BAD_INPUT = [
     (["count", "tatami", "0x4"], "'0x4'"),

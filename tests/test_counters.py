@@ -21,7 +21,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Puzzle
 from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, Request, backend_class
-from gridsat.solvers.counters import D4Backend, GanakBackend, ModelCounter
+from gridsat.solvers.backends.counters import D4Backend, GanakBackend, ModelCounter
 from gridsat.solvers.stop import INTERRUPTED, TIME_LIMIT, Stop
 
 MODULES = {"d4": "py_d4", "ganak": "pyganak"}
@@ -282,6 +282,6 @@ def counter_processes(parent: int) -> list[int]:
             command = (status.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == parent and b"counters/worker.py" in command:
+        if int(fields[1]) == parent and b"counters/counter_process.py" in command:
             found.append(int(status.parent.name))
     return found

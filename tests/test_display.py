@@ -8,7 +8,7 @@ import pydoc
 import pytest
 
 import gridsat as gs
-from gridsat.solvers.display import REPR_LIMIT
+from gridsat.solvers.reprs import REPR_LIMIT
 
 
 def shown(result: object) -> str:

@@ -18,7 +18,7 @@ import pytest
 import gridsat
 import gridsat.plugin
 from conftest import ROOT
-from docs_examples import Checker, Example, commands, examples, matches, skipped, unrun_fences
+from docs_examples import Checker, Example, commands, examples, matches, unrun_fences
 from gridsat.cli import build_parser
 
 EXAMPLES = examples()
@@ -57,9 +57,9 @@ def environment(where: Path) -> dict[str, str]:
 
 
 def run_console(example: Example, where: Path) -> None:
+    if example.skipped:
+        pytest.skip(f"{example.id}: {example.note}")
     for command in commands(example):
-        if skipped(command):
-            continue
         started = time.monotonic()
         done = subprocess.run(["bash", "-c", command.text], cwd=where, env=environment(where), capture_output=True,
                               text=True, stdin=subprocess.DEVNULL, timeout=example.budget)
@@ -97,8 +97,12 @@ def test_the_pages_have_examples_of_both_kinds_and_none_the_runner_skips() -> No
     assert {e.kind for e in readme} == {"console", "pycon"}
     consoles = [e for e in EXAMPLES if e.kind == "console"]
     assert len({e.page for e in EXAMPLES}) >= 10 and sum(len(commands(e)) for e in consoles) >= 40
-    run = [c for e in EXAMPLES if e.kind == "console" for c in commands(e) if not skipped(c)]
+    run = [c for e in EXAMPLES if e.kind == "console" and not e.skipped for c in commands(e)]
     assert all(c.text.strip() for c in run)
+    assert not [c.text for e in consoles for c in commands(e) if re.search(r"#\s*(not run|slow):", c.text)], \
+        "a runner's note goes in an HTML comment above the block, not in the commands readers see"
+    odd = [e.id for e in EXAMPLES if e.note and not (e.skipped or e.seconds)]
+    assert not odd, "a runner's note is 'not run, REASON' or 'slow N s'"
 
 
 @pytest.mark.parametrize(("shown", "printed", "same"), [

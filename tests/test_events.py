@@ -1,4 +1,4 @@
-"""The search-event hook of every reference algorithm (the contract in gridsat.solvers.reference).
+"""The search-event hook of every reference algorithm (the contract in gridsat.solvers.backends.algorithms).
 
 Nobody listening or a listener that vetoes nothing changes nothing; places and removes nest like a
 path; vetoing the depth-d decisions outside a block of ordinals, once per block, splits the
@@ -20,7 +20,7 @@ import pytest
 from gridsat.models import get_puzzle
 from gridsat.models.golden import path
 from gridsat.models.solution import freeze
-from gridsat.solvers.reference import algorithms
+from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.stop import Stop
 
 SEVEN = str(path("shikaku", "seven.txt"))

@@ -14,10 +14,11 @@ pytest.importorskip("numba")
 
 from gridsat.models import get_puzzle  # noqa: E402
 from gridsat.models.errors import InvalidOption  # noqa: E402
-from gridsat.solvers import frontier_engine, layers  # noqa: E402
-from gridsat.solvers.layer_checkpoint import LayerCheckpoint  # noqa: E402
-from gridsat.solvers.layers import run_spec  # noqa: E402
-from gridsat.solvers.spill import SpillFolder  # noqa: E402
+from gridsat.solvers.frontier_engine import kernels as frontier_engine  # noqa: E402
+from gridsat.solvers.frontier_engine import layers  # noqa: E402
+from gridsat.solvers.frontier_engine.layer_checkpoint import LayerCheckpoint  # noqa: E402
+from gridsat.solvers.frontier_engine.layers import run_spec  # noqa: E402
+from gridsat.solvers.frontier_engine.spill import SpillFolder  # noqa: E402
 from gridsat.solvers.stop import Stop  # noqa: E402
 
 TOUR, TATAMI = get_puzzle("knights-tour"), get_puzzle("tatami")
@@ -178,7 +179,7 @@ def test_one_lane_while_counts_are_small_then_all_the_bound_needs():
 
 def test_a_dask_cluster_counts_what_one_process_counts():
     distributed = pytest.importorskip("distributed")
-    from gridsat.solvers.frontier_dask import run_on_cluster
+    from gridsat.solvers.frontier_engine.dask_layers import run_on_cluster
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as c:
         for text, params, puzzle in (("5x5", {}, TOUR), ("3x10", {"closed": "true"}, TOUR), ("4x7", {}, TATAMI)):

@@ -31,7 +31,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 from gridsat.models.shikaku.generate import generate
-from gridsat.solvers.pool import scheduler_address
+from gridsat.solvers.splitting.pool import scheduler_address
 
 # GRIDSAT_FUZZ=N multiplies the examples of every test below (the default run takes seconds; a long
 # soak, e.g. GRIDSAT_FUZZ=100 for ten minutes and more, explores far more inputs), derandomized so a

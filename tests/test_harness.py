@@ -14,8 +14,8 @@ from gridsat.models.encoding import Axis, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
 from gridsat.models.solution import digest
 from gridsat.solvers.backend import BACKENDS, Request, get_backend
+from gridsat.solvers.backends.reference import ReferenceBackend
 from gridsat.solvers.crosscheck import Config, compare, configurations, crosscheck
-from gridsat.solvers.reference.backend import ReferenceBackend
 from gridsat.solvers.run import execute
 from gridsat.solvers.stop import Stop
 

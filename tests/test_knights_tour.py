@@ -15,9 +15,9 @@ from gridsat.models.knights_tour.cnf import MAX_CLAUSES, clauses_estimate
 from gridsat.models.knights_tour.formulations import cpsat
 from gridsat.models.knights_tour.reference import blocks, divide, warnsdorff
 from gridsat.solvers.backend import Request
+from gridsat.solvers.backends.sat import SatSearch
 from gridsat.solvers.crosscheck import configurations, crosscheck
 from gridsat.solvers.run import execute
-from gridsat.solvers.sat import SatSearch
 from gridsat.solvers.stop import Stop
 
 TOUR = get_puzzle("knights-tour")

@@ -194,3 +194,53 @@ def test_the_example_plugin_imports_only_the_public_plugin_module() -> None:
     example = ROOT / "examples" / "nqueens"
     assert gridsat_imports(sorted((example / "gridsat_nqueens").rglob("*.py"))) == {"gridsat.plugin"}
     assert gridsat_imports(sorted((example / "tests").rglob("*.py"))) == {"gridsat", "gridsat.plugin"}
+
+
+# Per puzzle, the same file names mean the same part of each puzzle; benchmarks/compare/ holds stand-alone scripts.
+PUZZLE_PACKAGES = {path.parent for path in (ROOT / "models").glob("*/__init__.py")} - {ROOT / "models" / "golden"}
+COMPARE = ROOT / "benchmarks" / "compare"
+
+
+def shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def repeated_file_names(paths: list[Path]) -> dict[str, list[str]]:
+    """The module file names (``__init__.py`` aside) that more than one module outside the puzzle packages
+    and the compare scripts has."""
+    seen: dict[str, list[str]] = {}
+    for path in paths:
+        if path.name != "__init__.py" and path.parent not in PUZZLE_PACKAGES | {COMPARE}:
+            seen.setdefault(path.name, []).append(shown(path))
+    return {name: where for name, where in seen.items() if len(where) > 1}
+
+
+def repeated_class_names(paths: list[Path]) -> dict[str, list[str]]:
+    """The class names defined twice outside the compare scripts, where at least one definition is outside
+    the puzzle packages (classes of one role may share a name across puzzles: each puzzle's ``Board``)."""
+    seen: dict[str, list[Path]] = {}
+    for path in paths:
+        if path.parent == COMPARE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                seen.setdefault(node.name, []).append(path)
+    return {name: [shown(path) for path in where] for name, where in seen.items()
+            if len(where) > 1 and not all(path.parent in PUZZLE_PACKAGES for path in where)}
+
+
+def test_one_meaning_per_module_and_class_name() -> None:
+    paths = sorted(modules().values())
+    assert repeated_file_names(paths) == {}
+    assert repeated_class_names(paths) == {}
+
+
+def test_the_name_checks_see_repeats_and_spare_the_puzzles(tmp_path: Path) -> None:
+    puzzle = sorted(PUZZLE_PACKAGES)[:2]
+    paths = [ROOT / "solvers" / "run.py", ROOT / "gridsat" / "run.py", puzzle[0] / "reference.py",
+             puzzle[1] / "reference.py", COMPARE / "jobs.py", ROOT / "models" / "jobs.py"]
+    assert repeated_file_names(paths) == {"run.py": ["solvers/run.py", "gridsat/run.py"]}
+    places = [tmp_path / "a.py", tmp_path / "b.py"]
+    places[0].write_text("class Board:\n    pass\n")
+    places[1].write_text("def f():\n    class Board:\n        pass\n")
+    assert list(repeated_class_names(places)) == ["Board"]

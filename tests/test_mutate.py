@@ -10,8 +10,8 @@ import gridsat
 from gridsat.cli import main
 from gridsat.models import get_puzzle
 from gridsat.models.constraints import Formula, Model
-from gridsat.solvers.mutants import Mutant, build, mutate, to_message
-from gridsat.solvers.redundancy import (
+from gridsat.solvers.mutation.mutants import Mutant, build, mutate, to_message
+from gridsat.solvers.mutation.redundancy import (
     BUDGET,
     PROOF_CONFLICTS,
     UNCOUNTED,
@@ -281,7 +281,7 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
 def test_default_is_every_mutant_when_few_else_a_sample(monkeypatch):
     """With no --mutants, a small catalogue is judged whole and a large one sampled, said in the report
     with an interval for the whole catalogue's score; 'all' judges every mutant whatever their number."""
-    import gridsat.solvers.mutate as mutation
+    import gridsat.solvers.mutation.mutate as mutation
 
     every = gridsat.mutate("tatami")
     assert not every.sampled and every.catalogue == len(every.verdicts) and every.interval() is None
@@ -295,7 +295,7 @@ def test_default_is_every_mutant_when_few_else_a_sample(monkeypatch):
 
 
 def test_an_interrupted_run_reports_the_mutants_judged_and_says_it_is_incomplete(monkeypatch, capsys):
-    import gridsat.solvers.mutate as mutation
+    import gridsat.solvers.mutation.mutate as mutation
 
     judged = mutation.judge_in_worker
 

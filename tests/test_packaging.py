@@ -4,10 +4,12 @@ a release: an sdist and a wheel built without warnings, checked by twine, that i
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import sysconfig
 import tarfile
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -38,6 +40,11 @@ def test_the_wheel_holds_one_top_level_package(wheel: Path) -> None:
                if p.is_file() and "__pycache__" not in p.parts}
     assert {"gridsat/models/golden/prime_grid.toml", "gridsat/models/golden/shikaku/seven.txt"} <= shipped
     assert shipped <= set(names), sorted(shipped - set(names))
+    # Every module ships: a subpackage left out of pyproject.toml's packages list would be missing.
+    for folder, package in (("gridsat", "gridsat"), ("models", "gridsat/models"), ("solvers", "gridsat/solvers"),
+                            ("benchmarks", "gridsat/benchmarks")):
+        modules = {f"{package}/{p.relative_to(ROOT / folder).as_posix()}" for p in (ROOT / folder).rglob("*.py")}
+        assert modules <= set(names), sorted(modules - set(names))
 
 
 def test_installed_gridsat_counts_and_models_is_not_importable(wheel: Path, tmp_path: Path) -> None:
@@ -111,3 +118,11 @@ def test_the_wheel_installed_in_a_fresh_venv_crosschecks_tatami(release: tuple[P
                           cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "tatami 4x7:" in done.stdout and "runs agree: 3 solutions" in done.stdout
+
+
+def test_the_notebook_extra_installs_what_opens_and_runs_the_notebook() -> None:
+    """The README says `pip install .[notebook]` then `jupyter notebook`: the extra must hold a Jupyter
+    front end, not only the kernel and client the tests use."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {re.split(r"[<>=\[ ]", requirement, maxsplit=1)[0].lower() for requirement in extras["notebook"]}
+    assert {"notebook", "ipykernel"} <= names

@@ -23,13 +23,13 @@ from conftest import ROOT, gridsat
 from gridsat.api import load
 from gridsat.models.solution import freeze
 from gridsat.progress import time_left
-from gridsat.solvers import split_policy
 from gridsat.solvers.backend import Request, get_backend
-from gridsat.solvers.checkpoint import Checkpoint
-from gridsat.solvers.parallel import Split, SplitRun, conquer
-from gridsat.solvers.parts import Part, split_ordinals, split_prefix
-from gridsat.solvers.pool import LocalPool, start_method
 from gridsat.solvers.run import Progress, consume, execute
+from gridsat.solvers.splitting import split_policy
+from gridsat.solvers.splitting.checkpoint import Checkpoint
+from gridsat.solvers.splitting.cubes import Part, split_ordinals, split_prefix
+from gridsat.solvers.splitting.parallel import Split, SplitRun, conquer
+from gridsat.solvers.splitting.pool import LocalPool, start_method
 from gridsat.solvers.stop import Stop
 
 LINUX_ONLY = pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
@@ -283,7 +283,7 @@ def test_the_command_line_forks_its_workers_with_or_tools_loaded() -> None:
     # OR-Tools loads numpy, whose OpenBLAS would start a thread of its own and make every split cpsat
     # run spawn its workers (0.5 s each to start, against milliseconds forked) unless told not to, as
     # the command line does before anything loads numpy.
-    code = ("from gridsat.solvers.pool import single_threaded_blas, start_method\n"
+    code = ("from gridsat.solvers.splitting.pool import single_threaded_blas, start_method\n"
             "single_threaded_blas()\n"
             "import ortools.sat.python.cp_model, pysat.solvers, gridsat.cli\n"
             "print(start_method())\n")
@@ -438,12 +438,12 @@ def test_interrupted_split_counts_say_how_many_parts_were_done() -> None:
 
 @pytest.mark.parametrize("backend", [pytest.param("cpsat", marks=pytest.mark.slow), "sat"])  # cpsat: about 20 s
 def test_orbit_counts_split_into_parts_equal_whole_ones(backend: str) -> None:
-    from gridsat.solvers.orbits import Variant, count_orbits
+    from gridsat.solvers.orbits import OrbitVariant, count_orbits
 
     chosen, parsed = load("knights-tour", "5x5", {})
     whole = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry")
     split = Split(jobs=2, probe=0, parts=24)
-    canonical = consume(SplitRun(chosen, parsed, backend, Request(), split, variant=Variant("symmetry")))
+    canonical = consume(SplitRun(chosen, parsed, backend, Request(), split, variant=OrbitVariant("symmetry")))
     assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (112, 1728, True, [])
     assert canonical.sizes == whole.sizes and canonical.parts > 1
     burnside = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry", method="burnside", split=split)
@@ -451,19 +451,19 @@ def test_orbit_counts_split_into_parts_equal_whole_ones(backend: str) -> None:
 
 
 def test_orbits_of_a_symmetry_breaking_encoding_split_into_parts() -> None:
-    from gridsat.solvers.orbits import Variant
+    from gridsat.solvers.orbits import OrbitVariant
 
     chosen, parsed = load("prime-grid", "4x4", {"max": 16})  # 2992 fillings, orbits of 8, leaders kept
-    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=16), variant=Variant("symmetry"))
+    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=16), variant=OrbitVariant("symmetry"))
     outcome = consume(run)
     assert (outcome.count, outcome.held, outcome.invalid, outcome.problems) == (374, 2992, [], [])
 
 
 def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
-    from gridsat.solvers.orbits import Variant
+    from gridsat.solvers.orbits import OrbitVariant
 
     chosen, parsed = load("knights-tour", "5x5", {})
-    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=24), variant=Variant("reversal"),
+    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=24), variant=OrbitVariant("reversal"),
                    deliver=True)
     orbits = list(run)
     assert len(orbits) == 864 and {o.size for o in orbits} == {2}
@@ -516,7 +516,7 @@ def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tup
 
 @pytest.mark.parametrize("backend, board", [("cpsat", "5x5"), ("sat", "3x10")])
 def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, board: str, monkeypatch) -> None:
-    from gridsat.solvers.orbits import Variant, count_orbits
+    from gridsat.solvers.orbits import OrbitVariant, count_orbits
 
     monkeypatch.setattr(split_policy, "LEAST_BUDGET", 0.05)
     chosen, parsed = load("knights-tour", board, {})
@@ -528,7 +528,7 @@ def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, 
             whole.count, whole.held, True, [])
         assert canonical.sizes == whole.sizes
 
-    split_again(lambda: SplitRun(chosen, parsed, backend, Request(), split, variant=Variant("symmetry")), check)
+    split_again(lambda: SplitRun(chosen, parsed, backend, Request(), split, variant=OrbitVariant("symmetry")), check)
 
 
 @pytest.mark.parametrize("backend, choice", [("sat", None), ("reference", "dfs")])
@@ -551,7 +551,7 @@ def test_enumerate_with_parts_split_again_streams_each_solution_once(backend: st
     ("knights-tour", "5x5", {"start": "0,0"}, "backtrack")])
 def test_a_reference_part_split_again_hands_back_the_decisions_it_has_not_searched(
         puzzle_name: str, instance: str, params: dict, algorithm: str, monkeypatch) -> None:
-    from gridsat.solvers.reference import backend as reference
+    from gridsat.solvers.backends import reference
 
     monkeypatch.setattr(reference, "GRACE", 3600.0)  # never thrown away for being slow
     puzzle, parsed = load(puzzle_name, instance, params)
@@ -579,7 +579,7 @@ def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exac
             "--checkpoint", str(path)]
     # Two parts of about a second each, and the first run splits running parts again after a fifth of
     # a second, so that the checkpoint holds re-splits (with the counts they kept) when it is killed.
-    script = ("import sys\nfrom gridsat.solvers import split_policy\nsplit_policy.LEAST_BUDGET = 0.2\n"
+    script = ("import sys\nfrom gridsat.solvers.splitting import split_policy\nsplit_policy.LEAST_BUDGET = 0.2\n"
               "from gridsat.__main__ import main\nsys.exit(main())\n")
     child = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              cwd=ROOT, start_new_session=True)
@@ -620,7 +620,7 @@ def test_a_dask_cluster_with_more_workers_than_cores_splits_parts_again(monkeypa
 
 def test_a_search_without_split_points_runs_alone_and_says_why() -> None:
     from gridsat.models.search import Algorithm
-    from gridsat.solvers.reference.backend import ReferenceSearch
+    from gridsat.solvers.backends.reference import ReferenceSearch
 
     chosen, parsed = load("knights-tour", "5x5", {"start": "0,0"})
     found = list(get_backend("reference").prepare(chosen, parsed, Request(algorithm="backtrack")).solutions(Stop()))

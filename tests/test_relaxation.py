@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from gridsat.solvers.redundancy import Budget, first_not_implied, implies
-from gridsat.solvers.relaxation import cliques, conflicts, proved_by_counting
+from gridsat.solvers.mutation.redundancy import Budget, first_not_implied, implies
+from gridsat.solvers.mutation.relaxation import cliques, conflicts, proved_by_counting
 
 
 def squares_and_steps(n: int, drop_step_at_most: bool = True) -> tuple[list[list[int]], list[list[int]]]:

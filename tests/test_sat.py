@@ -14,8 +14,8 @@ from conftest import ROOT, gridsat
 from gridsat.api import load
 from gridsat.models.formulation import CnfFormulation
 from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.backends.sat import SatSearch, interruptible
 from gridsat.solvers.run import execute
-from gridsat.solvers.sat import SatSearch, interruptible
 from gridsat.solvers.stop import Stop
 
 

@@ -9,9 +9,9 @@ import statistics
 
 import pytest
 
-from gridsat.solvers import schedule, split_policy
-from gridsat.solvers.schedule import Ledger, Span
-from gridsat.solvers.split_policy import choose, part_seconds, replay
+from gridsat.solvers.splitting import schedule, split_policy
+from gridsat.solvers.splitting.schedule import Ledger, Span
+from gridsat.solvers.splitting.split_policy import choose, part_seconds, replay
 
 
 def ledger_with(roots: int, finished: dict[int, float], starts: list[float] | None = None) -> Ledger:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsat.models import get_puzzle
-from gridsat.solvers.reference import Listener, algorithms
+from gridsat.solvers.backends.algorithms import Listener, algorithms
 from gridsat.solvers.stop import Stop
 
 # (puzzle, instance, params, algorithm, split depth)

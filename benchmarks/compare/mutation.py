@@ -27,8 +27,8 @@ from gridsat.arguments import Parser, percent, positive_int
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError
 from gridsat.output import check_output, write_output
-from gridsat.solvers.mutants import CNF_OPERATORS, CPSAT_OPERATORS, LAZY_OPERATORS
-from gridsat.solvers.mutate import MutationReport, Score
+from gridsat.solvers.mutation.mutants import CNF_OPERATORS, CPSAT_OPERATORS, LAZY_OPERATORS
+from gridsat.solvers.mutation.mutate import MutationReport, Score
 
 TARGET_SECONDS = 15 * 60
 TARGET_SCORE = 98.0

@@ -14,7 +14,7 @@ where there is no C compiler).
 Targets: prime-grid 5x5/1..25 with --jobs 2 at least 2x faster than the C backtracker on sat, and
 cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on both
 backends for both instances; the 6x6 closed tours counted in at most 3 s on the fastest backend.
-Part statistics of each split run (solvers.schedule records them), and how the run sized its parts
+Part statistics of each split run (solvers.splitting.schedule records them), and how the run sized its parts
 (how its workers started and how long the probe searched, the first split, the parts split before
 they started and while they ran, and the first and last
 estimate of the run's part time they were sized by, beside the part time it took): the final parts (after every
@@ -27,7 +27,7 @@ to the part time, the --jobs 1 count's time / the replay's end). Part times are 
 model building included. Targets for splitting again: on 100 workers at least 60x, the largest final part
 at most 1%, no worker idle more than 5% of the wall time with --jobs 2.
 
-What this script measured when the split policy's constants (solvers.split_policy) were tuned:
+What this script measured when the split policy's constants (solvers.splitting.split_policy) were tuned:
 - PROBE: the probe's work is thrown away when the run splits. At 0.2 s, knights-tour 6x6 closed on
   sat took 1.66-2.01 s, at 0.1 s 1.48-1.50 s, at 0.05 s 1.36 s; but at 0.05 s counts of 0.06-0.1 s
   split and took 0.1-0.15 s more (and ``gridsat count knights-tour 4x5 --backend cpsat --jobs 2``).
@@ -65,11 +65,11 @@ from pathlib import Path
 from gridsat.api import load
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
-from gridsat.solvers.parallel import Split, SplitRun
-from gridsat.solvers.pool import single_threaded_blas
 from gridsat.solvers.run import Outcome, consume, execute
-from gridsat.solvers.schedule import Ledger
-from gridsat.solvers.split_policy import replay
+from gridsat.solvers.splitting.parallel import Split, SplitRun
+from gridsat.solvers.splitting.pool import single_threaded_blas
+from gridsat.solvers.splitting.schedule import Ledger
+from gridsat.solvers.splitting.split_policy import replay
 
 WORKERS = (16, 100, 1000)  # the cluster sizes the replay predicts for
 C_BACKTRACKER = r"""

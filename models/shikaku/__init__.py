@@ -23,7 +23,7 @@ from gridsat.models.params import check_keys
 from gridsat.models.parts import MutationCorpus, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.shikaku import mutation, pictures, reference, symmetry
-from gridsat.models.shikaku.formats import Board, read
+from gridsat.models.shikaku.formats import Board, read, to_game_id, to_puzzlink
 from gridsat.models.shikaku.formulations import CNF_AMO, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
 from gridsat.models.shikaku.solution import render, verify
 
@@ -31,7 +31,7 @@ __all__ = ["PUZZLE"]
 
 
 def parse(text: str, params: Mapping[str, str]) -> Board:
-    """A puzzle file, a game id ``WxH:desc``, ``-`` for stdin, or ``seed``; no parameters."""
+    """A puzzle file, a game id ``WxH:desc``, a puzz.link URL, ``-`` for stdin, or ``seed``; no parameters."""
     check_keys(params, {})
     return read(text)
 
@@ -59,7 +59,8 @@ def generate(size: str, *, seed: int | None = None, max_area: int | None = None,
 PUZZLE = Puzzle(
     name="shikaku",
     summary="divide a grid into rectangles, one per clue, each with the clue's area",
-    instance_help="a puzzle file (rows of '.' and numbers), a Tatham game id WxH:desc, '-' (stdin), or 'seed'",
+    instance_help="a puzzle file (rows of '.' and numbers), a Tatham game id WxH:desc, a puzz.link URL, "
+                  "'-' (stdin), or 'seed'",
     params={},
     parse=parse,
     cpsat=cpsat,
@@ -71,6 +72,7 @@ PUZZLE = Puzzle(
     cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
     cnf_encodings=EncodingSpace((CNF_AMO, CNF_CELLS)),
     generate=generate,
+    writers={"gameid": to_game_id, "puzzlink": to_puzzlink},
     reference=reference.ALGORITHMS,
     example="seed",
     symmetry=Symmetry({"symmetry": symmetry.group}),

@@ -18,6 +18,7 @@ from typing import BinaryIO, TextIO
 
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.params import MAX_DIGITS, excerpt, overlong
+from gridsat.models.shikaku.puzzlink import looks_like_url, parse_url, to_url
 
 Clue = tuple[int, int, int]  # (row, col, area)
 BLANKS = (".", "-")
@@ -98,7 +99,8 @@ def check_clue(n: int, rows: int, cols: int, where: str) -> None:
 
 
 def read(text: str) -> Board:
-    """INSTANCE as typed: ``seed``, a game id ``WxH:desc``, ``-`` (stdin), grid text, or a file path."""
+    """INSTANCE as typed: ``seed``, a game id ``WxH:desc``, a puzz.link URL, ``-`` (stdin), grid text
+    (one row may stand on one line), or a file path."""
     stripped = text.strip()
     if stripped == "seed":
         return seed()
@@ -106,20 +108,30 @@ def read(text: str) -> Board:
         return parse_game_id(text)  # as typed: like Tatham's parser, a stray space is an error
     if stripped == "-":
         return parse_text(read_capped(getattr(sys.stdin, "buffer", sys.stdin), "standard input"), "<stdin>")
-    if "\n" in text:
+    if "\n" in text or is_grid_row(text):
         return parse_text(text, "<text>")
+    if looks_like_url(text):
+        return board(*parse_url(text, MAX_CELLS))
     path = Path(text)
     try:  # stat can fail too: a name too long, a folder the user may not search
         if not path.is_file():
             what = "is a directory" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
             raise InvalidInstance(
-                f"puzzle file {excerpt(text)} {what} (INSTANCE is a puzzle file, a game id WxH:desc, '-' or 'seed')"
+                f"puzzle file {excerpt(text)} {what} "
+                "(INSTANCE is a puzzle file, a game id WxH:desc, a puzz.link URL, '-' or 'seed')"
             )
         with path.open("rb") as handle:
             content = read_capped(handle, f"puzzle file {excerpt(text)}")
     except OSError as error:
         raise InvalidInstance(f"cannot read puzzle file {excerpt(text)}: {error.strerror or error}") from None
     return parse_text(content, text)
+
+
+def is_grid_row(text: str) -> bool:
+    """One row of the text format typed inline (``"2 . . 2"``): two or more clue or blank tokens. A
+    file name has no spaces between such tokens, so this never shadows a puzzle file."""
+    tokens = text.split()
+    return len(tokens) > 1 and all(token in BLANKS or re.fullmatch(r"[0-9]+", token, re.ASCII) for token in tokens)
 
 
 def read_capped(handle: BinaryIO | TextIO, name: str) -> str:
@@ -235,6 +247,11 @@ def to_game_id(puzzle: Board) -> str:
             run = 0
     parts.append(_blanks(run))
     return f"{puzzle.cols}x{puzzle.rows}:{''.join(parts)}"
+
+
+def to_puzzlink(puzzle: Board) -> str:
+    """The puzz.link URL of the board."""
+    return to_url(puzzle.rows, puzzle.cols, puzzle.clues)
 
 
 def _blanks(run: int) -> str:

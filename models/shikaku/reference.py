@@ -67,7 +67,7 @@ def neighbours(space: Space) -> list[list[int]]:
     return [[j for j in range(len(space)) if j != i and overlap(hulls[i], hulls[j])] for i in range(len(space))]
 
 
-class Search:
+class SearchState:
     """The state shared by one enumeration: the board, the neighbour lists, the rules used, the clock."""
 
     def __init__(self, board: Board, near: list[list[int]], stop: Halt, cells: bool) -> None:
@@ -165,7 +165,7 @@ def solve(board: Board, stop: Halt, cells: bool, listen: Listener | None = None)
     root: Space = [tuple(placements(board, r, c, n)) for r, c, n in board.clues]
     if any(not rects for rects in root):
         return
-    search = Search(board, neighbours(root), stop, cells)
+    search = SearchState(board, neighbours(root), stop, cells)
     # A state to search: the space, the clues just narrowed, its depth, and the decision that made it.
     stack: list[tuple[Space, list[int], int, Any]] = [(root, list(range(len(root))), 0, None)]
     path: list[tuple[int, Any]] = []  # the decisions above the current state, when someone listens

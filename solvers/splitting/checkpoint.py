@@ -26,7 +26,7 @@ from typing import Any
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.params import excerpt
-from gridsat.solvers.parts import Part
+from gridsat.solvers.splitting.cubes import Part
 
 FORMAT = 1
 MAX_BYTES = 256 << 20  # a checkpoint of a million parts is well under this

@@ -10,7 +10,7 @@ the partition its hash's low bits name, so partitions hold disjoint states and e
 ``scatter`` orders them by partition (a counting sort); ``merge`` adds up equal states of one
 partition's children in an open-addressing table (linear probing, the one probe-and-insert loop, with the
 next rows' homes prefetched so their cache misses overlap) and hands back the distinct states, dense.
-The kernels release the GIL: the driver (``solvers.layers``) runs them in Python threads.
+The kernels release the GIL: the driver (``solvers.frontier_engine.layers``) runs them in Python threads.
 
 Count lane 0 is modulo 2**64 (plain wrapping adds); lane j > 0 is modulo ``moduli[j]`` < 2**62.
 """

@@ -13,7 +13,7 @@ A part is the original run restricted in a way every solution satisfies for exac
   (the algorithms are deterministic); a part owns the decisions numbered ``lo <= n < hi`` and
   vetoes the others, and the part with ``shallow`` also owns solutions found above ``depth``.
 
-A running part can be split again (``solvers.parallel`` does it when a worker would go idle): the
+A running part can be split again (``solvers.splitting.parallel`` does it when a worker would go idle): the
 backend splits *within* the part. A formulation backend fixes a longer prefix, enumerating its
 projections with the part's own values pinned, so the sub-parts partition the part. The reference
 backend cuts the part's range of decisions in pieces, or, when it owns one decision only, numbers
@@ -43,7 +43,7 @@ RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 # A prefix that gives ``target`` to CLOSE x ``target`` parts is taken: coming closer means bisecting
 # between two prefixes whose projections are the most numerous asked yet, each enumerated by a solver
 # call per projection (prime-grid 5x5 sat, a first split of 32: 0.34 s with it, 0.1 s without), while
-# the parts wait in the parent and are split further as the run's length says (solvers.parallel).
+# the parts wait in the parent and are split further as the run's length says (solvers.splitting.parallel).
 CLOSE = 2
 OVERFLOW = 16  # a part split again whose next key alone gives more than the cap of sub-parts takes up to this x cap
 

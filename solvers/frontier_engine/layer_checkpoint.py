@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gridsat.models.errors import InvalidOption
-from gridsat.solvers.spill import Shelf
+from gridsat.solvers.frontier_engine.spill import Shelf
 
 if TYPE_CHECKING:
-    from gridsat.solvers.layers import Engine
+    from gridsat.solvers.frontier_engine.layers import Engine
 
 FORMAT = 1
 EVERY = 60.0  # seconds between checkpoints at least

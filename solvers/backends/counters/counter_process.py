@@ -1,4 +1,4 @@
-"""The model counter's own process: ``python worker.py COUNTER FORMULA RESULT PARENT``.
+"""The model counter's own process: ``python counter_process.py COUNTER FORMULA RESULT PARENT``.
 
 Run by path, not imported as part of gridsat, so it starts quickly (the standard library and the
 counter's binding only, where importing gridsat or spawning a ``multiprocessing`` worker would cost

@@ -1,6 +1,6 @@
 """Mutation testing of formulations: how many injected encoding bugs does a corpus of known counts catch?
 
-For each mutant (``solvers/mutants.py``) and each corpus instance, the mutated formulation is run
+For each mutant (``solvers/mutation/mutants.py``) and each corpus instance, the mutated formulation is run
 through the checks a cross-check makes: every solution is verified and de-duplicated, and the count
 compared with the known one. The first check that fails kills the mutant (``crash``, ``verifier``,
 ``duplicate``, ``timeout``, ``count``). A survivor is then
@@ -32,10 +32,26 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
-from gridsat.solvers import display
+from gridsat.solvers import reprs
 from gridsat.solvers.backend import Request, get_backend
-from gridsat.solvers.mutants import LAZY_OPERATORS, Built, Mutant, build, catalogue, cpsat_edits, mutate, signature
-from gridsat.solvers.redundancy import BUDGET, OWN, PROOF_CONFLICTS, Budget, cpsat_implied_both_ways, implied_both_ways
+from gridsat.solvers.mutation.mutants import (
+    LAZY_OPERATORS,
+    Built,
+    Mutant,
+    build,
+    catalogue,
+    cpsat_edits,
+    mutate,
+    signature,
+)
+from gridsat.solvers.mutation.redundancy import (
+    BUDGET,
+    OWN,
+    PROOF_CONFLICTS,
+    Budget,
+    cpsat_implied_both_ways,
+    implied_both_ways,
+)
 from gridsat.solvers.stop import Stop
 
 CHECKS = ("crash", "verifier", "duplicate", "timeout", "count")
@@ -118,13 +134,13 @@ class MutationReport:
 
     def __repr__(self) -> str:  # the dataclass's own would print every verdict
         total = self.total
-        return display.brief("MutationReport", {
+        return reprs.brief("MutationReport", {
             "puzzle": self.puzzle, "backend": self.backend, "corpus": self.corpus, "mutants": total.mutants,
             "killed": total.killed, "survived": total.survived, "redundant": total.redundant,
             "complete": not self.interrupted})
 
     def _repr_html_(self) -> str:
-        return display.mutation_html(self)
+        return reprs.mutation_html(self)
 
     @property
     def sampled(self) -> bool:
@@ -169,7 +185,7 @@ class MutationReport:
 
 
 @dataclass(frozen=True)
-class Task:
+class Assignment:
     """What a worker needs to judge mutants (plain data: it crosses to worker processes)."""
 
     puzzle: str
@@ -184,7 +200,7 @@ class Task:
 class Judge:
     """Builds (once) and keeps the corpus and ladder formulations of one encoding, and judges mutants."""
 
-    def __init__(self, task: Task, puzzle: Puzzle | None = None) -> None:
+    def __init__(self, task: Assignment, puzzle: Puzzle | None = None) -> None:
         self.task = task
         self.puzzle = puzzle or get_puzzle(task.puzzle)
         self.kind = get_backend(task.backend).formulation
@@ -287,8 +303,9 @@ class Judge:
         unsettled: list[str] = []
         suggestion = self.search(mutant, changed, unsettled) if self.task.search else None
         if suggestion is not None:
-            return Verdict(mutant, self.encoding.name, "survived", suggestion["instance"], reason="killed by a "
-                           "ladder instance outside the corpus", suggestion=suggestion)
+            return Verdict(mutant, self.encoding.name, "survived", suggestion["instance"],
+                           reason="the corpus misses it; a ladder instance it does not hold catches it "
+                                  "(add that instance to the corpus)", suggestion=suggestion)
         if not changed:
             return Verdict(mutant, self.encoding.name, "survived",
                            reason="changes no formula of the corpus or of the ladder instances tried")
@@ -416,7 +433,7 @@ def typed(text: str, params: Mapping[str, str]) -> str:
 _judges: dict[str, Judge] = {}
 
 
-def judge_in_worker(task: Task, mutant: Mutant) -> Verdict:
+def judge_in_worker(task: Assignment, mutant: Mutant) -> Verdict:
     key = repr(task)  # a Case's params are a dict: the task is compared by its text
     if key not in _judges:
         _judges[key] = Judge(task)
@@ -425,12 +442,12 @@ def judge_in_worker(task: Task, mutant: Mutant) -> Verdict:
 
 def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], time_limit: float,
          mutants: int | str | None, seed: int, search: bool = True,
-         proof_budget: int = PROOF_CONFLICTS) -> tuple[list[tuple[Task, Mutant]], int]:
+         proof_budget: int = PROOF_CONFLICTS) -> tuple[list[tuple[Assignment, Mutant]], int]:
     """The (task, mutant) pairs to judge, and how many mutants the encodings have: every one (``"all"``, or
     None when there are at most ``DEFAULT_SAMPLE``), or a seeded sample of ``mutants`` (None: ``DEFAULT_SAMPLE``)."""
     pairs = []
     for name in encodings:
-        task = Task(puzzle.name, backend, name, tuple(corpus), time_limit, search, proof_budget)
+        task = Assignment(puzzle.name, backend, name, tuple(corpus), time_limit, search, proof_budget)
         judge = Judge(task, puzzle)
         _judges.setdefault(repr(task), judge)
         # The bugs an encoding can have are found on the corpus and the ladder alike, so that a small
@@ -446,11 +463,11 @@ def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case],
     return pairs, everyone
 
 
-def judge_pair(pair: tuple[Task, Mutant]) -> Verdict:
+def judge_pair(pair: tuple[Assignment, Mutant]) -> Verdict:
     return judge_in_worker(*pair)
 
 
-def run_all(pairs: list[tuple[Task, Mutant]], jobs: int = 1) -> Iterator[Verdict]:
+def run_all(pairs: list[tuple[Assignment, Mutant]], jobs: int = 1) -> Iterator[Verdict]:
     """Judge every pair, in order, on ``jobs`` processes."""
     if jobs <= 1:
         for task, mutant in pairs:
@@ -458,7 +475,7 @@ def run_all(pairs: list[tuple[Task, Mutant]], jobs: int = 1) -> Iterator[Verdict
         return
     import multiprocessing
 
-    from gridsat.solvers.pool import main_hidden
+    from gridsat.solvers.splitting.pool import main_hidden
 
     with main_hidden():
         pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=ignore_interrupts)

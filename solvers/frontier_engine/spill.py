@@ -1,6 +1,6 @@
 """Where a frontier layer's partitions wait: in memory, or in files under a spill folder.
 
-A ``Shelf`` holds one layer's partitions, each a dense array of rows (see ``solvers.frontier_engine``)
+A ``Shelf`` holds one layer's partitions, each a dense array of rows (see ``solvers.frontier_engine.kernels``)
 or, spilled, a file of them. A ``Bins`` gathers the children of a layer by partition as they are made:
 lists of arrays in memory, or one file a partition that each piece is appended to. The spill folder
 (``SpillFolder``) is made on first use under the folder the user names (default: the system's

@@ -18,7 +18,7 @@ the user named is refused (its models are a superset of the solutions); a reduce
 named (one model per symmetry orbit) is counted and multiplied back by the orbit size.
 
 Neither binding can be interrupted (d4 and Ganak hold the GIL in C++ until they are done), so the
-count runs in a process of its own (``worker.py``, run by path so that it imports no gridsat and
+count runs in a process of its own (``counter_process.py``, run by path so that it imports no gridsat and
 starts several times faster than a ``multiprocessing`` spawn), which gridsat kills at the deadline,
 on Ctrl-C or SIGTERM, or when the stop is requested. Its stdout and stderr go to a log file, so the
 counters' statistics never reach gridsat's stdout; their tail is kept in the Tally's details as
@@ -61,7 +61,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @dataclass(frozen=True)
-class Formula:
+class DimacsFile:
     """A DIMACS file ready for a counter, and what it holds."""
 
     path: Path
@@ -82,7 +82,7 @@ def projection_of(f: CnfFormulation, variables: int) -> list[int] | None:
     return None if len(shown) == variables else shown
 
 
-def write_formula(f: CnfFormulation, folder: Path, stop: Stop, header: Iterable[str] = ()) -> Formula | None:
+def write_formula(f: CnfFormulation, folder: Path, stop: Stop, header: Iterable[str] = ()) -> DimacsFile | None:
     """The formula as DIMACS with its projection line; None when the stop came while writing."""
     variables = counted_variables(f)
     projection = projection_of(f, variables) if f.projection else None
@@ -98,7 +98,7 @@ def write_formula(f: CnfFormulation, folder: Path, stop: Stop, header: Iterable[
             if stop.expired():
                 return None
             out.write("".join(" ".join(map(str, c)) + " 0\n" for c in clauses[begin:begin + WRITE_CHUNK]))
-    return Formula(path, variables, len(clauses), projection, empty_projection=not f.projection)
+    return DimacsFile(path, variables, len(clauses), projection, empty_projection=not f.projection)
 
 
 def trimmed(log: Path) -> str:
@@ -111,25 +111,25 @@ def trimmed(log: Path) -> str:
     return "\n".join(lines[-OUTPUT_LINES:])[-OUTPUT_CHARS:]
 
 
-WORKER = Path(__file__).with_name("worker.py")
+WORKER = Path(__file__).with_name("counter_process.py")
 
 
-def start_worker(counter: str, formula: Formula, log: IO[bytes]) -> subprocess.Popen[bytes]:
+def start_worker(counter: str, formula: DimacsFile, log: IO[bytes]) -> subprocess.Popen[bytes]:
     """The counter's process, its stdout and stderr going to ``log``, in a session of its own (Ctrl-C in
     a terminal reaches gridsat only, which then kills it)."""
     command = [sys.executable, str(WORKER), counter, str(formula.path), str(result_path(formula)), str(os.getpid())]
     return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
 
 
-def result_path(formula: Formula) -> Path:
+def result_path(formula: DimacsFile) -> Path:
     return formula.path.with_suffix(".json")
 
 
-def log_path(formula: Formula) -> Path:
+def log_path(formula: DimacsFile) -> Path:
     return formula.path.with_suffix(".log")
 
 
-def run_worker(counter: str, formula: Formula, stop: Stop, progress: Callable[[str], None] | None
+def run_worker(counter: str, formula: DimacsFile, stop: Stop, progress: Callable[[str], None] | None
                ) -> dict[str, Any] | None:
     """The worker's answer, or None when the stop (deadline, Ctrl-C, SIGTERM, a request) ended the count
     first. A worker that dies or fails ends the count too, its reason said in the stop."""
@@ -156,7 +156,7 @@ def run_worker(counter: str, formula: Formula, stop: Stop, progress: Callable[[s
     return answer_of(counter, formula, worker.returncode, stop)
 
 
-def answer_of(counter: str, formula: Formula, status: int, stop: Stop) -> dict[str, Any] | None:
+def answer_of(counter: str, formula: DimacsFile, status: int, stop: Stop) -> dict[str, Any] | None:
     """What the worker wrote, or None with the reason in the stop when it died or failed."""
     try:
         answer: dict[str, Any] = json.loads(result_path(formula).read_text())
@@ -281,7 +281,7 @@ class ModelCounter(Backend):
                      build_seconds)
 
     @staticmethod
-    def solutions(result: dict[str, Any], f: CnfFormulation, formula: Formula, details: dict[str, Any]) -> int:
+    def solutions(result: dict[str, Any], f: CnfFormulation, formula: DimacsFile, details: dict[str, Any]) -> int:
         """The number of solutions the counter's model count stands for (its statistics go into ``details``)."""
         models = decimal(result.pop("models"))
         details |= result

@@ -32,7 +32,7 @@ from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import CNF, ENUMERATORS, Backend, Request
-from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
+from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import ENUMERATORS, SLOW, Backend, Request
-from gridsat.solvers.parts import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
-from gridsat.solvers.reference import Algorithm, algorithm, algorithms
+from gridsat.solvers.backends.algorithms import Algorithm, algorithm, algorithms
+from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
 from gridsat.solvers.stop import Stop
 
 MAX_SPLIT_DEPTH = 64  # decisions deep at most: past that the tree is a path, and splitting it helps nobody

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from gridsat.solvers.relaxation import proved_by_counting
+from gridsat.solvers.mutation.relaxation import proved_by_counting
 
 OWN = "a changed clause on the puzzle's own variables"
 # Conflicts one mutant's CNF proofs (on all the instances it changes) may spend in their SAT calls:
@@ -71,7 +71,7 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
     """The first of the ``wanted`` clauses (lists searched in order) that ``clauses`` do not imply (with
     its negation assumed, they are satisfiable), or None when they imply them all. With a ``budget``,
     raises ``OutOfBudget`` once the SAT calls have spent its conflicts (counted in it, so that one
-    budget can cover several calls of this function) and the LP relaxation (``solvers.relaxation``)
+    budget can cover several calls of this function) and the LP relaxation (``solvers.mutation.relaxation``)
     does not prove the clauses left. A SAT call that outruns ``SLICE`` conflicts first has the
     relaxation asked about the clauses left, once, and the calls go on with those it leaves.
 

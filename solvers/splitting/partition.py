@@ -1,18 +1,18 @@
 """The parts of a split run not yet finished, and their splitting further: before they start and while they run.
 
 The parts wait here, in a shuffled order, and go to the pool a few per worker ahead of need
-(``next_part``); a waiting part is split before it starts when the policy (solvers.split_policy) says
+(``next_part``); a waiting part is split before it starts when the policy (solvers.splitting.split_policy) says
 it is too long. A running part is split again when the policy says (``choose_resplit``): its
 sub-parts are found here from the probe's formulation (``Search.split(within=part)``), its worker is
 asked to stop it, and its sub-parts are numbered once its result is back (``resplit``). A cpsat or sat
 part stops between two models and hands back their primary assignments: its count is kept and each
 sub-part leaves those models out. A reference part finishes the decision of its last level it is in
 and hands back the rest of its range (``upto``): its count is kept, and its sub-parts are that rest,
-split here once it is back. A reference part that cannot (solvers.reference.backend.Resume) is
+split here once it is back. A reference part that cannot (solvers.backends.reference.Resume) is
 stopped, its count thrown away, and its sub-parts count all of it. Either way every solution is
 counted by exactly one run.
 
-Every split is recorded in the run's ledger (solvers.schedule) and, with a checkpoint, in its file
+Every split is recorded in the run's ledger (solvers.splitting.schedule) and, with a checkpoint, in its file
 before the sub-parts run.
 """
 
@@ -23,13 +23,13 @@ import time
 from collections import deque
 from typing import Any
 
-from gridsat.solvers import split_policy
 from gridsat.solvers.backend import Search
-from gridsat.solvers.checkpoint import Checkpoint
-from gridsat.solvers.parts import Part, StopSplitting, shared_out
 from gridsat.solvers.run import Outcome
-from gridsat.solvers.schedule import Ledger
-from gridsat.solvers.split_policy import RESPLIT_OVERSHOOT
+from gridsat.solvers.splitting import split_policy
+from gridsat.solvers.splitting.checkpoint import Checkpoint
+from gridsat.solvers.splitting.cubes import Part, StopSplitting, shared_out
+from gridsat.solvers.splitting.schedule import Ledger
+from gridsat.solvers.splitting.split_policy import RESPLIT_OVERSHOOT
 from gridsat.solvers.stop import Stop
 
 

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from gridsat.models.frontier import FrontierSpec
+from gridsat.solvers.frontier_engine.residues import crt, moduli_for
+from gridsat.solvers.frontier_engine.spill import GB, Bins, Meter, Shelf, SpillFolder
 from gridsat.solvers.machine import default_memory, idle_cores, release_freed, steady_allocator
-from gridsat.solvers.residues import crt, moduli_for
-from gridsat.solvers.spill import GB, Bins, Meter, Shelf, SpillFolder
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
@@ -39,7 +39,7 @@ SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total
 
 
 @dataclass
-class Run:
+class EngineRun:
     """What one engine run found: the native count (None when stopped) and what it held."""
 
     count: int | None
@@ -115,7 +115,7 @@ class Tables:
 
     def get(self, children: int, width: int) -> np.ndarray:
         """This thread's table, with room for ``children`` rows ``width`` wide."""
-        from gridsat.solvers import frontier_engine as kernels
+        from gridsat.solvers.frontier_engine import kernels
 
         rows, me = 1 << kernels.table_bits(children), threading.get_ident()
         table = self.held.get(me)
@@ -143,7 +143,7 @@ class Engine:
     budget: int
     folder: SpillFolder
     lanes: Lanes
-    run: Run
+    run: EngineRun
     data: np.ndarray
     meter: Meter = field(default_factory=Meter)
     tables: Tables = field(init=False)
@@ -158,13 +158,13 @@ class Engine:
 
 def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
              progress: Callable[[str], None] | None = None, threads: int | None = None,
-             spill: str | Path | None = None, checkpoint: Any = None) -> Run:
-    """Count ``spec``'s solutions layer by layer; ``Run.count`` is None when ``stop`` ended it first
+             spill: str | Path | None = None, checkpoint: Any = None) -> EngineRun:
+    """Count ``spec``'s solutions layer by layer; ``EngineRun.count`` is None when ``stop`` ended it first
     (its reason set: the time limit, the memory budget ``memory`` bytes or the disk running out).
     ``spill``: the folder spill files go under; ``checkpoint``: a ``LayerCheckpoint`` to resume from and save to."""
     started = time.perf_counter()
     threads = threads or idle_cores()
-    run = Run(None, spec.elements, threads=threads)
+    run = EngineRun(None, spec.elements, threads=threads)
     if spec.fixed is not None:
         run.count, run.seconds = spec.fixed, time.perf_counter() - started
         return run
@@ -244,7 +244,7 @@ def walk(engine: Engine, progress: Callable[[str], None] | None, checkpoint: Any
 
 def widen(engine: Engine, shelf: Shelf) -> Shelf:
     """Every state's count copied into every lane the bound needs (see ``Lanes``)."""
-    from gridsat.solvers import frontier_engine as kernels
+    from gridsat.solvers.frontier_engine import kernels
 
     engine.lanes.widen()
     moduli, words = engine.lanes.array(), engine.spec.words
@@ -372,7 +372,7 @@ def small_need(engine: Engine, shelf: Shelf) -> int:
 def small_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf:
     """A layer small enough to hold whole, without the hand-overs of a large one: each thread expands a
     share of the parents into one array, ordered by partition (one a thread), then merges its partition."""
-    from gridsat.solvers import frontier_engine as kernels
+    from gridsat.solvers.frontier_engine import kernels
 
     spec, lanes, meter = engine.spec, engine.lanes, engine.meter
     moduli = lanes.array()
@@ -436,7 +436,7 @@ def small_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf:
 
 def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Plan) -> np.ndarray:
     """Every parent's children into ``bins``; returns the solutions completed here (lanes per task)."""
-    from gridsat.solvers import frontier_engine as kernels
+    from gridsat.solvers.frontier_engine import kernels
 
     spec, lanes, meter = engine.spec, engine.lanes, engine.meter
     moduli, words, width = lanes.array(), spec.words, engine.width
@@ -524,7 +524,7 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
 
 def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
     """Each partition's children merged into its distinct states, on the shelf; the layer's total noted."""
-    from gridsat.solvers import frontier_engine as kernels
+    from gridsat.solvers.frontier_engine import kernels
 
     moduli, words, meter = engine.lanes.array(), engine.spec.words, engine.meter
     totals = [0.0] * shelf.parts
@@ -545,6 +545,6 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
 
 def table_bytes(children: int, width: int) -> int:
     """What ``merge``'s table of ``children`` rows holds."""
-    from gridsat.solvers import frontier_engine as kernels
+    from gridsat.solvers.frontier_engine import kernels
 
     return (1 << kernels.table_bits(children)) * width * 8

@@ -34,7 +34,7 @@ def _no_board() -> None:
 
 
 @dataclass(frozen=True)
-class Board:
+class Scene:
     """What a picture of a run's solutions needs: the puzzle and its parsed instance.
 
     It pickles as None: an outcome a worker process sends back arrives without it, as a plugin's

@@ -1,7 +1,7 @@
 """The ledger of a split run: the tree of its parts, when each ran, on which worker and how it ended.
 
-The split runner (solvers.parallel) records into it through its methods, as parts are planted,
-started, ended, divided and split again; the policy (solvers.split_policy) reads it to decide when
+The split runner (solvers.splitting.parallel) records into it through its methods, as parts are planted,
+started, ended, divided and split again; the policy (solvers.splitting.split_policy) reads it to decide when
 and how finely to split. From the record it measures:
 
 - the run's whole part time (``estimate``), from the parts that ran so far: their time over the

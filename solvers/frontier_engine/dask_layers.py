@@ -21,10 +21,10 @@ import numpy as np
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import FrontierSpec
-from gridsat.solvers.layers import PART_ROWS, PROGRESS_EVERY, Lanes, Run, Tables
-from gridsat.solvers.pool import connect
-from gridsat.solvers.residues import moduli_for
-from gridsat.solvers.spill import Meter
+from gridsat.solvers.frontier_engine.layers import PART_ROWS, PROGRESS_EVERY, EngineRun, Lanes, Tables
+from gridsat.solvers.frontier_engine.residues import moduli_for
+from gridsat.solvers.frontier_engine.spill import Meter
+from gridsat.solvers.splitting.pool import connect
 from gridsat.solvers.stop import Stop
 
 MB = 1 << 20
@@ -93,8 +93,8 @@ def start(run: str, spec: FrontierSpec, step: tuple[str, str], index: int, worke
 
 
 def widen(run: str, moduli: list[int]) -> None:
-    """Every count of this worker's partitions copied into every lane (see ``solvers.layers.Lanes``)."""
-    from gridsat.solvers import frontier_engine as kernels
+    """Every count of this worker's partitions copied into every lane (see ``solvers.frontier_engine.layers.Lanes``)."""
+    from gridsat.solvers.frontier_engine import kernels
 
     share = here(run)
     share.lanes = len(moduli)
@@ -115,7 +115,7 @@ def expand_round(run: str, layer: int, parts: int, round_: int, rounds: int, rel
     of its own partitions, hand back the others' (worker -> partition -> rows), with the lanes of the
     solutions completed and the bytes handed back. ``released``: the bytes handed back last round,
     which their owners now hold."""
-    from gridsat.solvers import frontier_engine as kernels
+    from gridsat.solvers.frontier_engine import kernels
 
     share = here(run)
     share.meter.sub(released)
@@ -183,7 +183,7 @@ def receive(run: str, *picks: dict[int, np.ndarray]) -> int:
 def merge(run: str) -> tuple[int, float, int]:
     """Each of this worker's partitions merged into its distinct states: (states, lane-0 total, peak bytes).
     It runs once every worker has received its children and the client has let the hand-backs go."""
-    from gridsat.solvers import frontier_engine as kernels
+    from gridsat.solvers.frontier_engine import kernels
 
     share = here(run)
     share.meter.sub(share.away)
@@ -255,13 +255,13 @@ def layer_on(cluster: Cluster, layer: int, parts: int, rounds: int) -> tuple[lis
 
 
 def run_on_cluster(spec: FrontierSpec, stop: Stop, scheduler: str, *, memory: int | None = None,
-                   progress: Callable[[str], None] | None = None, checkpoint: Any = None) -> Run:
+                   progress: Callable[[str], None] | None = None, checkpoint: Any = None) -> EngineRun:
     """Count ``spec``'s solutions with the layers spread over a Dask cluster's workers."""
     if checkpoint is not None:
         raise InvalidOption("--checkpoint does not apply with --scheduler: the layers stay on the workers "
                             "(checkpoint a count on one machine)")
     started = time.perf_counter()
-    run = Run(None, spec.elements)
+    run = EngineRun(None, spec.elements)
     if spec.fixed is not None:
         run.count, run.seconds = spec.fixed, time.perf_counter() - started
         return run
@@ -286,7 +286,7 @@ def run_on_cluster(spec: FrontierSpec, stop: Stop, scheduler: str, *, memory: in
     return run
 
 
-def walk(cluster: Cluster, spec: FrontierSpec, stop: Stop, run: Run, lanes: Lanes, memory: int | None,
+def walk(cluster: Cluster, spec: FrontierSpec, stop: Stop, run: EngineRun, lanes: Lanes, memory: int | None,
          progress: Callable[[str], None] | None, started: float) -> None:
     """The layer loop on the cluster; sets ``run.count`` when every layer is done."""
     states, last_report = 1, started

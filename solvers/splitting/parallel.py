@@ -1,14 +1,14 @@
 """Counting and enumerating in disjoint parts, on local worker processes or a Dask cluster: the runner.
 
 A split run first searches alone while its local workers start (the probe), for as long as
-solvers.split_policy says: an instance finished by then is tiny, and is answered without splitting
-(the workers are stopped unused). Otherwise the backend splits the run into parts (``solvers.parts``),
+solvers.splitting.split_policy says: an instance finished by then is tiny, and is answered without splitting
+(the workers are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
 many more than workers so that uneven parts balance, and the workers conquer them, each part verified
 and de-duplicated like any run (``conquer``, in a worker).
 
-The parts wait in the run's ``Partition`` (solvers.partition), which hands them out and splits them
+The parts wait in the run's ``Partition`` (solvers.splitting.partition), which hands them out and splits them
 further, before they start and while they run, as the policy says; every part's run is recorded in
-the run's ``Ledger`` (solvers.schedule), which the policy reads. How many parts a run ends in
+the run's ``Ledger`` (solvers.splitting.schedule), which the policy reads. How many parts a run ends in
 follows from its expected length, not from the number of workers alone.
 
 Every part carries the puzzle's name and the parsed instance, never a local path, so a remote
@@ -16,7 +16,7 @@ worker needs only gridsat itself.
 
 Solutions arrive part by part, in the order parts finish (not the order of a sequential run).
 With a checkpoint, each finished part is recorded as it finishes, and so is each part split again,
-and a rerun of the same command skips the recorded parts (``solvers.checkpoint``).
+and a rerun of the same command skips the recorded parts (``solvers.splitting.checkpoint``).
 """
 
 from __future__ import annotations
@@ -36,16 +36,16 @@ from gridsat.models import get_puzzle
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
-from gridsat.solvers import split_policy
 from gridsat.solvers.backend import COUNT, ENUMERATE, Request, get_backend
-from gridsat.solvers.checkpoint import Checkpoint
 from gridsat.solvers.gate import Job, check
-from gridsat.solvers.partition import Partition
-from gridsat.solvers.parts import RESPLIT, Handback, Part, StopSplitting
-from gridsat.solvers.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
-from gridsat.solvers.schedule import Ledger
-from gridsat.solvers.split_policy import AHEAD, OVERSHOOT, PROBE, RESPLIT_AGE, first_parts
+from gridsat.solvers.splitting import split_policy
+from gridsat.solvers.splitting.checkpoint import Checkpoint
+from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Part, StopSplitting
+from gridsat.solvers.splitting.partition import Partition
+from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied
+from gridsat.solvers.splitting.schedule import Ledger
+from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, PROBE, RESPLIT_AGE, first_parts
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -65,7 +65,7 @@ class Split:
     jobs: int = 1
     scheduler: str | None = None
     checkpoint: Path | str | None = None
-    # the number of parts to aim for, kept; None: as solvers.split_policy says, first and as the run goes on
+    # the number of parts to aim for, kept; None: as solvers.splitting.split_policy says, first and as the run goes on
     parts: int | None = None
     probe: float = PROBE  # seconds of plain search first (0: split at once)
     # seconds a part runs before it may be split again (None: never split a part after the first split)
@@ -102,7 +102,7 @@ class PartResult:
     # run was stopped and is thrown away (a reference part that could not hand back the rest)
     found: list[tuple[int, ...]] | None = None
     # seconds from taking the part to its first solution (None: it found none): what a part costs to
-    # start (building, loading, presolving) and a little search, for sizing parts (solvers.schedule)
+    # start (building, loading, presolving) and a little search, for sizing parts (solvers.splitting.schedule)
     first: float | None = None
     took: float | None = None  # seconds the worker spent on the part, as the worker measured them
     upto: int | None = None  # a reference part split again: its decisions below this were searched in full
@@ -160,7 +160,7 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
 def warm(task: Task) -> None:
     """Load and build, in a worker before its first part, what the run's parts need: the puzzle's
     module, the backend's solver library and the formulation a worker keeps for its parts
-    (solvers.sat.part_formulation). Its first part then takes its own time, not the loading's, which
+    (solvers.backends.sat.part_formulation). Its first part then takes its own time, not the loading's, which
     would make the first estimate of the run's length far too long, and its parts far too many.
     ``task`` is for the whole run (``Part()``); nothing is searched."""
     task.variant.open(get_puzzle(task.puzzle), task.instance, task.backend, task.request, limit=task.limit,
@@ -249,7 +249,7 @@ class Collector:
 def time_probe(probe: Run, split: Split, ready: Callable[[], bool]) -> None:
     """Give the probe's search ``split.probe`` seconds (its building counted against the run's own
     limit), then (local workers) until ``ready()`` says the first worker is, as long as
-    solvers.split_policy allows."""
+    solvers.splitting.split_policy allows."""
     probe_end = time.monotonic() + split.probe
     waits = split.probe > 0 and not split.scheduler
     end = split_policy.probe_deadline(probe_end, waits)
@@ -303,7 +303,7 @@ class SplitRun(Run):
 
     The probe searches first (``_plan``); then the pool's workers conquer the parts (``_conquer``), one
     message at a time (``_receive``). The parts wait and are split in the run's ``partition``, as
-    solvers.split_policy says; the ``ledger`` records where and how long each ran; the ``collector``
+    solvers.splitting.split_policy says; the ``ledger`` records where and how long each ran; the ``collector``
     gathers what they found."""
 
     def __init__(
@@ -346,7 +346,7 @@ class SplitRun(Run):
         # progress counts them apart, so that a new checkpoint's own parts never show as resumed.
         self.resumed = 0  # solutions
         self.parts_resumed = 0
-        self.ledger = Ledger()  # the tree of parts and where they ran (solvers.schedule)
+        self.ledger = Ledger()  # the tree of parts and where they ran (solvers.splitting.schedule)
         self.started = time.monotonic()
         self.partition = Partition(self.probe.search, self.stop, self.ledger, self.checkpoint, self.outcome,
                                    refine=split.parts is None, resplit=split.resplit, started=self.started)
@@ -443,7 +443,7 @@ class SplitRun(Run):
         if self.pool is None:
             self.pool = DaskPool(self.split.scheduler, conquer)
         # Parts are handed out in a shuffled order, so that the parts run first are a fair sample of
-        # the run for the estimate of its length (solvers.schedule), and only a few ahead of need, so
+        # the run for the estimate of its length (solvers.splitting.schedule), and only a few ahead of need, so
         # that those still waiting here can be split before they start.
         random.Random(len(todo)).shuffle(todo)
         self.partition.queue.extend(todo)
@@ -487,7 +487,7 @@ class SplitRun(Run):
 
     def _feed(self, pool: LocalPool | DaskPool) -> None:
         """Hand parts to the pool, ``AHEAD`` per worker beyond those running; each part expected to run
-        much longer than a part should (solvers.split_policy) is split first, before it starts."""
+        much longer than a part should (solvers.splitting.split_policy) is split first, before it starts."""
         while self.partition.queue and pool.pending < pool.size * (1 + AHEAD):
             pool.submit(self._tasks([self.partition.next_part(pool.size)]))
 

@@ -11,7 +11,7 @@ from gridsat.models.encoding import resolve_for
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request
-from gridsat.solvers.parts import Handback, Part, interrupted_split, split_prefix
+from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
 
@@ -86,7 +86,7 @@ class CpsatSearch:
         pick = picker([formulation.primary[key].Index() for key in keys])
         handback = self.handback
 
-        class Collector(cp_model.CpSolverSolutionCallback):
+        class Relay(cp_model.CpSolverSolutionCallback):
             def __init__(self, emit: Emit) -> None:
                 super().__init__()
                 self.emit = emit
@@ -107,7 +107,7 @@ class CpsatSearch:
         def produce(emit: Emit) -> None:
             handback.halt = solver.StopSearch
             try:
-                status = solver.Solve(formulation.model, Collector(emit))
+                status = solver.Solve(formulation.model, Relay(emit))
             finally:
                 handback.halt = None
             if status == cp_model.MODEL_INVALID:

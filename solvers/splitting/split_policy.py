@@ -1,4 +1,4 @@
-"""When a split run splits, and how finely: the policy, read from the run's ledger (solvers.schedule).
+"""When a split run splits, and how finely: the policy, read from the run's ledger (solvers.splitting.schedule).
 
 The probe: a run first searches alone for ``PROBE`` seconds, and on until the first local worker
 is ready, at most ``PROBE_WAIT`` more (``probe_deadline``): a count that ends by then is tiny and is
@@ -44,7 +44,7 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-from gridsat.solvers.schedule import Ledger
+from gridsat.solvers.splitting.schedule import Ledger
 
 # The probe: seconds of plain search before a run is split, at least. Its work is thrown away when
 # the run splits, so it is short; a count that ends within it would take longer split.
@@ -184,7 +184,7 @@ def replay(ledger: Ledger, workers: int, age: float = RESPLIT_AGE) -> float:
     over the end of a simulated run of the same tree under the same policy.
 
     Parts are taken in order, each for its recorded time; a part split again releases its sub-parts
-    when its recorded run ends, at the head of the queue, where the run puts them (solvers.parallel).
+    when its recorded run ends, at the head of the queue, where the run puts them (solvers.splitting.parallel).
     One whose count was thrown away (it could not hand back what it had counted) is split as soon as
     a worker would go idle and it has run ``age`` seconds, as the policy does. A part that finished
     was never split, so its sub-parts are unknown: it runs whole.

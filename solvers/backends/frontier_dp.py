@@ -5,8 +5,9 @@ order, the state and the transition; see models/frontier.py); the engine here wa
 one layer at a time, holding every distinct state once with the number of partial solutions that
 reach it, so a count costs the number of states, not the number of solutions. Counts are exact
 integers of any size (residues modulo 2**64 and a few primes, rebuilt by the Chinese remainder
-theorem: ``solvers.residues``). The layer driver is ``solvers.layers`` (partitions, spill files,
-checkpoints), the kernels ``solvers.frontier_engine`` (numba, compiled once and cached on disk).
+theorem: ``solvers.frontier_engine.residues``). The layer driver is ``solvers.frontier_engine.layers``
+(partitions, spill files, checkpoints), the kernels ``solvers.frontier_engine.kernels`` (numba, compiled
+once and cached on disk).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from gridsat.solvers.backend import (
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 if TYPE_CHECKING:
-    from gridsat.solvers.layers import Run
+    from gridsat.solvers.frontier_engine.layers import EngineRun
 
 MB = 1 << 20
 
@@ -80,12 +81,12 @@ class FrontierBackend(Backend):
         """The exact count (``up_to``: of tours up to reversal...), or ``Tally(None, ...)`` when stopped."""
         built = time.perf_counter()
         spec, scale = spec_of(puzzle, instance, up_to)
-        import gridsat.solvers.frontier_engine  # noqa: F401  (compiles or loads the kernels: build time)
+        import gridsat.solvers.frontier_engine.kernels  # noqa: F401  (compiles or loads the kernels: build time)
 
         # numpy and the layer driver load here, not with the backend registry: a process that lists
         # backends must not start numpy's OpenBLAS threads (forked workers need a single-threaded parent)
-        from gridsat.solvers.layer_checkpoint import LayerCheckpoint
-        from gridsat.solvers.layers import run_spec
+        from gridsat.solvers.frontier_engine.layer_checkpoint import LayerCheckpoint
+        from gridsat.solvers.frontier_engine.layers import run_spec
 
         build_seconds = time.perf_counter() - built
         checkpoint = None
@@ -95,7 +96,7 @@ class FrontierBackend(Backend):
         memory = None if request.memory is None else request.memory * MB
         try:
             if request.scheduler is not None:
-                from gridsat.solvers.frontier_dask import run_on_cluster
+                from gridsat.solvers.frontier_engine.dask_layers import run_on_cluster
 
                 run = run_on_cluster(spec, stop, request.scheduler, memory=memory, progress=progress,
                                      checkpoint=checkpoint)
@@ -110,7 +111,7 @@ class FrontierBackend(Backend):
                      seconds=run.seconds, build_seconds=build_seconds)
 
 
-def details_of(spec: FrontierSpec, run: Run) -> dict[str, Any]:
+def details_of(spec: FrontierSpec, run: EngineRun) -> dict[str, Any]:
     """What a run reports beside its count: the layers, their states, the memory and disk it held."""
     return {
         "order": spec.order, "frontier_width": spec.width, "layers": spec.elements,

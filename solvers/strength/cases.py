@@ -1,0 +1,182 @@
+"""The constraint encodings ``gridsat strength`` checks: a registry of named cases, each building small
+instances of one encoding exactly as gridsat writes it.
+
+Two ways to build one:
+
+- ``cardinality_case``: the at-most-one helpers (models/constraints/amo) on ``n`` fresh literals, as
+  every formulation calls them;
+- ``sliced``: a real formulation of a small instance, whose ``Formula`` notes where every clause comes
+  from (models/constraints/notes.py), cut down to the clauses about a few chosen variables (those
+  whose scope, the inputs of a cardinality call or else the clause's own variables, lies within the
+  primary variables and the named auxiliaries). So the check reads the very clauses a run solves.
+
+A case's ``kind`` says the verdict's words: ``propagation`` (propagation-complete) or ``arc`` (arc
+consistency, for the value literals of finite-domain variables). Add a case with ``register``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+
+from gridsat.models.constraints import Formula, amo
+from gridsat.solvers.strength.check import Constraint
+
+Key = Hashable
+Pick = Callable[[Key], bool]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One encoding and the strength it claims, to check: its name, its verdict's words, and its small instances."""
+
+    name: str
+    kind: str  # "propagation" or "arc"
+    build: Callable[[], list[Constraint]]
+    summary: str = ""
+
+    def verdict(self, holds: bool) -> str:
+        word = "propagation-complete" if self.kind == "propagation" else "arc-consistent"
+        return word if holds else f"not {word}"
+
+
+CASES: dict[str, Claim] = {}
+
+
+def register(case: Claim) -> Claim:
+    """Add ``case`` to the registry (a later case of the same name replaces it)."""
+    CASES[case.name] = case
+    return case
+
+
+def cardinality_case(name: str, sizes: range, exactly: bool) -> list[Constraint]:
+    """``at_most_one(lits)`` (or ``exactly_one``) in the named encoding, on ``n`` fresh literals for each size."""
+    built = []
+    for n in sizes:
+        formula = Formula("strength")
+        lits = [formula.var(f"x{i}") for i in range(n)]
+        (amo.exactly_one if exactly else amo.at_most_one)(formula, lits, name)
+        built.append(Constraint(list(formula.clauses), lits, {v: formula.pool.obj(v) for v in lits}, f"n = {n}"))
+    return built
+
+
+def sliced(puzzle: str, text: str, encoding: str, primary: Pick, auxiliary: Pick | None = None,
+           params: Mapping[str, str] | None = None, families: tuple[str, ...] = ()) -> Constraint:
+    """The clauses of ``puzzle``'s CNF of ``text`` about the variables whose pool keys ``primary`` picks.
+
+    A clause belongs when its scope lies within those variables and the ``auxiliary`` ones (and, when
+    ``families`` names some, its family label starts with one of them).
+    """
+    from gridsat.models import get_puzzle
+    from gridsat.models.constraints import origins_of
+    from gridsat.models.encoding import resolve_for
+
+    game = get_puzzle(puzzle)
+    instance = game.parse(text, params or {})
+    formulation = game.cnf(instance, resolve_for(game, "cnf", encoding))
+    pool = formulation.pool
+    keys = {var: pool.obj(var) for var in range(1, pool.top + 1)}
+    chosen = [var for var, key in keys.items() if key is not None and primary(key)]
+    allowed = set(chosen) | {var for var, key in keys.items() if key is not None and auxiliary and auxiliary(key)}
+    clauses = []
+    for clause, origin in zip(formulation.cnf.clauses, origins_of(formulation), strict=True):
+        scope = origin.scope if origin.scope is not None else [abs(lit) for lit in clause]
+        label = origin.family.split(":", 2)[-1]
+        if set(scope) <= allowed and (not families or label.startswith(families)):
+            clauses.append(list(clause))
+    return Constraint(clauses, chosen, {var: keys[var] for var in chosen}, f"{puzzle} {text} {encoding}")
+
+
+def register_cardinality() -> None:
+    """Every at-most-one and exactly-one encoding gridsat names, on 2 to 6 literals (``native`` writes no
+    clauses: the solver propagates it itself)."""
+    for exactly, group, what in ((False, "at-most-one", "at_most_one"), (True, "exactly-one", "exactly_one")):
+        for name in (n for n in amo.ENCODINGS if n != "native"):
+            register(Claim(f"{group} {name}", "propagation",
+                          lambda name=name, exactly=exactly: cardinality_case(name, range(2, 7), exactly),
+                          f"2 to 6 literals, as models/constraints/amo.{what} writes them"))
+
+
+def cells(*where: tuple[int, int]) -> Pick:
+    """Prime-grid one-hot variables ``("x", r, c, v)`` of the given cells."""
+    return lambda key: isinstance(key, tuple) and key[0] == "x" and tuple(key[1:3]) in where
+
+
+def register_adjacency() -> None:
+    """Prime-grid's two adjacency rules, on one edge with both cells' one-hot domains."""
+    edge = cells((0, 0), (0, 1))
+    for how in ("support", "conflict"):
+        register(Claim(f"adjacency {how}", "arc", lambda how=how: [sliced(
+            "prime-grid", "2x3", f"{how}+noparity+nosymmetry", edge)],
+            "a 2x3 prime-grid's edge (0,0)-(0,1): both cells' one value each, and the edge's clauses"))
+
+
+def register_domains() -> None:
+    """Finite-domain variables as gridsat writes them: one-hot, order-encoded and binary."""
+    register(Claim("domain direct", "arc", lambda: [sliced("prime-grid", "2x3", "noparity+nosymmetry", cells((0, 0)))],
+                  "a prime-grid cell's one-hot value (exactly one, pairwise)"))
+    u = (0, 0)
+    register(Claim("domain order", "arc", lambda: [sliced("knights-tour", "2x4", "rank", square_keys(("ge",), u))],
+                  "a knight's-tour square's rank, order-encoded (the p >= k ladder)"))
+    register(Claim("domain log", "arc", lambda: [sliced(
+        "knights-tour", "2x4", "binary", square_keys(("bit",), u), families=("rank below n",))],
+        "a knight's-tour square's rank in binary, below n"))
+
+
+def register_alldifferent() -> None:
+    """The direct all-different: one value per cell, each value at most once or exactly once."""
+    line = cells((0, 0), (0, 1), (0, 2), (0, 3))
+    alldiff = ("one value per cell", "value")
+    register(Claim("all-different direct, values used once", "arc", lambda: [sliced(
+        "prime-grid", "1x4", "noparity+nosymmetry", line, params={"max": "4"}, families=alldiff)],
+        "a 1x4 row of values 1..4: one value per cell, every value exactly once"))
+    register(Claim("all-different direct, values at most once", "arc", lambda: [sliced(
+        "prime-grid", "1x3", "noparity+nosymmetry", line, families=alldiff)],
+        "a 1x3 row of values 1..4: one value per cell, every value at most once"))
+
+
+def square_keys(kinds: tuple[str, ...], *squares: object) -> Pick:
+    """Knight's-tour pool keys ``(kind, square, ...)`` of the given kinds and squares."""
+    return lambda key: isinstance(key, tuple) and key[0] in kinds and key[1] in squares
+
+
+def arc_and(kinds: tuple[str, ...], u: tuple[int, int], v: tuple[int, int]) -> Pick:
+    """The arc u -> v and the ``kinds`` variables of u and v."""
+    named = square_keys(kinds, u, v)
+    return lambda key: key == ("arc", u, v) or named(key)
+
+
+def register_tours() -> None:
+    """Each knight's-tour encoding's local constraint on a 2x4 board (open tours): around one arc or step."""
+    board, u, v = "2x4", (0, 0), (1, 2)
+    local = {
+        "crt": (arc_and(("residue",), u, v), None),
+        "rank": (arc_and(("ge",), u, v), None),
+        "ordering": (arc_and(("ge",), u, v), None),
+        "binary": (arc_and(("bit",), u, v), square_keys(("carry",), u, v)),
+        "cutset": (lambda key: isinstance(key, tuple) and (key[0] in ("first", "last") and key[1] == u
+                                                          or key[0] == "arc" and u in key[1:]), None),
+        "position": (lambda key: isinstance(key, tuple) and key[0] == "at" and key[2] in (0, 1), None),
+    }
+    about = {"crt": "an arc u->v and the residues of u and v", "rank": "an arc and the order-encoded ranks of its ends",
+             "ordering": "an arc and the order-encoded ranks of its ends",
+             "binary": "an arc and the binary ranks of its ends (carries auxiliary)",
+             "cutset": "the arcs into and out of one square (one in, one out, no 2-cycle)",
+             "position": "two consecutive steps (one square each, a knight move apart)"}
+    for tour, (primary, auxiliary) in local.items():
+        register(Claim(f"tour {tour}", "propagation", lambda tour=tour, primary=primary, auxiliary=auxiliary: [
+            sliced("knights-tour", board, tour, primary, auxiliary)], f"a 2x4 board: {about[tour]}"))
+
+
+def register_tatami() -> None:
+    """Tatami's corner clauses with one mat per cell, on a small room."""
+    register(Claim("tatami corners", "propagation", lambda: [sliced("tatami", "3x4", "pairwise", lambda key: True)],
+                  "a 3x4 room: one mat per cell (pairwise) and no four mats meeting at a corner"))
+
+
+register_cardinality()
+register_adjacency()
+register_domains()
+register_alldifferent()
+register_tatami()
+register_tours()

@@ -1,0 +1,111 @@
+"""gridsat's DRAT checker: the proofs PySAT's solvers write are accepted, broken proofs are refused at the
+step that breaks, in text and in binary."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numba")
+
+from pysat.examples.genhard import PHP  # noqa: E402
+from pysat.solvers import Solver  # noqa: E402
+
+from gridsat.solvers.proof.clausal import ADD, DELETE, Clauses, from_lists, join, read_cnf, read_drat, write_binary  # noqa: E402
+from gridsat.solvers.proof.drat import check  # noqa: E402
+
+PROVERS = ["cadical195", "cadical153", "glucose4", "lingeling", "maplechrono"]
+# Unsatisfiable, but not by unit propagation alone: 1 forces 4 and -4, 2 forces 5 and -5, and -1, -2
+# leave (3) and (-3).
+FORMULA = [[1, 2, 3], [1, 2, -3], [-1, 4], [-1, -4], [-2, 5], [-2, -5]]
+
+
+def proof(*steps: str) -> Clauses:
+    return read_drat("".join(step + " 0\n" for step in steps).encode())
+
+
+def solver_proof(name: str, clauses: list[list[int]]) -> Clauses:
+    with Solver(name=name, bootstrap_with=clauses, with_proof=True) as solver:
+        assert solver.solve() is False
+        return read_drat(("\n".join(solver.get_proof()) + "\n").encode())
+
+
+@pytest.mark.parametrize("name", PROVERS)
+@pytest.mark.parametrize("holes", [3, 5])
+def test_the_pigeonhole_proofs_of_every_solver_are_accepted_in_text_and_binary(name: str, holes: int) -> None:
+    formula = PHP(holes).clauses
+    steps = solver_proof(name, formula)
+    for form in (steps, read_drat(write_binary(steps))):
+        verdict = check(formula, form)
+        assert verdict.accepted, verdict.failure
+        assert verdict.failure == "" and verdict.steps == len(steps)
+        assert verdict.lemmas + verdict.deletions + verdict.ignored_unit_deletions + verdict.missing_deletions \
+            == verdict.steps
+
+
+@pytest.mark.parametrize("name", PROVERS)
+def test_a_solver_proof_without_its_lemmas_or_cut_in_half_is_refused(name: str) -> None:
+    formula = PHP(4).clauses
+    steps = solver_proof(name, formula)
+    half = steps.starts[len(steps) // 2]
+    truncated = Clauses(steps.lits[:half], steps.starts[:len(steps) // 2 + 1], steps.kinds[:len(steps) // 2])
+    verdict = check(formula, truncated)
+    assert not verdict.accepted and "without deriving the empty clause" in verdict.failure
+    assert not check(formula, proof("")).accepted  # the empty clause alone: pigeonhole is not refuted by UP
+    early = check(formula, join(proof(""), steps))
+    assert not early.accepted and early.failed_step == 1
+
+
+def test_a_hand_written_proof_is_accepted_and_each_break_is_named() -> None:
+    assert check(FORMULA, proof("-1", "-2", "")).accepted
+    removed = check(FORMULA, proof("-2", ""))
+    assert (removed.accepted, removed.failed_step) == (False, 2)
+    assert removed.failure == "step 2 (lemma 0) is neither RUP nor RAT on its first literal"
+    flipped = check(FORMULA, proof("1", "-2", ""))
+    assert (flipped.accepted, flipped.failed_step) == (False, 1)
+    truncated = check(FORMULA, proof("-1", "-2"))
+    assert not truncated.accepted and truncated.failed_step == 3
+    early = check(FORMULA, proof("-1", "", "-2", ""))
+    assert (early.accepted, early.failed_step) == (False, 2)
+
+
+def test_a_rat_lemma_is_checked_on_its_first_literal_only() -> None:
+    # (6 1) is RAT on 6 (no clause holds -6); on 1 it is not: the resolvent with (-1 4) is (6 4), not RUP.
+    right = check(FORMULA, proof("6 1", "-1", "-2", ""))
+    assert right.accepted and right.rat_lemmas == 1
+    wrong = check(FORMULA, proof("1 6", "-1", "-2", ""))
+    assert (wrong.accepted, wrong.failed_step) == (False, 1)
+
+
+def test_extended_resolution_definitions_are_rat() -> None:
+    # 7 <-> (3 and 6), 6 a new variable: each clause RAT on its first literal (none is RUP), the last one
+    # by tautological resolvents.
+    verdict = check(FORMULA, proof("-7 3", "-7 6", "7 -3 -6", "-1", "-2", ""))
+    assert verdict.accepted and verdict.rat_lemmas == 3
+
+
+def test_deletions_are_honoured_but_not_of_units() -> None:
+    deleted = check(FORMULA, proof("d -1 4", "-1", "-2", ""))
+    assert (deleted.accepted, deleted.failed_step, deleted.deletions) == (False, 2, 1)
+    unit = check(FORMULA + [[-1]], proof("d -1", "-2", ""))  # drat-trim's convention: kept, counted
+    assert unit.accepted and (unit.deletions, unit.ignored_unit_deletions) == (0, 1)
+    missing = check(FORMULA, proof("d 1 4", "-1", "-2", ""))
+    assert missing.accepted and missing.missing_deletions == 1
+
+
+def test_duplicate_clauses_are_deleted_one_copy_at_a_time() -> None:
+    verdict = check(FORMULA + [[-1, 4]], proof("d 4 -1", "-1", "-2", ""))
+    assert verdict.accepted and verdict.deletions == 1
+
+
+def test_dimacs_and_text_drat_read_with_comments_and_binary_round_trips() -> None:
+    cnf = read_cnf(b"c a comment\np cnf 5 6\n1 2 3 0 1 2 -3 0\n-1 4 0\nc p show 1 2 0\n-1 -4 0\n-2 5 0 -2 -5 0\n")
+    assert [cnf.clause(i) for i in range(len(cnf))] == FORMULA
+    steps = read_drat(b"c lemma\n-1 0\nd -2 5 0\n")
+    assert list(steps.kinds) == [ADD, DELETE] and steps.clause(1) == [-2, 5]
+    assert read_drat(write_binary(steps)).clause(1) == [-2, 5]
+    assert from_lists(FORMULA).clause(3) == [-1, -4]
+
+
+@pytest.mark.parametrize("data", [b"1 x 0\n", b"1 2\n", b"- 0\n"])
+def test_an_unreadable_proof_is_refused_naming_the_byte(data: bytes) -> None:
+    verdict = check(FORMULA, read_drat(data, binary=False))
+    assert not verdict.accepted and "unreadable at byte" in verdict.failure

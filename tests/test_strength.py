@@ -1,0 +1,106 @@
+"""gridsat strength: the checker finds what unit propagation misses, and its verdicts on gridsat's encodings."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from conftest import gridsat
+from gridsat.solvers.strength import CASES, Claim, Constraint, check, register, strengths
+from gridsat.solvers.strength.check import CONFLICT
+
+
+def implied(constraint: Constraint, assignment: tuple[int, ...]) -> set[int] | None:
+    """Brute force, independent of the checker: the primary literals every model extending ``assignment``
+    sets (None when no model does), over every assignment of all the variables."""
+    variables = sorted({abs(lit) for clause in constraint.clauses for lit in clause} | set(constraint.primary))
+    common: set[int] | None = None
+    for bits in itertools.product((1, -1), repeat=len(variables)):
+        model = {s * v for s, v in zip(bits, variables, strict=True)}
+        if set(assignment) <= model and all(model & set(clause) for clause in constraint.clauses):
+            found = {lit for lit in model if abs(lit) in constraint.primary}
+            common = found if common is None else common & found
+    return common
+
+
+def test_a_literal_implied_with_no_unit_clause_is_missed_at_the_empty_assignment() -> None:
+    found = check(Constraint([[1, 2], [1, -2]], [1, 2]), k=2)
+    assert found.witness is not None
+    assert (found.witness.assignment, found.witness.missed) == ((), 1)
+
+
+def test_a_conflict_propagation_cannot_see_is_a_witness() -> None:
+    found = check(Constraint([[1, 2], [1, -2], [-1, 2], [-1, -2]], [1, 2]), k=1)
+    assert found.witness is not None and found.witness.missed == CONFLICT
+    assert "misses a conflict" in str(found.witness)
+
+
+def test_binary_clauses_are_propagation_complete_and_exhaustive_when_k_covers_every_variable() -> None:
+    found = check(Constraint([[-1, 2], [-2, 3]], [1, 2, 3]), k=3)
+    assert found.witness is None and found.exhaustive
+    assert found.tried == 1 + 3 * 2 + 3 * 4 + 1 * 8
+
+
+@pytest.mark.parametrize("name", ["at-most-one pairwise", "at-most-one ladder", "at-most-one seqcounter",
+                                  "exactly-one pairwise", "tour rank"])
+def test_these_encodings_are_propagation_complete(name: str) -> None:
+    (found,) = strengths([name], k=3)
+    assert found.holds and found.verdict == "propagation-complete"
+
+
+def test_support_is_arc_consistent_and_conflict_is_not() -> None:
+    support, conflict = strengths(["adjacency support", "adjacency conflict"], k=3)
+    assert support.verdict == "arc-consistent"
+    assert conflict.verdict == "not arc-consistent"
+    witness = conflict.witness
+    assert witness is not None
+    # The witness is real: every model extending it sets the missed literal, and propagation does not.
+    assert witness.missed in implied(witness.constraint, witness.assignment)
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=witness.constraint.clauses) as solver:
+        consistent, derived = solver.propagate(assumptions=list(witness.assignment))
+    assert consistent and witness.missed not in derived
+
+
+def test_the_direct_all_different_misses_a_hall_set_of_two_cells() -> None:
+    (found,) = strengths(["all-different direct, values at most once"], k=4)
+    assert not found.holds and len(found.witness.assignment) == 4
+    (weaker,) = strengths(["all-different direct, values at most once"], k=3)
+    assert weaker.holds and not weaker.exhaustive  # below k = 4 the witness is out of reach
+
+
+def test_sliced_constraints_hold_the_formulations_clauses_about_their_variables() -> None:
+    (constraint,) = CASES["adjacency support"].build()
+    # Two cells of seven values: two exactly-ones (a clause and 21 pairs) and a support clause per value and side.
+    assert len(constraint.primary) == 14
+    assert len(constraint.clauses) == 2 * (1 + 21) + 2 * 7
+
+
+def test_a_registered_case_is_checked() -> None:
+    register(Claim("test implication", "propagation", lambda: [Constraint([[1, 2], [1, -2]], [1, 2])]))
+    try:
+        (found,) = strengths(["test implication"], k=1)
+        assert found.line() == "test implication  not propagation-complete: after nothing, unit propagation misses x1"
+    finally:
+        del CASES["test implication"]
+
+
+def test_the_command_prints_one_line_per_encoding() -> None:
+    done = gridsat("strength", "at-most-one", "adjacency", "-k", "3")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert len(lines) == sum(name.startswith(("at-most-one ", "adjacency ")) for name in CASES)
+    assert lines[0].split() == ["at-most-one", "pairwise", "propagation-complete"]
+    assert lines[-1].split(None, 2)[:2] == ["adjacency", "conflict"]
+    assert lines[-1].split(None, 2)[2].startswith("not arc-consistent: after -x(0,0,")
+
+
+def test_the_command_prints_json_and_refuses_an_unknown_name() -> None:
+    done = gridsat("strength", "adjacency conflict", "-k", "3", "--json")
+    (record,) = json.loads(done.stdout)
+    assert record["holds"] is False and record["witness"]["missed"].startswith("-x(")
+    bad = gridsat("strength", "pairwize")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "pairwize" in bad.stderr
