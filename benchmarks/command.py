@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.arguments import folder, positive_float, positive_int
+from gridsat.arguments import folder, positive_float, positive_int, whole
 from gridsat.benchmarks import report
 from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
@@ -60,6 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="MB of resident memory per run (default: the suite's)")
     parser.add_argument("--repeat", type=positive_int, metavar="K",
                         help="runs per configuration and instance (default: the suite's)")
+    parser.add_argument("--seeds", type=whole, metavar="K",
+                        help="run every configuration with seeds 1..K: CP-SAT's random seed (variables permuted), "
+                             "a scrambled formula for the CNF backends (default: the suite's, else one unseeded run)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send runs to a Dask scheduler, e.g. tcp://host:8786 (its workers need gridsat installed)")
     parser.add_argument("--scatter", nargs=2, metavar="CONFIG", help="two configurations (label prefixes) to scatter")
@@ -91,11 +94,25 @@ def check_out(out: Path) -> None:
         raise GridsatError(f"--out {excerpt(str(out))} is not a directory")
 
 
+def check_scatter(pair: tuple[str, ...] | None, runs: list[Any], given: bool) -> None:
+    """Refuse, before any run, a scatter pair of which a label prefix matches no planned configuration."""
+    if pair is None:
+        return
+    configs = list(dict.fromkeys(r.config for r in runs))
+    for prefix in pair:
+        if not any(config.startswith(prefix) for config in configs):
+            source = "--scatter" if given else "the suite's scatter"
+            raise GridsatError(f"{source} {prefix!r} matches no configuration of the plan; configurations: "
+                               f"{', '.join(configs[:8])}{', ...' if len(configs) > 8 else ''}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the suite into ``args.out``; the exit status."""
     check(args)
     suite = load(args.suite)
-    runs, notes = plan(suite, args.repeat)
+    runs, notes = plan(suite, args.repeat, args.seeds)
+    scatter = tuple(args.scatter) if args.scatter else suite.scatter
+    check_scatter(scatter, runs, bool(args.scatter))
     limits = Limits(args.time_limit or suite.timeout, args.memory or suite.memory)
     results = Results(args.out)
     results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description))
@@ -129,8 +146,9 @@ def run(args: argparse.Namespace) -> int:
     records = [r for r in results.records if r["id"] in planned]
     problems = judge(records)
     results.rewrite()
-    head = {**results.header, "limits": {**results.header["limits"], "repeat": args.repeat or suite.repeat}}
-    scatter = tuple(args.scatter) if args.scatter else suite.scatter
+    seeds = suite.seeds if args.seeds is None else args.seeds
+    head = {**results.header, "limits": {**results.header["limits"], "repeat": args.repeat or suite.repeat,
+                                         "seeds": seeds, "workers": suite.workers}}
     plots = not args.no_plots
     path = report.write(args.out, records, head, notes=notes, problems=problems, scatter=scatter, plots=plots)
     counts = {s: sum(r["status"] == s for r in records) for s in STATUSES}

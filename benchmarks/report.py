@@ -1,9 +1,10 @@
 """``report.md``, ``summary.csv``, ``results.csv`` and plots, from the records of an output directory.
 
-Times are a run's ``seconds``: building the formulation plus solving, measured inside the child
-(interpreter start-up and imports are in ``wall_seconds`` and ``cpu_seconds`` instead). PAR-2 is
-the mean time with every run that did not end ``ok`` counted at twice the time limit. matplotlib is
-imported only here, with the Agg backend.
+The headline time is a run's ``solve_seconds``: the solver's work, measured inside the child after the
+backend's imports and compiled kernels were loaded and the formulation was built (``build_seconds``,
+its own column). Interpreter start-up is in ``wall_seconds`` and ``cpu_seconds``. PAR-2 is the mean
+solve time with every run that did not end ``ok`` counted at twice the time limit. The statistics of
+the spread, the virtual best and the paired test are in ``spread.py``; the plots in ``plots.py``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,20 @@ import csv
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gridsat.benchmarks import spread
+from gridsat.benchmarks.plots import cases_of, configs_of
 from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case
+from gridsat.benchmarks.spread import Best, Paired, solve_time
 
-FLOOR = 1e-4  # seconds: the smallest time a log-scale plot shows
 SIZES = ("variables", "clauses", "constraints")
+# The solver statistics a record may hold (None where the solver gives no such number).
+SOLVER_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
+STATISTICS = (*SOLVER_COUNTERS, "refinements", "added_clauses")
+STRENGTH_K = 3  # gridsat strength -k for the report's strength column (a few seconds for a suite's encodings)
 
 
 def by_puzzle(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -28,45 +36,58 @@ def by_puzzle(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any
     return dict(groups)
 
 
-def configs_of(records: list[dict[str, Any]]) -> list[str]:
-    return list(dict.fromkeys(r["config"] for r in records))
-
-
-def cases_of(records: list[dict[str, Any]]) -> list[str]:
-    return list(dict.fromkeys(record_case(r) for r in records))
-
-
 def median_of(values: list[float | int]) -> float | int | None:
     return statistics.median(values) if values else None
 
 
-def summarize(records: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
-    """One row per configuration: solved count, median time, PAR-2, median formulation size."""
+def cpu_per_wall(record: dict[str, Any]) -> float | None:
+    """CPU over wall time of the run's build and solve (the whole child's when the worker did not say)."""
+    if record.get("cpu_wall") is not None:
+        return record["cpu_wall"]
+    wall = record.get("wall_seconds")
+    return record["cpu_seconds"] / wall if wall and record.get("cpu_seconds") is not None else None
+
+
+def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best]) -> list[dict[str, Any]]:
+    """One row per configuration: solved, median solve time and its quartiles, build time, PAR-2, VBS wins,
+    solver statistics (medians over ok runs), cpu/wall, formulation size, peak memory, strength."""
     rows = []
     for config in configs_of(records):
         runs = [r for r in records if r["config"] == config]
-        solved = [r["seconds"] for r in runs if r["status"] == "ok"]
+        ok = [r for r in runs if r["status"] == "ok"]
+        times = sorted(solve_time(r) for r in ok)
+        q1, median, q3 = spread.quartiles(times) if times else (None, None, None)
         first = runs[0]
         rows.append({
-            "puzzle": first["puzzle"],
-            "config": config,
-            "backend": first["backend"],
-            "encoding": first["encoding"],
-            "solver": first["solver"],
-            "algorithm": first["algorithm"],
-            "runs": len(runs),
-            "solved": len(solved),
-            "wrong": sum(r["status"] == "wrong" for r in runs),
-            "median_seconds": median_of(solved),
-            "par2_seconds": sum(r["seconds"] if r["status"] == "ok" else 2 * timeout for r in runs) / len(runs),
+            "puzzle": first["puzzle"], "config": config, "backend": first["backend"], "encoding": first["encoding"],
+            "solver": first["solver"], "algorithm": first["algorithm"],
+            "runs": len(runs), "solved": len(ok), "wrong": sum(r["status"] == "wrong" for r in runs),
+            "median_seconds": median, "q1_seconds": q1, "q3_seconds": q3,
+            "build_seconds": median_of([r["build_seconds"] for r in ok if r.get("build_seconds") is not None]),
+            "par2_seconds": sum(solve_time(r) if r["status"] == "ok" else 2 * timeout for r in runs) / len(runs),
+            "vbs_wins": spread.vbs_wins(best, config), "cases": len(best),
+            **{k: median_of([r[k] for r in ok if r.get(k) is not None]) for k in STATISTICS},
+            "cpu_wall": median_of([v for v in map(cpu_per_wall, ok) if v is not None]),
             **{k: median_of([r[k] for r in runs if r.get(k) is not None]) for k in SIZES},
-            "max_rss_mb": max((r["max_rss_bytes"] or 0) for r in runs) / 2**20,
+            "max_rss_mb": max((r.get("max_rss_bytes") or 0) for r in runs) / 2**20,
+            "strength": strength_of(first),
         })
     return rows
 
 
 def seconds(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
+    """A time: three decimals, or three significant digits below 0.1 s (where CNF solves often are)."""
+    if value is None:
+        return "—"
+    return f"{value:.3f}" if value >= 0.1 or value == 0 else f"{value:.3g}"
+
+
+def span(low: float | None, high: float | None) -> str:
+    return "—" if low is None or high is None else f"{seconds(low)}–{seconds(high)}"
+
+
+def number(value: float | None) -> str:
+    return "—" if value is None else f"{value:g}"
 
 
 def size(row: dict[str, Any]) -> str:
@@ -82,28 +103,56 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def summary_table(rows: list[dict[str, Any]]) -> list[str]:
-    """The main table: configurations (backend:encoding) with time, PAR-2, solved count and size."""
-    header = ["configuration", "solved", "wrong", "median s", "PAR-2 s", "variables", "clauses", "peak MB"]
-    body = [
-        [
-            f"`{r['config']}`", f"{r['solved']}/{r['runs']}", str(r["wrong"]), seconds(r["median_seconds"]),
-            seconds(r["par2_seconds"]), "—" if r["variables"] is None else f"{r['variables']:g}", size(r),
-            f"{r['max_rss_mb']:.0f}",
-        ]
-        for r in rows
-    ]
+def summary_table(rows: list[dict[str, Any]], best: list[Best], timeout: float) -> list[str]:
+    """The main table: a row per configuration and the virtual best's row below them."""
+    header = ["configuration", "solved", "wrong", "median solve s", "IQR s", "build s", "PAR-2 s", "VBS wins",
+              "cpu/wall", "variables", "clauses", "peak MB", "strength"]
+    body = [[
+        f"`{r['config']}`", f"{r['solved']}/{r['runs']}", str(r["wrong"]), seconds(r["median_seconds"]),
+        span(r["q1_seconds"], r["q3_seconds"]),
+        seconds(r["build_seconds"]), seconds(r["par2_seconds"]),
+        f"{r['vbs_wins']}/{r['cases']} ({r['vbs_wins'] / max(r['cases'], 1):.0%})",
+        "—" if r["cpu_wall"] is None else f"{r['cpu_wall']:.2f}",
+        "—" if r["variables"] is None else f"{r['variables']:g}", size(r), f"{r['max_rss_mb']:.0f}", r["strength"],
+    ] for r in rows]
+    solved = [b.seconds for b in best if b.seconds is not None]
+    par2 = (sum(solved) + 2 * timeout * (len(best) - len(solved))) / max(len(best), 1)
+    body.append(["*VBS*", f"{len(solved)}/{len(best)}", "", seconds(median_of(solved)), "", "", seconds(par2),
+                 "", "", "", "", "", ""])
     return table(header, body)
 
 
+def statistics_table(rows: list[dict[str, Any]]) -> list[str]:
+    """The solver statistics, medians over each configuration's ok runs; and which give none."""
+    present = [k for k in STATISTICS if any(r[k] is not None for r in rows)]
+    if not present:
+        return ["No configuration here reports solver statistics (conflicts, decisions, propagations, restarts).",
+                ""]
+    lines = table(["configuration", *(k.replace("_", " ") for k in present)],
+                  [[f"`{r['config']}`", *(number(r[k]) for k in present)] for r in rows])
+    counters = [k for k in present if k in SOLVER_COUNTERS]
+    silent = [f"`{r['config']}`" for r in rows if all(r[k] is None for k in STATISTICS)]
+    partly = [f"`{r['config']}` ({', '.join(k for k in counters if r[k] is None)})" for r in rows
+              if any(r[k] is None for k in counters) and not all(r[k] is None for k in STATISTICS)]
+    lines.append("")
+    if silent:
+        lines.append(f"No statistics (the solver gives none): {', '.join(silent)}.")
+    if partly:
+        lines.append(f"Not given by the solver (left empty): {'; '.join(partly)}.")
+    if set(present) - set(SOLVER_COUNTERS):
+        lines.append("Refinements and added clauses are a lazy encoding's cost (cutset's refinement rounds and the "
+                     "cut clauses they added while solving); an eager encoding has none (—).")
+    return [*lines, ""]
+
+
 def cell(runs: list[dict[str, Any]]) -> str:
-    """One configuration on one case: its median time when every repeat is ok, else what went wrong."""
+    """One configuration on one case: its median solve time when every run is ok, else what went wrong."""
     if not runs:
         return ""
     bad = [r["status"] for r in runs if r["status"] != "ok"]
     if bad:
         return bad[0].upper() if bad[0] == "wrong" else bad[0]
-    return f"{statistics.median(r['seconds'] for r in runs):.3f}"
+    return seconds(statistics.median(solve_time(r) for r in runs))
 
 
 def answers(records: list[dict[str, Any]]) -> dict[str, str]:
@@ -115,135 +164,164 @@ def answers(records: list[dict[str, Any]]) -> dict[str, str]:
     return found
 
 
-def matrix_table(records: list[dict[str, Any]]) -> list[str]:
-    """Configurations down, cases across: the time of each run, or its status."""
+def matrix_table(records: list[dict[str, Any]], best: list[Best]) -> list[str]:
+    """Configurations down, cases across: the median solve time of each, or its status; the VBS and the counts."""
     cases = cases_of(records)
     counts = answers(records)
     rows = [[f"`{config}`"] + [cell([r for r in records if r["config"] == config and record_case(r) == case])
                                 for case in cases] for config in configs_of(records)]
+    rows.append(["*VBS*"] + [seconds(b.seconds) for b in best])
     rows.append(["*count*"] + [counts[case] for case in cases])
-    return table(["seconds"] + [f"`{c}`" for c in cases], rows)
+    return table(["solve seconds"] + [f"`{c}`" for c in cases], rows)
 
 
-def pick_pair(configs: list[str], prefixes: tuple[str, str] | None) -> tuple[str, str] | None:
-    """The two configurations to scatter: the first matching each prefix (default: cpsat, then sat)."""
+def spread_table(records: list[dict[str, Any]]) -> list[str]:
+    """Per configuration and case with several runs: median, interquartile range, bootstrap 95% interval."""
+    found = [spread.spread(config, case, [r for r in records if r["config"] == config and record_case(r) == case])
+             for config in configs_of(records) for case in cases_of(records)]
+    found = [s for s in found if s.runs > 1]
+    if not found:
+        return []
+    body = [[f"`{s.config}`", f"`{s.case}`", f"{s.ok}/{s.runs}", seconds(s.median),
+             span(s.q1, s.q3), span(s.low, s.high)] for s in found]
+    return ["Spread over the runs of each configuration and instance (seeds and repeats; ok runs only): the "
+            "median solve time, its interquartile range and a bootstrap 95% interval of the median.", "",
+            *table(["configuration", "instance", "ok", "median s", "IQR s", "95% interval s"], body), ""]
+
+
+def ranking(rows: list[dict[str, Any]]) -> list[str]:
+    """When encodings ran on several solvers: each solver's encodings, best first (PAR-2, then median solve
+    time), and whether the order changes with the solver."""
+    solvers = list(dict.fromkeys(r["solver"] for r in rows if r["solver"]))
+    encodings = list(dict.fromkeys(r["encoding"] for r in rows if r["solver"]))
+    if len(solvers) < 2 or len(encodings) < 2:
+        return []
+    orders = {}
+    for solver in solvers:
+        mine = sorted((r for r in rows if r["solver"] == solver),
+                      key=lambda r: (r["par2_seconds"], r["median_seconds"] if r["median_seconds"] is not None else 0))
+        orders[solver] = [r["encoding"] for r in mine]
+    body = [[f"`{solver}`", " < ".join(f"`{e}`" for e in order)] for solver, order in orders.items()]
+    firsts = {order[0] for order in orders.values()}
+    if len({tuple(order) for order in orders.values()}) == 1:
+        verdict = "The ranking of the encodings is the same on every solver."
+    elif len(firsts) == 1:
+        verdict = f"The best encoding is `{firsts.pop()}` on every solver; the order of the others changes."
+    else:
+        verdict = "The ranking changes with the solver: the best encoding is " + ", ".join(
+            f"`{order[0]}` on {solver}" for solver, order in orders.items()) + "."
+    return ["Ranking of the encodings per solver (fastest first, by PAR-2 and then median solve time):", "",
+            *table(["solver", "encodings, fastest first"], body), "", verdict, ""]
+
+
+def pick_pair(configs: list[str], prefixes: tuple[str, str] | None) -> tuple[tuple[str, str] | None, bool]:
+    """The two configurations to scatter, the first matching each prefix (default: cpsat, then sat); and
+    whether they are the pair asked for (else the first two configurations, said in the report)."""
     prefixes = prefixes or ("cpsat", "sat")
-    chosen = []
+    chosen: list[str] = []
     for prefix in prefixes:
         match = next((c for c in configs if c.startswith(prefix) and c not in chosen), None)
         if match:
             chosen.append(match)
+    asked = len(chosen) == 2
     for config in configs:
         if len(chosen) < 2 and config not in chosen:
             chosen.append(config)
-    return (chosen[0], chosen[1]) if len(chosen) == 2 else None
+    return ((chosen[0], chosen[1]) if len(chosen) == 2 else None), asked
 
 
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+@cache
+def verdict_of(token: str) -> str | None:
+    """An encoding token's propagation strength in short (``PC``, ``not AC``) from ``gridsat strength``'s
+    cases (the exactly-one, adjacency and tour ones), or None when no case checks it."""
+    from gridsat.solvers.strength import CASES, strengths
 
-
-def styles(count: int) -> list[dict[str, Any]]:
-    """A colour and marker per configuration, no two alike: ten colours with one marker up to ten
-    lines, twenty colours up to twenty, past that colours spread over a wide colour map; the markers
-    cycle too, so that neighbouring colours are also told apart by shape."""
-    from matplotlib import colormaps
-
-    if count <= 10:
-        colours = [colormaps["tab10"](i) for i in range(count)]
-    elif count <= 20:
-        colours = [colormaps["tab20"](i) for i in range(count)]
-    else:
-        colours = [colormaps["turbo"](i / (count - 1)) for i in range(count)]
-    return [{"color": colours[i], "marker": MARKERS[i % len(MARKERS)] if count > 10 else "o"} for i in range(count)]
-
-
-def plot(
-    records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float, pair: tuple[str, str] | None
-) -> list[str]:
-    """A cactus plot and a scatter plot of ``pair``, or for a single case a bar per configuration
-    (a cactus of one run each is a column of dots); the files written (relative to the report)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    (out / "plots").mkdir(exist_ok=True)
-    if len(cases_of(records)) == 1:
-        return [bars(plt, records, puzzle, out, timeout)]
-    written = []
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    configs = configs_of(records)
-    for config, style in zip(configs, styles(len(configs)), strict=True):
-        times = sorted(max(r["seconds"], FLOOR) for r in records if r["config"] == config and r["status"] == "ok")
-        ax.plot(range(1, len(times) + 1), times, "-", markersize=4, label=config, **style)
-    ax.axhline(timeout, color="grey", linestyle="--", linewidth=0.8)
-    ax.set(yscale="log", xlabel="runs solved", ylabel="seconds (build + solve)", title=f"{puzzle}: cactus")
-    ax.xaxis.get_major_locator().set_params(integer=True)
-    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    name = f"plots/{puzzle}-cactus.png"
-    fig.savefig(out / name, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    written.append(name)
-    if pair:
-        points = []  # (x seconds, y seconds, whether either is drawn at the limit)
-        for case in cases_of(records):
-            same = [r for r in records if record_case(r) == case]
-            x, y = (at_limit([r for r in same if r["config"] == c], timeout) for c in pair)
-            if x is not None and y is not None:
-                points.append((x[0], y[0], x[1] or y[1]))
-        fig, ax = plt.subplots(figsize=(5, 5))
-        for failed, style in ((False, {"label": "both ok"}),
-                              (True, {"marker": "x", "color": "red", "label": "not ok: drawn at the limit"})):
-            chosen = [(x, y) for x, y, f in points if f == failed]
-            ax.scatter([x for x, _ in chosen], [y for _, y in chosen], **style)
-        low = max(FLOOR, min((min(x, y) for x, y, _ in points), default=timeout) / 2)
-        ax.plot([low, timeout], [low, timeout], color="grey", linewidth=0.8)
-        ax.set(xscale="log", yscale="log", xlim=(low, timeout * 1.5), ylim=(low, timeout * 1.5),
-               xlabel=f"{pair[0]} (s)", ylabel=f"{pair[1]} (s)", title=f"{puzzle}: one point per case")
-        ax.legend(fontsize=7)
-        name = f"plots/{puzzle}-scatter.png"
-        fig.savefig(out / name, dpi=110, bbox_inches="tight")
-        plt.close(fig)
-        written.append(name)
-    return written
-
-
-def bars(plt: Any, records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float) -> str:
-    """One instance: a horizontal bar per configuration (median time, log scale), coloured by backend;
-    a run that did not end ``ok`` is a hatched bar to the limit, labelled with its status."""
-    [case] = cases_of(records)
-    configs = configs_of(records)
-    backends = list(dict.fromkeys(c.split(":")[0] for c in configs))
-    colours = {b: s["color"] for b, s in zip(backends, styles(len(backends)), strict=True)}
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * len(configs)))
-    for y, config in enumerate(configs):
-        runs = [r for r in records if r["config"] == config]
-        seconds, failed = at_limit(runs, timeout) or (timeout, True)
-        backend = config.split(":")[0]
-        ax.barh(y, seconds, color="white" if failed else colours[backend], edgecolor=colours[backend],
-                hatch="//" if failed else None, label=backend if config == next(
-                    c for c in configs if c.startswith(backend + ":")) else None)
-        status = next((r["status"] for r in runs if r["status"] != "ok"), None)
-        ax.annotate(f" {status}" if failed else f" {seconds:.3g} s", (seconds, y), va="center", fontsize=7)
-    ax.axvline(timeout, color="grey", linestyle="--", linewidth=0.8)
-    ax.set_yticks(range(len(configs)), configs, fontsize=7)
-    ax.invert_yaxis()  # the suite's order, top down
-    ax.set(xscale="log", xlim=(FLOOR, timeout * 3), xlabel="seconds (build + solve); dashed: the limit",
-           title=f"{puzzle} {case}: one instance, time per configuration")
-    ax.legend(fontsize=7, loc="lower right")
-    name = f"plots/{puzzle}-times.png"
-    fig.savefig(out / name, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return name
-
-
-def at_limit(runs: list[dict[str, Any]], timeout: float) -> tuple[float, bool] | None:
-    """A configuration's median time on a case, or the limit when any repeat failed."""
-    if not runs:
+    names = [name for name in (f"exactly-one {token}", f"adjacency {token}", f"tour {token}") if name in CASES]
+    if not names:
         return None
-    if any(r["status"] != "ok" for r in runs):
-        return timeout, True
-    return max(statistics.median(r["seconds"] for r in runs), FLOOR), False
+    [found] = strengths(names[:1], STRENGTH_K)
+    short = found.case.verdict(True).replace("propagation-complete", "PC").replace("arc-consistent", "AC")
+    return short if found.holds else f"not {short}"
+
+
+def strength_of(record: dict[str, Any]) -> str:
+    """The propagation strength of a CNF configuration's encoding choices (``gridsat strength``), else —."""
+    if record["backend"] == "cpsat" or not record.get("encoding"):
+        return "—"
+    named = [f"{token} {verdict_of(token)}" for token in record["encoding"].split("+") if verdict_of(token)]
+    return ", ".join(named) or "—"
+
+
+def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
+    """The report's title, what ran where, and how to read the times."""
+    limits = head["limits"]
+    statuses = {s: sum(r["status"] == s for r in records) for s in STATUSES}
+    return [
+        f"# Benchmark: {head['suite']}",
+        "",
+        *([head["description"][:1].upper() + head["description"][1:] + ".", ""] if head.get("description") else []),
+        f"{len(records)} runs: " + ", ".join(f"{n} {s}" for s, n in statuses.items() if n) + ".",
+        f"Limits per run: {limits['timeout']:g} s of CPU, {limits['memory']} MB of resident memory; repeats: "
+        f"{limits.get('repeat', 1)}; seeds: {limits.get('seeds') or 'none'}; "
+        f"CP-SAT workers: {limits.get('workers', 1)}. "
+        f"Machine: {head['machine']['system']}, {head['machine']['cpus']} CPUs; Python {head['python']}; "
+        + ", ".join(f"{k} {v}" for k, v in head["packages"].items()) + ".",
+        "",
+        "**The headline time is the solve time** (`solve_seconds`): the solver's work inside the child process, "
+        "after the backend's imports and compiled kernels were loaded and the formulation was built; building "
+        "is `build s`. `cpu/wall` is the CPU time over the wall time of build and solve (above 1: several "
+        "threads). The time limit is on the child's whole CPU time, start-up included, as with runsolver. "
+        "PAR-2 counts every run that did not end `ok` at twice the limit. VBS is the virtual best solver: per "
+        "instance the best configuration's median solve time; `VBS wins` is on how many instances a "
+        "configuration is (one of) the best. `clauses` is the CNF size, or CP-SAT's constraints; `strength` "
+        f"the encoding's propagation strength (`gridsat strength -k {STRENGTH_K}`: PC propagation-complete, "
+        "AC arc-consistent). Tables: `summary.csv`; every run: `results.csv` and `results.jsonl`.",
+        "",
+    ]
+
+
+def draw(group: list[dict[str, Any]], puzzle: str, out: Path, timeout: float, best: list[Best],
+         pair: tuple[str, str] | None, test: Paired | None) -> list[str]:
+    """The puzzle's plots: bars for one instance; else cactus, the pair's scatter and, over three or more
+    instances, growth."""
+    from gridsat.benchmarks import plots
+
+    if len(cases_of(group)) == 1:
+        return [plots.bars(group, puzzle, out, timeout)]
+    files = [plots.cactus(group, puzzle, out, timeout, best)]
+    if pair:
+        files.append(plots.scatter(group, puzzle, out, timeout, pair, test))
+    if len(cases_of(group)) >= 3:
+        files.append(plots.growth(group, puzzle, out))
+    return files
+
+
+def section(out: Path, puzzle: str, group: list[dict[str, Any]], timeout: float, scatter: tuple[str, str] | None,
+            plots: bool) -> tuple[list[str], list[dict[str, Any]], bool]:
+    """One puzzle's part of the report: its lines, its summary rows, and whether matplotlib was missing."""
+    cases, configs = cases_of(group), configs_of(group)
+    best = spread.virtual_best(group, configs, cases)
+    rows = summarize(group, timeout, best)
+    lines = [f"## {puzzle}", "", *summary_table(rows, best, timeout), "", *statistics_table(rows), *ranking(rows)]
+    if len(cases) > 1:
+        lines += [*matrix_table(group, best), ""]
+    else:
+        [(case, count)] = answers(group).items()
+        lines += [f"Count on `{case}` ({group[0]['mode']} mode): {count}.", ""]
+    lines += spread_table(group)
+    pair, asked = pick_pair(configs, scatter)
+    test = spread.paired_test(group, *pair, timeout) if pair else None
+    if test is not None:
+        aside = "" if asked else (f" The scatter pair asked for is not among {puzzle}'s configurations: these "
+                                  "are its first two.")
+        lines += [test.words() + aside, ""]
+    files, missing = [], False
+    if plots:
+        try:
+            files = draw(group, puzzle, out, timeout, best, pair, test)
+        except ImportError:
+            missing = True
+    return [*lines, *(f"![{Path(f).stem}]({f})" for f in files), ""], rows, missing
 
 
 def write(
@@ -258,45 +336,17 @@ def write(
 ) -> Path:
     """Write the report, its CSVs and plots into ``out``; the report's path."""
     timeout = head["limits"]["timeout"]
-    statuses = {s: sum(r["status"] == s for r in records) for s in STATUSES}
-    lines = [
-        f"# Benchmark: {head['suite']}",
-        "",
-        *([head["description"][:1].upper() + head["description"][1:] + ".", ""] if head.get("description") else []),
-        f"{len(records)} runs: " + ", ".join(f"{n} {s}" for s, n in statuses.items() if n) + ".",
-        f"Limits per run: {timeout:g} s, {head['limits']['memory']} MB; repeats: {head['limits'].get('repeat', 1)}. "
-        f"Machine: {head['machine']['system']}, {head['machine']['cpus']} CPUs; Python {head['python']}; "
-        + ", ".join(f"{k} {v}" for k, v in head["packages"].items()) + ".",
-        "",
-        "Times are formulation build + solve inside the child process (start-up and imports excluded; see "
-        "`wall_seconds` and `cpu_seconds` in `results.csv`); the time limit is on the child's whole CPU time, "
-        "start-up included, as with runsolver. PAR-2 counts every run that did not end `ok` at twice the limit. "
-        "`clauses` is the CNF size, or CP-SAT's constraints. Tables: `summary.csv`; "
-        "every run: `results.csv` and `results.jsonl`.",
-        "",
-    ]
-    lines += exceptions(records, notes, problems)
-    summary_rows = []
-    plot_note = None
+    lines = intro(records, head) + exceptions(records, notes, problems)
+    summary_rows: list[dict[str, Any]] = []
+    missing = False
     measured = [r for r in records if r["status"] != NOT_APPLICABLE]  # a refused run has no time to show
     for puzzle, group in by_puzzle(measured).items():
-        rows = summarize(group, timeout)
+        part, rows, lacking = section(out, puzzle, group, timeout, scatter, plots and not missing)
+        lines += part
         summary_rows += rows
-        lines += [f"## {puzzle}", "", *summary_table(rows), ""]
-        if len(cases_of(group)) > 1:
-            lines += [*matrix_table(group), ""]
-        else:
-            [(case, count)] = answers(group).items()
-            lines += [f"Count on `{case}` ({group[0]['mode']} mode): {count}.", ""]
-        if plots and plot_note is None:
-            try:
-                files = plot(group, puzzle, out, timeout, pick_pair(configs_of(group), scatter))
-            except ImportError:
-                plot_note = "plots skipped: matplotlib is not installed (pip install 'gridsat[plot]')"
-                files = []
-            lines += [f"![{Path(f).stem}]({f})" for f in files] + [""]
-    if plot_note:
-        lines += [plot_note, ""]
+        missing = missing or lacking
+    if missing:
+        lines += ["plots skipped: matplotlib is not installed (pip install 'gridsat[plot]')", ""]
     write_csv(out / "summary.csv", summary_rows)
     write_csv(out / "results.csv", [{**r, "params": record_case(r)} for r in records])
     path = out / "report.md"

@@ -21,6 +21,7 @@ from typing import Any
 from gridsat.benchmarks.worker import NOT_APPLICABLE
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
+from gridsat.solvers.backend import reference_backend
 
 # Every status a run can end with, in the order summaries count them.
 STATUSES = ("ok", "timeout", "memout", NOT_APPLICABLE, "error", "wrong")
@@ -103,6 +104,9 @@ class Results:
     def start(self, head: dict[str, Any]) -> None:
         """Resume when the limits match the file's; start the file when there is none."""
         if self.header is not None:
+            if self.header.get("suite") != head["suite"]:
+                raise GridsatError(f"{self.path.parent} holds the results of suite {self.header.get('suite')!r}, not "
+                                   f"{head['suite']!r}: a results folder belongs to one suite; choose another --out")
             if self.header.get("limits") != head["limits"]:
                 raise GridsatError(
                     f"{self.path} was made with limits {self.header.get('limits')}, not {head['limits']}: "
@@ -223,7 +227,8 @@ def truth_of(group: list[dict[str, Any]]) -> tuple[Any, str]:
     best = [a for a, n in ranked if n == ranked[0][1]]
     if len(best) == 1:
         return best[0], f"the majority ({ranked[0][1]} of {sum(votes.values())} runs)"
-    references = {answer(r) for r in group if r["backend"] == "reference" and answer(r) in best}
+    reference = reference_backend()  # the registry's, never a name written here
+    references = {answer(r) for r in group if r["backend"] == reference and answer(r) in best}
     if len(references) == 1:
         return references.pop(), "the reference backend"
     return None, " vs ".join(str(a) for a in best)

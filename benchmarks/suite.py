@@ -7,6 +7,10 @@ A suite file has a few defaults at the top and one ``[[entry]]`` table per puzzl
     timeout = 20            # seconds per run (--time-limit overrides)
     memory = 2048           # MB of resident memory per run (--memory overrides)
     repeat = 1              # runs per configuration (--repeat overrides)
+    seeds = 5               # runs per configuration, each from its own seed (--seeds overrides; default 0:
+                            # one deterministic run): CP-SAT's random_seed with permuted variables, and
+                            # for the CNF backends the formula scrambled from the seed
+    workers = 1             # CP-SAT's workers (default 1, as every other solver runs on one thread)
     scatter = ["cpsat", "sat"]   # the two configurations of the scatter plots (label prefixes)
 
     [[entry]]
@@ -41,10 +45,19 @@ from typing import Any
 
 from gridsat.benchmarks.schema import MapOf, OneOf, Table, check
 from gridsat.models import get_puzzle, names
-from gridsat.models.encoding import offers, resolve_for
+from gridsat.models.encoding import offers
 from gridsat.models.errors import GridsatError, InvalidOption, UnknownName, did_you_mean
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import BACKENDS, ENUMERATE, Backend, Request, backend_class, counts_only
+from gridsat.solvers.backend import (
+    BACKENDS,
+    CNF,
+    ENUMERATE,
+    Backend,
+    Request,
+    backend_class,
+    counts_only,
+    resolve_encoding,
+)
 
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")
@@ -56,13 +69,14 @@ INSTANCE = Table({"name": str, "params": PARAMS, "expected": int})
 ENTRY = Table({"puzzle": str, "instances": [OneOf((str, INSTANCE))], "params": PARAMS, "backends": [str],
                "encodings": OneOf((str, [str], MapOf(NAMES))), "solvers": NAMES, "algorithms": NAMES, "mode": str,
                "optional": bool})
-SUITE = Table({"description": str, "mode": str, "timeout": float, "memory": float, "repeat": int, "scatter": [str],
-               "entry": [ENTRY]})
+SUITE = Table({"description": str, "mode": str, "timeout": float, "memory": float, "repeat": int, "seeds": int,
+               "workers": int, "scatter": [str], "entry": [ENTRY]})
 SUITE_KEYS = tuple(SUITE.fields)
 ENTRY_KEYS = tuple(ENTRY.fields)
 INSTANCE_KEYS = tuple(INSTANCE.fields)
 # Past these a limit is a typo (and an infinite one cannot be given to setrlimit).
 MAX_TIMEOUT, MAX_MEMORY = 1e7, 1 << 30  # seconds (about 4 months); megabytes
+MAX_SEEDS, MAX_WORKERS = 1000, 1024
 
 
 class SuiteError(GridsatError):
@@ -84,6 +98,8 @@ class Trial:
     mode: str
     repeat: int = 0
     expected: int | None = None
+    seed: int | None = None  # None: the solver's own default, unscrambled
+    workers: int = 1  # CP-SAT's num_workers
 
     @property
     def config(self) -> str:
@@ -99,10 +115,12 @@ class Trial:
     @property
     def id(self) -> str:
         """The key that resume uses to recognise a finished run."""
-        return f"{self.puzzle} | {self.case} | {self.config} | {self.mode} | #{self.repeat}"
+        seeded = "" if self.seed is None else f" | seed {self.seed}"
+        return f"{self.puzzle} | {self.case} | {self.config} | {self.mode} | #{self.repeat}{seeded}"
 
     def request(self) -> Request:
-        return Request(self.encoding, self.solver, self.algorithm, 1 if self.mode == "solve" else None)
+        return Request(self.encoding, self.solver, self.algorithm, 1 if self.mode == "solve" else None,
+                       seed=self.seed, workers=self.workers)
 
 
 @dataclass
@@ -116,6 +134,8 @@ class Suite:
     timeout: float = 20.0
     memory: int = 2048
     repeat: int = 1
+    seeds: int = 0
+    workers: int = 1
     scatter: tuple[str, str] | None = None
     entries: list[dict[str, Any]] = field(default_factory=list)
 
@@ -179,6 +199,9 @@ def load(name: str) -> Suite:
     suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout", MAX_TIMEOUT)
     suite.memory = int(positive(data.get("memory", suite.memory), where, "memory", MAX_MEMORY))
     suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat"))
+    if "seeds" in data:
+        suite.seeds = int(positive(expect(data["seeds"], int, where, "seeds"), where, "seeds", MAX_SEEDS))
+    suite.workers = int(positive(expect(data.get("workers", 1), int, where, "workers"), where, "workers", MAX_WORKERS))
     if "scatter" in data:
         pair = expect(data["scatter"], list, where, "scatter")
         if len(pair) != 2 or not all(isinstance(x, str) for x in pair):
@@ -232,7 +255,7 @@ def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where:
     ``all`` plan the same encodings as for the other backends (exact choices on every axis would make
     Ganak's preprocessing several times slower on prime-grid, whose default keeps one grid per orbit)."""
     exact = counts_only(backend)
-    kind = "cpsat" if backend.name == "cpsat" else "cnf"  # every other backend reads the CNF
+    kind = backend.formulation or CNF  # asked of the backend; one with no formulation of its own: the CNF's
     space = puzzle.encodings(kind)
     table = isinstance(spec, dict)
     if table:
@@ -247,7 +270,7 @@ def encodings_for(puzzle: Puzzle, name: str, backend: Backend, spec: Any, where:
     for text in name_list(spec, where, "encodings"):
         if table or offers(space, text):  # a plain list may name the other kind's encodings too
             try:
-                names.append(resolve_for(puzzle, kind, text, exact=exact).name)
+                names.append(resolve_encoding(puzzle, kind, text, exact=exact).name)
             except GridsatError as error:
                 raise SuiteError(f"{where}: encodings of {name}: {error}") from None
     return list(dict.fromkeys(names)) or [space.resolve(None, exact=exact).name]
@@ -346,8 +369,10 @@ def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[tup
     return chosen
 
 
-def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Trial], list[str]]:
-    """Every run of the suite, checked; and notes on what was skipped and why."""
+def plan(suite: Suite, repeat: int | None = None, seeds: int | None = None) -> tuple[list[Trial], list[str]]:
+    """Every run of the suite, checked; and notes on what was skipped and why. With seeds (``seeds``, else
+    the suite's), every repeat runs once per seed 1..K."""
+    seeded: list[int | None] = list(range(1, (seeds if seeds is not None else suite.seeds) + 1)) or [None]
     runs: list[Trial] = []
     notes: list[str] = []
     for i, entry in enumerate(expand(suite, notes), 1):
@@ -376,9 +401,9 @@ def plan(suite: Suite, repeat: int | None = None) -> tuple[list[Trial], list[str
         configs = configurations(puzzle, entry, where, notes, mode, sample_of(puzzle, instances))
         for inst, source, params, expected in instances:
             for backend, encoding, solver, algorithm in configs:
-                for k in range(repeat or suite.repeat):
-                    run = Trial(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected)
-                    runs.append(run)
+                runs += [Trial(name, inst, source, params, backend, encoding, solver, algorithm, mode, k, expected,
+                               seed, suite.workers)
+                         for k in range(repeat or suite.repeat) for seed in seeded]
     ids = [r.id for r in runs]
     if len(ids) != len(set(ids)):
         twice = sorted({i for i in ids if ids.count(i) > 1})
@@ -455,5 +480,18 @@ def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: lis
                 continue
             algorithms = scoped(entry.get("algorithms"), choices["algorithm"], where, "algorithms")
             algorithms = [a or choices["algorithm"][0] for a in algorithms]
-        configs += [(name, e, s, a) for e in encodings for s in solvers for a in algorithms]
+        named = entry.get("solvers") not in (None, "default")
+        configs += [(name, e, s if named else cnf_plus_solver(puzzle, e, s), a)
+                    for e in encodings for s in solvers for a in algorithms]
     return configs
+
+
+def cnf_plus_solver(puzzle: Puzzle, encoding: str | None, solver: str | None) -> str | None:
+    """The solver a run of ``encoding`` gets when the entry names none: a native at-most-one runs on the
+    first solver that takes CNF+, anything else on ``solver``."""
+    from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
+    from gridsat.models.encoding import resolve_for
+
+    if solver is None or encoding is None or not native_in(resolve_for(puzzle, "cnf", encoding)):
+        return solver
+    return NATIVE_SOLVERS[0]

@@ -2,18 +2,22 @@
 
 import sys
 
-from gridsat.signals import sigterm_as_interrupt
+from gridsat.signals import ignore_repeats_while_exiting, sigterm_as_interrupt
 
 
 def main() -> int:
-    """Import the command line (OR-Tools takes a moment) and run it."""
-    try:
-        with sigterm_as_interrupt():
+    """Import the command line (OR-Tools takes a moment) and run it. SIGTERM stays handled until the
+    process ends, so a repeat while the partial answer is printed is ignored, not fatal (143)."""
+    with sigterm_as_interrupt():
+        try:
             from gridsat.cli import main as gridsat
-    except KeyboardInterrupt:
-        print("gridsat: interrupted", file=sys.stderr)
-        return 130
-    return gridsat()
+        except KeyboardInterrupt:
+            status = 130
+            print("gridsat: interrupted", file=sys.stderr)
+        else:
+            status = gridsat()
+    ignore_repeats_while_exiting()  # after the block, which puts the default handler back
+    return status
 
 
 if __name__ == "__main__":

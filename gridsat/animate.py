@@ -22,7 +22,8 @@ from xml.etree import ElementTree as ET
 from gridsat.models import svg
 from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backends.algorithms import Algorithm, algorithm
+from gridsat.models.search import Algorithm
+from gridsat.solvers.backends.algorithms import algorithm
 from gridsat.solvers.stop import Stop
 
 Cell = tuple[int, int]

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from gridsat.certification import check_proof as check_proof
+from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
+from gridsat.certification import wish as wish
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
 from gridsat.models.constraints.amo import ENCODINGS as AT_MOST_ONE
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
+from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
@@ -42,6 +45,10 @@ from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, l
 from gridsat.solvers.crosscheck import Turn as Turn
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.export import FORMATS, Export, exporting
+from gridsat.solvers.fuzz import BUDGET as FUZZ_BUDGET
+from gridsat.solvers.fuzz import PAIRS as FUZZ_PAIRS
+from gridsat.solvers.fuzz import FuzzReport, fuzz_one, parse_mutant
+from gridsat.solvers.fuzz import fuzz as run_fuzz
 from gridsat.solvers.gate import BURNSIDE, Job, check
 from gridsat.solvers.gate import METHODS as METHODS
 from gridsat.solvers.machine import cores
@@ -53,15 +60,12 @@ from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
 from gridsat.solvers.orbits import Orbits, OrbitVariant, count_orbits, crosscheck_orbits, tally_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
+from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
 from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
 from gridsat.solvers.splitting.pool import scheduler_address
 from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
-
-# The split options ``count``, ``enumerate`` and ``crosscheck`` took one by one before ``split``
-# grouped them; still accepted for one release, with a DeprecationWarning.
-SPLIT_KEYWORDS = ("jobs", "scheduler", "parts", "checkpoint")
 
 Params = Mapping[str, Any]
 
@@ -97,14 +101,17 @@ def solve(
     solver: str | None = None,
     algorithm: str | None = None,
     time_limit: float | None = None,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Outcome:
     """One solution: ``.solution`` (canonical form, or None), ``.complete``, ``.reason``, ``.seconds``.
 
-    The answer is complete when a solution was found or the search proved there is none.
+    The answer is complete when a solution was found or the search proved there is none. ``certify``
+    (sat backend) checks a DRAT proof of a "none" (see ``count``).
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
-    request = Request(encoding, solver, algorithm)
+    request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
     check(get_backend(backend), chosen, Job(SOLVE, request, limit=1, time_limit=time_limit, keep=True))
     outcome = execute(chosen, parsed, backend, request, limit=1, time_limit=time_limit, keep=True)
     if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
@@ -129,7 +136,8 @@ def count(
     memory: int | None = None,
     spill: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-    **deprecated: Any,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
@@ -147,12 +155,19 @@ def count(
     files under ``spill`` (default: the temporary folder) when they do not fit. Given a split, the
     frontier runs its layer partitions on ``jobs`` threads or the workers of a Dask ``scheduler``, and
     keeps the last finished layer in ``checkpoint``.
+
+    ``certify=True`` (sat backend) proves the final "no more solutions" with a DRAT proof the solver writes
+    and gridsat's own checker checks, with every blocking and cut clause justified: ``.details`` then holds
+    ``certified`` (None when the run ended before that final answer), ``proof_bytes``, ``proof_steps`` and
+    ``check_seconds``. ``proof`` (a folder) keeps the certificate as files, for ``check_proof``; it implies
+    ``certify``. See docs/howto/certify.md.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill)),
+    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill),
+                             certify=wish(instance, texts(params), certify, proof)),
               limit=limit, time_limit=time_limit,
-              up_to=up_to, method=method, split=splitting(split, deprecated))
+              up_to=up_to, method=method, split=splitting(split))
     counter = get_backend(backend)
     check(counter, chosen, job)
     return route(chosen, parsed, counter, job, on_progress)
@@ -213,19 +228,21 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     up_to: str | None = None,
     split: Split | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-    **deprecated: Any,
+    certify: bool | Certify = False,
+    proof: str | Path | None = None,
 ) -> Enumeration | Orbits | SplitRun:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
     ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
 
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
     it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and
-    ``.size``). With ``split`` the items come part by part, in the order the parts finish.
+    ``.size``). With ``split`` the items come part by part, in the order the parts finish. ``certify`` and
+    ``proof``: as for ``count``, in ``.outcome.details`` once the iterator is read to its end.
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    plan = splitting(split, deprecated, checkpoints=False)
-    request = Request(encoding, solver, algorithm)
+    plan = splitting(split)
+    request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
     check(get_backend(backend), chosen, Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to,
                                             split=plan))
     return launch(chosen, parsed, backend, request, plan, variant=OrbitVariant(up_to), limit=limit,
@@ -245,7 +262,6 @@ def crosscheck(
     on_start: Callable[[Turn], None] | None = None,
     up_to: str | None = None,
     split: Split | None = None,
-    **deprecated: Any,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
@@ -267,7 +283,7 @@ def crosscheck(
     if encodings not in SCOPES:
         raise UnknownName("encodings scope", encodings, SCOPES)
     check_limits(None, time_limit)
-    plan = splitting(split, deprecated, checkpoints=False)
+    plan = splitting(split)
     skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
     configs = configurations(chosen, names, encodings, solver, notes=skipped)
     if solver is not None:
@@ -280,7 +296,50 @@ def crosscheck(
         return consume(launch(chosen, parsed, config.backend, config.request, plan, time_limit=limit, keep=True))
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
-                          run=run, skipped=skipped)
+                          run=run, skipped=skipped, golden=golden_count(chosen, parsed))
+
+
+def fuzz(
+    puzzles: Iterable[str | Puzzle] | None = None,
+    *,
+    seed: int = 0,
+    pairs: int = FUZZ_PAIRS,
+    budget: float = FUZZ_BUDGET,
+    jobs: int = 1,
+    mutant: str | None = None,
+    on_instance: Callable[[FuzzReport], None] | None = None,
+) -> FuzzReport:
+    """Differential testing: random tiny instances drawn from ``seed``, every encoding, backend and
+    solver run on each and compared with the puzzle's brute-force oracle, until ``pairs`` (instance,
+    configuration) pairs are checked or ``budget`` seconds pass; ``jobs`` processes. ``puzzles``:
+    names, or one ``Puzzle`` object (a plugin under test, run in this process); default every puzzle
+    with an oracle. ``mutant`` (``"FAMILY OPERATOR [SELECTOR]"``, as ``mutate`` names one) is planted in
+    every formulation that has its family. The report's ``.agree``, ``.pairs`` and ``.differences``
+    (each with the ``gridsat fuzz`` command that repeats it) say what was found."""
+    planted = parse_mutant(mutant) if mutant else None
+    chosen = list(puzzles or [])
+    objects = [p for p in chosen if isinstance(p, Puzzle)]
+    if objects and len(chosen) > 1:
+        raise InvalidOption("fuzz one Puzzle object at a time (or registered puzzles by name)")
+    if not isinstance(pairs, int) or pairs < 1 or not budget > 0:
+        raise InvalidOption(f"fuzz needs pairs >= 1 and a budget above 0 seconds, not {pairs} and {budget}")
+    names = None if objects else [get_puzzle(str(p)).name for p in chosen] or None
+    return run_fuzz(names, seed=seed, pairs=pairs, budget=budget, jobs=jobs, mutant=planted,
+                    puzzle=objects[0] if objects else None, on_instance=on_instance)
+
+
+def fuzz_pair(puzzle: str | Puzzle, instance: str, *, params: Params | None = None, backend: str,
+              encoding: str | None = None, solver: str | None = None, algorithm: str | None = None,
+              mutant: str | None = None) -> FuzzReport:
+    """One (instance, configuration) pair against the oracle: what a difference's command repeats."""
+    chosen, parsed = load(puzzle, instance, params)
+    config = Config(backend, Request(encoding=encoding, solver=solver, algorithm=algorithm))
+    check(get_backend(backend), chosen, Job(COUNT, config.request))
+    started = time.monotonic()
+    report = FuzzReport(0, instances=1)
+    report.checked = fuzz_one(chosen, instance, texts(params), config, parse_mutant(mutant) if mutant else None)
+    report.seconds = time.monotonic() - started
+    return report
 
 
 # The backends that search a puzzle's formulation (CP-SAT or CNF): a mutant is a changed formulation.
@@ -355,19 +414,8 @@ def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, t
     return cases
 
 
-def splitting(split: Split | None, deprecated: Mapping[str, Any], *, checkpoints: bool = True) -> Split | None:
-    """How to split a run, or None for one plain search in this process (the default); the split
-    keywords of earlier releases (``jobs=2``) still work, with a DeprecationWarning."""
-    unknown = sorted(set(deprecated) - set(SPLIT_KEYWORDS) - ({"checkpoint"} if not checkpoints else set()))
-    if unknown or (not checkpoints and "checkpoint" in deprecated):
-        bad = unknown[0] if unknown else "checkpoint"
-        raise TypeError(f"unexpected keyword argument {bad!r}")
-    if deprecated:
-        warnings.warn(f"{', '.join(sorted(deprecated))}=... is deprecated: pass split=Split(...) "
-                      "(from gridsat import Split)", DeprecationWarning, stacklevel=3)
-        if split is not None:
-            raise InvalidOption("split=Split(...) and the keywords it replaces exclude each other")
-        split = Split(**{key: deprecated[key] for key in SPLIT_KEYWORDS if key in deprecated})
+def splitting(split: Split | None) -> Split | None:
+    """How to split a run, or None for one plain search in this process (the default)."""
     if split is None:
         return None
     if not isinstance(split, Split):
@@ -463,12 +511,14 @@ EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (t
 
 
 def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None, format: str = "dimacs",
-           encoding: str | None = None) -> Export:
+           encoding: str | None = None, scramble: int | None = None) -> Export:
     """The CNF (``format="dimacs"``, with its projection) or the CP-SAT model (``format="cpsat"``, protobuf
     text) of an instance, ready to be written: ``.write(out)``, and ``.notes()`` when the file's models
-    are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one."""
+    are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one.
+    ``scramble``: a DIMACS file's variables renamed and its clauses and literals shuffled from that seed
+    (the same formula: its projection names the renamed variables, so a projected count is the same)."""
     chosen, parsed = load(puzzle, instance, params)
-    return exporting(chosen, parsed, format, encoding)
+    return exporting(chosen, parsed, format, encoding, scramble)
 
 
 def generate(puzzle: str | Puzzle, size: str, *, seed: int | None = None, max_area: int | None = None,

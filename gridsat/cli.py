@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from gridsat import animate, api, helptext, jsontext, status
-from gridsat.arguments import Parser, any_int, count_or_all, percent, positive_float, positive_int, whole
+from gridsat.arguments import Parser, any_int, count_or_all, folder, percent, positive_float, positive_int, whole
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
-from gridsat.output import check_output, write_output
+from gridsat.output import StreamLost, check_output, flush_quietly, guard_streams, write_output
 from gridsat.pictures import drawer, sheet, still
 from gridsat.progress import ProgressLine
 from gridsat.runline import RunLine, result_row
@@ -72,7 +72,8 @@ def notes(puzzle: Puzzle, instance: Instance) -> dict[str, str]:
 def choices(args: argparse.Namespace) -> dict[str, Any]:
     """The backend options of a solving command, as the API's keywords."""
     return {"backend": args.backend, "encoding": args.encoding, "solver": args.solver, "algorithm": args.algorithm,
-            "time_limit": args.time_limit}
+            "time_limit": args.time_limit,
+            "certify": api.wish(args.instance, parse_params(args.param), args.certify, args.proof)}
 
 
 def splitting(args: argparse.Namespace) -> api.Split:
@@ -110,6 +111,9 @@ def describe_count(puzzle: Puzzle, outcome: api.Outcome, with_verdict: bool) -> 
         notes.append(f"incomplete: {outcome.reason}{done}")
     if outcome.invalid:
         notes.append(f"{plural(len(outcome.invalid), 'INVALID solution')} not counted")
+    certified = api.certification_note(outcome)
+    if certified:
+        notes.append(certified)
     if not outcome.known:  # a counter stopped early knows no count: never print 0 as if it were one
         return f"no count known ({'; '.join(notes)})"
     text = str(outcome.count) if outcome.complete else f"at least {outcome.count}"
@@ -133,6 +137,8 @@ def report_problems(outcome: api.Outcome) -> None:
         print(f"gridsat: WRONG orbit count from {outcome.label}: {problem}", file=sys.stderr)
     if outcome.duplicates:
         print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
+    if "checkpoint" in outcome.details:  # a write failed during the run: the answer stands, the file does not
+        print(f"gridsat: warning: the checkpoint was {outcome.details['checkpoint']}", file=sys.stderr)
     for solution, problems in outcome.invalid:
         print(f"gridsat: INVALID solution from {outcome.label}: {'; '.join(problems)}: {dumps(solution)}",
               file=sys.stderr)
@@ -183,7 +189,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         shown = jsontext.dumps({**outcome.summary(), **notes(puzzle, instance), "solution": solution}) + "\n"
     elif solution is None:
         why = "no solution exists" if outcome.complete else f"no solution found ({outcome.reason})"
-        print(why)
+        certified = api.certification_note(outcome)
+        print(why + (f" ({certified})" if certified else ""))
     elif args.format == "svg":
         shown = still(puzzle, instance, solution, outcome.label)
     else:
@@ -233,7 +240,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     drawn = stream(args, puzzle, instance, solutions, progress)
     noun = "orbit" if args.up_to else "solution"
     state = "; ".join([*(api.count_notes(puzzle, outcome) if args.up_to else []),
-                       "complete" if outcome.complete else f"incomplete: {outcome.reason}"])
+                       "complete" if outcome.complete else f"incomplete: {outcome.reason}",
+                       *filter(None, [api.certification_note(outcome)])])
     if args.format == "jsonl":
         print(json.dumps({"summary": {**outcome.summary(), **api.counted(puzzle, args.up_to)}},
                          separators=(",", ":")))
@@ -323,6 +331,54 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     return status.of_crosscheck(report)
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    one = [args.backend, args.encoding, args.solver, args.algorithm]
+    if args.backend and len(args.names) == 2:
+        report = api.fuzz_pair(args.names[0], args.names[1], params=parse_params(args.param), backend=args.backend,
+                               encoding=args.encoding, solver=args.solver, algorithm=args.algorithm,
+                               mutant=args.mutant)
+    elif any(one) or args.param:
+        raise InvalidOption("--backend, --encoding, --solver, --algorithm and -p run one pair: name PUZZLE INSTANCE "
+                            "and --backend")
+    else:
+        line = ProgressLine.on_terminal(args.quiet or args.json)
+
+        def progress(r: api.FuzzReport) -> None:
+            if line is not None:
+                line(api.Progress(0, r.pairs, args.pairs, r.seconds,
+                                  note=f"pairs {r.pairs}/{args.pairs}, {r.instances} instances, "
+                                  f"{len(r.differences)} differences"))
+        try:
+            report = api.fuzz(args.names or None, seed=args.seed, pairs=args.pairs, budget=args.budget,
+                              jobs=args.jobs or api.cores(), mutant=args.mutant, on_instance=progress)
+        finally:
+            if line is not None:
+                line.close()
+    if args.json:
+        print_json(report.summary())
+    else:
+        print(fuzz_text(report, args))
+    if report.stopped == "interrupted":
+        return status.INTERRUPTED
+    return status.FAILED if report.differences else status.GAVE_UP if report.stopped else status.OK
+
+
+def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
+    """Each difference and its command, then the pairs checked, the instances, the time and the verdict."""
+    lines = []
+    for d in report.differences:
+        lines += [f"DIFFERENCE: {d.label} on {d.instance}: {d.what}", f"  {d.command}"]
+    for note in report.checked.unfinished:
+        lines.append(f"note: unfinished: {note}")
+    verdict = plural(len(report.differences), "difference") if report.differences else "no difference"
+    stopped = f"; stopped by {report.stopped}" if report.stopped else ""
+    what = " ".join(["fuzz", *args.names]) if args.backend else f"fuzz --seed {args.seed}"
+    lines.append(f"{what}: {plural(report.pairs, 'pair')} (instance, configuration) checked on "
+                 f"{plural(report.instances, 'instance')}, {len(report.checked.covered)} configurations, in "
+                 f"{report.seconds:.1f} s{stopped}: {verdict}")
+    return "\n".join(lines)
+
+
 def cmd_mutate(args: argparse.Namespace) -> int:
     puzzle = api.get_puzzle(args.puzzle)
     if args.instances and args.corpus:
@@ -398,7 +454,8 @@ def mutation_text(report: api.MutationReport) -> str:
 
 
 def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution") -> str:
-    """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared."""
+    """``3 runs agree: 3 solutions``, ``DISAGREE``, or why nothing could be compared; then how many runs
+    were checked against the golden count, agreed, disputed and unchecked."""
     runs = plural(len(report.outcomes), "run")
     complete = [o for o in report.outcomes if o.complete]
     if not report.agree:
@@ -418,11 +475,17 @@ def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution
                     f"({reasons}) found none beyond these")
     if report.interrupted:
         text += f"; interrupted during run {len(report.outcomes)}, the runs after it skipped"
-    return text
+    return text + f"; {tally_text(report.tally())}"
+
+
+def tally_text(tally: dict[str, int]) -> str:
+    """``3 checked against the golden count, 0 agreed, 0 disputed, 0 unchecked``."""
+    return (f"{tally['checked']} checked against the golden count, {tally['agreed']} agreed, "
+            f"{tally['disputed']} disputed, {tally['unchecked']} unchecked")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    exported = api.export(*load(args), format=args.format, encoding=args.encoding)
+    exported = api.export(*load(args), format=args.format, encoding=args.encoding, scramble=args.scramble)
     write_output(args.output, exported.write)
     for note in exported.notes():
         print(f"gridsat: note: {note}", file=sys.stderr)
@@ -466,8 +529,9 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"gridsat {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="see gridsat COMMAND --help")
-    for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_mutate, add_export, add_animate,
-                add_generate, add_new_puzzle, add_bench, add_strength, add_completion):
+    for add in (add_list, add_solve, add_count, add_enumerate, add_crosscheck, add_fuzz, add_mutate, add_export,
+                add_animate, add_generate, add_new_puzzle, add_bench, add_strength, add_check_proof,
+                add_completion):
         add(sub)
     helptext.document(sub.choices)
     return parser
@@ -494,6 +558,11 @@ def solving_args(p: argparse.ArgumentParser, verb: str) -> None:
     p.add_argument("--solver", help="the PySAT solver of the sat backend (default cadical195)")
     p.add_argument("--algorithm", help="the algorithm of the reference backend")
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
+    p.add_argument("--certify", action="store_true",
+                   help="prove the final 'no more solutions' (sat backend): the solver writes a DRAT proof that "
+                        "gridsat checks, every blocking and cut clause justified (see the how-to on certificates)")
+    p.add_argument("--proof", metavar="DIR", help="keep the certificate in DIR as files (implies --certify); "
+                                                  "gridsat check-proof DIR checks it again")
 
 
 def parallel_args(p: argparse.ArgumentParser) -> None:
@@ -543,8 +612,9 @@ def add_count(sub: Commands) -> None:
                        help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
-                       help="record each finished part (frontier: the last finished layer) in FILE; the same "
-                            "command with the same FILE resumes")
+                       help="record each finished part (frontier: a finished layer, at most about a second "
+                            "old, or ten times a write's time) in FILE; the same command with the same FILE "
+                            "resumes; one run at a time, and a damaged file is refused and kept")
     count.add_argument("--memory", type=positive_int, metavar="MB",
                        help="the megabytes a counting backend (frontier) may hold; past it the run stops "
                             "(default: a share of the memory this machine has free)")
@@ -588,6 +658,30 @@ def add_crosscheck(sub: Commands) -> None:
     check.set_defaults(run=cmd_crosscheck)
 
 
+def add_fuzz(sub: Commands) -> None:
+    fz = sub.add_parser("fuzz", help="random tiny instances, every configuration, compared with brute force")
+    fz.add_argument("names", metavar="PUZZLE", nargs="*",
+                    help="puzzles to draw from (default: every one with an oracle); or PUZZLE INSTANCE with "
+                    "--backend: that one pair")
+    fz.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="a puzzle parameter of the one instance named")
+    fz.add_argument("--seed", type=any_int, default=0, help="the seed the instances are drawn from (default 0)")
+    fz.add_argument("--pairs", type=positive_int, default=api.FUZZ_PAIRS, metavar="N",
+                    help="stop once N (instance, configuration) pairs are checked (default %(default)s)")
+    fz.add_argument("--budget", type=positive_float, default=api.FUZZ_BUDGET, metavar="SEC",
+                    help="stop after SEC seconds, whatever was checked (default %(default)g)")
+    fz.add_argument("--jobs", type=whole, default=0, metavar="N", help="worker processes (default 0: every core)")
+    fz.add_argument("--mutant", metavar="'FAMILY OPERATOR [SELECTOR]'",
+                    help="plant this bug (as gridsat mutate names one) in every formulation with its family")
+    fz.add_argument("--backend", help="with PUZZLE INSTANCE: the backend of the one pair")
+    fz.add_argument("--encoding", help="with PUZZLE INSTANCE: its encoding")
+    fz.add_argument("--solver", help="with PUZZLE INSTANCE: its PySAT solver")
+    fz.add_argument("--algorithm", help="with PUZZLE INSTANCE: its reference algorithm")
+    fz.add_argument("--json", action="store_true", help="print the report as JSON")
+    fz.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    fz.set_defaults(run=cmd_fuzz)
+
+
 def add_mutate(sub: Commands) -> None:
     mut = sub.add_parser("mutate", help="inject encoding bugs and count those the golden corpus catches")
     mut.add_argument("puzzle", metavar="PUZZLE", help="a puzzle name (see gridsat list)")
@@ -625,6 +719,9 @@ def add_export(sub: Commands) -> None:
                         help="dimacs: the CNF with its projection; cpsat: the CP-SAT model as protobuf text")
     export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
                         "solutions (prime-grid: nosymmetry unless you name symmetry)")
+    export.add_argument("--scramble", type=whole, metavar="SEED",
+                        help="dimacs: rename the variables and shuffle the clauses and their literals from SEED "
+                             "(the same formula and projected count; for spread over equivalent formulas)")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 
@@ -662,7 +759,7 @@ def add_new_puzzle(sub: Commands) -> None:
                          description="Write a working plugin skeleton for a new puzzle named NAME, to fill in "
                                      "and install; prints each file written, one per line.")
     new.add_argument("name", metavar="NAME", help="the new puzzle's name, e.g. my-puzzle")
-    new.add_argument("--dir", type=Path, default=Path("."), metavar="DIR",
+    new.add_argument("--dir", type=folder, default=Path("."), metavar="DIR",
                      help="write the plugin in this folder (default: the current folder)")
     new.set_defaults(run=cmd_new_puzzle)
 
@@ -681,6 +778,24 @@ def add_strength(sub: Commands) -> None:
     parser = sub.add_parser("strength", help="check which constraint encodings unit propagation makes complete")
     strength.add_arguments(parser)
     parser.set_defaults(run=strength.run)
+
+
+def add_check_proof(sub: Commands) -> None:
+    checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept, from its files alone")
+    checking.add_argument("folder", metavar="DIR", help="a folder that --proof DIR wrote")
+    checking.set_defaults(run=cmd_check_proof)
+
+
+def cmd_check_proof(args: argparse.Namespace) -> int:
+    verdict, what = api.check_proof(args.folder)
+    if not verdict.certified:
+        print(f"not certified: {verdict.failure}")
+        return status.FAILED
+    within = f" within its cube of {plural(verdict.cube, 'clause')}" if verdict.cube else ""
+    print(f"certified: {what} has exactly {plural(verdict.solutions, 'solution')}{within} "
+          f"({plural(verdict.blocking, 'blocking clause')}, {plural(verdict.cuts, 'cut clause')}, a proof of "
+          f"{verdict.proof_steps:,} steps checked in {verdict.check_seconds:.3f} s)")
+    return status.OK
 
 
 def add_completion(sub: Commands) -> None:
@@ -704,11 +819,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     # numbers are capped at 18 digits before they are converted, so this opens no door to bad input.
     sys.set_int_max_str_digits(0)
     api.single_threaded_blas()  # before OR-Tools loads numpy: split runs can then fork their workers
+    guard_streams()
     args = build_parser().parse_args(argv)
+    done = run_command(args)
+    lost = flush_quietly()
+    return done if lost is None else lost
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the chosen command; every error it raises on purpose is one line and its status."""
     try:
         with sigterm_as_interrupt():
             return args.run(args)
     except GridsatError as error:
+        if isinstance(error, StreamLost):  # stdout is gone: say so where the user can see it
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print(f"gridsat: error: {error}", file=sys.stderr)
         return status.BAD_INPUT
     except KeyboardInterrupt:

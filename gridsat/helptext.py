@@ -36,6 +36,13 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
                    ("gridsat crosscheck tatami 4x7",
                     "gridsat crosscheck prime-grid 3x3 --backends cpsat,sat,reference",
                     "gridsat crosscheck tatami 6x6 --encodings each --json")),
+    "fuzz": ("Differential testing: draw random tiny instances (every puzzle with an oracle by default), run "
+             "every encoding, backend and solver on each, and compare each solution set (or count) with the "
+             "puzzle's brute-force oracle; each difference is printed with the one command that repeats it. "
+             "Named with an instance and --backend, it runs that one pair.",
+             ("gridsat fuzz --seed 1 --pairs 300 --jobs 1",
+              "gridsat fuzz shikaku tatami --seed 2 --budget 30",
+              "gridsat fuzz tatami 3x4 --backend sat --encoding seqcounter --solver glucose4   # one pair again")),
     "mutate": ("Inject bugs into a formulation's constraints, one at a time, and score how many the golden "
                "corpus (or the instances named) catches; survivors are listed with why they survived.",
                ("gridsat mutate tatami                        # the CP-SAT model, on the golden corpus",
@@ -67,6 +74,12 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
                  ("gridsat strength",
                   "gridsat strength at-most-one adjacency -k 3",
                   "gridsat strength --list")),
+    "check-proof": ("Check again, from its files alone, a certificate that --proof DIR kept: the formula is the "
+                    "puzzle's encoding, each blocking clause rules out exactly one verified solution, each cut "
+                    "clause is a valid cut, and gridsat's DRAT checker accepts the proof that no other solution "
+                    "exists. Exit status 0 when it holds, 1 naming the first step that fails.",
+                    ("gridsat check-proof tours     # after: gridsat count ... --backend sat --proof tours",
+                     "gridsat check-proof tours/part-3   # one part of a split run (--jobs)")),
     "completion": ("Print a shell completion script for gridsat's commands and options (made by shtab); load "
                    "it in your shell's start-up file.",
                    ("gridsat completion bash > ~/.local/share/bash-completion/completions/gridsat",

@@ -69,3 +69,70 @@ def file_mode(path: str) -> int:
         mask = os.umask(0)  # the only way to read the umask is to set it
         os.umask(mask)
         return 0o666 & ~mask
+
+
+class StreamLost(InvalidOption):
+    """Standard output or error cannot be written (a full device, an I/O error, a closed stream)."""
+
+
+class Guarded:
+    """A text stream whose write errors become one ``StreamLost`` line instead of a traceback from
+    wherever the print happened. A closed pipe (``| head``) stays a ``BrokenPipeError``: the reader
+    has all it wanted, and the command line ends quietly."""
+
+    def __init__(self, stream: Any, name: str, *, quiet: bool = False) -> None:
+        self.stream, self.name, self.quiet = stream, name, quiet  # quiet: stderr, with nowhere left to say it
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as error:
+            self.lost(error)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as error:
+            self.lost(error)
+
+    def lost(self, error: OSError) -> None:
+        if self.quiet:
+            return
+        if isinstance(error, BrokenPipeError):
+            raise error
+        raise StreamLost(f"cannot write {self.name}: {error.strerror or error}") from None
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, buffer...
+        return getattr(self.stream, name)
+
+
+def guard_streams() -> None:
+    """Install ``Guarded`` standard streams; a stream closed at start (``2>&-``, ``<&-``) becomes
+    one that discards output (stderr) or reads as empty (stdin), so nothing fails on ``None``. Output
+    that cannot be encoded (``PYTHONIOENCODING=ascii``, a C locale) is escaped, never fatal."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+    for name, label in (("stdout", "standard output"), ("stderr", "standard error")):
+        stream = getattr(sys, name)
+        if stream is None:
+            stream = open(os.devnull, "w")  # noqa: SIM115 - as above
+        elif hasattr(stream, "reconfigure"):
+            # An SVG to stdout escapes a '·' as a character reference, which XML reads back as the same.
+            stream.reconfigure(errors="xmlcharrefreplace" if name == "stdout" else "backslashreplace")
+        if not isinstance(stream, Guarded):
+            setattr(sys, name, Guarded(stream, label, quiet=name == "stderr"))
+
+
+def flush_quietly() -> int | None:
+    """Flush standard output at the end; a failure is one line (status 2) instead of Python's
+    'Exception ignored' at exit. Returns the status to end with, or None when all was written."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except StreamLost as error:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"gridsat: error: {error}", file=sys.stderr)
+        return 2
+    return None

@@ -14,7 +14,8 @@ writes a working skeleton. A ``Puzzle`` has a required core and optional parts:
   independent searches (``Algorithm`` objects that poll a ``Halt``) a cross-check compares against;
 * the parts: ``Pictures(draw, sketch)`` (SVG with ``svg``), ``Symmetry(groups)`` (counting up to
   symmetry, with ``board_group``), ``Frontier(spec)`` (a ``FrontierSpec`` for the frontier backend)
-  and ``MutationCorpus(corpus, ladder, cells)`` (``Case`` values for ``gridsat mutate``).
+  ``MutationCorpus(corpus, ladder, cells)`` (``Case`` values for ``gridsat mutate``) and
+  ``Oracle(solutions, draw)`` (a brute force and random tiny instances for ``gridsat fuzz``).
 
 What ``decode`` receives is the same from every backend: a mapping of every primary key to its value
 in one solution (0/1 for a Boolean, the value for a CP-SAT integer); see ``Formulation``. Write a CNF
@@ -42,7 +43,7 @@ from gridsat.models.formulation import (
 )
 from gridsat.models.frontier import ACCEPT, KEEP, REJECT, STEP_SIGNATURE, FrontierSpec
 from gridsat.models.params import bool_param, check_keys, excerpt, int_param, integer, parse_size
-from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus, Pictures, Symmetry
+from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.search import Algorithm, Halt, Listener
 from gridsat.models.symmetry import Element, Group, Motion, NotPermutable, board_group, motions
@@ -50,6 +51,7 @@ from gridsat.models.symmetry import Element, Group, Motion, NotPermutable, board
 __all__ = [
     # the puzzle and its parts
     "Puzzle", "Case", "Cell", "Instance", "Pictures", "Symmetry", "Frontier", "MutationCorpus",
+    "Oracle",
     # formulations and encodings
     "CpsatFormulation", "CnfFormulation", "Formulation", "Decoder", "Images", "Key", "Solution", "check_deadline",
     "Encoding", "EncodingSpace", "Axis", "Formula", "Model", "amo", "cardinality",

@@ -16,6 +16,29 @@ from types import FrameType
 REPEAT_WINDOW = 2.0  # seconds
 
 
+# When the last stop request was taken, shared by every handler this module installs: the command line
+# nests one block inside another (start-up, then the command), and a repeat must be ignored by whichever
+# handler is in force when it arrives.
+_last_stop: list[float] = []
+
+
+def interrupt(signum: int, frame: FrameType | None) -> None:
+    """The SIGTERM handler: a KeyboardInterrupt, unless a stop request came within ``REPEAT_WINDOW``."""
+    now = time.monotonic()
+    if _last_stop and now - _last_stop[0] < REPEAT_WINDOW:
+        return
+    _last_stop[:] = [now]
+    raise KeyboardInterrupt
+
+
+def ignore_repeats_while_exiting() -> None:
+    """After a stop request, ignore SIGTERM for the rest of the process: Python's exit (library
+    teardown) can outlast the moment the handler is restored, and a repeat then would turn the
+    status 130 of the partial answer already printed into a death by signal (143)."""
+    if _last_stop and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Within the block, SIGTERM raises ``KeyboardInterrupt`` in the main thread, as SIGINT does.
@@ -26,15 +49,6 @@ def sigterm_as_interrupt() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    first: list[float] = []
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        now = time.monotonic()
-        if first and now - first[0] < REPEAT_WINDOW:
-            return
-        first[:] = [now]
-        raise KeyboardInterrupt
-
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield

@@ -2,8 +2,10 @@
 
 =====  ==========================================================================================
 0      the answer asked for: a solution, a complete count, or a count that stopped at ``--limit``
-1      no solution exists (``solve``), a solution that breaks the rules, or a cross-check disagreement
-2      bad input: one line on stderr naming the bad value, nothing written
+1      no solution exists (``solve``), a solution that breaks the rules, a certificate the checker refused
+       (``--certify``, ``check-proof``), or a cross-check disagreement
+2      bad input: one line on stderr naming the bad value, nothing written; or standard output that
+       cannot be written (a full device)
 3      a cross-check in which no run finished, so nothing was compared
 4      gave up before the answer: a time limit (or a method that never sees every solution) ended
        the run first; what was found so far is printed, marked incomplete
@@ -25,9 +27,10 @@ NOTHING_FINISHED = 3
 GAVE_UP = 4
 INTERRUPTED = 130  # the shell's status for a Ctrl-C; SIGTERM gets the same, as it is handled the same way
 
-SUMMARY = ("exit status: 0 the answer asked for; 1 no solution exists, an invalid solution or a cross-check "
-           "disagreement; 2 bad input; 3 a cross-check in which no run finished; 4 gave up at a time limit before "
-           "the answer (partial answer printed); 130 interrupted by Ctrl-C or SIGTERM (partial answer printed)")
+SUMMARY = ("exit status: 0 the answer asked for; 1 no solution exists, an invalid solution, a refused certificate "
+           "or a cross-check disagreement; 2 bad input; 3 a cross-check in which no run finished; 4 gave up at a "
+           "time limit before the answer (partial answer printed); 130 interrupted by Ctrl-C or SIGTERM (partial "
+           "answer printed)")
 
 
 def of_run(outcome: Outcome, *, solve: bool = False) -> int:
@@ -40,6 +43,8 @@ def of_run(outcome: Outcome, *, solve: bool = False) -> int:
     if outcome.reason == STOPPED_BY_SIGNAL:
         return INTERRUPTED
     if outcome.invalid or getattr(outcome, "problems", None):  # a broken rule, or a wrong orbit count
+        return FAILED
+    if outcome.details.get("certified") is False:  # --certify: the checker refused the certificate
         return FAILED
     if solve and outcome.solution is None and outcome.complete:
         return FAILED

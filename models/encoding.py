@@ -9,14 +9,14 @@ every axis not named takes its default. ``EncodingSpace.resolve`` turns that int
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
 from gridsat.models.errors import GridsatError, UnknownEncoding
 
-# Each formulation kind: how a message names it, and the backend a user picks to get it.
-FORMULATIONS = {"cpsat": ("the CP-SAT model", "cpsat"), "cnf": ("the CNF", "sat")}
+# Each formulation kind, as a message names it.
+FORMULATIONS = {"cpsat": "the CP-SAT model", "cnf": "the CNF"}
 
 
 @dataclass(frozen=True)
@@ -112,19 +112,23 @@ class HasEncodings(Protocol):
     def encodings(self, kind: str) -> EncodingSpace: ...
 
 
-def resolve_for(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
+def resolve_for(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False,
+                searcher: Callable[[str], str] | None = None) -> Encoding:
     """``text`` in the puzzle's ``kind`` space (``cpsat`` or ``cnf``); a name that only the other
-    formulation offers fails with the backend to use (``seqcounter is a sat encoding: use --backend sat``)."""
-    phrase = FORMULATIONS[kind][0]
+    formulation offers fails with the backend to use (``seqcounter is a sat encoding: use --backend sat``),
+    which ``searcher`` names for a formulation kind (the solvers ask their registry; without it the hint
+    names the formulation)."""
+    phrase = FORMULATIONS[kind]
     try:
         return puzzle.encodings(kind).resolve(text, f" for {phrase} of {puzzle.name}", exact=exact)
     except UnknownEncoding as error:
         other = next(k for k in FORMULATIONS if k != kind)
         if not text or not offers(puzzle.encodings(other), text):
             raise
-        backend = FORMULATIONS[other][1]
+        hint = (f"; {text!r} is an encoding of {FORMULATIONS[other]}" if searcher is None else
+                f"; {text!r} is a {searcher(other)} encoding: use --backend {searcher(other)}")
         raise UnknownEncoding(text, error.valid, f" for {phrase} of {puzzle.name}", word="",  # no look-alike
-                              hint=f"; {text!r} is a {backend} encoding: use --backend {backend}") from None
+                              hint=hint) from None
 
 
 def offers(space: EncodingSpace, text: str) -> bool:

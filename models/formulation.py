@@ -25,6 +25,10 @@ Decoder = Callable[[Mapping[Key, int]], Solution]
 Images = Callable[[Solution], list[Solution]]
 # Given a SAT model (variables 1..n in order), clauses it violates, or [] when it is a real solution.
 Refine = Callable[[list[int]], list[list[int]]]
+# What a refinement clause was made for, in one line a certificate keeps (a cut's node set), and the check
+# that a clause is what such a line says: None when it is, else why not.
+Witness = Callable[[list[int]], str]
+Vouch = Callable[[list[int], str], str | None]
 
 
 def picker(indices: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
@@ -86,6 +90,9 @@ class CnfFormulation(Formulation):
     # and adds the clauses returned to the same incremental solver, until a model passes. Each clause
     # must hold in every real solution, so refinement never loses one (see models/constraints/circuit.py).
     refine: Refine | None = None
+    # With ``refine``: each refinement clause's witness, and its check (for certified runs: ``--certify``).
+    witness: Witness | None = None
+    vouch: Vouch | None = None
 
     @functools.cached_property
     def keys(self) -> list[Key]:
@@ -122,7 +129,8 @@ class CnfFormulation(Formulation):
         return [-v if value else v for v, value in zip(self.projection, row, strict=True)]
 
     def size(self) -> dict[str, int]:
-        return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses)}
+        natives = len(getattr(self.cnf, "atmosts", ()))  # the native at-most-ones of a CNF+
+        return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses), **({"native": natives} if natives else {})}
 
     def legend(self) -> list[str]:
         """One comment line per named variable: ``v <id> <key>``."""

@@ -6,7 +6,8 @@ functions live in a module of the puzzle's own package (e.g. ``knights_tour/pict
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -67,3 +68,15 @@ class MutationCorpus:
     corpus: Callable[[], list[Case]] | None = None
     ladder: Callable[[], list[tuple[str, Mapping[str, str]]]] | None = None
     cells: Callable[[Key], list[Cell]] | None = None
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """A brute force written plainly from the rules, for differential testing (``gridsat fuzz``): every
+    canonical solution of a tiny instance, sharing no code with the reference searches or the
+    formulations (one refuses an instance too large for it with ``InvalidInstance``); and random
+    instances it can list, each as the text and ``-p`` parameters of the command line, so that a
+    difference it finds is reproduced by one command."""
+
+    solutions: Callable[[Instance], Iterable[Solution]]
+    draw: Callable[[random.Random], tuple[str, Mapping[str, str]]]

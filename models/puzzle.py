@@ -1,24 +1,23 @@
 """The Puzzle protocol: what every puzzle module provides, gathered in one value.
 
 The required core parses, formulates twice, verifies and renders; optional capabilities come as
-named parts (models/parts.py): ``pictures``, ``symmetry``, ``frontier``, ``mutation``.
+named parts (models/parts.py): ``pictures``, ``symmetry``, ``frontier``, ``mutation``, ``oracle``.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import KW_ONLY, InitVar, dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
-from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus, Pictures, Symmetry
+from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus, Oracle, Pictures, Symmetry
 
 if TYPE_CHECKING:
     from gridsat.models.search import Algorithm
 
-__all__ = ["Case", "Cell", "Frontier", "Instance", "MutationCorpus", "Pictures", "Puzzle", "Symmetry"]
+__all__ = ["Case", "Cell", "Frontier", "Instance", "MutationCorpus", "Oracle", "Pictures", "Puzzle", "Symmetry"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +47,7 @@ class Puzzle:
     writers: Mapping[str, Callable[[Instance], str]] = field(default_factory=dict)
     # Optional: the puzzle's reference searches (see models/search.py), a dict from name to
     # ``Algorithm`` with the default first, or a function that returns it (imported on first use).
-    # A module name as a string still works, with a DeprecationWarning.
-    reference: Mapping[str, Algorithm] | Callable[[], Mapping[str, Algorithm]] | str | None = None
+    reference: Mapping[str, Algorithm] | Callable[[], Mapping[str, Algorithm]] | None = None
     # Optional: a small instance (text as on the command line) that the smoke benchmark suite runs.
     example: str | None = None
     # The optional parts (models/parts.py).
@@ -57,33 +55,7 @@ class Puzzle:
     symmetry: Symmetry = field(default_factory=Symmetry)
     frontier: Frontier | None = None
     mutation: MutationCorpus = field(default_factory=MutationCorpus)
-    # The flat fields these parts replace, accepted for one release with a DeprecationWarning.
-    _: KW_ONLY
-    symmetries: InitVar[Mapping[str, Callable[[Instance], Any]] | None] = None
-    draw: InitVar[Callable[..., Any] | None] = None
-    sketch: InitVar[Callable[..., Any] | None] = None
-    corpus: InitVar[Callable[[], list[Case]] | None] = None
-    ladder: InitVar[Callable[[], list[tuple[str, Mapping[str, str]]]] | None] = None
-    cells: InitVar[Callable[..., list[Cell]] | None] = None
-
-    def __post_init__(self, symmetries: Any, draw: Any, sketch: Any, corpus: Any, ladder: Any, cells: Any) -> None:
-        """Fold the deprecated flat fields into their parts."""
-        folded: list[str] = []
-        if symmetries is not None:
-            folded.append("symmetries= by symmetry=Symmetry(groups)")
-            object.__setattr__(self, "symmetry", Symmetry(symmetries))
-        if draw is not None or sketch is not None:
-            folded.append("draw=, sketch= by pictures=Pictures(draw, sketch)")
-            object.__setattr__(self, "pictures", Pictures(draw, sketch) if draw is not None else None)
-        if self.frontier is not None and not isinstance(self.frontier, Frontier):
-            folded.append("frontier=<function> by frontier=Frontier(spec)")
-            object.__setattr__(self, "frontier", Frontier(self.frontier))
-        if corpus is not None or ladder is not None or cells is not None:
-            folded.append("corpus=, ladder=, cells= by mutation=MutationCorpus(corpus, ladder, cells)")
-            object.__setattr__(self, "mutation", MutationCorpus(corpus, ladder, cells))
-        if folded:
-            warnings.warn(f"puzzle {self.name!r} declares flat fields that gridsat will drop in the next release; "
-                          f"replace {'; '.join(folded)} (see gridsat.plugin)", DeprecationWarning, stacklevel=3)
+    oracle: Oracle | None = None  # a brute force and random tiny instances, for ``gridsat fuzz``
 
     def encodings(self, kind: str) -> EncodingSpace:
         """The encoding space of a formulation kind, ``cpsat`` or ``cnf``."""

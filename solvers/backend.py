@@ -13,12 +13,16 @@ import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.splitting.cubes import Part
 from gridsat.solvers.stop import Stop
+
+if TYPE_CHECKING:
+    from gridsat.solvers.proof.claim import Certify
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,11 @@ class Request:
     threads: int | None = None
     scheduler: str | None = None
     checkpoint: Path | None = None
+    # A benchmark's spread and fairness: CP-SAT's random seed (variables permuted) and its workers; the sat
+    # backend solves the formula scrambled from the seed (models/scramble.py).
+    seed: int | None = None
+    workers: int | None = None
+    certify: Certify | None = None  # prove the final "no more solutions" with a checked DRAT proof (CERTIFY)
 
 
 class Search(Protocol):
@@ -59,6 +68,8 @@ SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO = "solve", "enumerate", "count
 # A counting backend that splits its own work (the frontier's layer partitions): it takes a Split's jobs,
 # scheduler and checkpoint through its Request instead of being run in parts.
 LAYERS = "layers"
+# A backend whose "no more solutions" comes with a DRAT proof that gridsat checks (--certify).
+CERTIFY = "certify"
 ENUMERATORS = frozenset({SOLVE, ENUMERATE, COUNT, SPLIT, TIME_LIMIT, UP_TO})
 # The formulation kinds a backend may run (``Backend.formulation``; ``Puzzle.encodings`` takes them).
 CPSAT, CNF = "cpsat", "cnf"
@@ -187,6 +198,17 @@ def reference_backend() -> str:
     """The registered backend that runs the puzzles' own reference searches: it lists solutions with
     no formulation (the one that counts a mutation corpus)."""
     return next(iter(backends_where(lambda b: b.formulation is None and ENUMERATE in b.can)))
+
+
+def searcher_of(kind: str) -> str:
+    """The first registered backend that searches formulations of ``kind`` (``cpsat`` or ``cnf``): the one
+    a message about an encoding of that kind tells the user to pick."""
+    return next(iter(backends_where(lambda b: b.formulation == kind and searches_formulation(b))))
+
+
+def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
+    """``text`` resolved in the puzzle's ``kind`` space; a name only the other kind offers names its backend."""
+    return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
 
 
 def counts_only(backend: Backend) -> bool:

@@ -6,8 +6,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
 from gridsat.models.errors import GridsatError
-from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import BACKENDS, COUNT, Request, backend_class, counts_only, get_backend
@@ -15,6 +16,12 @@ from gridsat.solvers.gate import Job, check
 from gridsat.solvers.run import Outcome, execute, tally
 from gridsat.solvers.stop import INTERRUPTED
 
+# What a cross-check says of each run: its count matched the golden count (``checked``; one that did not
+# is a problem naming the golden count's source); with no golden count, every finished run gave the same
+# answer (``agreed``) or not (``disputed``: no majority is taken for the truth); ``unchecked``, a run that
+# did not finish, or the only one that did.
+CHECKED, AGREED, DISPUTED, UNCHECKED = "checked", "agreed", "disputed", "unchecked"
+VERDICTS = (CHECKED, AGREED, DISPUTED, UNCHECKED)
 SCOPES = ("default", "each", "all")  # which encodings: the defaults, each choice once, the full product
 # Each run's time budget when a cross-check through the API or CLI names none: long enough for the
 # solvers and counters on the README's examples, short enough that a backtracking search that would run
@@ -57,6 +64,8 @@ class Report:
     outcomes: list[Outcome]
     problems: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # backends left out, and why (not installed, no formulation)
+    golden: Case | None = None  # the instance's golden count with its source, when one is known
+    verdicts: list[str] = field(default_factory=list)  # per outcome: CHECKED, AGREED, DISPUTED or UNCHECKED
 
     def __repr__(self) -> str:  # the dataclass's own would print every run's every solution
         runs = [f"{o.label}: {o.summary()['count']}" for o in self.outcomes]
@@ -86,6 +95,10 @@ class Report:
         """Whether Ctrl-C or SIGTERM ended the cross-check (the runs after it never started)."""
         return any(o.reason == INTERRUPTED for o in self.outcomes)
 
+    def tally(self) -> dict[str, int]:
+        """How many runs were checked against the golden count, agreed, disputed and unchecked."""
+        return {verdict: self.verdicts.count(verdict) for verdict in VERDICTS}
+
     def summary(self) -> dict[str, Any]:
         return {
             "puzzle": self.puzzle,
@@ -96,6 +109,8 @@ class Report:
             "problems": self.problems,
             "notes": self.notes,
             "results": [o.summary() for o in self.outcomes],
+            "golden": {"count": self.golden.count, "source": self.golden.source} if self.golden else None,
+            "verdicts": self.tally(),
         }
 
 
@@ -131,8 +146,10 @@ def configurations(
             encodings = [None] if scope == "default" else each if scope == "each" else space.all()
             chosen = solver if "solver" in backend.takes else None
             for e in encodings:
-                request = Request(encoding=e.name if e else None, solver=chosen)
-                if counts_only(backend) and e is not None:
+                # native at-most-ones run only on a solver that takes CNF+: the first, unless one is named
+                native = chosen is None and "solver" in backend.takes and native_in(e)
+                request = Request(encoding=e.name if e else None, solver=NATIVE_SOLVERS[0] if native else chosen)
+                if e is not None and (counts_only(backend) or native_in(e)):
                     try:
                         check(backend, puzzle, Job(COUNT, request))
                     except GridsatError as error:
@@ -163,11 +180,24 @@ def budget(config: Config, time_limit: float | None, notes: list[str]) -> float 
 
 
 def compare(outcomes: list[Outcome]) -> list[str]:
-    """Every disagreement: broken rules, different counts, different solution sets."""
+    """Every disagreement: broken rules, repeated solutions, different counts, different solution sets."""
+    return faults(outcomes) + differences(outcomes)
+
+
+def faults(outcomes: list[Outcome]) -> list[str]:
+    """What each run gets wrong on its own: solutions that break the rules, solutions returned twice."""
     problems = []
     for o in outcomes:
         for solution, broken in o.invalid[:1]:
             problems.append(f"{o.label}: {len(o.invalid)} solutions break the rules, e.g. {broken[0]}: {solution}")
+        if o.duplicates:
+            problems.append(repeated(o))
+    return problems
+
+
+def differences(outcomes: list[Outcome]) -> list[str]:
+    """Where the runs differ from one another: counts, solution sets (an unfinished run: solutions beyond)."""
+    problems: list[str] = []
     complete = [o for o in outcomes if o.complete]
     if not complete:
         return problems
@@ -193,6 +223,36 @@ def compare(outcomes: list[Outcome]) -> list[str]:
     return problems
 
 
+def repeated(o: Outcome) -> str:
+    """The problem of a run that returned solutions more than once (its count drops them, its time does not)."""
+    return (f"{o.label} returned {o.duplicates} solution{'s' if o.duplicates != 1 else ''} more than once: a "
+            "projection that is not one-to-one, or symmetry breaking too weak")
+
+
+def against(outcomes: list[Outcome], golden: Case | None) -> list[str]:
+    """Every finished run whose count is not the golden count, naming its source."""
+    if golden is None:
+        return []
+    return [f"{o.label} counts {o.count}, but the golden count is {golden.count} ({golden.source})"
+            for o in outcomes if o.complete and o.count != golden.count]
+
+
+def judge(outcomes: list[Outcome], golden: Case | None, disagree: bool) -> list[str]:
+    """Each run's verdict (see ``VERDICTS``); ``disagree``: the finished runs differ among themselves."""
+    finished = sum(o.complete for o in outcomes)
+    return [UNCHECKED if not o.complete else CHECKED if golden is not None else DISPUTED if disagree
+            else AGREED if finished > 1 else UNCHECKED for o in outcomes]
+
+
+def reported(puzzle: Puzzle, instance: Instance, outcomes: list[Outcome], skipped: list[str],
+             golden: Case | None) -> Report:
+    """The report of ``outcomes``: compared with each other and with the golden count, each run judged."""
+    differ = differences(outcomes)
+    return Report(puzzle.name, puzzle.describe(instance), outcomes,
+                  faults(outcomes) + differ + against(outcomes, golden), skipped, golden,
+                  judge(outcomes, golden, bool(differ)))
+
+
 def crosscheck(
     puzzle: Puzzle,
     instance: Instance,
@@ -203,8 +263,10 @@ def crosscheck(
     on_start: Callable[[Turn], None] | None = None,
     run: Callable[[Config, float | None], Outcome] | None = None,
     skipped: list[str] | None = None,
+    golden: Case | None = None,
 ) -> Report:
-    """Run every configuration to the end (or its time limit) and compare the solution sets.
+    """Run every configuration to the end (or its time limit) and compare the solution sets, and the
+    counts with ``golden`` (the instance's golden count) when one is known.
 
     ``time_limit`` is each run's own (see ``budget``); a run it stops is unfinished, and the finished
     runs are compared all the same. ``on_start`` sees each run as it starts, ``on_outcome`` as it ends.
@@ -235,4 +297,4 @@ def crosscheck(
             on_outcome(outcome)
         if outcome.reason == INTERRUPTED:
             break
-    return Report(puzzle.name, puzzle.describe(instance), outcomes, compare(outcomes), skipped)
+    return reported(puzzle, instance, outcomes, skipped, golden)

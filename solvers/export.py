@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
+from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding, EncodingSpace
-from gridsat.models.errors import UnknownName
+from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
 from gridsat.models.puzzle import Instance, Puzzle
 
@@ -55,11 +56,16 @@ def header(puzzle: Puzzle, instance: Instance, encoding: Encoding, space: Encodi
     ]
 
 
-def write_dimacs(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Encoding, f: CnfFormulation) -> None:
-    """The CNF with ``c p show``/``c ind`` lines (the projection) and one ``c v`` line per named variable."""
+def write_dimacs(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Encoding, f: CnfFormulation,
+                 scramble: int | None = None) -> None:
+    """The CNF with ``c p show``/``c ind`` lines (the projection) and one ``c v`` line per named variable;
+    a scrambled one says its seed."""
     shown = " ".join(map(str, f.projection))
     for line in header(puzzle, instance, encoding, puzzle.cnf_encodings, f):
         out.write(f"c {line}\n")
+    if scramble is not None:
+        out.write(f"c gridsat scrambled from seed {scramble}: variables renamed, clauses and their literals "
+                  "shuffled; the projection\nc and the legend name the renamed variables.\n")
     out.write("c The projection (the puzzle's own variables) is listed twice: 'c p show' for projected model\n"
               "c counters such as Ganak and d4, 'c ind' for ApproxMC; 'c v ID KEY' names each variable.\n")
     out.write(f"c p show {shown} 0\nc ind {shown} 0\n")
@@ -96,10 +102,12 @@ class Export:
     encoding: Encoding
     formulation: Formulation
     writer: Callable[..., None]
+    scramble: int | None = None  # the seed the CNF was scrambled from
 
     def write(self, out: IO[str]) -> None:
         """The whole file: its header, then the formula or the model."""
-        self.writer(out, self.puzzle, self.instance, self.encoding, self.formulation)
+        self.writer(out, self.puzzle, self.instance, self.encoding, self.formulation,
+                    **({} if self.scramble is None else {"scramble": self.scramble}))
 
     def notes(self) -> list[str]:
         """When the file's models are not exactly the solutions: one line each way they are not."""
@@ -114,12 +122,22 @@ class Export:
         return notes
 
 
-def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | None) -> Export:
+def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | None,
+              scramble: int | None = None) -> Export:
     """The formulation ``format`` writes (``dimacs``: the CNF; ``cpsat``: the CP-SAT model), built with an
-    exact encoding (its models are the solutions) unless ``encoding`` names a reduced one."""
+    exact encoding (its models are the solutions) unless ``encoding`` names a reduced one; ``scramble``: the
+    CNF's variables renamed and its clauses and literals shuffled from that seed (models/scramble.py)."""
+    if scramble is not None and format != "dimacs":
+        raise InvalidOption(f"--scramble {scramble} applies to the dimacs format, not {format}")
     if format == "dimacs":
         chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
-        return Export(puzzle, instance, chosen, puzzle.cnf(instance, chosen), write_dimacs)
+        refuse_native(chosen, "a DIMACS file")
+        formulation = puzzle.cnf(instance, chosen)
+        if scramble is None:
+            return Export(puzzle, instance, chosen, formulation, write_dimacs)
+        from gridsat.models.scramble import scramble as scrambled
+
+        return Export(puzzle, instance, chosen, scrambled(formulation, scramble), write_dimacs, scramble)
     if format == "cpsat":
         chosen = puzzle.cpsat_encodings.resolve(encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)
         return Export(puzzle, instance, chosen, puzzle.cpsat(instance, chosen), write_cpsat)

@@ -19,6 +19,7 @@ from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
+    CERTIFY,
     COUNT,
     ENUMERATE,
     LAYERS,
@@ -79,6 +80,8 @@ def check(backend: Backend, puzzle: Puzzle, job: Job) -> None:
     check_capabilities(backend, puzzle, job)
     if job.split is not None:
         check_split(puzzle, job.split, job)
+    if job.request.certify is not None:
+        check_certify(backend, job)
     backend.vet(puzzle, job.request, counting=job.verb == COUNT)
 
 
@@ -169,6 +172,19 @@ def check_split(puzzle: Puzzle, split: Splitting, job: Job) -> None:
         if job.limit is not None or job.verb != COUNT or job.keep:
             raise InvalidOption("--checkpoint records counts: it goes with count, without --limit")
         check_writable(Path(split.checkpoint))
+
+
+def check_certify(backend: Backend, job: Job) -> None:
+    """A certified run needs a backend whose answers come with proofs, and a plain run of solutions: an orbit
+    count and a checkpoint's parts from an earlier run have no certificate to check."""
+    if CERTIFY not in backend.can:
+        raise InvalidOption(f"backend {backend.name!r} cannot certify its answers: --certify needs "
+                            f"{join_or(backends_where(lambda b: CERTIFY in b.can))}")
+    if job.up_to is not None:
+        raise InvalidOption(f"--certify certifies solutions, not orbits: drop --up-to {job.up_to}")
+    if job.split is not None and job.split.checkpoint is not None:
+        raise InvalidOption("--certify and --checkpoint exclude each other: parts recorded by an earlier run "
+                            "have no certificate")
 
 
 def registered(puzzle: Puzzle) -> bool:

@@ -39,7 +39,7 @@ from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import COUNT, Backend, Request, counts_only, get_backend, searches_formulation
-from gridsat.solvers.crosscheck import Config, Report, Turn, budget, compare
+from gridsat.solvers.crosscheck import Config, Report, Turn, budget, compare, judge
 from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Job, check, check_up_to
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
@@ -416,8 +416,11 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
                             split=split))
         except InvalidOption as error:  # e.g. the closed-tour position encoding, which no rotation permutes
             skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: no Burnside count: {error}")
-    return OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), compare_orbits(outcomes),
-                       up_to=up_to, group=group.names, group_note=group.note, skipped=skipped)
+    problems = compare_orbits(outcomes)
+    # Golden counts are of solutions, not orbits: the runs are judged among themselves.
+    return OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), problems, skipped=skipped,
+                       verdicts=judge(list(outcomes), None, bool(problems)), up_to=up_to, group=group.names,
+                       group_note=group.note)
 
 
 def compare_orbits(outcomes: list[OrbitOutcome]) -> list[str]:

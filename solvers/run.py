@@ -15,6 +15,7 @@ from gridsat.models.solution import digest
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Backend, Request, Search, Tally, get_backend
 from gridsat.solvers.gate import Job, check
+from gridsat.solvers.proof.claim import merge
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Closing
 
@@ -62,6 +63,8 @@ class Outcome:
     parts: int | None = None  # when the run was split (solvers.splitting.parallel): how many parts, how many finished
     parts_done: int | None = None
 
+    # The solver's own counters (conflicts, decisions, propagations, restarts), None where it gives no such number
+    statistics: dict[str, int | None] = field(default_factory=dict)
     known: bool = True  # False when a counting backend stopped before it knew any count (``count`` means nothing)
     details: dict[str, Any] = field(default_factory=dict)  # what a counting backend reports (peak states, versions)
     # the puzzle and parsed instance, for a notebook's picture of the solutions (see solvers.reprs)
@@ -92,6 +95,7 @@ class Outcome:
         self.invalid += part.invalid
         if counts:
             self.count += part.count
+        merge(self.details, part.details)  # --certify: the parts' certificates
 
     def _record(self) -> dict[str, Any]:
         """What a checkpoint keeps of this outcome as one finished part, besides count and duplicates."""
@@ -136,6 +140,7 @@ class Outcome:
             "build_seconds": round(self.build_seconds, 6),
             **self.size,
             **({"parts": self.parts, "parts_done": self.parts_done} if self.parts is not None else {}),
+            **({"statistics": self.statistics} if self.statistics else {}),
             **self.details,
         }
 
@@ -261,6 +266,10 @@ class Enumeration(Run):
             solutions.close()
             outcome.seconds = time.perf_counter() - started
             outcome.size = search.size()  # a lazy formulation has grown while solving
+            outcome.statistics = search.statistics() if hasattr(search, "statistics") else {}
+            certification = getattr(search, "certification", None)  # a certified search's (sat, --certify)
+            if certification is not None:
+                outcome.details.update(certification())
             if not search.exhaustive:
                 stop.request(f"{search.label} does not search for every solution")
             outcome.complete = stop.reason is None

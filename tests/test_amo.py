@@ -9,6 +9,7 @@ import math
 import pytest
 from pysat.solvers import Solver
 
+from conftest import gridsat
 from gridsat.models.constraints import Formula
 from gridsat.models.constraints.amo import ENCODINGS, NATIVE_SOLVERS, at_most_one, exactly_one, measured
 from gridsat.models.constraints.cardinality import at_least, at_most
@@ -135,3 +136,24 @@ def test_the_pysat_encodings_have_the_sizes_the_encodings_page_gives():
         assert measured("cardnetwrk", n) == (4 * n - 6, 6 * n - 8)
         merges = sum((n >> j) * ((2 ** (j - 1) + 1) ** 2 - 1) for j in range(1, k + 1))
         assert measured("totalizer", n) == (n * k, 1 + merges)
+
+
+@pytest.mark.parametrize("argv", [
+    ("count", "tatami", "4x7", "--backend", "sat", "--encoding", "native"),
+    ("count", "tatami", "4x7", "--backend", "sat", "--encoding", "native", "--solver", "glucose4"),
+    ("count", "tatami", "4x7", "--backend", "d4", "--encoding", "native"),
+    ("export", "tatami", "4x7", "--format", "dimacs", "--encoding", "native"),
+])
+def test_native_is_refused_in_one_line_where_cnf_plus_cannot_go(argv):
+    done = gridsat(*argv)
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert "native at-most-one encoding is CNF+" in done.stderr and "--solver minicard" in done.stderr
+
+
+@pytest.mark.parametrize("solver", NATIVE_SOLVERS)
+def test_native_counts_on_every_solver_that_takes_cnf_plus(solver):
+    done = gridsat("count", "shikaku", "seed", "--backend", "sat", "--encoding", "native", "--solver", solver)
+    assert (done.returncode, done.stdout) == (0, "1\n")
+    done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "sat", "--encoding",
+                   "crt+native", "--solver", solver)
+    assert (done.returncode, done.stdout) == (0, "304 (tours: directed)\n")

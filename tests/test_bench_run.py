@@ -144,7 +144,7 @@ def test_a_one_instance_suite_gets_a_bar_per_configuration(tmp_path: Path) -> No
 
 def test_plot_styles_stay_distinct_past_ten_and_twenty_configurations() -> None:
     pytest.importorskip("matplotlib")
-    from gridsat.benchmarks.report import styles
+    from gridsat.benchmarks.plots import styles
 
     for count in (3, 10, 17, 25, 40):
         found = styles(count)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from gridsat.benchmarks.compare import knights_tour, mutation, prime_grid, tatami
+from gridsat.benchmarks.compare import certify, knights_tour, mutation, prime_grid, tatami
 
 
 def test_the_default_run_is_quick_and_names_the_full_series(capsys):
@@ -46,6 +46,15 @@ def test_the_mutation_run_prints_the_scores_table_and_its_time(capsys, tmp_path)
             mutation.main(wrong)
         assert stop.value.code == 2
         assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_certify_run_prints_each_target_certified_and_the_ratio(capsys):
+    pytest.importorskip("numba")
+    certify.main(["--repeat", "1"])
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("prime-grid", "tatami", "shikaku", "knights-tour"))]
+    assert len(rows) == len(certify.CASES) and all(" True " in row for row in rows)
+    assert "worst check/solve ratio" in out
 
 
 def test_the_domains_script_enumerates_with_each_domain_and_prints_sizes(capsys):

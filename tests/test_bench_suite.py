@@ -121,12 +121,12 @@ solvers = ["minisat22", "glucose4"]
     runs, notes = plan(load(suite_file(tmp_path, text)))
     tiny = str((tmp_path / "tiny.txt").resolve())
     # Instance by instance, configuration by configuration, each repeated; a named choice keeps the
-    # other axes' defaults (parity, symmetry; shikaku's seqcounter), and a file beside the suite is
+    # other axes' defaults (parity, symmetry; shikaku's product), and a file beside the suite is
     # parsed by its full path.
     prime = [("prime-grid", case, source, config, "count", k, expected)
              for case, source, expected in [("3x3 max=10", "3x3", 128), ("2x2", "2x2", None)]
              for config in ("cpsat:boolean+parity+symmetry", "reference:dfs") for k in (0, 1)]
-    shikaku = [("shikaku", case, source, f"sat:seqcounter+pack/{solver}", "solve", k, None)
+    shikaku = [("shikaku", case, source, f"sat:product+pack/{solver}", "solve", k, None)
                for case, source in [("tiny.txt", tiny), ("2x2:2b2", "2x2:2b2")]
                for solver in ("minisat22", "glucose4") for k in (0, 1)]
     assert [row(r) for r in runs] == prime + shikaku
@@ -157,7 +157,9 @@ def test_smoke_plans_each_puzzle_once_per_encoding_choice_on_every_backend() -> 
         mine = [r for r in runs if r.puzzle == name]
         assert {r.backend for r in mine} >= {"cpsat", "sat", "reference"} and {r.backend for r in mine} <= set(BACKENDS)
         assert [r.config for r in mine if r.backend == "reference"] == [f"reference:{DEFAULT_ALGORITHM[name]}"]
-        assert {r.solver for r in mine if r.backend == "sat"} == {"cadical195"}
+        # the default solver, and minicard for native at-most-ones (CNF+)
+        assert {r.solver for r in mine if r.backend == "sat" and "native" not in r.encoding} == {"cadical195"}
+        assert {r.solver for r in mine if r.backend == "sat" and "native" in r.encoding} == {"minicard"}
         for backend, space in (("cpsat", puzzle.cpsat_encodings), ("sat", puzzle.cnf_encodings)):
             # "each": the default, and every other choice of every axis once, with the others at their defaults.
             planned = [encoding_choices(r.encoding) for r in mine if r.backend == backend]
@@ -292,15 +294,15 @@ def test_a_counter_is_not_planned_on_a_lazy_encoding_and_the_plan_says_why(tmp_p
     text = f'[[entry]]\npuzzle = "knights-tour"\ninstances = ["3x4"]\nbackends = ["{counter}"]\nencodings = "each"\n'
     runs, notes = plan(load(suite_file(tmp_path, text)))
     tours, cards = get_puzzle("knights-tour").cnf_encodings.axes
-    assert [r.encoding for r in runs] == [f"{t}+pairwise" for t in tours.choices if t != "cutset"]
+    assert [r.encoding for r in runs] == [f"{t}+{cards.default}" for t in tours.choices if t != "cutset"]
     lazy = ", ".join(f"cutset+{c}" for c in cards.choices)
     assert notes == [f"mine.toml: entry 1 (knights-tour): backend '{counter}': {len(cards.choices)} encodings left out "
-                     f"({lazy}), each for the reason given for the first: the cutset+pairwise encoding is lazy (it "
-                     f"adds clauses while solving), so the {counter} backend cannot count it: count with crt (the "
-                     "default for counting)"]
+                     f"({lazy}), each for the reason given for the first: the cutset+{cards.default} encoding is "
+                     f"lazy (it adds clauses while solving), so the {counter} backend cannot count it: count with crt "
+                     "(the default for counting)"]
     # "default" is the counter's own default: the exact choice (crt) on an axis not named, as gridsat count does
     runs, notes = plan(load(suite_file(tmp_path, text.replace('"each"', '"default"'))))
-    assert [r.encoding for r in runs] == ["crt+pairwise"] and notes == []
+    assert [r.encoding for r in runs] == [f"crt+{cards.default}"] and notes == []
 
 
 def test_an_array_of_either_kind_is_described_in_plain_words() -> None:

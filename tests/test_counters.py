@@ -163,7 +163,7 @@ def test_unnamed_axes_take_their_exact_choice(counter: str) -> None:
 
 
 def test_a_named_lazy_encoding_is_refused_in_one_line_naming_the_eager_one(counter: str) -> None:
-    with pytest.raises(InvalidOption, match=r"cutset\+pairwise encoding is lazy.*count with crt") as refused:
+    with pytest.raises(InvalidOption, match=r"cutset\+bitwise encoding is lazy.*count with crt") as refused:
         count(counter, "knights-tour", "3x4", encoding="cutset")
     assert "\n" not in str(refused.value)
 

@@ -2,6 +2,8 @@
 step that breaks, in text and in binary."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("numba")
@@ -109,3 +111,28 @@ def test_dimacs_and_text_drat_read_with_comments_and_binary_round_trips() -> Non
 def test_an_unreadable_proof_is_refused_naming_the_byte(data: bytes) -> None:
     verdict = check(FORMULA, read_drat(data, binary=False))
     assert not verdict.accepted and "unreadable at byte" in verdict.failure
+
+
+def random_formula(rng: random.Random, variables: int, clauses: int) -> list[list[int]]:
+    return [[v * rng.choice((1, -1)) for v in rng.sample(range(1, variables + 1), 3)] for _ in range(clauses)]
+
+
+@pytest.mark.parametrize("name", ["cadical195", "glucose4"])
+def test_a_proof_for_a_stronger_formula_never_refutes_a_satisfiable_one(name: str) -> None:
+    """Soundness: a satisfiable formula has no refutation, so every proof must be refused against it. The
+    proofs are real ones, of the formula with its models blocked until none is left (accepted against
+    that formula): checked against the formula alone, each must fail at some step."""
+    rng = random.Random(44)
+    tried = 0
+    while tried < 12:
+        formula = random_formula(rng, 12, 50)
+        with Solver(name="cadical195", bootstrap_with=formula) as oracle:
+            models = list(oracle.enum_models())
+        if not 0 < len(models) <= 6:
+            continue
+        tried += 1
+        stronger = formula + [[-lit for lit in model] for model in models]
+        steps = solver_proof(name, stronger)
+        assert check(stronger, steps).accepted
+        verdict = check(formula, steps)
+        assert not verdict.accepted and verdict.failed_step is not None

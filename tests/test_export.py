@@ -122,3 +122,41 @@ def test_the_cpsat_export_names_every_primary_variable(tmp_path):
     assert len(legend) == 17 and legend[0] == ("0", "h_0_0", "('h', 0, 0)")
     names = re.findall(r'^  name: "(.*)"$', text, re.M)
     assert [name for _, name, _ in legend] == [names[int(i)] for i, _, _ in legend]
+
+
+def projected_count(path: Path) -> int:
+    """The models of a DIMACS file projected onto its ``c p show`` variables, by enumeration with PySAT."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    text = path.read_text()
+    [shown] = [line.split()[3:-1] for line in text.splitlines() if line.startswith("c p show ")]
+    projection = [int(v) for v in shown]
+    count = 0
+    with Solver(name="cadical195", bootstrap_with=CNF(from_string=text).clauses) as solver:
+        while solver.solve():
+            model = set(solver.get_model())
+            solver.add_clause([-v if v in model else v for v in projection])
+            count += 1
+    return count
+
+
+def test_five_scrambles_of_one_formula_are_five_files_with_one_count(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.cnf"
+    assert run_gridsat("export", "prime-grid", "3x3", "--format", "dimacs", "-o", str(plain)).returncode == 0
+    paths = []
+    for seed in range(1, 6):
+        paths.append(tmp_path / f"s{seed}.cnf")
+        assert run_gridsat("export", "prime-grid", "3x3", "--format", "dimacs", "--scramble", str(seed),
+                       "-o", str(paths[-1])).returncode == 0
+    texts = {p.read_text() for p in [plain, *paths]}
+    assert len(texts) == 6
+    assert {projected_count(p) for p in [plain, *paths]} == {128}
+    again = tmp_path / "again.cnf"
+    run_gridsat("export", "prime-grid", "3x3", "--format", "dimacs", "--scramble", "3", "-o", str(again))
+    assert again.read_text() == paths[2].read_text()  # a recorded seed gives the same formula
+
+
+def test_scramble_is_for_dimacs_only() -> None:
+    done = run_gridsat("export", "tatami", "4x7", "--format", "cpsat", "--scramble", "1")
+    assert done.returncode == 2 and "--scramble 1 applies to the dimacs format" in done.stderr

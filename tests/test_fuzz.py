@@ -15,6 +15,7 @@ import string
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -404,3 +405,197 @@ def test_an_output_path_ending_in_a_slash_is_refused(tmp_path):
     for args in (["export", "tatami", "3x4", "--format", "dimacs"], ["solve", "tatami", "3x4"]):
         for path in (f"{tmp_path}/out.txt/", f"{tmp_path}/"):
             refused([*args, "-o", path], [excerpt(path)], tmp_path)
+
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("count", "tatami", "4x7"), ("list",), ("enumerate", "tatami", "4x7"),
+                                  ("export", "tatami", "4x7", "--format", "dimacs")], ids=lambda a: a[0])
+def test_output_to_a_full_device_is_one_line_and_status_2(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "gridsat", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, cwd=Path(__file__).parent.parent)
+    assert done.returncode == 2
+    assert done.stderr == "gridsat: error: cannot write standard output: No space left on device\n"
+
+
+def test_closed_standard_streams_are_no_traceback():
+    stdin_closed = subprocess.run([sys.executable, "-m", "gridsat", "solve", "shikaku", "-"], stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.close(0))
+    assert stdin_closed.returncode == 2 and stdin_closed.stderr.count("\n") == 1, stdin_closed.stderr
+    stderr_closed = subprocess.run([sys.executable, "-m", "gridsat", "count", "tatami", "4x7"], stdout=subprocess.PIPE,
+                                   text=True, timeout=120, preexec_fn=lambda: os.close(2))
+    assert (stderr_closed.returncode, stderr_closed.stdout) == (0, "3\n")
+
+
+@pytest.mark.parametrize("environment", [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0",
+                                                                          "PYTHONCOERCECLOCALE": "0"}],
+                         ids=["ascii", "C-locale"])
+def test_output_holding_a_middle_dot_survives_an_ascii_stream(environment):
+    done = subprocess.run([sys.executable, "-m", "gridsat", "solve", "tatami", "4x7", "--format", "svg"],
+                          capture_output=True, timeout=120, env={**os.environ, **environment})
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert b"4x7 &#183; cpsat" in done.stdout or "4x7 · cpsat".encode() in done.stdout
+
+
+@pytest.mark.parametrize("where", ["afile/x", "/proc", "dangling", "a" * 300, "", " "])
+def test_new_puzzle_dirs_that_cannot_be_written_are_one_line(tmp_path, monkeypatch, where):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").touch()
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = gridsat("new-puzzle", "mine", "--dir", where)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_new_puzzle_on_a_full_disk_leaves_nothing_and_the_next_try_works(tmp_path, monkeypatch):
+    real = Path.write_text
+    calls = []
+
+    def full_on_the_third(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_on_the_third)
+    done = gridsat("new-puzzle", "mine", "--dir", str(tmp_path / "new" / "deep"))
+    assert done.returncode == 2 and "No space left on device" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # the folders made for it are gone too
+    monkeypatch.setattr(Path, "write_text", real)
+    assert gridsat("new-puzzle", "mine", "--dir", str(tmp_path)).returncode == 0
+    assert (tmp_path / "gridsat-mine" / "pyproject.toml").is_file()
+
+
+# Damaged checkpoints: each edit is made as a careful vandal would, with the line's or meta.json's
+# checksum computed again, so that the field checks (not only the checksum) must refuse it.
+def split_checkpoint(tmp_path):
+    path = tmp_path / "c.jsonl"
+    assert gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(path)).stdout == "3\n"
+    return path
+
+
+@pytest.mark.parametrize("edit", [{"count": -5}, {"count": True}, {"count": 10**31}, {"duplicates": "x"},
+                                  {"part": 10**6}, {"seconds": -1.0}], ids=str)
+def test_an_edited_part_record_is_refused_and_the_file_kept(tmp_path, edit):
+    from gridsat.solvers.splitting.checkpoint import seal, unseal
+
+    path = split_checkpoint(tmp_path)
+    lines = path.read_text().splitlines()
+    lines[1] = seal({**unseal(lines[1]), **edit})
+    path.write_text("\n".join(lines) + "\n")
+    before = path.read_bytes()
+    done = gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_record_whose_checksum_fails_is_refused(tmp_path):
+    path = split_checkpoint(tmp_path)
+    lines = path.read_text().splitlines()
+    lines[1] = lines[1].replace('"count":', '"count":1', 1)  # a digit typed in front of the count
+    path.write_text("\n".join(lines) + "\n")
+    done = gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(path))
+    assert done.returncode == 2 and "checksum" in done.stderr
+
+
+def test_a_checkpoint_in_use_by_another_run_is_refused_and_a_symlink_writes_its_target(tmp_path):
+    from gridsat.solvers.locks import WriterLock
+
+    target = tmp_path / "real.jsonl"
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    assert gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(link)).stdout == "3\n"
+    assert link.is_symlink() and target.read_text().startswith('{"gridsat_checkpoint"')
+    holder = WriterLock(target, "checkpoint")
+    holder.acquire()
+    try:
+        done = gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(link))
+        assert done.returncode == 2 and "in use by another gridsat run" in done.stderr
+    finally:
+        holder.release()
+
+
+def test_a_checkpoint_that_cannot_be_written_is_refused_before_the_count():
+    done = gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", "/proc/self/status")
+    assert done.returncode == 2 and not done.stdout and "cannot write checkpoint" in done.stderr
+
+
+def test_a_checkpoint_write_that_fails_midway_keeps_the_answer(tmp_path, monkeypatch):
+    from gridsat.solvers.splitting import checkpoint
+
+    real_fsync = os.fsync
+    calls = []
+
+    def full_after_the_header(fd):
+        calls.append(fd)
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(checkpoint.os, "fsync", full_after_the_header)
+    done = gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(tmp_path / "c.jsonl"))
+    assert done.returncode == 0 and done.stdout == "3\n"
+    assert "the checkpoint was not kept: No space left on device" in done.stderr
+
+
+FRONTIER_EDITS = {
+    "negative exact": lambda meta: {**meta, "exact": "-7"},
+    "meta is a list": lambda meta: [1],
+    "states a number": lambda meta: {**meta, "states": 5},
+    "lanes a string": lambda meta: {**meta, "lanes": "x"},
+    "sizes a number": lambda meta: {**meta, "sizes": 7},
+    "no layer": lambda meta: {k: v for k, v in meta.items() if k != "layer"},
+    "fingerprint a list": lambda meta: {**meta, "fingerprint": []},
+    "fingerprint null": lambda meta: {**meta, "fingerprint": None},
+}
+
+
+@pytest.mark.parametrize("edit", list(FRONTIER_EDITS))
+def test_an_edited_frontier_checkpoint_is_refused_and_kept(tmp_path, edit):
+    import json
+    import zipfile
+
+    from gridsat.solvers.frontier_engine.layer_checkpoint import sealed
+
+    path = tmp_path / "f.ckpt"
+    assert gridsat("count", "tatami", "4x7", "--backend", "frontier", "--checkpoint", str(path)).stdout == "3\n"
+    with zipfile.ZipFile(path) as z:
+        files = {name: z.read(name) for name in z.namelist()}
+    meta = json.loads(files["meta.json"])
+    meta.pop("sum")
+    changed = FRONTIER_EDITS[edit](meta)
+    files["meta.json"] = json.dumps(sealed(changed) if isinstance(changed, dict) else changed).encode()
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    before = path.read_bytes()
+    done = gridsat("count", "tatami", "4x7", "--backend", "frontier", "--checkpoint", str(path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
+    assert path.read_bytes() == before
+
+
+def test_workers_die_with_their_parent_killed_by_sigkill():
+    psutil = pytest.importorskip("psutil")
+    parent = subprocess.Popen([sys.executable, "-m", "gridsat", "count", "prime-grid", "5x5", "-p", "max=25",
+                               "--backend", "sat", "--jobs", "2", "--quiet"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, cwd=Path(__file__).parent.parent)
+    workers: list = []
+    for _ in range(300):  # until both workers run (start-up takes seconds on a busy machine)
+        workers = psutil.Process(parent.pid).children()
+        if len(workers) >= 2:
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2, "the workers never started"
+    parent.kill()
+    parent.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert not alive, f"workers alive 5 s after their parent was killed: {[w.pid for w in alive]}"
+
+
+def test_a_split_crosscheck_ends_without_a_worker_traceback():
+    for _ in range(4):  # it printed 'Process gridsat-worker-2: Traceback ... KeyboardInterrupt' in 6 of 10 runs
+        command = [sys.executable, "-m", "gridsat", "crosscheck", "tatami", "3x4", "--jobs", "2", "--quiet"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=Path(__file__).parent.parent)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

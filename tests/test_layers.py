@@ -237,10 +237,49 @@ def test_one_meaning_per_module_and_class_name() -> None:
 
 def test_the_name_checks_see_repeats_and_spare_the_puzzles(tmp_path: Path) -> None:
     puzzle = sorted(PUZZLE_PACKAGES)[:2]
-    paths = [ROOT / "solvers" / "run.py", ROOT / "gridsat" / "run.py", puzzle[0] / "reference.py",
-             puzzle[1] / "reference.py", COMPARE / "jobs.py", ROOT / "models" / "jobs.py"]
-    assert repeated_file_names(paths) == {"run.py": ["solvers/run.py", "gridsat/run.py"]}
+    paths = [tmp_path / "solvers" / "run.py", tmp_path / "api" / "run.py", puzzle[0] / "reference.py",
+             puzzle[1] / "reference.py", COMPARE / "jobs.py", tmp_path / "jobs.py"]
+    assert list(repeated_file_names(paths)) == ["run.py"]
     places = [tmp_path / "a.py", tmp_path / "b.py"]
     places[0].write_text("class Board:\n    pass\n")
     places[1].write_text("def f():\n    class Board:\n        pass\n")
     assert list(repeated_class_names(places)) == ["Board"]
+
+
+LONGEST = 60  # lines a function may have (its docstring included)
+KERNEL_DECORATORS = {"njit", "jit"}
+
+
+def decorator_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names a function is decorated with (``numba.njit(cache=True)`` gives ``njit``)."""
+    names = set()
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        names.add(target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", ""))
+    return names
+
+
+def long_functions(paths: list[Path]) -> list[str]:
+    """The functions over ``LONGEST`` lines, but for numba kernels whose docstring says why they stay whole."""
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            length = node.end_lineno - node.lineno + 1
+            kernel = decorator_names(node) & KERNEL_DECORATORS and "whole" in (ast.get_docstring(node) or "")
+            if length > LONGEST and not kernel:
+                found.append(f"{shown(path)}:{node.name} ({length} lines)")
+    return found
+
+
+def test_no_function_is_over_60_lines() -> None:
+    assert long_functions(sorted(modules().values())) == []
+
+
+def test_the_length_check_spares_only_kernels_that_say_why(tmp_path: Path) -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(LONGEST))
+    module = tmp_path / "m.py"
+    module.write_text(f"def long():\n{body}\n\n@njit(cache=True)\ndef kernel():\n    \"\"\"Stays whole.\"\"\"\n{body}"
+                      f"\n\n@njit\ndef silent():\n{body}")
+    assert [entry.split(":")[1] for entry in long_functions([module])] == ["long (61 lines)", "silent (61 lines)"]

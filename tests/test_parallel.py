@@ -335,12 +335,11 @@ def test_a_puzzle_the_workers_cannot_find_by_name_is_refused_before_any_work() -
     assert gs.count(unnamed, "3x4", backend="sat").count == 16  # one process needs no name
 
 
-def test_the_split_keywords_of_the_last_release_still_work_with_a_warning() -> None:
-    with pytest.warns(DeprecationWarning, match="pass split=Split"):
-        outcome = gs.count("prime-grid", "3x3", backend="sat", jobs=2)
-    assert (outcome.count, outcome.parts) == (128, 1)
-    with pytest.raises(TypeError, match="'job'"):
-        gs.count("prime-grid", "3x3", job=2)
+@pytest.mark.parametrize("keyword", ["jobs", "scheduler", "parts", "checkpoint"])
+def test_the_split_keywords_of_the_last_release_are_gone(keyword: str) -> None:
+    # Deprecated in 0.2.0 and removed after it: a split is ``split=Split(...)``.
+    with pytest.raises(TypeError, match=f"'{keyword}'"):
+        gs.count("prime-grid", "3x3", backend="sat", **{keyword: 2})
 
 
 def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsat.models import get_puzzle
-from gridsat.solvers.backends.algorithms import Listener, algorithms
+from gridsat.models.search import Listener
+from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.stop import Stop
 
 # (puzzle, instance, params, algorithm, split depth)

@@ -42,6 +42,8 @@ class Circuit:
     names: Sequence[Hashable] = ()
     outs: list[list[tuple[int, int]]] = field(init=False, repr=False)  # per node: (head, variable)
     ins: list[list[tuple[int, int]]] = field(init=False, repr=False)  # per node: (tail, variable)
+    # each cut-set clause ``refine`` returned, by its sorted literals: its witness ("out 0 5 7")
+    witnesses: dict[tuple[int, ...], str] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._indexed = [(var - 1, tail, head) for tail, head, var in self.arcs]  # model positions
@@ -116,7 +118,36 @@ class Circuit:
             node, steps = after[node], steps + 1
         if node == 0 and steps == self.size:
             return []
-        return [cut for cycle in self.cycles(after) for cut in (self.cut(cycle), self.cut_in(cycle))]
+        cuts = []
+        for cycle in self.cycles(after):
+            nodes = " ".join(map(str, sorted(cycle)))
+            for side, cut in (("out", self.cut(cycle)), ("in", self.cut_in(cycle))):
+                self.witnesses[tuple(sorted(cut))] = f"{side} {nodes}"
+                cuts.append(cut)
+        return cuts
+
+    def witness(self, clause: list[int]) -> str:
+        """The node set a cut-set clause of ``refine`` was made for, and its side: ``out 0 5 7`` (some arc
+        leaves nodes 0, 5 and 7) or ``in 0 5 7`` (some arc enters them)."""
+        return self.witnesses[tuple(sorted(clause))]
+
+    def vouch(self, clause: list[int], witness: str) -> str | None:
+        """Why ``clause`` is not a valid cut-set clause by ``witness``, or None when it is: the node set is
+        a proper, non-empty subset of the nodes (every Hamiltonian circuit leaves and enters it) and the
+        clause holds exactly the arcs leaving it (``out``) or entering it (``in``)."""
+        side, _, rest = witness.partition(" ")
+        try:
+            nodes = sorted({int(word) for word in rest.split()})
+        except ValueError:
+            return f"unreadable cut {witness!r}"
+        if side not in ("out", "in"):
+            return f"the cut {witness!r} says neither out nor in"
+        if not nodes or len(nodes) >= self.size or nodes[0] < 0 or nodes[-1] >= self.size:
+            return f"the cut's nodes are not a proper, non-empty subset of the {self.size} nodes"
+        arcs = self.cut(nodes) if side == "out" else self.cut_in(nodes)
+        if sorted(clause) != sorted(arcs):
+            return f"the clause is not the set of arcs {'leaving' if side == 'out' else 'entering'} its nodes"
+        return None
 
     def cut_four_cycles(self, formula: Formula, skip: int | None = None) -> int:
         """A cut-set clause up front for the nodes of every 4-cycle not through ``skip`` (returns how many).

@@ -49,3 +49,50 @@ def path(*parts: str) -> Path:
     gridsat installs as plain files (never a zip), so the resource is a real path."""
     folder = resources.files(__name__)
     return Path(str(folder.joinpath(*parts) if parts else folder))
+
+
+def oeis_rooms() -> dict[tuple[int, int], int]:
+    """Tatami's OEIS A068920 as shipped, unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
+    terms, table, k = list(golden("tatami")["oeis"]["antidiagonals"]), {}, 1
+    while terms:
+        for r in range(1, k + 1):
+            table[(r, k + 1 - r)] = terms.pop(0)
+        k += 1
+    return table
+
+
+# Where each built-in puzzle's golden file keeps its instances: file, instance key, top-level parameter keys.
+FILES = {"tatami": ("tatami", "room", ()), "prime-grid": ("prime_grid", "grid", ("max", "min")),
+         "knights-tour": ("knights_tour", "board", ()), "shikaku": ("shikaku/golden", "instance", ())}
+
+
+def known_cases(puzzle: Any) -> list[Case]:
+    """Every golden count of ``puzzle`` (slow ones too): its golden file and, for tatami, the whole OEIS
+    table; a plugin's are the golden cases of its ``MutationCorpus``. A Shikaku file is named by path."""
+    if puzzle.name not in FILES:
+        return list(puzzle.mutation.corpus()) if puzzle.mutation.corpus else []
+    name, key, params = FILES[puzzle.name]
+    found = cases(name, key, params, fast=False)
+    if puzzle.name == "shikaku":
+        found = [Case(str(path("shikaku", c.text)) if c.text.endswith(".txt") else c.text, c.params, c.count, c.source)
+                 for c in found]
+    if puzzle.name == "tatami":
+        found += [Case(f"{r}x{c}", {}, n, f"OEIS A068920: t({r},{c}) = {n}") for (r, c), n in oeis_rooms().items()]
+    return found
+
+
+_PARSED: dict[str, dict[Any, Case]] = {}
+
+
+def golden_count(puzzle: Any, instance: Any) -> Case | None:
+    """The golden count of ``instance`` (a parsed instance of ``puzzle``) with its source, or None when
+    none is known. Instances are matched parsed, so ``3x3 -p max=10`` is ``3x3``'s default range."""
+    if puzzle.name not in _PARSED:
+        table: dict[Any, Case] = {}
+        for case in known_cases(puzzle):
+            table.setdefault(puzzle.parse(case.text, case.params), case)
+        _PARSED[puzzle.name] = table
+    try:
+        return _PARSED[puzzle.name].get(instance)
+    except TypeError:  # an instance that cannot be hashed has no golden entry to match
+        return None

@@ -16,10 +16,10 @@ models), ``frontier`` (the frontier spec), ``reference`` (the searches), and the
 
 from __future__ import annotations
 
-from gridsat.models.knights_tour import mutation, pictures, reference, symmetry
+from gridsat.models.knights_tour import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.knights_tour.board import PARAMS, describe, note, parse, render, verify
 from gridsat.models.knights_tour.formulations import CNF_ENCODINGS, cnf, cpsat, frontier_spec
-from gridsat.models.parts import Frontier, MutationCorpus, Pictures, Symmetry
+from gridsat.models.parts import Frontier, MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 
 __all__ = ["PUZZLE"]
@@ -44,4 +44,5 @@ PUZZLE = Puzzle(
     pictures=Pictures(pictures.draw, pictures.sketch),
     frontier=Frontier(frontier_spec),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder),
+    oracle=Oracle(oracle.solutions, oracle.draw),
 )

@@ -56,7 +56,7 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
     if board.closed and board.area < 2:
         with formula.family("no closed tour of one square"):
             formula.add([])  # one square cannot jump back to itself
-    tour, refine = encoding["tour"], None
+    tour, refine, witness, vouch = encoding["tour"], None, None, None
     if tour == "position":
         projection = positions(board, formula, encoding["amo"])
     else:
@@ -68,7 +68,7 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
             circuit.forbid_two_cycles(formula)
         if tour == "cutset":
             circuit.cut_four_cycles(formula, skip=None if board.closed else board.area)
-            refine = circuit.refine
+            refine, witness, vouch = circuit.refine, circuit.witness, circuit.vouch
         elif tour == "crt":
             circuit.residues(formula, root_node(board), encoding["amo"])
         elif board.area > 1 and tour == "binary":
@@ -78,6 +78,7 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
     # Every tour sets the same number of projection variables (one way into every square, plus one
     # last square), so blocking its true ones is enough.
     return CnfFormulation(**formula.parts(), projection=projection, block_true_only=True, refine=refine,
+                          witness=witness, vouch=vouch,
                           decode=decoder(board))
 
 

@@ -314,7 +314,11 @@ def advance(data, base, lo, hi, choice, out, pair):
 
     The labels stay canonical without a renumber where a path ends at a tour end (its pair of labels goes
     and the labels above step down, keeping their order); only a new path, a path end that moves, or two
-    paths that join can reorder them."""
+    paths that join can reorder them.
+
+    A numba kernel that stays whole, over 60 lines: the state stays in registers through every case, and
+    each piece split out would be a call of its own in the innermost loop (numba's inlining of helpers
+    into every call site made the step take minutes to compile, see above)."""
     slots, closed = data[SLOTS], data[CLOSED]
     u, v = np.uint64(data[base + U_SLOT]), np.uint64(data[base + V_SLOT])
     a, b = nibble_at(lo, hi, u, pair), nibble_at(lo, hi, v, pair)

@@ -74,56 +74,68 @@ def walks(
     path (``what`` = ``[r, c]``, squares numbered ``r * cols + c``), each one leaving it a "remove".
     """
     seen = visited if visited is not None else bytearray(len(jumps))
-    if seen[start]:
-        return
-    if listen is not None and listen("place", base + 1, list(divmod(start, cols))) is False:
-        listen("remove", base + 1, list(divmod(start, cols)))
+    if seen[start] or (listen is not None and not placed(listen, base + 1, start, cols)):
         return
     seen[start] = 1
     path = [start]
-
-    def candidates(square: int) -> Iterator[int]:
-        """The next squares to try (visited ones are skipped when their turn comes)."""
-        return iter(order([v for v in jumps[square] if not seen[v]], seen) if order else jumps[square])
-
-    stack = [candidates(start)] if length > 1 else []
-    turns = 0
     try:
         if length == 1:
             yield [start]
             seen[path.pop()] = 0
             if listen is not None:
                 listen("remove", base + 1, list(divmod(start, cols)))
-        while stack:
-            turns += 1
-            if turns % POLL == 0 and stop.expired():
-                break
-            square = next(stack[-1], None)
-            if square is None:
-                stack.pop()
-                seen[path[-1]] = 0
-                gone = path.pop()
-                if listen is not None:
-                    listen("remove", base + len(path) + 1, list(divmod(gone, cols)))
-                continue
-            if seen[square]:
-                continue
-            path.append(square)
-            if listen is not None and listen("place", base + len(path), list(divmod(square, cols))) is False:
-                path.pop()  # vetoed: as if the square were taken
-                listen("remove", base + len(path) + 1, list(divmod(square, cols)))
-                continue
-            if len(path) == length:  # the caller sees the path with all but its last square marked
-                yield list(path)
-                path.pop()
-                if listen is not None:
-                    listen("remove", base + length, list(divmod(square, cols)))
-                continue
-            seen[square] = 1
-            stack.append(candidates(square))
+            return
+        yield from deepen(jumps, path, length, stop, order, seen, listen, cols, base)
     finally:
         for square in path:  # leave a caller's visited map as it was
             seen[square] = 0
+
+
+def placed(listen: Listener, depth: int, square: int, cols: int) -> bool:
+    """Whether the listener lets ``square`` enter the path at ``depth`` (a veto is removed at once)."""
+    if listen("place", depth, list(divmod(square, cols))) is not False:
+        return True
+    listen("remove", depth, list(divmod(square, cols)))
+    return False
+
+
+def deepen(jumps: Graph, path: list[int], length: int, stop: Halt, order: Order | None, seen: bytearray,
+           listen: Listener | None, cols: int, base: int) -> Iterator[list[int]]:
+    """The depth-first loop of ``walks``: every way to extend ``path`` (its squares marked in ``seen``) to
+    ``length`` squares; each square leaving the path is unmarked, and the path ends empty unless stopped."""
+
+    def candidates(square: int) -> Iterator[int]:
+        """The next squares to try (visited ones are skipped when their turn comes)."""
+        return iter(order([v for v in jumps[square] if not seen[v]], seen) if order else jumps[square])
+
+    stack = [candidates(path[-1])]
+    turns = 0
+    while stack:
+        turns += 1
+        if turns % POLL == 0 and stop.expired():
+            break
+        square = next(stack[-1], None)
+        if square is None:
+            stack.pop()
+            seen[path[-1]] = 0
+            gone = path.pop()
+            if listen is not None:
+                listen("remove", base + len(path) + 1, list(divmod(gone, cols)))
+            continue
+        if seen[square]:
+            continue
+        path.append(square)
+        if listen is not None and not placed(listen, base + len(path), square, cols):
+            path.pop()  # vetoed: as if the square were taken
+            continue
+        if len(path) == length:  # the caller sees the path with all but its last square marked
+            yield list(path)
+            path.pop()
+            if listen is not None:
+                listen("remove", base + length, list(divmod(square, cols)))
+            continue
+        seen[square] = 1
+        stack.append(candidates(square))
 
 
 def tour_of(board: Board, path: list[int]) -> Tour:
@@ -250,40 +262,51 @@ def divide(board: Board, stop: Halt, listen: Listener | None = None) -> Iterator
         what = "closed tours" if board.closed else f"a {board.rows}x{board.cols} board"
         stop.request(f"divide does not cover {what}: it needs open tours on sides made of 5s and 6s, or 9x10")
         return
-    cols = board.cols
-    owner = [0] * board.area
-    for b, (top, left, height, width) in enumerate(parts):
-        for r in range(top, top + height):
-            owner[r * cols + left : r * cols + left + width] = [b] * width
-    inner = [graph(board, lambda r, c, b=b: owner[r * cols + c] == b) for b in range(len(parts))]
-    outer = graph(board)
-    order = [warnsdorff_order(jumps) for jumps in inner]
-    seen, toured = bytearray(board.area), bytearray(len(parts))
-    start = first_squares(board)[0]
+    for path in Division(board, parts, stop, listen).chain(first_squares(board)[0], 0, 0):
+        if listen is not None:
+            listen("solution", board.area, tour_of(board, path))
+        yield tour_of(board, path)
+        return
 
-    def can_enter(square: int) -> bool:
+
+class Division:
+    """The board cut into ``parts`` (blocks), each toured by ``walks`` within it and the tours joined by a
+    jump from a block's last square into an untoured block."""
+
+    def __init__(self, board: Board, parts: list[Block], stop: Halt, listen: Listener | None) -> None:
+        self.parts, self.stop, self.listen, self.cols = parts, stop, listen, board.cols
+        cols = board.cols
+        self.owner = owner = [0] * board.area
+        for b, (top, left, height, width) in enumerate(parts):
+            for r in range(top, top + height):
+                owner[r * cols + left : r * cols + left + width] = [b] * width
+        self.inner = [graph(board, lambda r, c, b=b: owner[r * cols + c] == b) for b in range(len(parts))]
+        self.outer = graph(board)
+        self.order = [warnsdorff_order(jumps) for jumps in self.inner]
+        self.seen, self.toured = bytearray(board.area), bytearray(len(parts))
+        self.failed: set[tuple[int, bytes]] = set()  # (entry, blocks toured): no way on from there
+
+    def can_enter(self, square: int) -> bool:
         """An odd block is toured only from its corners' colour, the colour of more of its squares."""
-        top, left, height, width = parts[owner[square]]
-        r, c = divmod(square, cols)
+        top, left, height, width = self.parts[self.owner[square]]
+        r, c = divmod(square, self.cols)
         return height * width % 2 == 0 or (r + c) % 2 == (top + left) % 2
 
-    failed: set[tuple[int, bytes]] = set()  # (entry, blocks toured): no way on from there
-
-    def chain(entry: int, done: int, base: int) -> Iterator[list[int]]:
+    def chain(self, entry: int, done: int, base: int) -> Iterator[list[int]]:
         """Tours of the rest of the board that begin by touring ``entry``'s block."""
-        b = owner[entry]
-        if stop.expired():  # each block's walk polls the clock only now and then: look before every one
+        b, parts, seen, listen, cols = self.owner[entry], self.parts, self.seen, self.listen, self.cols
+        if self.stop.expired():  # each block's walk polls the clock only now and then: look before every one
             return
-        toured[b] = 1
-        key = (entry, bytes(toured))
+        self.toured[b] = 1
+        key = (entry, bytes(self.toured))
         tried: set[int] = set()  # the rest of the board only sees where a piece ends
-        if key in failed:
-            toured[b] = 0
+        if key in self.failed:
+            self.toured[b] = 0
             return
         if listen is not None:
             listen("block", base + 1, {"block": list(parts[b]), "entry": list(divmod(entry, cols))})
         area = parts[b][2] * parts[b][3]
-        for piece in walks(inner[b], entry, area, stop, order[b], seen, listen, cols, base):
+        for piece in walks(self.inner[b], entry, area, self.stop, self.order[b], seen, listen, cols, base):
             if done + 1 == len(parts):
                 yield piece
                 continue
@@ -291,25 +314,23 @@ def divide(board: Board, stop: Halt, listen: Listener | None = None) -> Iterator
                 continue
             tried.add(piece[-1])
             seen[piece[-1]] = 1  # the rest of the piece is still marked by its walk
-            exits = [v for v in outer[piece[-1]] if not seen[v] and can_enter(v)]
-            exits.sort(key=lambda v: owner[v] != (b + 1) % len(parts))  # the next block in snake order first
-            for landing in exits:
-                if listen is not None:
-                    jump = {"from": list(divmod(piece[-1], cols)), "to": list(divmod(landing, cols))}
-                    listen("join", base + area, jump)
-                for rest in chain(landing, done + 1, base + area):
-                    yield piece + rest
+            yield from self.onward(piece, b, done, base + area)
             seen[piece[-1]] = 0
-            if stop.expired():
+            if self.stop.expired():
                 return
-        failed.add(key)
-        toured[b] = 0
+        self.failed.add(key)
+        self.toured[b] = 0
 
-    for path in chain(start, 0, 0):
-        if listen is not None:
-            listen("solution", board.area, tour_of(board, path))
-        yield tour_of(board, path)
-        return
+    def onward(self, piece: list[int], b: int, done: int, base: int) -> Iterator[list[int]]:
+        """``piece`` (block ``b``'s tour) joined to each tour of the rest that a jump from its end lands on."""
+        exits = [v for v in self.outer[piece[-1]] if not self.seen[v] and self.can_enter(v)]
+        exits.sort(key=lambda v: self.owner[v] != (b + 1) % len(self.parts))  # the next block in snake order first
+        for landing in exits:
+            if self.listen is not None:
+                jump = {"from": list(divmod(piece[-1], self.cols)), "to": list(divmod(landing, self.cols))}
+                self.listen("join", base, jump)
+            for rest in self.chain(landing, done + 1, base):
+                yield piece + rest
 
 
 ALGORITHMS = {

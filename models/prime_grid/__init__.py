@@ -37,8 +37,8 @@ and ``mutation``. This file assembles them.
 
 from __future__ import annotations
 
-from gridsat.models.parts import MutationCorpus, Pictures, Symmetry
-from gridsat.models.prime_grid import mutation, pictures, reference, symmetry
+from gridsat.models.parts import MutationCorpus, Oracle, Pictures, Symmetry
+from gridsat.models.prime_grid import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.prime_grid.formulations import CNF_ENCODINGS, CPSAT_ENCODINGS, cnf, cpsat
 from gridsat.models.prime_grid.grid import PARAMS, describe, parse
 from gridsat.models.prime_grid.solution import render, verify
@@ -64,4 +64,5 @@ PUZZLE = Puzzle(
     symmetry=Symmetry({"symmetry": symmetry.group}),
     pictures=Pictures(pictures.draw, pictures.sketch),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder),
+    oracle=Oracle(oracle.solutions, oracle.draw),
 )

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.params import check_keys
-from gridsat.models.parts import MutationCorpus, Pictures, Symmetry
+from gridsat.models.parts import MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
-from gridsat.models.shikaku import mutation, pictures, reference, symmetry
+from gridsat.models.shikaku import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.shikaku.formats import Board, read, to_game_id, to_puzzlink
 from gridsat.models.shikaku.formulations import CNF_AMO, CNF_CELLS, CPSAT_CELLS, cnf, cpsat
 from gridsat.models.shikaku.solution import render, verify
@@ -78,4 +78,5 @@ PUZZLE = Puzzle(
     symmetry=Symmetry({"symmetry": symmetry.group}),
     pictures=Pictures(pictures.draw, pictures.sketch),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder, mutation.rect_cells),
+    oracle=Oracle(oracle.solutions, oracle.draw),
 )

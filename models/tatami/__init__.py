@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from gridsat.models.constraints import amo
 from gridsat.models.encoding import EncodingSpace
-from gridsat.models.parts import Frontier, MutationCorpus, Pictures, Symmetry
+from gridsat.models.parts import Frontier, MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
-from gridsat.models.tatami import mutation, pictures, reference, symmetry
+from gridsat.models.tatami import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.tatami.formulations import MODEL, cnf, cpsat, frontier_spec
 from gridsat.models.tatami.room import describe, parse
 from gridsat.models.tatami.solution import render, verify
@@ -45,4 +45,5 @@ PUZZLE = Puzzle(
     pictures=Pictures(pictures.draw, pictures.sketch),
     frontier=Frontier(frontier_spec),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder),
+    oracle=Oracle(oracle.solutions, oracle.draw),
 )

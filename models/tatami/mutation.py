@@ -5,17 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gridsat.models import golden
+from gridsat.models.golden import oeis_rooms
 from gridsat.models.parts import Case
-
-
-def oeis_rooms() -> dict[tuple[int, int], int]:
-    """OEIS A068920 as golden ships it, unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
-    terms, table, k = list(golden.golden("tatami")["oeis"]["antidiagonals"]), {}, 1
-    while terms:
-        for r in range(1, k + 1):
-            table[(r, k + 1 - r)] = terms.pop(0)
-        k += 1
-    return table
 
 
 def corpus() -> list[Case]:

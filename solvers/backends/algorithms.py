@@ -1,21 +1,13 @@
-"""The reference searches of a puzzle, found through its declaration (see ``gridsat.models.search``).
-
-``Algorithm`` and ``Listener`` are re-exported here, where plugins written before the searches
-moved beside their puzzles import them from.
-"""
+"""The reference searches of a puzzle, found through its declaration (see ``gridsat.models.search``)."""
 
 from __future__ import annotations
 
-import importlib
-import warnings
 from collections.abc import Mapping
 
 from gridsat.models import get_puzzle
 from gridsat.models.errors import BackendUnavailable, UnknownName
 from gridsat.models.puzzle import Puzzle
-from gridsat.models.search import Algorithm, Listener
-
-__all__ = ["Algorithm", "Listener", "algorithm", "algorithms"]
+from gridsat.models.search import Algorithm
 
 
 def algorithms(puzzle: Puzzle | str) -> Mapping[str, Algorithm]:
@@ -25,11 +17,6 @@ def algorithms(puzzle: Puzzle | str) -> Mapping[str, Algorithm]:
     declared = puzzle.reference
     if declared is None:
         return {}
-    if isinstance(declared, str):  # the old declaration: a module name, imported here
-        warnings.warn(f"puzzle {puzzle.name!r} names its reference module by the string {declared!r}: declare "
-                      "Puzzle(reference=ALGORITHMS), or a function that returns them, instead",
-                      DeprecationWarning, stacklevel=2)
-        return importlib.import_module(declared).ALGORITHMS
     return declared() if callable(declared) else declared
 
 

@@ -7,10 +7,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.encoding import resolve_for
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request
+from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request, resolve_encoding
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -24,12 +23,45 @@ class CpsatSearch:
     label: str
     single: bool = False
     exhaustive: bool = True
+    seed: int | None = None  # random_seed, with the variables permuted (a benchmark's spread)
+    workers: int | None = None  # num_workers when searching for one solution (None: every core)
+    counters: dict[str, int] = field(default_factory=dict)  # from the last response
     handback: Handback = field(default_factory=Handback)
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
+
+    def statistics(self) -> dict[str, int | None]:
+        """CP-SAT's counters: conflicts, branches (its decisions), propagations (Boolean and integer), restarts."""
+        return {name: self.counters.get(name) for name in ("conflicts", "decisions", "propagations", "restarts")}
+
+    def configure(self, solver: Any) -> None:
+        """Workers, seed and time limit of the solver; enumeration always runs on one worker."""
+        if self.single:
+            solver.parameters.num_workers = self.workers or 0  # 0: all cores, a portfolio finds one solution fastest
+        else:
+            # One worker: enumeration with a portfolio of workers is not supported, and one
+            # sequential search is what the duplicate check expects to see.
+            solver.parameters.enumerate_all_solutions = True
+            solver.parameters.num_workers = 1
+        if self.seed is not None:
+            solver.parameters.random_seed = self.seed
+            solver.parameters.permute_variable_randomly = True
+        # CP-SAT's own SIGINT handler would fight Python's (and abort the process); Ctrl-C reaches
+        # the reading thread as KeyboardInterrupt instead, and that halts the search.
+        solver.parameters.catch_sigint_signal = False
+
+    def count_from(self, solver: Any) -> None:
+        """Keep the counters of the solver's response (none when the solve never finished)."""
+        try:
+            response = solver.response_proto
+        except RuntimeError:
+            return
+        self.counters = {"conflicts": response.num_conflicts, "decisions": response.num_branches,
+                         "propagations": response.num_binary_propagations + response.num_integer_propagations,
+                         "restarts": response.num_restarts}
 
     def restrict(self, part: Part) -> None:
         """Fix the part's primary variables: the model then holds that part's solutions only."""
@@ -66,16 +98,7 @@ class CpsatSearch:
         from ortools.sat.python import cp_model
 
         solver = cp_model.CpSolver()
-        if self.single:
-            solver.parameters.num_workers = 0  # all cores: a portfolio finds one solution fastest
-        else:
-            # One worker: enumeration with a portfolio of workers is not supported, and one
-            # sequential search is what the duplicate check expects to see.
-            solver.parameters.enumerate_all_solutions = True
-            solver.parameters.num_workers = 1
-        # CP-SAT's own SIGINT handler would fight Python's (and abort the process); Ctrl-C reaches
-        # the reading thread as KeyboardInterrupt instead, and that halts the search.
-        solver.parameters.catch_sigint_signal = False
+        self.configure(solver)
         limited = stop.remaining() is not None
         if limited:
             solver.parameters.max_time_in_seconds = max(stop.remaining() or 0.0, 1e-3)
@@ -110,6 +133,7 @@ class CpsatSearch:
                 status = solver.Solve(formulation.model, Relay(emit))
             finally:
                 handback.halt = None
+                self.count_from(solver)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
             if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and handback.draining:
@@ -271,8 +295,9 @@ class CpsatBackend(Backend):
         return {"encoding": puzzle.cpsat_encodings.tokens()}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatSearch:
-        encoding = resolve_for(puzzle, "cpsat", request.encoding)
-        job = CpsatSearch(puzzle.cpsat(instance, encoding), encoding.name, single=request.limit == 1)
+        encoding = resolve_encoding(puzzle, CPSAT, request.encoding)
+        job = CpsatSearch(puzzle.cpsat(instance, encoding), encoding.name, single=request.limit == 1,
+                          seed=request.seed, workers=request.workers)
         if request.part is not None:
             job.restrict(request.part)
         return job

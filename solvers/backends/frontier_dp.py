@@ -106,6 +106,9 @@ class FrontierBackend(Backend):
         except KeyboardInterrupt:
             stop.request(INTERRUPTED)
             return Tally(None, spec.order, {"elements": spec.elements}, build_seconds=build_seconds)
+        finally:
+            if checkpoint is not None:
+                checkpoint.close()
         count = None if run.count is None else run.count * scale
         return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details_of(spec, run),
                      seconds=run.seconds, build_seconds=build_seconds)

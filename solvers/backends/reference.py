@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.search import Algorithm
 from gridsat.solvers.backend import ENUMERATORS, SLOW, Backend, Request
-from gridsat.solvers.backends.algorithms import Algorithm, algorithm, algorithms
+from gridsat.solvers.backends.algorithms import algorithm, algorithms
 from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
 from gridsat.solvers.stop import Stop
 

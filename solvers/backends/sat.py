@@ -25,22 +25,29 @@ import importlib.util
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gridsat.models.encoding import Encoding, resolve_for
+from gridsat.models.constraints.amo import refuse_native
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CNF, ENUMERATORS, Backend, Request
+from gridsat.solvers.backend import CERTIFY, CNF, ENUMERATORS, Backend, Request, join_or, resolve_encoding
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
+
+if TYPE_CHECKING:
+    from gridsat.solvers.proof.certified import Recorder
+    from gridsat.solvers.proof.claim import Certify
 
 DEFAULT_SOLVER = "cadical195"
 # lingeling cannot solve with a budget, and kissat cannot solve twice (so it finds one solution,
 # and a budget would end its only call): neither can honour a time limit.
 UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
 ONE_SHOT = frozenset({"kissat404"})
+# The counters of PySAT's accum_stats() a run reports (MiniSat-family solvers and CaDiCaL keep all four).
+STATISTICS = ("conflicts", "decisions", "propagations", "restarts")
 # Clauses handed to the solver per call while loading, so that loading a large CNF stops at the deadline.
 LOAD_CHUNK = 200_000
 
@@ -128,6 +135,29 @@ class SatSearch:
     handback: Handback = field(default_factory=Handback)
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)  # accum_stats() of the solvers this search ran
+
+    def statistics(self) -> dict[str, int | None]:
+        """What the PySAT solver counted (None for a counter it does not keep, e.g. Lingeling's)."""
+        return {name: self.counters.get(name) for name in STATISTICS}
+
+    def add_counters(self, oracle: Any) -> None:
+        """Add a solver's accum_stats() to this search's (Kissat exposes none in PySAT)."""
+        try:
+            counted = oracle.accum_stats() or {}
+        except NotImplementedError:
+            return
+        for name, value in counted.items():
+            self.counters[name] = self.counters.get(name, 0) + value
+    recorder: Recorder | None = None  # a certified search's evidence (--certify; solvers.proof.certified)
+
+    def certification(self) -> dict[str, Any]:
+        """What ``count --json`` says of the certificate: nothing when none was asked for, ``certified``
+        None when the run ended before the solver's final "no more" (a limit, a solution for ``solve``)."""
+        if self.recorder is None:
+            return {}
+        verdict = self.recorder.verdict
+        return {"certified": None} if verdict is None else verdict.summary()
 
     def size(self) -> dict[str, int]:
         size = self.formulation.size()
@@ -144,6 +174,8 @@ class SatSearch:
         # models a run split again already counted, blocked as the search blocks a model it found
         self.units += [self.formulation.blocking_of(row) for row in part.blocked]
         self.handback.recording = True
+        if self.recorder is not None:
+            self.recorder.certificate.cube = self.units
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
         """Parts on a prefix of the projection, their projections enumerated by the solver (``within``:
@@ -195,28 +227,32 @@ class SatSearch:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:
             raise InvalidOption(f"solver {self.solver!r} cannot be stopped at a time limit (PySAT gives it no "
                                "budget or interrupt): drop --time-limit or choose another solver")
-        oracle = self._load(stop)
+        oracle = self._load(stop, proving=self.recorder is not None)
         if oracle is None:
             return
         with oracle:
-            if not interruptible(self.solver):
-                yield from self.search(oracle, stop, threaded=False)
-                return
+            try:
+                if not interruptible(self.solver):
+                    yield from self.search(oracle, stop, threaded=False)
+                    return
 
-            def produce(emit: Emit) -> None:
-                for solution in self.search(oracle, stop, threaded=True):
-                    if not emit(solution):
-                        return
+                def produce(emit: Emit) -> None:
+                    for solution in self.search(oracle, stop, threaded=True):
+                        if not emit(solution):
+                            return
 
-            yield from generate(produce, oracle.interrupt, stop)
+                yield from generate(produce, oracle.interrupt, stop)
+            finally:
+                self.add_counters(oracle)
 
-    def _load(self, stop: Stop) -> Any:
-        """A solver holding the CNF, or None when the deadline passed while loading it."""
+    def _load(self, stop: Stop, proving: bool = False) -> Any:
+        """A solver holding the CNF (``proving``: writing a DRAT proof), or None when the deadline passed
+        while loading it."""
         from pysat.solvers import NoSuchSolverError, Solver
 
         f = self.formulation
         try:
-            oracle = Solver(name=self.solver)
+            oracle = Solver(name=self.solver, with_proof=proving)
         except NoSuchSolverError:
             raise BackendUnavailable(f"PySAT solver {self.solver!r} is not built into this python-sat") from None
         clauses = f.cnf.clauses
@@ -225,6 +261,8 @@ class SatSearch:
                 oracle.delete()
                 return None
             oracle.append_formula(clauses[begin:begin + LOAD_CHUNK])
+        for lits, bound in getattr(f.cnf, "atmosts", ()):  # native constraints (the vet let only CNF+ solvers here)
+            oracle.add_atmost(lits, bound)
         oracle.append_formula(self.units)
         if f.projection:
             # Mention the highest projection variable, so that the solver's model covers every
@@ -255,6 +293,8 @@ class SatSearch:
                 handback.cut = True
                 return
             if not answer:  # None (stopped) or False (no more solutions)
+                if answer is False and self.recorder is not None:
+                    self.recorder.finish(oracle)
                 return
             model = oracle.get_model()
             cuts = f.refine(model) if f.refine is not None else []
@@ -263,6 +303,8 @@ class SatSearch:
                 self.rounds += 1
                 self.refinements += len(cuts)
                 oracle.append_formula(cuts)
+                if self.recorder is not None:
+                    self.recorder.certificate.cut(cuts)
                 continue
             yield from f.solutions_of(f.values(model))
             if handback.recording:
@@ -272,7 +314,11 @@ class SatSearch:
                 return
             # Block this assignment of the projection, never of the auxiliaries, so that the
             # auxiliaries of an encoding cannot multiply the count.
-            oracle.add_clause(f.blocking_clause(model))
+            # A certified search blocks every projection variable, so that the clause rules out this one
+            # assignment only, as its certificate shows.
+            recorder = self.recorder
+            oracle.add_clause(f.blocking_clause(model) if recorder is None else recorder.block(
+                model, f.decode(f.values(model))))
 
     def _solve(self, oracle: Any, stop: Stop, pace: Pace, threaded: bool, extra: list[int] | None = None
                ) -> bool | None:
@@ -329,7 +375,7 @@ class SatBackend(Backend):
     name = "sat"
     summary = "PySAT (default cadical195); enumerates with blocking clauses on the projection"
     takes = ("encoding", "solver")
-    can = ENUMERATORS
+    can = ENUMERATORS | {CERTIFY}
     formulation = CNF
     install = "pip install python-sat (a dependency of gridsat)"
 
@@ -350,6 +396,12 @@ class SatBackend(Backend):
             raise UnknownName("solver", solver, solver_names())
         if counting and solver in ONE_SHOT:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally: use it with 'solve' only")
+        if request.certify is not None:
+            vet_prover(solver)
+            if request.seed is not None:
+                raise InvalidOption("--certify keeps the formula as gridsat builds it: a scrambled one (seed) has "
+                                    "no certificate check-proof could build again")
+        refuse_native(resolve_encoding(puzzle, CNF, request.encoding), self.name, solver)
 
     def listing(self) -> dict[str, Any]:
         """The PySAT solvers this installation can start, and which of them only solve."""
@@ -359,14 +411,46 @@ class SatBackend(Backend):
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER
         self.vet(puzzle, request, counting=request.limit != 1)
-        encoding = resolve_for(puzzle, "cnf", request.encoding)
+        encoding = resolve_encoding(puzzle, CNF, request.encoding)
         label = f"{encoding.name}/{solver}"
         formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(
             puzzle, instance, encoding)
         if solver in ONE_SHOT and formulation.refine is not None:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally, which the lazy {encoding.name} "
                                 "encoding needs: choose another solver")
+        if request.seed is not None:
+            from gridsat.models.scramble import scramble
+
+            formulation = scramble(formulation, request.seed)
         job = SatSearch(formulation, solver, label)
+        if request.certify is not None:
+            wish = request.certify.into(request.part.index if request.part is not None else None)
+            job.recorder = recorder_for(puzzle, instance, wish, formulation, encoding, solver)
         if request.part is not None:
             job.restrict(request.part)
         return job
+
+
+def vet_prover(solver: str) -> None:
+    """A certified run needs numba (the checker) and a solver that writes DRAT proofs."""
+    if importlib.util.find_spec("numba") is None:
+        raise BackendUnavailable("--certify checks proofs with numba-compiled code: pip install 'gridsat[certify]'")
+    from gridsat.solvers.proof.certified import proves
+
+    if not proves(solver):
+        able = [name for name in solver_names() if proves(name)]
+        raise InvalidOption(f"solver {solver!r} writes no DRAT proof, which --certify needs: choose "
+                            f"{join_or(able)}")
+
+
+def recorder_for(puzzle: Puzzle, instance: Instance, wish: Certify, f: CnfFormulation, encoding: Encoding,
+                 solver: str) -> Recorder:
+    """A certified search's recorder, its certificate headed as an export is (the checker is compiled, or
+    loaded from numba's cache, now: before the run's clock starts)."""
+    from gridsat.solvers.export import header
+    from gridsat.solvers.proof.certified import Recorder
+    from gridsat.solvers.proof.drat import warm_up
+
+    warm_up()
+    return Recorder.start(wish, puzzle, instance, f, encoding.name, solver,
+                          header(puzzle, instance, encoding, puzzle.cnf_encodings, f))

@@ -185,6 +185,8 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
     finally:
         run.peak_disk = max(run.peak_disk, folder.peak_bytes)
         folder.remove()
+        if checkpoint is not None:
+            checkpoint.close()
     run.seconds = time.perf_counter() - started
     return run
 
@@ -356,9 +358,7 @@ def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
     finally:
         bins.close()
     engine.lanes.accept(acc)
-    peak = engine.meter.reset_peak()
-    run.memory.append(peak)
-    run.peak_memory = max(run.peak_memory, peak)
+    note_peak(engine)
     return nxt
 
 
@@ -372,84 +372,115 @@ def small_need(engine: Engine, shelf: Shelf) -> int:
 def small_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf:
     """A layer small enough to hold whole, without the hand-overs of a large one: each thread expands a
     share of the parents into one array, ordered by partition (one a thread), then merges its partition."""
-    from gridsat.solvers.frontier_engine import kernels
-
-    spec, lanes, meter = engine.spec, engine.lanes, engine.meter
-    moduli = lanes.array()
     items = [shelf.take(q) for q in range(shelf.parts)]
     parents = items[0] if len(items) == 1 else np.concatenate(items)
-    n = parents.shape[0]
-    threads = 1 if n < THREADED_LAYER else engine.threads
-    parts = 1 << (threads.bit_length() - 1)  # a power of two, at most one a thread
-    bounds = [n * t // threads for t in range(threads + 1)]
-    acc = np.zeros((threads, lanes.used), np.uint64)
-    made: list[tuple[np.ndarray, np.ndarray]] = []  # each thread's children, ordered by partition, and where
-    made += [(np.empty((0, engine.width), np.uint64), np.zeros(2, np.int64))] * threads
+    threads = 1 if parents.shape[0] < THREADED_LAYER else engine.threads
+    whole = WholeLayer(engine, layer, parents, threads)
     held = parents.nbytes if len(items) > 1 else 0  # the partitions' copy, beside them
+    engine.meter.add(held)
+    if threads == 1:
+        whole.expand(0)
+        results = [whole.merge(0)]
+    else:
+        list(engine.pool.map(whole.expand, range(threads)))
+        results = list(engine.pool.map(whole.merge, range(whole.parts)))
+    engine.meter.sub(held + parents.nbytes + sum(children.nbytes for children, _ in whole.made))
+    nxt = Shelf(whole.parts, engine.width, engine.meter)
+    for p, (states, _) in enumerate(results):
+        nxt.put(p, states)
+    engine.lanes.total = sum(total for _, total in results)
+    engine.lanes.accept(whole.acc)
+    note_peak(engine)
+    engine.run.partitions = max(engine.run.partitions, whole.parts)
+    return nxt
 
-    def expand(t: int) -> None:
-        lo, hi = bounds[t], bounds[t + 1]
+
+def note_peak(engine: Engine) -> None:
+    """The memory a layer held at its peak, into the run's record (and the meter's peak reset)."""
+    peak = engine.meter.reset_peak()
+    engine.run.memory.append(peak)
+    engine.run.peak_memory = max(engine.run.peak_memory, peak)
+
+
+class WholeLayer:
+    """A small layer's children, held whole: thread ``t`` expands its share of the parents into one array
+    ordered by partition (``expand``); partition ``p`` is then merged from every thread's piece of it."""
+
+    def __init__(self, engine: Engine, layer: int, parents: np.ndarray, threads: int) -> None:
+        self.engine, self.layer, self.parents = engine, layer, parents
+        n = parents.shape[0]
+        self.parts = 1 << (threads.bit_length() - 1)  # a power of two, at most one a thread
+        self.bounds = [n * t // threads for t in range(threads + 1)]
+        self.moduli = engine.lanes.array()
+        self.acc = np.zeros((threads, engine.lanes.used), np.uint64)
+        # each thread's children, ordered by partition, and where each partition starts
+        self.made: list[tuple[np.ndarray, np.ndarray]] = []
+        self.made += [(np.empty((0, engine.width), np.uint64), np.zeros(2, np.int64))] * threads
+
+    def expand(self, t: int) -> None:
+        from gridsat.solvers.frontier_engine import kernels
+
+        engine, spec, meter = self.engine, self.engine.spec, self.engine.meter
+        lo, hi = self.bounds[t], self.bounds[t + 1]
         children = np.empty(((hi - lo) * spec.choices, engine.width), np.uint64)
         part = np.empty(children.shape[0], np.int64)
         meter.add(children.nbytes + part.nbytes)
-        m = kernels.expand(spec.step, engine.data, layer, parents, lo, hi, spec.words, spec.choices, moduli,
-                           spec.scratch, np.uint64(parts - 1), children, part, acc, t)
+        m = kernels.expand(spec.step, engine.data, self.layer, self.parents, lo, hi, spec.words, spec.choices,
+                           self.moduli, spec.scratch, np.uint64(self.parts - 1), children, part, self.acc, t)
         starts = np.array([0, m], np.int64)
-        if parts > 1:
+        if self.parts > 1:
             ordered = np.empty_like(children)
             meter.add(ordered.nbytes)
-            starts = np.empty(parts + 1, np.int64)
+            starts = np.empty(self.parts + 1, np.int64)
             kernels.scatter(children, part, m, ordered, starts)
             meter.sub(children.nbytes)
             children = ordered
         meter.sub(part.nbytes)
-        made[t] = (children, starts)
+        self.made[t] = (children, starts)
 
-    def merge(p: int) -> tuple[np.ndarray, float]:
-        pieces = [children[starts[p] : starts[p + 1]] for children, starts in made]
+    def merge(self, p: int) -> tuple[np.ndarray, float]:
+        from gridsat.solvers.frontier_engine import kernels
+
+        engine, meter = self.engine, self.engine.meter
+        pieces = [children[starts[p] : starts[p + 1]] for children, starts in self.made]
         rows = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
         copy = rows.nbytes if len(pieces) > 1 else 0
         meter.add(copy)
-        merged = kernels.merge(rows, spec.words, moduli, engine.tables.get(rows.shape[0], engine.width))
+        merged = kernels.merge(rows, engine.spec.words, self.moduli, engine.tables.get(rows.shape[0], engine.width))
         meter.sub(copy)
         return merged
-
-    meter.add(held)
-    if threads == 1:
-        expand(0)
-        results = [merge(0)]
-    else:
-        list(engine.pool.map(expand, range(threads)))
-        results = list(engine.pool.map(merge, range(parts)))
-    meter.sub(held + parents.nbytes + sum(children.nbytes for children, _ in made))
-    nxt = Shelf(parts, engine.width, meter)
-    for p, (states, _) in enumerate(results):
-        nxt.put(p, states)
-    lanes.total = sum(total for _, total in results)
-    lanes.accept(acc)
-    peak = meter.reset_peak()
-    engine.run.memory.append(peak)
-    engine.run.peak_memory = max(engine.run.peak_memory, peak)
-    engine.run.partitions = max(engine.run.partitions, parts)
-    return nxt
 
 
 def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Plan) -> np.ndarray:
     """Every parent's children into ``bins``; returns the solutions completed here (lanes per task)."""
-    from gridsat.solvers.frontier_engine import kernels
+    return Expansion(engine, layer, shelf, bins, plan).run()
 
-    spec, lanes, meter = engine.spec, engine.lanes, engine.meter
-    moduli, words, width = lanes.array(), spec.words, engine.width
-    pmask = np.uint64(plan.parts - 1)
-    tasks_total = sum(-(-size // MIN_SLICE) for size in shelf.sizes)
-    acc = np.zeros((max(1, tasks_total), lanes.used), dtype=np.uint64)
-    scratch: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-    lock = threading.Lock()
 
-    def room(need: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+class Expansion:
+    """A large layer's parents expanded into ``bins``, a task at a time on the engine's threads.
+
+    Partitions are taken in order and cut into tasks of about ``step`` parents (small partitions
+    gathered into one, so that a task's children reach the bins in one piece a partition). A partition
+    is let go of once the tasks that read it are done; at most a task a thread waits beyond those running.
+    """
+
+    def __init__(self, engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Plan) -> None:
+        self.engine, self.layer, self.shelf, self.bins, self.plan = engine, layer, shelf, bins, plan
+        self.moduli, self.pmask = engine.lanes.array(), np.uint64(plan.parts - 1)
+        tasks_total = sum(-(-size // MIN_SLICE) for size in shelf.sizes)
+        self.acc = np.zeros((max(1, tasks_total), engine.lanes.used), dtype=np.uint64)  # lanes per task
+        self.scratch: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # per thread
+        self.lock = threading.Lock()
+        self.step = max(MIN_SLICE, min(plan.slice, -(-shelf.states // (engine.threads * TASKS))))
+        self.held: list[list[Any]] = []  # [a partition's rows, the last task that reads them (None: not yet)]
+        self.running: list[Any] = []
+        self.batch: list[tuple[np.ndarray, int, int]] = []
+        self.size = self.k = self.finished = 0
+
+    def room(self, need: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """This thread's scratch: the children, their partitions, the children ordered by partition."""
-        me = threading.get_ident()
-        with lock:
+        me, scratch, meter, width = threading.get_ident(), self.scratch, self.engine.meter, self.engine.width
+        with self.lock:
             if me not in scratch or scratch[me][0].shape[0] < need:
                 if me in scratch:
                     meter.sub(sum(a.nbytes for a in scratch[me]))
@@ -458,68 +489,63 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
                 meter.add(sum(a.nbytes for a in scratch[me]))
             return scratch[me]
 
-    def expand(task: tuple[int, list[tuple[np.ndarray, int, int]]]) -> None:
-        k, pieces = task
-        children, part, ordered = room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
+    def expand(self, task: tuple[int, list[tuple[np.ndarray, int, int]]]) -> None:
+        from gridsat.solvers.frontier_engine import kernels
+
+        spec, k, pieces = self.engine.spec, *task
+        children, part, ordered = self.room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
         m = 0
         for parents, lo, hi in pieces:
-            m += kernels.expand(spec.step, engine.data, layer, parents, lo, hi, words, spec.choices, moduli,
-                                spec.scratch, pmask, children[m:], part[m:], acc, k)
-        starts = np.empty(plan.parts + 1, np.int64)
+            m += kernels.expand(spec.step, self.engine.data, self.layer, parents, lo, hi, spec.words, spec.choices,
+                                self.moduli, spec.scratch, self.pmask, children[m:], part[m:], self.acc, k)
+        starts = np.empty(self.plan.parts + 1, np.int64)
         kernels.scatter(children, part, m, ordered, starts)
-        bins.add(ordered, starts)
+        self.bins.add(ordered, starts)
 
-    # Partitions are taken in order and cut into tasks of about ``step`` parents (small partitions
-    # gathered into one, so that a task's children reach the bins in one piece a partition). A partition
-    # is let go of once the tasks that read it are done; at most a task a thread waits beyond those running.
-    step = max(MIN_SLICE, min(plan.slice, -(-shelf.states // (engine.threads * TASKS))))
-    held: list[list[Any]] = []  # [a partition's rows, the last task that reads them (None: not submitted yet)]
-    running: list[Any] = []
-    batch: list[tuple[np.ndarray, int, int]] = []
-    size = k = finished = 0
-
-    def submit() -> None:
-        nonlocal batch, size, k
-        running.append(engine.pool.submit(expand, (k, batch)))
-        for entry in held:
+    def submit(self) -> None:
+        self.running.append(self.engine.pool.submit(self.expand, (self.k, self.batch)))
+        for entry in self.held:
             if entry[1] is None:
-                entry[1] = k
-        batch, size, k = [], 0, k + 1
+                entry[1] = self.k
+        self.batch, self.size, self.k = [], 0, self.k + 1
 
-    def settle(limit: int) -> None:
+    def settle(self, limit: int) -> None:
         """Wait until at most ``limit`` tasks run, and let go of the partitions that no task reads now."""
-        nonlocal finished
-        while len(running) > limit:
-            running.pop(0).result()
-            finished += 1
-        while held and held[0][1] is not None and held[0][1] < finished:
-            meter.sub(held.pop(0)[0].nbytes)
+        while len(self.running) > limit:
+            self.running.pop(0).result()
+            self.finished += 1
+        while self.held and self.held[0][1] is not None and self.held[0][1] < self.finished:
+            self.engine.meter.sub(self.held.pop(0)[0].nbytes)
 
-    try:
-        for q in range(shelf.parts):
-            parents = shelf.take(q)
-            held.append([parents, None])
-            for lo in range(0, parents.shape[0], step):
-                batch.append((parents, lo, min(parents.shape[0], lo + step)))
-                size += batch[-1][2] - lo
-                if size >= step:
-                    submit()
-            if batch and q == shelf.parts - 1:
-                submit()
-            held[-1][1] = None if batch else k - 1  # the pending batch reads it yet, or the last task did
-            del parents
-            settle(engine.threads)
-            if engine.stop.expired():
-                break
-        settle(0)
-    finally:
-        for future in running:
-            future.cancel()
-            if not future.cancelled():
-                future.exception()  # waits: its kernel cannot be stopped halfway
-        meter.sub(sum(entry[0].nbytes for entry in held))
-        meter.sub(sum(a.nbytes for arrays in scratch.values() for a in arrays))
-    return acc
+    def take(self, q: int) -> None:
+        """Partition ``q``'s parents cut into tasks; the last partition's remainder submitted too."""
+        parents = self.shelf.take(q)
+        self.held.append([parents, None])
+        for lo in range(0, parents.shape[0], self.step):
+            self.batch.append((parents, lo, min(parents.shape[0], lo + self.step)))
+            self.size += self.batch[-1][2] - lo
+            if self.size >= self.step:
+                self.submit()
+        if self.batch and q == self.shelf.parts - 1:
+            self.submit()
+        self.held[-1][1] = None if self.batch else self.k - 1  # the pending batch reads it yet, or the last task did
+
+    def run(self) -> np.ndarray:
+        try:
+            for q in range(self.shelf.parts):
+                self.take(q)
+                self.settle(self.engine.threads)
+                if self.engine.stop.expired():
+                    break
+            self.settle(0)
+        finally:
+            for future in self.running:
+                future.cancel()
+                if not future.cancelled():
+                    future.exception()  # waits: its kernel cannot be stopped halfway
+            self.engine.meter.sub(sum(entry[0].nbytes for entry in self.held))
+            self.engine.meter.sub(sum(a.nbytes for arrays in self.scratch.values() for a in arrays))
+        return self.acc
 
 
 def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:

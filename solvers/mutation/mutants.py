@@ -219,11 +219,11 @@ def mutate_cnf(mutant: Mutant, built: Built, puzzle: Puzzle) -> CnfFormulation |
             changed = True
     if not changed:
         return None
-    from pysat.formula import CNF
-
-    cnf = CNF()
+    cnf = type(f.cnf)()  # a CNFPlus keeps its native at-most constraints, which no mutant touches
     cnf.clauses = [c for c in clauses if c is not None]
     cnf.nv = f.cnf.nv
+    if hasattr(f.cnf, "atmosts"):
+        cnf.atmosts = f.cnf.atmosts
     return dataclasses.replace(f, cnf=cnf)
 
 

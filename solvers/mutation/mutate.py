@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models import get_puzzle
+from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
@@ -258,7 +260,10 @@ class Judge:
         seen: set[bytes] = set()
         count = 0
         try:
-            search = get_backend(self.task.backend).prepare(fake, instance, Request(encoding=self.encoding.name))
+            # native at-most-ones run on a solver that takes CNF+
+            solver = NATIVE_SOLVERS[0] if kind == "cnf" and native_in(self.encoding) else None
+            search = get_backend(self.task.backend).prepare(fake, instance, Request(encoding=self.encoding.name,
+                                                                                    solver=solver))
             solutions = search.solutions(stop)
             try:
                 for solution in solutions:
@@ -475,10 +480,11 @@ def run_all(pairs: list[tuple[Assignment, Mutant]], jobs: int = 1) -> Iterator[V
         return
     import multiprocessing
 
+    from gridsat.solvers.children import bind_to_parent, signals_held
     from gridsat.solvers.splitting.pool import main_hidden
 
-    with main_hidden():
-        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=ignore_interrupts)
+    with main_hidden(), signals_held():
+        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=bind_to_parent, initargs=(os.getpid(),))
     try:
         # In order, in small chunks: a worker mostly keeps to the encodings it has built (each process
         # builds an encoding's corpus once), and no worker is left with a long chunk of slow mutants
@@ -489,13 +495,6 @@ def run_all(pairs: list[tuple[Assignment, Mutant]], jobs: int = 1) -> Iterator[V
     finally:
         pool.terminate()  # Ctrl-C or SIGTERM in the parent: the workers end too
         pool.join()
-
-
-def ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (it terminates the pool)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def mutation_report(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], *,

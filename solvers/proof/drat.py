@@ -28,6 +28,7 @@ only the lemmas in its core); the cost is about one propagation per lemma, like 
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 
@@ -322,7 +323,8 @@ def check(formula: Clauses | list[list[int]], proof: Clauses) -> DratVerdict:
         status, step = FAILED, 1
         failure = f"the formula is unreadable: {formula.error}" if formula.error else proof.error
     elif status == FAILED:
-        text = " ".join(map(str, proof.clause(step - 1) + [0]))
+        lemma = proof.clause(step - 1)
+        text = " ".join([*map(str, lemma[:8]), *(["...", f"({len(lemma)} literals)"] if len(lemma) > 8 else ["0"])])
         failure = f"step {step} (lemma {text}) is neither RUP nor RAT on its first literal"
     elif status == NO_EMPTY:
         failure = f"the proof ends after step {len(proof)} without deriving the empty clause"
@@ -331,6 +333,7 @@ def check(formula: Clauses | list[list[int]], proof: Clauses) -> DratVerdict:
                    int(stats[MISSING_DELETIONS]), seconds)
 
 
+@functools.cache
 def warm_up() -> None:
     """Compile (or load from numba's cache) the checker's kernels, to keep that off a timed check."""
     formula = read_cnf(b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")

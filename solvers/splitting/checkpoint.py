@@ -14,22 +14,72 @@ When the part's worker handed back the models it had counted, the line also hold
 (``count``, ``duplicates``, ... as a finished part's record) and the sub-parts leave those models
 out (``blocked``), all in one line, so the count and the exclusion are kept or lost together.
 A checkpoint written before re-splitting existed has no such lines and reads the same.
+
+Every line carries ``sum``, the first 16 hex digits of the SHA-256 of the line without it, and every
+field is checked for its type and range (a count is a whole number from 0 to 10**18), so an edited,
+damaged or foreign file is refused in one line and left as it is, never summed into an answer. A
+symlink writes its target. One run at a time writes a checkpoint (``solvers.locks``). A write that
+fails while the run goes on (a full disk) stops the checkpoint, not the run: the answer is still
+printed, with a line saying the checkpoint was not kept.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.params import excerpt
+from gridsat.solvers.locks import WriterLock
 from gridsat.solvers.splitting.cubes import Part
 
-FORMAT = 1
+FORMAT = 2  # 2: every line sealed with its checksum
 MAX_BYTES = 256 << 20  # a checkpoint of a million parts is well under this
+MAX_COUNT = 10**18  # a part lists or counts its solutions one by one: none holds more
+
+
+def seal(line: dict[str, Any]) -> str:
+    """A line of the file: the record with its checksum."""
+    body = json.dumps(line, separators=(",", ":"), sort_keys=True)
+    return json.dumps({**line, "sum": digest(body)}, separators=(",", ":"))
+
+
+def digest(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def unseal(text: str) -> dict[str, Any] | None:
+    """The record of a line whose checksum holds; None for any other line."""
+    try:
+        line = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(line, dict) or not isinstance(line.get("sum"), str):
+        return None
+    given = line.pop("sum")
+    return line if digest(json.dumps(line, separators=(",", ":"), sort_keys=True)) == given else None
+
+
+def is_count(value: Any) -> bool:
+    """A whole number from 0 to ``MAX_COUNT`` (True is no count)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+
+
+def is_finished_part(record: dict[str, Any], parts: int) -> bool:
+    """A finished part's record: its index, count and tallies of the right types and ranges."""
+    seconds = record.get("seconds", 0)
+    sizes = record.get("sizes", {})
+    return (is_count(record.get("part")) and record["part"] < parts and is_count(record.get("count"))
+            and all(is_count(record.get(key, 0)) for key in ("duplicates", "held", "seen"))
+            and isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and math.isfinite(seconds)
+            and seconds >= 0 and isinstance(sizes, dict)
+            and all(k.isascii() and k.isdigit() and len(k) < 19 and is_count(v) for k, v in sizes.items()))
 
 
 @dataclass
@@ -43,66 +93,91 @@ class Checkpoint:
     split: dict[int, list[int]] = field(default_factory=dict)  # a part split again -> its sub-parts' indices
     kept: dict[int, dict[str, Any]] = field(default_factory=dict)  # a part split again -> what it had counted
 
+    lock: WriterLock | None = None
+    lost: str | None = None  # why the checkpoint stopped being written, when a write failed
+
+    @property
+    def target(self) -> Path:
+        """The file written: the path, or what its symlink points to (the link stays)."""
+        return Path(os.path.realpath(self.path))
+
+    def name(self) -> str:
+        return f"checkpoint {excerpt(str(self.path))}"
+
     def load(self) -> bool:
-        """Read an existing file for this run; False when there is none yet. A file written for
-        another run is refused, naming what differs."""
+        """Take the file for this run (refused while another run writes it) and read it; False when there
+        is none yet. A file written for another run, or damaged, is refused naming what is wrong."""
         check_writable(self.path)
-        if not self.path.exists() or self.path.stat().st_size == 0:
+        self.lock = self.lock or WriterLock(self.target, self.name())
+        self.lock.acquire()
+        target = self.target
+        if not target.exists() or target.stat().st_size == 0:
             return False
-        if self.path.stat().st_size > MAX_BYTES:
-            raise InvalidOption(f"checkpoint {excerpt(str(self.path))} is larger than {MAX_BYTES >> 20} MB: "
-                                "not a gridsat checkpoint")
+        if target.stat().st_size > MAX_BYTES:
+            raise InvalidOption(f"{self.name()} is larger than {MAX_BYTES >> 20} MB: not a gridsat checkpoint")
         try:
-            lines = self.path.read_bytes().decode("utf-8").splitlines()
-            header = json.loads(lines[0])
-        except (UnicodeDecodeError, json.JSONDecodeError, IndexError):
-            raise InvalidOption(f"checkpoint {excerpt(str(self.path))} is not a gridsat checkpoint") from None
-        if not isinstance(header, dict) or header.get("gridsat_checkpoint") != FORMAT:
-            raise InvalidOption(f"checkpoint {str(self.path)!r} is not a gridsat checkpoint (format {FORMAT})")
-        theirs = header.get("fingerprint", {})
+            lines = target.read_bytes().decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise InvalidOption(f"{self.name()} is not a gridsat checkpoint") from None
+        self._read_header(lines[0] if lines else "")
+        for number, line in enumerate(lines[1:], 2):
+            record = unseal(line)
+            if record is None:
+                if number == len(lines) and not line.endswith("}"):  # cut short by a kill while written
+                    self.write(lines[:-1])
+                    break
+                raise InvalidOption(f"{self.name()}: line {number} is damaged (its checksum does not hold); "
+                                    "the file is left as it is")
+            if "split" in record:
+                self._read_split(record, number)
+            elif is_finished_part(record, len(self.parts)) and record["part"] not in self.split:
+                self.done[record["part"]] = record
+            else:
+                raise InvalidOption(f"{self.name()}: line {number} is not a finished part's record")
+        return True
+
+    def _read_header(self, line: str) -> None:
+        try:
+            plain = json.loads(line)
+        except json.JSONDecodeError:
+            plain = None
+        if not isinstance(plain, dict) or "gridsat_checkpoint" not in plain:
+            raise InvalidOption(f"{self.name()} is not a gridsat checkpoint")
+        if plain.get("gridsat_checkpoint") != FORMAT:
+            raise InvalidOption(f"{self.name()} is of format {excerpt(str(plain.get('gridsat_checkpoint')))}, "
+                                f"not {FORMAT} (written by another gridsat release): remove it to start again")
+        header = unseal(line)
+        if header is None:
+            raise InvalidOption(f"{self.name()}: its header is damaged (its checksum does not hold)")
+        theirs = header.get("fingerprint")
+        if not isinstance(theirs, dict):
+            raise InvalidOption(f"{self.name()}: its header's fingerprint is damaged")
         for key, mine in self.fingerprint.items():
             if theirs.get(key) != mine:
                 raise InvalidOption(f"checkpoint {str(self.path)!r} was written for another run: its {key} is "
                                     f"{theirs.get(key)!r}, this run's is {mine!r}; use another file or delete it")
         try:
             self.parts = [Part.from_json(p) for p in header["parts"]]
-        except (KeyError, TypeError, ValueError):
-            raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: its header's parts are damaged") from None
-        for number, line in enumerate(lines[1:], 2):
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                if number == len(lines):  # cut short by a kill while it was written: drop it
-                    self.write(lines[:-1])
-                    break
-                raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not JSON") from None
-            if isinstance(record, dict) and "split" in record:
-                self._read_split(record, number)
-                continue
-            if not (isinstance(record, dict) and isinstance(record.get("part"), int)
-                    and 0 <= record["part"] < len(self.parts) and isinstance(record.get("count"), int)
-                    and record["part"] not in self.split):
-                raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a finished part's "
-                                    "record")
-            self.done[record["part"]] = record
-        return True
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise InvalidOption(f"{self.name()}: its header's parts are damaged") from None
+        if [p.index for p in self.parts] != list(range(len(self.parts))):
+            raise InvalidOption(f"{self.name()}: its header's parts are damaged")
 
     def _read_split(self, record: dict[str, Any], number: int) -> None:
         """Take in a part split again: its sub-parts carry the next indices, and it has no record."""
         index = record.get("split")
         try:
             into = [Part.from_json(p) for p in record["into"]]
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             into = []
-        if not (isinstance(index, int) and 0 <= index < len(self.parts) and index not in self.split
+        if not (is_count(index) and index < len(self.parts) and index not in self.split
                 and index not in self.done and len(into) > 1
-                and [p.index for p in into] == list(range(len(self.parts), len(self.parts) + len(into)))):
-            raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a part split again")
+                and [p.index for p in into] == list(range(len(self.parts), len(self.parts) + len(into)))
+                and ("count" not in record or is_finished_part({**record, "part": index}, len(self.parts)))):
+            raise InvalidOption(f"{self.name()}: line {number} is not a part split again")
         self.parts.extend(into)
         self.split[index] = [p.index for p in into]
         if "count" in record:
-            if not isinstance(record["count"], int):
-                raise InvalidOption(f"checkpoint {excerpt(str(self.path))}: line {number} is not a part split again")
             self.kept[index] = record
 
     def live(self) -> list[Part]:
@@ -124,16 +199,23 @@ class Checkpoint:
         """Write the header: a new file, written whole before any part is recorded."""
         self.parts = parts
         header = {"gridsat_checkpoint": FORMAT, "fingerprint": self.fingerprint, "parts": [p.to_json() for p in parts]}
-        self.write([json.dumps(header, separators=(",", ":"))])
+        self.write([seal(header)])
 
     def write(self, lines: list[str]) -> None:
-        """Replace the file with these lines, atomically."""
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
-        with open(tmp, "w", encoding="utf-8") as out:
-            out.write("".join(line + "\n" for line in lines))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self.path)
+        """Replace the file (a symlink's target) with these lines, atomically."""
+        if self.lost is not None:
+            return
+        target = self.target
+        tmp = target.with_name(f".{target.name}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as out:
+                out.write("".join(line + "\n" for line in lines))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, target)
+        except OSError as error:
+            tmp.unlink(missing_ok=True)
+            self.lost = error.strerror or str(error)
 
     def record(self, index: int, count: int, duplicates: int, seconds: float, **more: Any) -> None:
         """Append one finished part, synced to disk before this returns (``more``: what an orbit
@@ -143,17 +225,38 @@ class Checkpoint:
         self._append(record)
 
     def _append(self, line: dict[str, Any]) -> None:
-        with open(self.path, "a", encoding="utf-8") as out:
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
+        if self.lost is not None:
+            return
+        try:
+            with open(self.target, "a", encoding="utf-8") as out:
+                out.write(seal(line) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as error:  # the run goes on; its answer says the checkpoint was not kept
+            self.lost = error.strerror or str(error)
+
+    def close(self) -> None:
+        """Let other runs take the file."""
+        if self.lock is not None:
+            self.lock.release()
 
 
 def check_writable(path: Path) -> None:
-    """A checkpoint is a regular file (or none yet) in a folder that exists; say so before any work."""
-    folder = path.resolve().parent
+    """A checkpoint is a regular file (or none yet) that can be written, in a folder that exists and
+    takes new files; say so before any work."""
+    target = Path(os.path.realpath(path))
+    folder = target.parent
     if not folder.is_dir():
         raise InvalidOption(f"cannot write checkpoint {excerpt(str(path))}: folder {excerpt(str(folder))} "
                             "does not exist")
-    if path.exists() and not path.is_file():
+    if target.exists() and not target.is_file():
         raise InvalidOption(f"checkpoint {excerpt(str(path))} is not a regular file (a folder, a pipe or a device)")
+    try:
+        if target.exists():
+            os.close(os.open(target, os.O_WRONLY | os.O_APPEND))
+        os.close(os.open(target.parent, os.O_RDONLY))
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
+        raise InvalidOption(f"cannot write checkpoint {excerpt(str(path))}: {error.strerror or error}") from None

@@ -38,6 +38,7 @@ from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import COUNT, ENUMERATE, Request, get_backend
 from gridsat.solvers.gate import Job, check
+from gridsat.solvers.proof.claim import withdraw
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
@@ -372,6 +373,10 @@ class SplitRun(Run):
             self.probe.close()
             if self.pool is not None:
                 self.pool.close()
+            if self.checkpoint is not None:
+                self.checkpoint.close()
+                if self.checkpoint.lost is not None:  # the answer stands; only the file is not kept
+                    outcome.details["checkpoint"] = f"not kept: {self.checkpoint.lost}"
             outcome.seconds = time.monotonic() - self.started
             if outcome.parts and outcome.parts > 1 and stop.reason is None:
                 outcome._check_parts()
@@ -379,6 +384,8 @@ class SplitRun(Run):
                 stop.request("not every part finished")
             outcome.complete = stop.reason is None
             outcome.reason = stop.reason
+            if not outcome.complete:
+                withdraw(outcome.details)
             if outcome.parts is not None and outcome.parts > 1:
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
                                                          time.monotonic() - self.started)

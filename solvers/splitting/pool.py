@@ -17,7 +17,6 @@ import contextlib
 import multiprocessing
 import os
 import queue
-import signal
 import sys
 import traceback
 import types
@@ -28,6 +27,7 @@ from typing import Any
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption
 from gridsat.models.params import excerpt
+from gridsat.solvers.children import bind_to_parent, signals_held
 
 # Seconds between looks at the workers while no message comes. The parent decides to split a running
 # part again only when it looks: at 0.2 the decision came up to 0.25 s past the part's budget.
@@ -58,12 +58,12 @@ DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 
 def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int,
-         warm: Callable[[], None] | None, ready: Any) -> None:
+         warm: Callable[[], None] | None, ready: Any, parent: int) -> None:
     """A worker's loop: ``warm()`` first (loading what parts need), then ``ready[slot] = 1``, then conquer
     parts until the parent sends None. ``halts[slot]`` holds 1 + the index of a part the parent wants
-    stopped (an index of a part this worker no longer runs is ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    stopped (an index of a part this worker no longer runs is ignored). The worker ends with its
+    ``parent`` (a pid), and quietly on SIGTERM (``solvers.children``)."""
+    bind_to_parent(parent)
     if warm is not None:
         try:
             warm()
@@ -134,12 +134,13 @@ class LocalPool:
         self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
         self.warmed = context.Array("b", jobs, lock=False)  # 1 once a worker has warmed up
         self.workers = [context.Process(target=work, daemon=True, name=f"gridsat-worker-{i + 1}",
-                                        args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed))
+                                        args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed,
+                                              os.getpid()))
                         for i in range(jobs)]
         self.size = jobs
         self.pending = 0  # parts submitted and not yet done
         self.working: dict[str, int] = {}  # worker name -> the part it is on
-        with main_hidden() if self.method == "spawn" else contextlib.nullcontext():
+        with main_hidden() if self.method == "spawn" else contextlib.nullcontext(), signals_held():
             for worker in self.workers:
                 worker.start()
 

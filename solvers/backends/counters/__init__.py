@@ -42,11 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.models.encoding import Encoding, resolve_for
+from gridsat.models.constraints.amo import refuse_native
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally
+from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally, resolve_encoding
 from gridsat.solvers.stop import INTERRUPTED, Stop
 from gridsat.solvers.stop import TIME_LIMIT as TIME_LIMIT_REASON
 
@@ -182,7 +183,7 @@ def decimal(text: str) -> int:
 
 def resolve(puzzle: Puzzle, request: Request) -> Encoding:
     """The encoding to count: the user's choices, the ``exact`` choice on every axis not named."""
-    return resolve_for(puzzle, "cnf", request.encoding, exact=True)
+    return resolve_encoding(puzzle, CNF, request.encoding, exact=True)
 
 
 def exact_instead(puzzle: Puzzle, request: Request, encoding: Encoding) -> list[str]:
@@ -236,7 +237,7 @@ class ModelCounter(Backend):
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts, and only of encodings the puzzle's CNF offers (a lazy one is refused once built)."""
         super().vet(puzzle, request, counting=counting)
-        resolve(puzzle, request)
+        refuse_native(resolve(puzzle, request), f"the {self.name} backend (it counts a DIMACS CNF)")
 
     def listing(self) -> dict[str, Any]:
         """The installed counter's version, for ``gridsat list --json``."""
@@ -258,6 +259,11 @@ class ModelCounter(Backend):
             stop.request(TIME_LIMIT_REASON)
             return Tally(None, encoding.name, details=details, build_seconds=time.perf_counter() - started)
         check_eager(self.name, puzzle, encoding, f)
+        if request.seed is not None:  # a benchmark's spread: the same formula scrambled from the seed
+            from gridsat.models.scramble import scramble
+
+            f = scramble(f, request.seed)
+            details["scrambled_from"] = request.seed
         if any(not clause for clause in f.cnf.clauses):
             # An empty clause (a puzzle refuted while building, e.g. clues that do not fill the grid) has
             # no model; DIMACS cannot say so (d4 refuses the line, Ganak drops it), so no counter runs.

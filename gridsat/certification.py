@@ -1,0 +1,85 @@
+"""Certified answers for the API and the command line: a run's wish for a certificate, what an outcome
+says of its certificate, and ``check_proof``, a kept certificate checked again from its files alone
+(see docs/howto/certify.md; the work is in ``gridsat.solvers.proof``)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gridsat.models.errors import GridsatError, InvalidOption
+from gridsat.models.params import excerpt
+from gridsat.solvers.proof.claim import Certify
+
+if TYPE_CHECKING:  # loaded when a run certifies, not when gridsat starts
+    from gridsat.solvers.proof.certificate import Identity, Judgement
+
+CERTIFIED = "certified"
+
+
+def wish(instance: Any, params: Mapping[str, str], certify: bool | Certify, proof: str | Path | None) -> Certify | None:
+    """What a run is asked to certify (``proof``, a folder to keep the certificate in, implies ``certify``;
+    a ``Certify`` made already is passed through). The folder is refused now, before any work, when it
+    cannot be written; a kept certificate names its instance as text (a puzzle file by its full path)."""
+    from gridsat.solvers.proof.certificate import check_folder
+
+    if isinstance(certify, Certify):
+        return certify
+    if not certify and proof is None:
+        return None
+    folder = None if proof is None else Path(proof)
+    text = instance if isinstance(instance, str) else ""
+    if folder is not None:
+        if not text or text == "-":
+            raise InvalidOption("a kept certificate names its instance as text, which gridsat check-proof reads "
+                                "again: give the instance as text (not parsed, not '-' for stdin)")
+        check_folder(folder)
+        if Path(text).is_file():
+            text = str(Path(text).resolve())
+    return Certify(text, tuple(params.items()), folder)
+
+
+def note(outcome: Any) -> str | None:
+    """``certified: proof of 1,993 steps checked in 0.09 s``, ``NOT certified: ...``, or None when the run
+    was not asked to certify or ended before a final "no more solutions" that a proof could certify."""
+    certified = outcome.details.get(CERTIFIED)
+    if certified is None:
+        return None
+    if certified:
+        return f"certified: proof of {outcome.details['proof_steps']:,} steps checked in " \
+               f"{outcome.details['check_seconds']:.3f} s"
+    return f"NOT certified: {outcome.details.get('certificate_failure', 'the checker refused')}"
+
+
+def build(ident: Identity) -> tuple[Any, Any, Any]:
+    """The puzzle, instance and CNF a certificate's formula.cnf names, built again."""
+    from gridsat.models import get_puzzle
+    from gridsat.models.encoding import resolve_for
+
+    puzzle = get_puzzle(ident.puzzle)
+    instance = puzzle.parse(ident.instance, ident.params)
+    return puzzle, instance, puzzle.cnf(instance, resolve_for(puzzle, "cnf", ident.encoding))
+
+
+def check_proof(folder: str | Path) -> tuple[Judgement, str]:
+    """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
+    (verdict, ``knights-tour 5x5 from 0,0``). A folder that is no certificate raises ``InvalidOption``."""
+    from gridsat.solvers.proof.certificate import recheck
+
+    path = Path(folder)
+    if not (path / "formula.cnf").is_file():
+        raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf)")
+    built: list[tuple[Any, Any, Any]] = []
+
+    def build_once(ident: Identity) -> tuple[Any, Any, Any]:
+        built.append(build(ident))
+        return built[-1]
+
+    try:
+        verdict = recheck(path, build_once)
+    except GridsatError:
+        raise
+    except (ValueError, OSError) as error:
+        raise InvalidOption(f"cannot read the certificate in {excerpt(str(folder))}: {error}") from None
+    puzzle, instance, _ = built[-1]
+    return verdict, f"{puzzle.name} {puzzle.describe(instance)}"

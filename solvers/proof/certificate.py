@@ -1,0 +1,271 @@
+"""A certified answer: the claim "these solutions, and no more", with what proves it, checked and kept as files.
+
+A certificate holds the formula (the puzzle's CNF, plus a part's cube when the run was split), one blocking
+clause per solution found, the cut clauses a lazy encoding added while solving, and the solver's DRAT proof
+that all of them together are unsatisfiable. It is accepted when
+
+1. every blocking clause names every projection variable once, so that it rules out exactly one
+   assignment of the projection, and that assignment decodes to a solution the puzzle's own rule
+   verifier accepts, the one written beside it; no two blocking clauses are the same;
+2. every cut clause is what its witness says: the arcs leaving (or entering) a proper, non-empty set of
+   squares, which every tour must leave (or enter);
+3. gridsat's DRAT checker (``solvers.proof.drat``) accepts the proof against formula, cube, blocking and
+   cut clauses.
+
+Then the solutions blocked are all the solutions of the formula within the cube: any other would satisfy
+all those clauses. What is assumed: that the CNF is faithful to the puzzle (its models, projected, are
+exactly the solutions), which the cross-checks and mutation tests are for, and the checker itself.
+
+Files (``write``; docs/howto/certify.md has the format): ``formula.cnf`` (DIMACS with ``c gridsat`` lines
+naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, and the cube's
+unit clauses last), ``blocking.cnf`` (each clause after a ``c gridsat solution JSON`` line), ``cuts.cnf``
+(each after ``c gridsat cut out|in NODES``) and ``proof.drat`` (text DRAT, as the solver wrote it).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gridsat.models.errors import InvalidOption
+from gridsat.models.formulation import CnfFormulation
+from gridsat.models.params import excerpt
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import dumps, freeze
+
+FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat")
+SOLUTION, CUT = "c gridsat solution ", "c gridsat cut "
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What the formula was built from, so that ``gridsat check-proof`` can build it again."""
+
+    puzzle: str
+    instance: str
+    params: dict[str, str]
+    encoding: str
+    solver: str
+
+    def lines(self) -> list[str]:
+        return [f"puzzle {self.puzzle}", f"instance {self.instance}",
+                *(f"param {key}={value}" for key, value in self.params.items()),
+                f"encoding {self.encoding}", f"solver {self.solver}"]
+
+
+@dataclass
+class Certificate:
+    """A run's claim and its evidence (see the module docstring)."""
+
+    identity: Identity
+    formulation: CnfFormulation
+    cube: list[list[int]] = field(default_factory=list)
+    blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
+    cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
+    proof: bytes = b""
+
+    def block(self, clause: list[int], solution: Any) -> None:
+        self.blocking.append((clause, dumps(solution)))
+
+    def cut(self, clauses: list[list[int]]) -> None:
+        witness = self.formulation.witness
+        self.cuts += [(clause, witness(clause) if witness else "") for clause in clauses]
+
+    def clauses(self) -> list[list[int]]:
+        """Everything the proof refutes: formula, cube, blocking and cut clauses."""
+        return [*self.formulation.cnf.clauses, *self.cube, *(c for c, _ in self.blocking), *(c for c, _ in self.cuts)]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A certificate checked: ``failure`` names the first thing that fails (empty when certified)."""
+
+    certified: bool
+    failure: str
+    solutions: int  # the solutions the blocking clauses stand for (orbits times their size, if reduced)
+    proof_bytes: int
+    proof_steps: int
+    check_seconds: float
+    blocking: int = 0
+    cuts: int = 0
+    cube: int = 0  # clauses: a part's cube (0: the whole run)
+
+    def summary(self) -> dict[str, Any]:
+        return {"certified": self.certified, "proof_bytes": self.proof_bytes, "proof_steps": self.proof_steps,
+                "check_seconds": round(self.check_seconds, 6),
+                **({"certificate_failure": self.failure} if self.failure else {})}
+
+
+def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str) -> str | None:
+    """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is."""
+    if sorted(abs(lit) for lit in clause) != sorted(f.projection):
+        return "it does not name every projection variable exactly once"
+    blocked = {-lit for lit in clause}  # the one projection assignment the clause rules out
+    values = {f.pool.obj(v): int(v in blocked) for v in f.projection}
+    solution = f.decode(values)
+    problems = puzzle.verify(instance, solution)
+    if problems:
+        return f"the assignment it rules out is not a solution: {problems[0]}"
+    try:
+        written = freeze(json.loads(text))
+    except ValueError:
+        return f"the solution beside it is unreadable: {text[:60]!r}"
+    if written != freeze(solution):
+        return "the assignment it rules out is not the solution written beside it"
+    return None
+
+
+def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judgement:
+    """Check a certificate (see the module docstring); the proof is checked last, as it costs most."""
+    started = time.perf_counter()
+    f = certificate.formulation
+    failure = ""
+    seen: set[tuple[int, ...]] = set()
+    for i, (clause, text) in enumerate(certificate.blocking, 1):
+        problem = blocking_problem(f, puzzle, instance, clause, text)
+        if problem is None and tuple(sorted(clause)) in seen:
+            problem = "it repeats an earlier blocking clause"
+        seen.add(tuple(sorted(clause)))
+        if problem:
+            failure = failure or f"blocking clause {i}: {problem}"
+    for i, (clause, witness) in enumerate(certificate.cuts, 1):
+        problem = f.vouch(clause, witness) if f.vouch else "the encoding adds no cut clauses"
+        if problem:
+            failure = failure or f"cut clause {i}: {problem}"
+    steps = 0
+    if not failure:
+        from gridsat.solvers.proof.clausal import from_lists, read_drat  # numba: only when a proof is checked
+        from gridsat.solvers.proof.drat import check
+
+        proof = read_drat(certificate.proof)
+        verdict = check(from_lists(certificate.clauses()), proof)
+        steps = verdict.steps
+        failure = "" if verdict.accepted else f"proof.drat: {verdict.failure}"
+    solutions = len(certificate.blocking) * (f.orbit_size if f.images is not None else 1)
+    return Judgement(not failure, failure, solutions, len(certificate.proof), steps, time.perf_counter() - started,
+                     len(certificate.blocking), len(certificate.cuts), len(certificate.cube))
+
+
+def check_folder(folder: Path) -> None:
+    """Refuse, before any work, a certificate folder that cannot be written or would mix with other files:
+    it may exist only as a folder holding nothing but an earlier certificate (its files, ``part-N``)."""
+    where = excerpt(str(folder))
+    if folder.exists() and not folder.is_dir():
+        raise InvalidOption(f"cannot keep a certificate in {where}: it is not a folder")
+    if not folder.exists() and not folder.resolve().parent.is_dir():
+        raise InvalidOption(f"cannot keep a certificate in {where}: its parent folder does not exist")
+    if folder.is_dir():
+        others = [p.name for p in folder.iterdir() if p.name not in FILES and not p.name.startswith("part-")]
+        if others:
+            raise InvalidOption(f"cannot keep a certificate in {where}: it holds other files ({excerpt(others[0])})")
+
+
+def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
+    """The certificate as files in ``folder`` (made if missing), each file whole or not at all."""
+    folder.mkdir(parents=True, exist_ok=True)
+    f = certificate.formulation
+    shown = " ".join(map(str, f.projection))
+    lines = [*(f"c {line}" for line in header), "c gridsat certificate",
+             *(f"c gridsat {line}" for line in certificate.identity.lines()),
+             f"c gridsat cube {len(certificate.cube)}", f"c p show {shown} 0",
+             f"p cnf {max(f.cnf.nv, f.pool.top)} {len(f.cnf.clauses) + len(certificate.cube)}",
+             *(_line(c) for c in [*f.cnf.clauses, *certificate.cube])]
+    _replace(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
+    _replace(folder / "blocking.cnf", "".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking)
+             .encode())
+    _replace(folder / "cuts.cnf", "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
+    _replace(folder / "proof.drat", certificate.proof)
+
+
+def _replace(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def _line(clause: list[int]) -> str:
+    return " ".join(map(str, [*clause, 0]))
+
+
+def identity(folder: Path) -> Identity:
+    """The puzzle, instance, parameters and encoding a certificate's formula.cnf names."""
+    found: dict[str, Any] = {"params": {}}
+    for line in _lines(folder / "formula.cnf"):
+        if not line.startswith("c gridsat "):
+            if line.startswith("p "):
+                break
+            continue
+        key, _, value = line.removeprefix("c gridsat ").partition(" ")
+        if key == "param":
+            name, _, text = value.partition("=")
+            found["params"][name] = text
+        elif key in ("puzzle", "instance", "encoding", "solver"):
+            found[key] = value
+    missing = [key for key in ("puzzle", "instance", "encoding", "solver") if key not in found]
+    if missing:
+        raise ValueError(f"formula.cnf: no 'c gridsat {missing[0]}' line (not a gridsat certificate)")
+    return Identity(**found)
+
+
+def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Certificate, str]:
+    """The certificate in ``folder`` for the formulation built again from ``ident``, and the first way
+    formula.cnf differs from that formulation (empty when it does not)."""
+    from gridsat.solvers.proof.clausal import read_cnf
+
+    text = (folder / "formula.cnf").read_bytes()
+    written = read_cnf(text)
+    cube_size = next((int(line.split()[-1]) for line in _lines(folder / "formula.cnf")
+                      if line.startswith("c gridsat cube ")), 0)
+    clauses = [written.clause(i) for i in range(len(written))]
+    encoding, cube = clauses[:len(clauses) - cube_size], clauses[len(clauses) - cube_size:]
+    certificate = Certificate(ident, formulation, cube, list(_commented(folder / "blocking.cnf", SOLUTION)),
+                              list(_commented(folder / "cuts.cnf", CUT)), (folder / "proof.drat").read_bytes())
+    return certificate, _difference(encoding, formulation.cnf.clauses) or written.error
+
+
+def _difference(written: list[list[int]], built: list[list[int]]) -> str:
+    if len(written) != len(built):
+        return f"formula.cnf has {len(written)} clauses before its cube, the puzzle's encoding {len(built)}"
+    for i, (a, b) in enumerate(zip(written, built, strict=True), 1):
+        if sorted(set(a)) != sorted(set(b)):
+            return f"formula.cnf clause {i} is not clause {i} of the puzzle's encoding"
+    return ""
+
+
+def _commented(path: Path, mark: str) -> Iterator[tuple[list[int], str]]:
+    """The clauses of blocking.cnf or cuts.cnf, each with the text of the comment line before it."""
+    note = None
+    for number, line in enumerate(_lines(path), 1):
+        if line.startswith(mark):
+            note = line.removeprefix(mark)
+        elif line.strip() and not line.startswith("c"):
+            words = line.split()
+            if note is None or words[-1] != "0":
+                raise ValueError(f"{path.name} line {number}: a clause needs a '{mark.strip()}' line before it "
+                                 "and a closing 0")
+            try:
+                yield [int(word) for word in words[:-1]], note
+            except ValueError:
+                raise ValueError(f"{path.name} line {number}: unreadable clause") from None
+            note = None
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def recheck(folder: Path, build: Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]) -> Judgement:
+    """Check the certificate in ``folder`` from its files alone; ``build`` makes the puzzle, the instance
+    and the CNF again from what formula.cnf names (a ``ValueError`` when it cannot)."""
+    ident = identity(folder)
+    puzzle, instance, formulation = build(ident)
+    certificate, difference = read(folder, ident, formulation)
+    if not (folder / "proof.drat").exists():
+        difference = difference or "proof.drat is missing"
+    if difference:
+        return Judgement(False, difference, 0, len(certificate.proof), 0, 0.0)
+    return judge(certificate, puzzle, instance)

@@ -1,0 +1,79 @@
+"""A certified search (``--certify``): what the sat backend keeps while it enumerates, and the check at its end.
+
+The search runs in one incremental solver that writes a DRAT proof (PySAT's ``with_proof``). Each model it
+reports is blocked by a clause over *every* projection variable (not only the true ones, as an uncertified
+search may block), so that the clause rules out exactly that model's projection and nothing else; each
+cut clause a lazy encoding adds is kept with its witness. When the solver answers "no more models", its
+proof covers the whole run, and the checker reads it against formula, cube, blocking and cut clauses all
+given at the start: a RUP lemma learnt before a clause was added stays RUP with it (a RAT lemma may not, and
+the checker then refuses: it never accepts for that reason).
+The certificate is then judged (``solvers.proof.certificate.judge``) and, when asked, written to a folder.
+"""
+from __future__ import annotations
+
+import functools
+import gc
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridsat.models.formulation import CnfFormulation
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
+from gridsat.solvers.proof.claim import Certify
+
+
+@functools.cache
+def proves(solver: str) -> bool:
+    """Whether PySAT's ``solver`` writes DRAT proofs (``with_proof``), asked of the solver itself."""
+    from pysat.solvers import Solver
+
+    hook = sys.unraisablehook
+    # A solver that refuses with_proof is left half-built, and its __del__ then fails: nothing to report.
+    sys.unraisablehook = lambda unraisable: None
+    try:
+        Solver(name=solver, with_proof=True).delete()
+        return True
+    except NotImplementedError:
+        return False
+    finally:
+        gc.collect()
+        sys.unraisablehook = hook
+
+
+@dataclass
+class Recorder:
+    """The evidence of one certified search as it runs; ``verdict`` once the solver said "no more"."""
+
+    wish: Certify
+    puzzle: Puzzle
+    instance: Instance
+    certificate: Certificate
+    header: list[str] = field(default_factory=list)
+    verdict: Judgement | None = None
+
+    @classmethod
+    def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str,
+              solver: str, header: list[str]) -> Recorder:
+        ident = Identity(puzzle.name, wish.instance, dict(wish.params), encoding, solver)
+        return cls(wish, puzzle, instance, Certificate(ident, f), header)
+
+    def block(self, model: list[int], solution: Any) -> list[int]:
+        """The clause that rules out exactly this model's projection, kept with the solution it blocks."""
+        clause = [-model[v - 1] for v in self.certificate.formulation.projection]
+        self.certificate.block(clause, solution)
+        return clause
+
+    def finish(self, oracle: Any) -> Judgement:
+        """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
+        lines = oracle.get_proof()
+        if not any(line.strip() == "0" for line in lines):
+            # Some solvers (glucose, maple*) stop on a conflict found while clauses are added and write no
+            # empty clause: it is added here, and the checker checks it like any lemma.
+            lines = [*lines, "0"]
+        self.certificate.proof = ("\n".join(lines) + "\n").encode()
+        self.verdict = judge(self.certificate, self.puzzle, self.instance)
+        if self.wish.folder is not None:
+            write(self.certificate, self.wish.folder, self.header)
+        return self.verdict
+

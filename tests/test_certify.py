@@ -1,0 +1,108 @@
+"""Certified answers (--certify, --proof DIR, gridsat check-proof): accepted when they hold, refused naming
+the first thing that fails when a certificate is tampered with."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from conftest import gridsat  # noqa: E402
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+def test_a_certified_count_says_so_in_json() -> None:
+    done = gridsat("count", "prime-grid", "3x3", "--backend", "sat", "--certify", "--json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert (record["count"], record["certified"]) == (128, True)
+    assert record["proof_bytes"] > 0 and record["proof_steps"] > 0 and record["check_seconds"] >= 0
+
+
+def test_uniqueness_and_none_are_certified() -> None:
+    done = gridsat("count", "shikaku", "seed", "--limit", "2", "--backend", "sat", "--certify")
+    assert done.returncode == 0 and done.stdout.startswith("1 (unique; certified: proof of "), done.stdout
+    none = gridsat("solve", "prime-grid", "3x3", "-p", "max=9", "--backend", "sat", "--certify", "--json")
+    record = json.loads(none.stdout)
+    assert none.returncode == 1 and record["certified"] is True and record["count"] == 0
+
+
+def test_a_run_that_stops_early_certifies_nothing() -> None:
+    done = gridsat("count", "tatami", "4x7", "--backend", "sat", "--certify", "--limit", "2", "--json")
+    record = json.loads(done.stdout)
+    assert record["complete"] is False and record["certified"] is None and "proof_steps" not in record
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--backend", "cpsat", "--certify"], "cannot certify"),
+    (["--backend", "sat", "--solver", "minisat22", "--certify"], "writes no DRAT proof"),
+])
+def test_certify_is_refused_where_no_proof_can_come(args: list[str], named: str) -> None:
+    done = gridsat("count", "tatami", "4x7", *args)
+    assert done.returncode == 2 and named in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_a_kept_certificate_checks_again_and_tampering_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "tours"
+    done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "sat", "--proof", str(folder))
+    assert done.returncode == 0 and done.stdout.startswith("304 (tours: directed; certified: proof of "), done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.drat"]
+    assert len(lines(folder / "blocking.cnf")) == 2 * 304 and lines(folder / "cuts.cnf")
+    again = gridsat("check-proof", str(folder))
+    assert again.returncode == 0 and again.stdout.startswith("certified: knights-tour 5x5"), again.stdout
+    assert "304 solutions" in again.stdout
+
+    proof = (folder / "proof.drat").read_bytes()
+    proof_lines = proof.splitlines(keepends=True)
+    (folder / "proof.drat").write_bytes(b"".join(proof_lines[:len(proof_lines) // 2]))
+    half = gridsat("check-proof", str(folder))
+    assert half.returncode == 1 and "without deriving the empty clause" in half.stdout, half.stdout
+    (folder / "proof.drat").write_bytes(proof)
+
+    blocking = lines(folder / "blocking.cnf")
+    (folder / "blocking.cnf").write_text("\n".join(blocking[:2] + blocking[4:]) + "\n")
+    missing = gridsat("check-proof", str(folder))
+    assert missing.returncode == 1 and missing.stdout.startswith("not certified: proof.drat: step "), missing.stdout
+
+    wrong = [*blocking[:1], blocking[3], *blocking[2:]]  # the first clause beside the second's solution
+    (folder / "blocking.cnf").write_text("\n".join(wrong) + "\n")
+    swapped = gridsat("check-proof", str(folder))
+    assert swapped.returncode == 1 and "blocking clause 1:" in swapped.stdout, swapped.stdout
+    (folder / "blocking.cnf").write_text("\n".join(blocking) + "\n")
+
+    cuts = lines(folder / "cuts.cnf")
+    witness = cuts[0].split()
+    (folder / "cuts.cnf").write_text("\n".join([" ".join(witness[:-1]), *cuts[1:]]) + "\n")
+    bad_cut = gridsat("check-proof", str(folder))
+    assert bad_cut.returncode == 1 and "cut clause 1:" in bad_cut.stdout, bad_cut.stdout
+
+
+def test_check_proof_refuses_a_folder_that_is_no_certificate(tmp_path: Path) -> None:
+    done = gridsat("check-proof", str(tmp_path / "nowhere"))
+    assert done.returncode == 2 and "nowhere" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_a_split_run_certifies_each_part_in_a_folder_of_its_own(tmp_path: Path) -> None:
+    folder = tmp_path / "parts"
+    done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "sat", "--jobs", "2", "--parts", "8",
+                   "--proof", str(folder), "--json")
+    record = json.loads(done.stdout)
+    assert done.returncode == 0 and (record["count"], record["certified"]) == (304, True), done.stderr
+    parts = sorted(folder.iterdir())
+    if record["parts"] == 1:  # the probe answered alone: one certificate, in the folder itself
+        assert [p.name for p in parts] == ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.drat"]
+        return
+    assert parts and all(p.name.startswith("part-") for p in parts)
+    checked = [gridsat("check-proof", str(p)) for p in parts]
+    assert all(c.returncode == 0 and "within its cube of" in c.stdout for c in checked)
+
+
+def test_an_incomplete_split_run_certifies_nothing() -> None:
+    done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "sat", "--jobs", "2", "--certify",
+                   "--limit", "5", "--json")
+    assert json.loads(done.stdout)["certified"] is None
