@@ -104,3 +104,13 @@ def test_the_command_prints_json_and_refuses_an_unknown_name() -> None:
     assert record["holds"] is False and record["witness"]["missed"].startswith("-x(")
     bad = gridsat("strength", "pairwize")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "pairwize" in bad.stderr
+
+
+def test_hall_intervals_are_propagation_complete_where_per_value_clauses_are_not() -> None:
+    """On a 1x3 row of values 1..4 (k = 4: bounds of all three cells): Bessiere et al.'s decomposition
+    derives every bound the all-different implies; the per-value conflict clauses miss a Hall set."""
+    hall, order, domain = strengths(["prime-grid all-different hall", "prime-grid all-different order",
+                                     "prime-grid domain order"], k=4)
+    assert hall.holds and domain.holds
+    assert not order.holds and order.witness is not None
+    assert order.witness.missed in implied(order.witness.constraint, order.witness.assignment)
