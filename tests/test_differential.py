@@ -32,7 +32,7 @@ def test_the_same_seed_draws_the_same_instances():
                                                                      again.checked.covered)
 
 
-DROPPED = "tatami.formulations:cnf:no four mats meet drop [all]"
+DROPPED = "tatami:cnf:no four mats meet drop [all]"
 
 
 def test_a_clause_family_dropped_through_the_mutation_machinery_is_caught_with_its_command():
