@@ -45,9 +45,9 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
 
 # ``cutset`` (lazy cut-set refinement) is the default: the fastest CNF in
 # python -m gridsat.benchmarks.compare.knights_tour, for one tour and for a count. ``bitwise`` is the
-# default at-most-one: the fastest on the position encoding's 8x8 tour (python -m
-# gridsat.benchmarks.compare.amo: 7x pairwise), and linear in a dummy node's n arcs, where pairwise
-# writes n^2/2 clauses (2.7 million on 40x40).
+# default at-most-one: the fastest on the position encoding's 8x8 tour in every run of python -m
+# gridsat.benchmarks.compare.amo (5 to 8 times pairwise), and linear in a dummy node's n arcs, where
+# pairwise writes n^2/2 clauses (2.7 million on 40x40).
 CNF_ENCODINGS = EncodingSpace(
     (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"),
      amo.axis(default="bitwise")))
