@@ -4,8 +4,10 @@ The CLI wires ``add_arguments`` and ``run``; ``python -m gridsat.benchmarks.comm
 
 Exit status: 0 when every run ended ``ok``, ``timeout``, ``memout`` or ``not applicable`` (limits are
 results, not failures; a configuration its backend refused when it ran is no failure either); 1 when
-any run is ``wrong`` or ended in an ``error``; 130 after Ctrl-C (what finished is kept, and the same
-command resumes). Input errors raise ``GridsatError`` (the CLI's exit status 2).
+any run is ``wrong`` (it broke a rule, returned a solution twice, or differs from the case's expected or
+golden count) or ended in an ``error``, or a case is ``disputed`` (no count known, and the runs differ);
+130 after Ctrl-C (what finished is kept, and the same command resumes). Input errors raise
+``GridsatError`` (the CLI's exit status 2).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from typing import IO, Any
 
 from gridsat.arguments import folder, positive_float, positive_int, whole
 from gridsat.benchmarks import report
-from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge
+from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
 from gridsat.benchmarks.suite import MAX_MEMORY, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
+from gridsat.solvers.locks import WriterLock
 from gridsat.solvers.splitting.pool import scheduler_address
 
 
@@ -114,6 +117,17 @@ def run(args: argparse.Namespace) -> int:
     scatter = tuple(args.scatter) if args.scatter else suite.scatter
     check_scatter(scatter, runs, bool(args.scatter))
     limits = Limits(args.time_limit or suite.timeout, args.memory or suite.memory)
+    lock = WriterLock(args.out, f"--out {excerpt(str(args.out))}")  # two runs on one folder lost half the runs
+    lock.acquire()
+    try:
+        return run_locked(args, suite, runs, notes, scatter, limits)
+    finally:
+        lock.release()
+
+
+def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: list[str], scatter: Any,
+               limits: Limits) -> int:
+    """``run`` once the results folder is this run's alone."""
     results = Results(args.out)
     results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description))
     finished = results.done()
@@ -142,8 +156,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"interrupted: {len(results.records)} runs kept in {results.path}; run again to resume", file=err)
         return 130
     progress.close()
-    planned = {r.id for r in runs}
-    records = [r for r in results.records if r["id"] in planned]
+    planned = {r.id: i for i, r in enumerate(runs)}
+    # In the plan's order, not the order the runs finished in: the report's rows follow the suite.
+    records = sorted((r for r in results.records if r["id"] in planned), key=lambda r: planned[r["id"]])
     problems = judge(records)
     results.rewrite()
     seeds = suite.seeds if args.seeds is None else args.seeds
@@ -153,13 +168,24 @@ def run(args: argparse.Namespace) -> int:
     path = report.write(args.out, records, head, notes=notes, problems=problems, scatter=scatter, plots=plots)
     counts = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     left_out = f"; {len(notes)} left out of the plan (see the report)" if notes else ""
-    print(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f"{left_out}; report: {path}")
+    cases = verdicts(records)
+    say(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f"{left_out}; report: {path}")
     for problem in problems:
         print(problem, file=err)
     for item in records:
         if item["status"] == "error":
             print(f"ERROR {item['puzzle']} {item['instance']} {item['config']}: {item['message']}", file=err)
-    return 1 if counts["wrong"] or counts["error"] else 0
+    return 1 if counts["wrong"] or counts["error"] or cases["disputed"] else 0
+
+
+def say(line: str) -> None:
+    """The summary on stdout; a reader that closed it (``| head``) does not change bench's status, and
+    the report is written all the same, which stderr says."""
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"note: standard output was closed; {line}", file=sys.stderr)
 
 
 class ProgressBar:

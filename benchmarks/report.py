@@ -19,7 +19,7 @@ from typing import Any
 
 from gridsat.benchmarks import spread
 from gridsat.benchmarks.plots import cases_of, configs_of
-from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case
+from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case, verdicts
 from gridsat.benchmarks.spread import Best, Paired, solve_time
 
 SIZES = ("variables", "clauses", "constraints")
@@ -261,6 +261,9 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         "",
         *([head["description"][:1].upper() + head["description"][1:] + ".", ""] if head.get("description") else []),
         f"{len(records)} runs: " + ", ".join(f"{n} {s}" for s, n in statuses.items() if n) + ".",
+        "Cases (each instance and mode): " + ", ".join(f"{n} {v}" for v, n in verdicts(records).items()) + " (checked "
+        "against the suite's expected or the golden count; with neither, no majority decides: runs that differ "
+        "make a case disputed, and one that only one run answered is unchecked).",
         f"Limits per run: {limits['timeout']:g} s of CPU, {limits['memory']} MB of resident memory; repeats: "
         f"{limits.get('repeat', 1)}; seeds: {limits.get('seeds') or 'none'}; "
         f"CP-SAT workers: {limits.get('workers', 1)}. "
@@ -361,7 +364,7 @@ def exceptions(records: list[dict[str, Any]], notes: Iterable[str], problems: It
 
     lines = []
     if problems:
-        lines += ["## Wrong answers", "", *[f"- {p}" for p in problems], ""]
+        lines += ["## Wrong answers and disputed cases", "", *[f"- {p}" for p in problems], ""]
     errors = [r for r in records if r["status"] in ("error", "memout")]
     if errors:
         lines += ["## Errors", "", *listed(errors), ""]

@@ -12,16 +12,17 @@ import os
 import platform
 import sys
 import threading
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from gridsat.benchmarks.worker import NOT_APPLICABLE
+from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
+from gridsat.models.golden import golden_count
 from gridsat.models.params import excerpt
-from gridsat.solvers.backend import reference_backend
 
 # Every status a run can end with, in the order summaries count them.
 STATUSES = ("ok", "timeout", "memout", NOT_APPLICABLE, "error", "wrong")
@@ -185,53 +186,84 @@ def answer(record: dict[str, Any]) -> Any:
 
 
 def judge(records: list[dict[str, Any]]) -> list[str]:
-    """Mark ``wrong`` the runs that break rules or disagree on their case; the problems found.
+    """Mark ``wrong`` the runs that break rules, return a solution twice, or differ from their case's
+    known count; give every answered run its case's ``verdict``; the problems found.
 
-    The truth on a case is its ``expected`` count when the suite gives one; else the answer most
-    configurations agree on; on a tie, the reference backend's answer; on a tie without it, no one
-    can say, so every run of the tie is marked wrong.
+    The truth on a case is its ``expected`` count when the suite gives one, else its golden count
+    (models/golden); every run is checked against it (``checked``), a mismatch naming the source.
+    With no count known, no majority is the truth: runs that differ make the case ``disputed``,
+    runs that all agree ``agreed``, and a case where only one run answered is ``unchecked``.
     """
     cases: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
+        record["verdict"] = None  # an unanswered run's case may have none
         if record["status"] in ANSWERED:
             record["status"], record["message"] = "ok", None
             cases[(record["puzzle"], record["instance"], json.dumps(record["params"]), record["mode"])].append(record)
     problems = []
     for (puzzle, _, _, mode), group in cases.items():
         truth, source = truth_of(group)
+        answers = {answer(r) for r in group if not faults(r)}
+        verdict = (CHECKED if truth is not None else DISPUTED if len(answers) > 1
+                   else AGREED if len(group) > 1 else UNCHECKED)
         for record in group:
-            where = f"{puzzle} {record_case(record)} {record['config']}"
-            if record.get("invalid"):
-                record["status"] = "wrong"
-                record["message"] = f"{record['invalid']} solutions break the puzzle's rules"
-            elif truth is not None and answer(record) != truth:
-                record["status"] = "wrong"
-                record["message"] = f"answered {answer(record)}, {source} says {truth}"
-            elif truth is None:
-                record["status"] = "wrong"
-                record["message"] = f"answers disagree and nothing breaks the tie: {source}"
-            if record["status"] == "wrong":
-                problems.append(f"WRONG {where} ({mode}): {record['message']}")
+            record["verdict"] = verdict
+            fault = faults(record) or (f"answered {answer(record)}, {source} says {truth}"
+                                       if truth is not None and answer(record) != truth else None)
+            if fault:
+                record["status"], record["message"] = "wrong", fault
+                problems.append(f"WRONG {puzzle} {record_case(record)} {record['config']} ({mode}): {fault}")
+        if verdict == DISPUTED:
+            said = ", ".join(f"{r['config']} {answer(r)}" for r in group)
+            problems.append(f"DISPUTED {puzzle} {record_case(group[0])} ({mode}): no count is known and the runs "
+                            f"differ: {said}")
     return problems
 
 
+# A case's verdict (see ``judge``), kept in each of its runs' records.
+CHECKED, AGREED, DISPUTED, UNCHECKED = "checked", "agreed", "disputed", "unchecked"
+VERDICTS = (CHECKED, AGREED, DISPUTED, UNCHECKED)
+
+
+def faults(record: dict[str, Any]) -> str | None:
+    """What a run gets wrong on its own: solutions that break the rules, solutions returned twice."""
+    if record.get("invalid"):
+        return f"{record['invalid']} solutions break the puzzle's rules"
+    if record.get("duplicates"):
+        return f"returned {record['duplicates']} solutions more than once"
+    return None
+
+
 def truth_of(group: list[dict[str, Any]]) -> tuple[Any, str]:
-    """The answer a case should have, and where it comes from."""
-    expected = group[0].get("expected")
-    if expected is not None:
-        return ("solution" if expected else "none") if group[0]["mode"] == "solve" else expected, "the suite"
-    votes = Counter(answer(r) for r in group if not r.get("invalid"))
-    if not votes:
-        return None, "no valid answers"
-    ranked = votes.most_common()
-    best = [a for a, n in ranked if n == ranked[0][1]]
-    if len(best) == 1:
-        return best[0], f"the majority ({ranked[0][1]} of {sum(votes.values())} runs)"
-    reference = reference_backend()  # the registry's, never a name written here
-    references = {answer(r) for r in group if r["backend"] == reference and answer(r) in best}
-    if len(references) == 1:
-        return references.pop(), "the reference backend"
-    return None, " vs ".join(str(a) for a in best)
+    """The answer a case should have and where it comes from: the suite's ``expected``, else the golden
+    count; (None, "") when neither is known."""
+    first = group[0]
+    expected = first.get("expected")
+    source = "the suite"
+    if expected is None:
+        known = golden_of(first["puzzle"], first["instance"], first["params"])
+        if known is None:
+            return None, ""
+        expected, source = known.count, f"the golden count ({known.source})"
+    return ("solution" if expected else "none") if first["mode"] == "solve" else expected, source
+
+
+def golden_of(puzzle: str, instance: str, params: dict[str, Any]) -> Any:
+    """The golden count of an instance as a suite names it, or None (also when it cannot be read)."""
+    try:
+        chosen = get_puzzle(puzzle)
+        return golden_count(chosen, chosen.parse(instance, {k: str(v) for k, v in params.items()}))
+    except GridsatError:
+        return None
+
+
+def verdicts(records: list[dict[str, Any]]) -> dict[str, int]:
+    """How many cases were checked against a known count, agreed, disputed and unchecked."""
+    seen: dict[tuple, str] = {}
+    for r in records:
+        if r.get("verdict"):
+            seen[(r["puzzle"], r["instance"], json.dumps(r["params"]), r["mode"])] = r["verdict"]
+    return {v: sum(x == v for x in seen.values()) for v in VERDICTS}
 
 
 def record_case(record: dict[str, Any]) -> str:

@@ -210,7 +210,7 @@ RECORD_FIELDS = (
     "id", "puzzle", "instance", "params", "backend", "encoding", "solver", "algorithm", "config", "mode", "repeat",
     "status", "count", "complete", "reason", "message", "expected", "seconds", "build_seconds", "solve_seconds",
     "wall_seconds", "cpu_seconds", "max_rss_bytes", "variables", "clauses", "constraints", "duplicates", "invalid",
-    "label", "described", "seed", "workers", "warm_seconds", "cpu_wall",
+    "verdict", "label", "described", "seed", "workers", "warm_seconds", "cpu_wall",
     "conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses",
 )
 

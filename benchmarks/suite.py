@@ -190,6 +190,12 @@ def load(name: str) -> Suite:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise SuiteError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise SuiteError(f"{path}: not UTF-8 text (byte {error.start + 1}): not a suite file") from None
+    except RecursionError:  # tomllib parses nested arrays recursively
+        raise SuiteError(f"{path}: arrays or tables nested too deep for a suite file") from None
+    except OSError as error:
+        raise SuiteError(f"{path}: cannot read it: {error.strerror or error}") from None
     where = str(path)
     check(data, SUITE, "", lambda message: SuiteError(f"{where}: {message}".replace(": : ", ": ")))
     check_keys(data, SUITE_KEYS, where)

@@ -4,15 +4,16 @@
     >>> gridsat.count("tatami", "4x7").count
     3
 
-``solve``, ``count``, ``enumerate``, ``crosscheck`` and ``load`` are the API (see ``gridsat.api``); the
+``solve``, ``count``, ``enumerate``, ``crosscheck``, ``formulate`` and ``load`` are the API (see ``gridsat.api``); the
 puzzles are ``gridsat.models``, the backends ``gridsat.solvers``, the benchmark harness
 ``gridsat.benchmarks``. OR-Tools and PySAT load only when a formulation is built.
 """
 
 from gridsat import display as _display  # noqa: F401 - hands results the SVG drawing of their solutions
-from gridsat.api import count, crosscheck, enumerate, load, mutate, solve
+from gridsat.api import count, crosscheck, enumerate, formulate, load, mutate, solve
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.version import VERSION
 from gridsat.solvers.crosscheck import Report
@@ -25,6 +26,8 @@ __version__ = VERSION
 
 __all__ = [
     "BackendUnavailable",
+    "CnfFormulation",
+    "CpsatFormulation",
     "Enumeration",
     "GridsatError",
     "InvalidInstance",
@@ -42,6 +45,7 @@ __all__ = [
     "count",
     "crosscheck",
     "enumerate",
+    "formulate",
     "get_puzzle",
     "load",
     "mutate",

@@ -21,6 +21,7 @@ from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
 from gridsat.models.constraints.amo import ENCODINGS as AT_MOST_ONE
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
+from gridsat.models.formulation import Formulation
 from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
@@ -37,8 +38,10 @@ from gridsat.solvers.backend import (
     counts_only,
     get_backend,
     reference_backend,
+    resolve_encoding,
     searches_formulation,
 )
+from gridsat.solvers.backend import formulate as build
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import RUN_BUDGET as RUN_BUDGET
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
@@ -254,8 +257,8 @@ def crosscheck(
     instance: str | Instance,
     *,
     params: Params | None = None,
-    backends: Iterable[str] | None = None,
-    encodings: str = "default",
+    backends: Iterable[str] | str | None = None,
+    encodings: str | Iterable[str] = "default",
     solver: str | None = None,
     time_limit: float | None = RUN_BUDGET,
     on_outcome: Callable[[Outcome], None] | None = None,
@@ -265,8 +268,12 @@ def crosscheck(
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
-    ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once) or ``"all"``
-    (every combination); ``solver`` is the PySAT solver of the sat runs. Unnamed, the backends run
+    ``encodings`` is ``"default"`` (each backend's default), ``"each"`` (every choice once), ``"all"``
+    (every combination), or the encodings and algorithms to run, a list (``["crt", "rank"]``; a comma
+    string is read the same): each backend runs exactly those it offers. ``backends`` is a list of names
+    (a comma string is read the same). ``each`` and ``all`` leave out the reference algorithms that do
+    not search for every solution (Warnsdorff's rule), saying so.
+    ``solver`` is the PySAT solver of the sat runs. Unnamed, the backends run
     fastest first (solvers and counters, then the plain backtracking search); named, in the order given.
     ``time_limit`` is each run's budget, 60 seconds (``RUN_BUDGET``) unless given (None: no limit): a run
     it stops is reported unfinished, and the finished runs are compared all the same. ``on_start`` sees
@@ -276,12 +283,12 @@ def crosscheck(
     representatives are compared.
     """
     chosen, parsed = load(puzzle, instance, params)
-    names = list(backends) if backends is not None else None
+    names = listed(backends, "backends") if backends is not None else None
     for name in names or []:
         if name not in BACKENDS:
-            raise UnknownName("backend", name, list(BACKENDS), " in --backends")
-    if encodings not in SCOPES:
-        raise UnknownName("encodings scope", encodings, SCOPES)
+            raise UnknownName("backend", name, list(BACKENDS), " in backends")
+    if not (isinstance(encodings, str) and encodings in SCOPES):
+        encodings = listed(encodings, "encodings")
     check_limits(None, time_limit)
     plan = splitting(split)
     skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
@@ -297,6 +304,14 @@ def crosscheck(
 
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
                           run=run, skipped=skipped, golden=golden_count(chosen, parsed))
+
+
+def listed(value: str | Iterable[str], parameter: str) -> list[str]:
+    """A list of names given as a list, or as one comma-separated string (never read letter by letter)."""
+    items = [part.strip() for part in value.split(",")] if isinstance(value, str) else list(value)
+    if not items or not all(isinstance(item, str) and item.strip() for item in items):
+        raise InvalidOption(f"{parameter} {value!r} must be a non-empty list of names (or one comma-separated string)")
+    return [item.strip() for item in items]
 
 
 def fuzz(
@@ -508,6 +523,25 @@ def instance_note(puzzle: Puzzle, instance: Instance) -> str | None:
 
 
 EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (the CP-SAT model)
+
+
+def formulate(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None,
+              backend: str = "sat", encoding: str | None = None, exact: bool = True) -> Formulation:
+    """The formulation a backend solves, as the object gridsat itself builds, exports and mutates: for a
+    backend that reads CNF (``sat``, ``d4``, ``ganak``) a ``CnfFormulation`` (``.cnf``, a PySAT ``CNF``;
+    ``.projection``, the puzzle's own variables; ``.pool``, the ``IDPool`` that names them, so
+    ``pool.obj(v)`` is a variable's key; ``.decode``), for ``cpsat`` a ``CpsatFormulation`` (``.model``,
+    the ``CpModel``; ``.primary``, its primary variables by key; ``.decode``). ``encoding`` as the backend
+    takes it; an axis not named takes its exact choice, as export does (``exact=False``: the backend's
+    default, which may be a lazy or symmetry-reduced encoding, as a run uses)."""
+    chosen, parsed = load(puzzle, instance, params)
+    if backend not in BACKENDS:
+        raise UnknownName("backend", backend, list(BACKENDS))
+    kind = backend_class(backend).formulation
+    if kind is None:
+        having = [name for name in BACKENDS if backend_class(name).formulation is not None]
+        raise InvalidOption(f"backend {backend!r} has no formulation: formulate for one of {', '.join(having)}")
+    return build(chosen, parsed, kind, resolve_encoding(chosen, kind, encoding, exact=exact))
 
 
 def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None, format: str = "dimacs",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gridsat import animate, api, helptext, jsontext, status
-from gridsat.arguments import Parser, any_int, count_or_all, folder, percent, positive_float, positive_int, whole
+from gridsat.arguments import Parser, any_int, count_or_all, folder, percent, positive_float, positive_int, text, whole
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
@@ -372,7 +372,8 @@ def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
         lines.append(f"note: unfinished: {note}")
     verdict = plural(len(report.differences), "difference") if report.differences else "no difference"
     stopped = f"; stopped by {report.stopped}" if report.stopped else ""
-    what = " ".join(["fuzz", *args.names]) if args.backend else f"fuzz --seed {args.seed}"
+    what = " ".join(["fuzz", *args.names, *(f"-p {p}" for p in args.param)]) if args.backend else \
+        f"fuzz --seed {args.seed}"
     lines.append(f"{what}: {plural(report.pairs, 'pair')} (instance, configuration) checked on "
                  f"{plural(report.instances, 'instance')}, {len(report.checked.covered)} configurations, in "
                  f"{report.seconds:.1f} s{stopped}: {verdict}")
@@ -645,8 +646,10 @@ def add_crosscheck(sub: Commands) -> None:
     check = sub.add_parser("crosscheck", help="run every backend and compare the solution sets")
     instance_args(check)
     check.add_argument("--backends", metavar="A,B,...", help="backends to run (default: every available one)")
-    check.add_argument("--encodings", choices=api.SCOPES, default="default",
-                       help="default: each backend's default; each: every choice once; all: every combination")
+    check.add_argument("--encodings", type=text, default="default", metavar="WHICH",
+                       help="default: each backend's default; each: every choice once; all: every combination; "
+                            "or the encodings and algorithms to run, comma-separated (crt,rank): each backend "
+                            "runs exactly those it offers")
     check.add_argument("--solver", help="the PySAT solver of the sat runs (default cadical195)")
     check.add_argument("--time-limit", type=positive_float, default=api.RUN_BUDGET, metavar="SEC",
                        help="each run's budget (default %(default)g): a run it stops is reported unfinished, and "

@@ -1,6 +1,6 @@
 """Encodings as names: a puzzle's formulation choices, validated at the door.
 
-A formulation has independent axes (for example the cardinality encoding, or how an adjacency
+A formulation has independent axes (for example the at-most-one encoding, or how an adjacency
 rule is written). A user names any of the axes' choices joined by ``+`` (``support+ladder``);
 every axis not named takes its default. ``EncodingSpace.resolve`` turns that into an
 ``Encoding``: one choice per axis, with a canonical name listing them all.

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
+from gridsat.models.formulation import Formulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.splitting.cubes import Part
 from gridsat.solvers.stop import Stop
@@ -209,6 +210,16 @@ def searcher_of(kind: str) -> str:
 def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
     """``text`` resolved in the puzzle's ``kind`` space; a name only the other kind offers names its backend."""
     return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
+
+
+def formulate(puzzle: Puzzle, instance: Instance, kind: str, encoding: Encoding) -> Formulation:
+    """The formulation of ``kind`` (``cnf`` or ``cpsat``) built with ``encoding``: the one object that
+    export writes, mutation changes and the backends solve."""
+    if kind == "cnf":
+        return puzzle.cnf(instance, encoding)
+    if kind == "cpsat":
+        return puzzle.cpsat(instance, encoding)
+    raise ValueError(f"no formulation of kind {kind!r} (cnf or cpsat)")
 
 
 def counts_only(backend: Backend) -> bool:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
-from gridsat.models.errors import GridsatError
+from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.solvers import reprs
@@ -78,8 +78,8 @@ class Report:
 
     @property
     def notes(self) -> list[str]:
-        """What to tell the user besides the verdict."""
-        return list(self.skipped)
+        """What to tell the user besides the verdict: backends left out, counts only probably exact."""
+        return list(self.skipped) + guarantees(self.outcomes)
 
     @property
     def agree(self) -> bool:
@@ -114,6 +114,12 @@ class Report:
         }
 
 
+def guarantees(outcomes: list[Outcome]) -> list[str]:
+    """A note per run whose count is exact with high probability only (Ganak, as pyganak runs it)."""
+    return [f"{o.label}: probabilistic count (exact with high probability; pyganak offers no exact mode)"
+            for o in outcomes if o.details.get("guarantee") == "probabilistic"]
+
+
 def left_out(puzzle: Puzzle) -> dict[str, str]:
     """The registered backends a cross-check that names none leaves out, each with the reason: not
     installed, or unable to run this puzzle at all (a counting backend without its formulation)."""
@@ -128,17 +134,25 @@ def left_out(puzzle: Puzzle) -> dict[str, str]:
 
 
 def configurations(
-    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str = "default", solver: str | None = None,
-    notes: list[str] | None = None,
+    puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str | Sequence[str] = "default",
+    solver: str | None = None, notes: list[str] | None = None,
 ) -> list[Config]:
     """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``; ``solver``
     goes to the backends that take one. Unnamed, every backend that ``left_out`` does not leave out.
-    A counting backend skips the encodings it cannot count (a lazy one), each with a line in ``notes``."""
+    ``scope`` is ``default``, ``each``, ``all``, or a list of encoding or algorithm names: each backend
+    runs exactly those of them it offers (``crt``, ``rank``; ``cpsat:mtz`` names one backend's), and a
+    name that none of the backends offers is refused. ``each`` and ``all`` leave out the algorithms that
+    do not search for every solution, with a line in ``notes``. A counting backend skips the encodings
+    it cannot count (a lazy one), each with a line in ``notes``."""
     configs: list[Config] = []
     skip = left_out(puzzle) if backends is None else {}
-    for name in backends or fastest_first([n for n in BACKENDS if n not in skip]):
+    names = None if isinstance(scope, str) else list(scope)
+    chosen_backends = list(backends or fastest_first([n for n in BACKENDS if n not in skip]))
+    for name in chosen_backends:
         backend = backend_class(name)()
-        if "encoding" in backend.takes:
+        if names is not None:
+            configs += named_configs(puzzle, name, backend, names, solver)
+        elif "encoding" in backend.takes:
             space = puzzle.encodings(backend.formulation)
             # A counting backend counts an axis not named at its exact choice (an eager one), so its
             # "each" varies one axis at a time from there; a lazy choice is refused when built.
@@ -158,10 +172,64 @@ def configurations(
                         continue
                 configs.append(Config(name, request))
         elif "algorithm" in backend.takes and scope != "default":
-            configs += [Config(name, Request(algorithm=a)) for a in backend.choices(puzzle)["algorithm"]]
+            for algorithm in backend.choices(puzzle)["algorithm"]:
+                if counts_every_solution(puzzle, algorithm):
+                    configs.append(Config(name, Request(algorithm=algorithm)))
+                elif notes is not None:
+                    notes.append(f"{name}:{algorithm}: not run: it does not search for every solution")
         else:
             configs.append(Config(name))
+    if names is not None:
+        refuse_unoffered(puzzle, names, chosen_backends, configs)
     return configs
+
+
+def named_configs(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None) -> list[Config]:
+    """The runs of backend ``name`` among the chosen encoding or algorithm ``names`` (``backend:choice``
+    names one backend's own)."""
+    configs = []
+    for text in names:
+        owner, _, choice = text.rpartition(":")
+        if owner and owner != name:
+            continue
+        if "encoding" in backend.takes:
+            try:
+                puzzle.encodings(backend.formulation).resolve(choice)
+            except GridsatError:
+                continue
+            configs.append(Config(name, Request(encoding=choice, solver=solver if "solver" in backend.takes else None)))
+        elif "algorithm" in backend.takes and choice in backend.choices(puzzle)["algorithm"]:
+            configs.append(Config(name, Request(algorithm=choice)))
+    return configs
+
+
+def refuse_unoffered(puzzle: Puzzle, names: list[str], backends: list[str], configs: list[Config]) -> None:
+    """A chosen name that no chosen backend runs is a typo or a wrong backend: one line, never a quiet skip."""
+    ran = {c.request.encoding or c.request.algorithm for c in configs}
+    for text in names:
+        if text.rpartition(":")[2] not in ran:
+            raise UnknownName(f"encoding or algorithm of {puzzle.name} for {', '.join(backends)}", text,
+                              offered(puzzle, backends))
+
+
+def offered(puzzle: Puzzle, backends: list[str]) -> list[str]:
+    """Every encoding token and algorithm the backends offer, for the refusal's list."""
+    found: list[str] = []
+    for name in backends:
+        backend = backend_class(name)()
+        if "encoding" in backend.takes:
+            found += [t for t in puzzle.encodings(backend.formulation).tokens() if t not in found]
+        elif "algorithm" in backend.takes:
+            found += [a for a in backend.choices(puzzle)["algorithm"] if a not in found]
+    return found
+
+
+def counts_every_solution(puzzle: Puzzle, algorithm: str) -> bool:
+    """Whether the reference algorithm searches for every solution (Warnsdorff's rule finds one)."""
+    from gridsat.solvers.backends.algorithms import algorithms
+
+    found = algorithms(puzzle).get(algorithm)
+    return found is None or found.exhaustive
 
 
 def fastest_first(names: list[str]) -> list[str]:

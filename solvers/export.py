@@ -19,6 +19,7 @@ from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
 from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers.backend import formulate
 
 WIDTH = 100
 
@@ -132,7 +133,7 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
     if format == "dimacs":
         chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
         refuse_native(chosen, "a DIMACS file")
-        formulation = puzzle.cnf(instance, chosen)
+        formulation = formulate(puzzle, instance, "cnf", chosen)
         if scramble is None:
             return Export(puzzle, instance, chosen, formulation, write_dimacs)
         from gridsat.models.scramble import scramble as scrambled
@@ -140,5 +141,5 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
         return Export(puzzle, instance, chosen, scrambled(formulation, scramble), write_dimacs, scramble)
     if format == "cpsat":
         chosen = puzzle.cpsat_encodings.resolve(encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)
-        return Export(puzzle, instance, chosen, puzzle.cpsat(instance, chosen), write_cpsat)
+        return Export(puzzle, instance, chosen, formulate(puzzle, instance, "cpsat", chosen), write_cpsat)
     raise UnknownName("export format", format, FORMATS)

@@ -30,7 +30,16 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
-from gridsat.solvers.backend import BACKENDS, COUNT, Request, backend_class, counts_only, get_backend
+from gridsat.solvers.backend import (
+    BACKENDS,
+    COUNT,
+    ENUMERATE,
+    Backend,
+    Request,
+    backend_class,
+    counts_only,
+    get_backend,
+)
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import Config, left_out
 from gridsat.solvers.gate import Job, check
@@ -174,16 +183,40 @@ def plan(puzzle: Puzzle, rng: random.Random) -> list[Config]:
             space = puzzle.encodings(backend.formulation)
             encodings = [e.name for e in space.all()] or [None]
             if counts_only(backend):  # a process per count: one count in COUNTER_SHARE of the instances
-                exact = [e.name for e in space.variants(exact=True)] or [None]
+                exact = [e.name for e in space.variants(exact=True)
+                         if accepts(backend, puzzle, Job(COUNT, Request(encoding=e.name)))] or [None]
                 encodings = [rng.choice(exact)] if rng.random() < COUNTER_SHARE else []
-            configs += [Config(name, Request(encoding=e, solver=rng.choice(solvers) if "solver" in backend.takes
-                                             else None)) for e in encodings]
+            if "solver" in backend.takes:
+                configs += [c for e in encodings if (c := with_solver(backend, puzzle, e, solvers, rng))]
+            else:
+                configs += [Config(name, Request(encoding=e)) for e in encodings]
         elif "algorithm" in backend.takes:  # the exhaustive ones: a heuristic's answer is no solution set
             exhaustive = {a.name for a in algorithms(puzzle).values() if a.exhaustive}
             configs += [Config(name, Request(algorithm=a)) for a in options.get("algorithm", []) if a in exhaustive]
         elif not counts_only(backend) or rng.random() < COUNTER_SHARE:
             configs.append(Config(name))
     return configs
+
+
+def with_solver(backend: Backend, puzzle: Puzzle, encoding: str | None, solvers: list[Any],
+                rng: random.Random) -> Config | None:
+    """``encoding`` with a solver drawn at random among those that take it (CNF+ needs a cardinality
+    solver), or None when none does."""
+    for solver in rng.sample(solvers, len(solvers)):
+        request = Request(encoding=encoding, solver=solver)
+        if accepts(backend, puzzle, Job(ENUMERATE, request)):
+            return Config(backend.name, request)
+    return None
+
+
+def accepts(backend: Backend, puzzle: Puzzle, job: Job) -> bool:
+    """Whether the gate lets ``backend`` run ``job`` (a counter refuses CNF+, a solver without cardinality
+    constraints too)."""
+    try:
+        check(backend, puzzle, job)
+    except GridsatError:
+        return False
+    return True
 
 
 def typed(d: Draw) -> str:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
+import tempfile
+from pathlib import Path
 from typing import Any
+
+from gridsat.models.errors import InvalidOption
+from gridsat.models.params import excerpt
 
 
 def cores() -> int:
@@ -33,14 +39,29 @@ def default_memory() -> int:
         return 4 << 30
 
 
-def idle_cores() -> int:
-    """The cores not busy with other work (by the load average), at least one: a second thread on a
-    core that another process holds slows a layer down instead of splitting it."""
+def check_folder(path: str | Path, option: str) -> None:
+    """Refuse in one line, before any work, a folder that cannot take new files (made later, when needed):
+    its nearest existing ancestor must be a real, writable folder (root ignores mode bits, so a file is
+    made and removed there), and no part of the path may be a link to nowhere or too long a name."""
+    base = Path(path)
     try:
-        busy = os.getloadavg()[0]
-    except (OSError, AttributeError):
-        busy = 0.0
-    return max(1, min(cores(), round(cores() - busy)))
+        where = base
+        while not os.path.lexists(where) and where != where.parent:
+            where = where.parent
+        if os.path.islink(where) and not where.exists():
+            raise InvalidOption(f"{option} {excerpt(str(base))}: {excerpt(str(where))} is a link to nowhere")
+        if not where.is_dir():
+            raise InvalidOption(f"{option} {excerpt(str(base))}: {excerpt(str(where))} is not a folder")
+        fd, probe = tempfile.mkstemp(dir=where, prefix=".gridsat-probe-")
+        os.close(fd)
+        os.unlink(probe)
+        if where != base:  # the rest of the path must be a name the file system takes
+            longest = max(len(part.encode()) for part in base.relative_to(where).parts)
+            if longest > os.pathconf(where, "PC_NAME_MAX"):
+                raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
+    except OSError as error:
+        raise InvalidOption(f"{option} {excerpt(str(base))}: cannot make files there ({error.strerror or error})") \
+            from None
 
 
 MMAP_THRESHOLD = 1 << 20  # bytes from which glibc gives an allocation its own pages, returned when freed

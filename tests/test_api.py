@@ -75,7 +75,9 @@ def test_closing_enumerate_early_stops_the_solver(backend: str) -> None:
 
 def test_crosscheck_reports_agreement_and_the_runs() -> None:
     report = gs.crosscheck("tatami", "4x7", encodings="each", backends=["cpsat", "sat", "reference"])
-    assert report.agree and report.complete and len(report.outcomes) == 11
+    runs = len(list(gs.get_puzzle("tatami").cpsat_encodings.variants())) + len(
+        list(gs.get_puzzle("tatami").cnf_encodings.variants())) + 1  # every choice once, and the reference
+    assert report.agree and report.complete and len(report.outcomes) == runs
     assert {o.count for o in report.outcomes} == {3}
 
 
@@ -132,3 +134,48 @@ def test_enumerate_is_annotated_with_the_runs_it_returns() -> None:
             gs.enumerate("tatami", "4x7", split=gs.Split(jobs=1, parts=2)) as split:
         assert [type(plain), type(orbits)] == [gs.Enumeration, gs.Orbits] and type(split) in returned
     assert type(split).__name__ == "SplitRun"
+
+
+def test_a_crosscheck_runs_exactly_the_encodings_named_as_a_list_or_a_comma_string() -> None:
+    for encodings in (["crt", "rank"], "crt,rank"):
+        report = gs.crosscheck("knights-tour", "5x5", params={"start": "0,0"}, backends=["sat"],
+                                    encodings=encodings)
+        labels = [o.label for o in report.outcomes]
+        assert report.agree and len(labels) == 2
+        assert labels[0].startswith("sat:crt+") and labels[1].startswith("sat:rank+")
+    by_string = gs.crosscheck("tatami", "3x4", backends="cpsat,sat")
+    assert [o.backend for o in by_string.outcomes] == ["cpsat", "sat"]  # not 'c', 'p', 's', ...
+
+
+def test_a_named_encoding_no_backend_offers_is_refused() -> None:
+    with pytest.raises(gs.UnknownName, match="'rnk'; did you mean 'rank'"):
+        gs.crosscheck("knights-tour", "5x5", params={"start": "0,0"}, backends=["sat"], encodings=["crt", "rnk"])
+    with pytest.raises(gs.InvalidOption, match="non-empty list"):
+        gs.crosscheck("tatami", "3x4", encodings=[])
+
+
+def test_each_leaves_out_algorithms_that_do_not_count_and_says_so() -> None:
+    report = gs.crosscheck("knights-tour", "5x5", params={"start": "0,0"}, backends=["reference"],
+                                encodings="each")
+    assert report.agree and not [o.label for o in report.outcomes if "warnsdorff" in o.label]
+    assert any("warnsdorff: not run: it does not search for every solution" in note for note in report.skipped)
+
+
+def test_formulate_returns_the_formula_export_writes_byte_for_byte() -> None:
+    import io
+
+    for puzzle, instance, params, encoding in [("knights-tour", "5x5", {"start": "0,0"}, "crt"),
+                                               ("tatami", "4x7", None, None), ("prime-grid", "3x3", None, "conflict")]:
+        formulation = gs.formulate(puzzle, instance, params=params, backend="sat", encoding=encoding)
+        assert isinstance(formulation, gs.CnfFormulation)
+        body = io.StringIO()
+        formulation.cnf.to_fp(body)
+        flags = [f"-p{k}={v}" for k, v in (params or {}).items()] + (["--encoding", encoding] if encoding else [])
+        shown = gridsat("export", puzzle, instance, *flags, "--format", "dimacs").stdout
+        assert shown[shown.index("p cnf"):] == body.getvalue()
+        legend = {line.split()[2]: line for line in shown.splitlines() if line.startswith("c v ")}
+        assert str(formulation.projection[0]) in legend  # the projection's variables are named in the file
+    model = gs.formulate("tatami", "4x7", backend="cpsat")
+    assert isinstance(model, gs.CpsatFormulation) and len(model.primary) == 45
+    with pytest.raises(gs.InvalidOption, match="has no formulation"):
+        gs.formulate("tatami", "4x7", backend="reference")

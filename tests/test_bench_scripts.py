@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from gridsat.benchmarks.compare import certify, knights_tour, mutation, prime_grid, tatami
+from gridsat.benchmarks.compare import amo, certify, knights_tour, mutation, prime_grid, tatami
 
 
 def test_the_default_run_is_quick_and_names_the_full_series(capsys):
@@ -55,6 +55,17 @@ def test_the_certify_run_prints_each_target_certified_and_the_ratio(capsys):
     rows = [line for line in out.splitlines() if line.startswith(("prime-grid", "tatami", "shikaku", "knights-tour"))]
     assert len(rows) == len(certify.CASES) and all(" True " in row for row in rows)
     assert "worst check/solve ratio" in out
+
+
+def test_the_amo_comparison_runs_every_at_most_one_encoding_and_native_on_minicard():
+    from gridsat.models import get_puzzle
+
+    named = amo.configs("knights-tour", "position+{}")
+    axis = next(a for a in get_puzzle("knights-tour").cnf_encodings.axes if a.name == "amo")
+    on_cadical = [c for c in axis.choices if c != "native"]
+    assert [n for n, _ in named] == [*on_cadical, "pairwise/minicard", "native/minicard"]
+    assert all(c.request.encoding.startswith("position+") for _, c in named)
+    assert {c.request.solver for n, c in named if "/" in n} == {"minicard"}
 
 
 def test_the_domains_script_enumerates_with_each_domain_and_prints_sizes(capsys):

@@ -152,3 +152,13 @@ def test_a_series_gets_cactus_scatter_and_growth_plots(tmp_path: Path) -> None:
     text = report.write(tmp_path, records, HEAD, scatter=("sat:a", "sat:b")).read_text()
     for name in ("tatami-cactus.png", "tatami-scatter.png", "tatami-growth.png"):
         assert f"(plots/{name})" in text and (tmp_path / "plots" / name).stat().st_size > 1000
+
+
+@pytest.mark.parametrize("name", ["encodings", "solvers", "smoke", "seeds"])
+def test_every_builtin_suites_scatter_pair_matches_its_plan(name: str) -> None:
+    from gridsat.benchmarks.command import check_scatter
+    from gridsat.benchmarks.suite import load, plan
+
+    suite = load(name)
+    runs, _ = plan(suite)
+    check_scatter(suite.scatter, runs, given=False)  # raises when a prefix matches nothing

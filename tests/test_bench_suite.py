@@ -9,7 +9,7 @@ import pytest
 
 from conftest import gridsat
 from gridsat.benchmarks import command
-from gridsat.benchmarks.results import judge
+from gridsat.benchmarks.results import judge, verdicts
 from gridsat.benchmarks.suite import SuiteError, Trial, builtin_suites, load, plan
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
@@ -242,29 +242,55 @@ def test_bad_options_are_input_errors(option: str, value: object, tmp_path: Path
     assert not (tmp_path / "out").exists()
 
 
-def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok") -> dict:
-    return {"puzzle": "p", "instance": "i", "params": {}, "mode": mode, "backend": backend, "config": backend,
-            "count": count, "invalid": invalid, "status": status, "expected": None, "message": None}
+def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok",
+        puzzle: str = "p", instance: str = "i", expected: int | None = None, duplicates: int = 0) -> dict:
+    return {"puzzle": puzzle, "instance": instance, "params": {}, "mode": mode, "backend": backend,
+            "config": backend, "count": count, "invalid": invalid, "duplicates": duplicates, "status": status,
+            "expected": expected, "message": None}
 
 
-def test_judge_majority_reference_and_ties() -> None:
+def test_judge_takes_no_majority_for_the_truth() -> None:
     records = [rec("a", 4), rec("b", 4), rec("c", 3), rec("d", 9, status="timeout")]
-    assert len(judge(records)) == 1 and [r["status"] for r in records] == ["ok", "ok", "wrong", "timeout"]
-    records = [rec("reference", 4), rec("c", 3)]
+    problems = judge(records)
+    assert [r["status"] for r in records] == ["ok", "ok", "ok", "timeout"]
+    assert [r["verdict"] for r in records] == ["disputed", "disputed", "disputed", None]
+    assert len(problems) == 1 and "c 3" in problems[0]
+    assert problems[0].startswith("DISPUTED p i (count): no count is known")
+    assert verdicts(records) == {"checked": 0, "agreed": 0, "disputed": 1, "unchecked": 0}
+    records = [rec("reference", 4), rec("c", 3)]  # the reference search is no tie-breaker either
     judge(records)
-    assert [r["status"] for r in records] == ["ok", "wrong"]
-    records = [rec("a", 4), rec("c", 3)]  # nobody can break the tie: both are reported
-    assert len(judge(records)) == 2 and "4 vs 3" in records[0]["message"]
-    records = [rec("a", 4, invalid=1), rec("b", 4)]
+    assert {r["verdict"] for r in records} == {"disputed"}
+
+
+def test_judge_agreed_unchecked_and_faults() -> None:
+    records = [rec("a", 4), rec("b", 4)]
+    assert judge(records) == [] and {r["verdict"] for r in records} == {"agreed"}
+    alone = [rec("a", 4), rec("b", 9, status="timeout")]
+    assert judge(alone) == [] and verdicts(alone)["unchecked"] == 1
+    records = [rec("a", 4, invalid=1), rec("b", 4), rec("c", 4, duplicates=2)]
     judge(records)
-    assert [r["status"] for r in records] == ["wrong", "ok"]
+    assert [r["status"] for r in records] == ["wrong", "ok", "wrong"]
+    assert records[2]["message"] == "returned 2 solutions more than once"
+
+
+def test_judge_checks_every_run_against_the_suite_or_the_golden_count() -> None:
+    records = [rec("a", 4, expected=5), rec("b", 5, expected=5)]
+    judge(records)
+    assert [r["status"] for r in records] == ["wrong", "ok"] and "the suite says 5" in records[0]["message"]
+    records = [rec("a", 4, puzzle="tatami", instance="4x7"), rec("b", 3, puzzle="tatami", instance="4x7")]
+    judge(records)
+    assert [r["status"] for r in records] == ["wrong", "ok"] and {r["verdict"] for r in records} == {"checked"}
+    assert "the golden count (the tatami seed write-up asks for the 4x7 room" in records[0]["message"]
 
 
 def test_judge_in_solve_mode_compares_satisfiability() -> None:
     records = [rec("a", 1, mode="solve"), rec("b", 1, mode="solve"), rec("c", 0, mode="solve")]
     judge(records)
-    assert [r["status"] for r in records] == ["ok", "ok", "wrong"]
+    assert {r["verdict"] for r in records} == {"disputed"}
     assert judge(records[:2]) == []
+    records = [rec("a", 1, mode="solve", expected=0)]
+    judge(records)
+    assert records[0]["status"] == "wrong" and records[0]["verdict"] == "checked"
 
 
 def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_path: Path) -> None:

@@ -82,6 +82,26 @@ def test_a_kept_certificate_checks_again_and_tampering_is_named(tmp_path: Path) 
     assert bad_cut.returncode == 1 and "cut clause 1:" in bad_cut.stdout, bad_cut.stdout
 
 
+def test_a_formula_that_is_not_the_puzzles_encoding_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "mats"
+    assert gridsat("count", "tatami", "4x7", "--backend", "sat", "--proof", str(folder)).returncode == 0
+    assert gridsat("check-proof", str(folder)).returncode == 0
+    text = lines(folder / "formula.cnf")
+    first = next(i for i, line in enumerate(text) if line.startswith("p cnf")) + 1
+    text[first] = "1 0" if text[first] != "1 0" else "2 0"  # a clause of the encoding changed
+    (folder / "formula.cnf").write_text("\n".join(text) + "\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout == "not certified: formula.cnf clause 1 is not clause 1 of the " \
+        "puzzle's encoding\n", done.stdout
+
+
+def test_a_certificate_folder_must_be_new_or_empty(tmp_path: Path) -> None:
+    (tmp_path / "old.txt").write_text("kept\n")
+    done = gridsat("count", "tatami", "4x7", "--backend", "sat", "--proof", str(tmp_path))
+    assert done.returncode == 2 and "is not empty" in done.stderr and done.stdout == ""
+    assert [p.name for p in tmp_path.iterdir()] == ["old.txt"]
+
+
 def test_check_proof_refuses_a_folder_that_is_no_certificate(tmp_path: Path) -> None:
     done = gridsat("check-proof", str(tmp_path / "nowhere"))
     assert done.returncode == 2 and "nowhere" in done.stderr and len(done.stderr.splitlines()) == 1

@@ -107,10 +107,22 @@ def test_dimacs_and_text_drat_read_with_comments_and_binary_round_trips() -> Non
     assert from_lists(FORMULA).clause(3) == [-1, -4]
 
 
-@pytest.mark.parametrize("data", [b"1 x 0\n", b"1 2\n", b"- 0\n"])
+@pytest.mark.parametrize("data", [b"1 x 0\n", b"-1 0\n2 - 0\n", b"- 0\n"])
 def test_an_unreadable_proof_is_refused_naming_the_byte(data: bytes) -> None:
     verdict = check(FORMULA, read_drat(data, binary=False))
     assert not verdict.accepted and "unreadable at byte" in verdict.failure
+
+
+@pytest.mark.parametrize("cut", range(2, 12))  # the text loses its last "0" at 2
+def test_a_proof_cut_short_keeps_its_whole_steps_only(cut: int) -> None:
+    text = b"-1 0\n-2 0\nd -1 4 0\n0\n"
+    assert check(FORMULA, read_drat(text)).accepted
+    for data in (text, write_binary(read_drat(text))):
+        steps = read_drat(data[:len(data) - cut])
+        assert steps.error == "" and len(steps) < 4
+        assert [steps.clause(i) for i in range(len(steps))] == [[-1], [-2], [-1, 4]][:len(steps)]
+        verdict = check(FORMULA, steps)
+        assert not verdict.accepted and "without deriving the empty clause" in verdict.failure
 
 
 def random_formula(rng: random.Random, variables: int, clauses: int) -> list[list[int]]:
@@ -136,3 +148,77 @@ def test_a_proof_for_a_stronger_formula_never_refutes_a_satisfiable_one(name: st
         assert check(stronger, steps).accepted
         verdict = check(formula, steps)
         assert not verdict.accepted and verdict.failed_step is not None
+
+
+def propagates_to_conflict(clauses: list[list[int]], assigned: set[int]) -> bool:
+    """Unit propagation the slow, obvious way: scan every clause until nothing changes."""
+    true = set(assigned)
+    if any(-lit in true for lit in true):
+        return True
+    changed = True
+    while changed:
+        changed = False
+        for clause in clauses:
+            if any(lit in true for lit in clause):
+                continue
+            open_ = [lit for lit in clause if -lit not in true]
+            if not open_:
+                return True
+            if len(open_) == 1:
+                true.add(open_[0])
+                changed = True
+    return False
+
+
+def reference_verdict(formula: list[list[int]], lemmas: list[list[int]]) -> int | None:
+    """A DRAT check written from the definition alone, for additions only: the first failing step (1-based;
+    one past the end when no empty clause comes), or None when the proof is accepted."""
+    database = [list(c) for c in formula]
+    for step, lemma in enumerate(lemmas, 1):
+        negated = {-lit for lit in lemma}
+        ok = propagates_to_conflict(database, negated)
+        if not ok and lemma:
+            pivot = lemma[0]
+            ok = all(propagates_to_conflict(database, negated | {-lit for lit in d if lit != -pivot})
+                     for d in database if -pivot in d)
+        if not ok:
+            return step
+        if not lemma:
+            return None
+        database.append(lemma)
+    return len(lemmas) + 1
+
+
+def test_the_checker_agrees_with_a_check_written_from_the_definition() -> None:
+    """Solver proofs without their deletions, broken at random (a lemma dropped, a literal flipped, an empty
+    clause moved up, two lemmas swapped): gridsat's checker and the obvious one accept and refuse alike,
+    at the same step."""
+    rng = random.Random(7)
+    formulas = [PHP(3).clauses]
+    while len(formulas) < 4:
+        formula = random_formula(rng, 10, 60)
+        with Solver(name="cadical195", bootstrap_with=formula) as oracle:
+            if not oracle.solve():
+                formulas.append(formula)
+    refused = 0
+    for formula in formulas:
+        for name in ("cadical195", "glucose4"):
+            steps = solver_proof(name, formula)
+            lemmas = [steps.clause(i) for i in range(len(steps)) if steps.kinds[i] == ADD]
+            for trial in range(12):
+                broken = [list(c) for c in lemmas]
+                kind = trial % 4
+                at = rng.randrange(len(broken))
+                if kind == 0 and trial:
+                    del broken[at]
+                elif kind == 1 and broken[at]:
+                    broken[at][rng.randrange(len(broken[at]))] *= -1
+                elif kind == 2:
+                    broken.insert(at, [])
+                elif kind == 3 and len(broken) > 1:
+                    broken[at], broken[at - 1] = broken[at - 1], broken[at]
+                expected = reference_verdict(formula, broken)
+                verdict = check(formula, from_lists(broken, ADD))
+                assert verdict.failed_step == expected, (name, kind, verdict.failure)
+                refused += expected is not None
+    assert refused > 20  # the breaks do break proofs: the agreement covers refusals, not only acceptances

@@ -599,3 +599,72 @@ def test_a_split_crosscheck_ends_without_a_worker_traceback():
         command = [sys.executable, "-m", "gridsat", "crosscheck", "tatami", "3x4", "--jobs", "2", "--quiet"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=Path(__file__).parent.parent)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("spill", ["a" * 5000, "/proc", "dangling", "/dev/null"])
+def test_spill_folders_that_cannot_take_files_are_refused_before_any_work(tmp_path, monkeypatch, spill):
+    pytest.importorskip("numba")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    done = gridsat("count", "tatami", "4x7", "--backend", "frontier", "--spill", spill)
+    assert done.returncode == 2 and done.stderr.startswith("gridsat: error: --spill") and not done.stdout
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("name", "value"), [("NUMBA_NUM_THREADS", "0"), ("NUMBA_NUM_THREADS", "x"),
+                                             ("NUMBA_DISABLE_JIT", "1")])
+def test_numba_settings_the_frontier_cannot_run_under_are_one_line(monkeypatch, name, value):
+    pytest.importorskip("numba")
+    monkeypatch.setenv(name, value)
+    done = gridsat("count", "tatami", "4x7", "--backend", "frontier")
+    assert done.returncode == 2 and name in done.stderr and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "wss://127.0.0.1:1"])
+def test_a_tls_scheduler_is_refused_in_one_line(address):
+    done = gridsat("count", "prime-grid", "4x4", "--jobs", "2", "--scheduler", address)
+    assert done.returncode == 2 and "needs a TLS security configuration" in done.stderr
+
+
+def test_an_unreachable_scheduler_is_refused_at_once():
+    pytest.importorskip("distributed")
+    from gridsat.solvers.splitting.pool import connect
+
+    started = time.monotonic()
+    with pytest.raises(GridsatError, match="cannot reach the Dask scheduler"):
+        connect("tcp://127.0.0.1:1")  # nothing listens on port 1: the connection is refused
+    assert time.monotonic() - started < 10  # Dask's own client retried for 10 s and more
+
+
+@pytest.mark.parametrize("content", [b"\x00\xff\xfe", ("a = " + "[" * 5000 + "]" * 5000 + "\n").encode()],
+                         ids=["binary", "nested"])
+def test_a_binary_or_deeply_nested_suite_file_is_one_line(tmp_path, content):
+    path = tmp_path / "suite.toml"
+    path.write_bytes(content)
+    done = gridsat("bench", str(path), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
+
+
+TINY_SUITE = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["cpsat", "sat"]\n'
+
+
+def test_a_bench_folder_in_use_is_refused_and_a_closed_pipe_keeps_the_bench_going(tmp_path):
+    from gridsat.solvers.locks import WriterLock
+
+    suite = tmp_path / "tiny.toml"
+    suite.write_text(TINY_SUITE)
+    out = tmp_path / "out"
+    holder = WriterLock(out, "--out")
+    holder.acquire()
+    try:
+        refused = gridsat("bench", str(suite), "--out", str(out), "--no-plots")
+        assert refused.returncode == 2 and "in use by another gridsat run" in refused.stderr and not out.exists()
+    finally:
+        holder.release()
+    # `bench ... 2>&1 | head -2` ended after two runs with no report: now the pipe's reader leaving changes nothing.
+    bench = f"{sys.executable} -m gridsat bench {suite} --out {out} --no-plots"
+    command = f"{bench} 2>&1 | head -1; exit ${{PIPESTATUS[0]}}"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0 and (out / "report.md").is_file()
+    assert len((out / "results.jsonl").read_text().splitlines()) == 3  # the header and both runs

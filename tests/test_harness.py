@@ -71,11 +71,13 @@ def test_a_backend_with_a_wrong_count_makes_the_crosscheck_fail(fakes):
     assert any("counts 3" in p and "counts 4" in p for p in report.problems), report.problems
 
 
-def test_repeated_solutions_are_dropped_and_reported(fakes):
+def test_a_repeated_solution_is_counted_once_and_fails_the_crosscheck(fakes):
     outcome = execute(TATAMI, TATAMI.parse("3x4", {}), "repeating")
     assert (outcome.count, outcome.duplicates) == (4, 1)
     report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config("cpsat"), Config("repeating")])
-    assert report.agree
+    assert not report.agree
+    assert report.problems == ["repeating:edited returned 1 solution more than once: a projection that is not "
+                               "one-to-one, or symmetry breaking too weak"]
 
 
 def test_a_solution_that_breaks_the_rules_fails_verification(fakes):

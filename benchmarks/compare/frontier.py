@@ -169,9 +169,7 @@ def count_here(case: Case, time_limit: float, *, repeats: int = 1, split: Split 
                how: str = "in process") -> Measure:
     """``repeats`` frontier counts of ``case`` in this process (on a Dask cluster with ``split``)."""
     measure = Measure(case, how)
-    # Every core (jobs=0), not the idle cores the load average suggests: this script's own earlier rows
-    # raise the load average, and the targets are of this machine's two cores.
-    split = split or Split(jobs=0)
+    # No split given: what a user gets with no --jobs (every core, the frontier's default).
     for _ in range(repeats):
         try:
             outcome = gridsat.count(case.puzzle, case.instance, params=case.params, up_to=case.up_to,
@@ -196,7 +194,7 @@ def count_in_child(case: Case, time_limit: float, extra: Sequence[str] = ()) -> 
     """One frontier count of ``case`` in a child ``gridsat count --json``, with its peak RSS."""
     measure = Measure(case, "child process")
     argv = [sys.executable, "-m", "gridsat", "count", *case.cli_args(), "--backend", "frontier", "--json", "--quiet",
-            "--jobs", "0", "--time-limit", f"{time_limit:g}", *extra]
+            "--time-limit", f"{time_limit:g}", *extra]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         child = subprocess.Popen(argv, stdout=out, stderr=err)

@@ -2,7 +2,7 @@
 
     python -m gridsat.benchmarks.compare.tatami                     # rooms up to 30x30, 20 s per run: under two minutes
     python -m gridsat.benchmarks.compare.tatami --full               # the same with 600 s per run: about 35 minutes
-    python -m gridsat.benchmarks.compare.tatami --encodings          # every cardinality encoding (chooses the default)
+    python -m gridsat.benchmarks.compare.tatami --encodings          # every at-most-one encoding (chose the default)
     python -m gridsat.benchmarks.compare.tatami --sizes 4x7 18x30 --time-limit 600
 
 Target: on 18x30 and 30x30 a CP-SAT or CNF count is at least 100x faster than the seed's search
@@ -31,7 +31,7 @@ SERIES = Series(module="gridsat.benchmarks.compare.tatami", quick=SIZES, quick_l
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     SERIES.add_arguments(parser, "rooms")
-    parser.add_argument("--encodings", action="store_true", help="every CNF cardinality encoding, no reference")
+    parser.add_argument("--encodings", action="store_true", help="every CNF at-most-one (amo) encoding, no reference")
     args = parser.parse_args(argv)
     SERIES.settle(args)
     tatami = get_puzzle("tatami")

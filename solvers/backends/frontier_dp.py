@@ -13,12 +13,14 @@ once and cached on disk).
 from __future__ import annotations
 
 import importlib.util
+import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import FrontierSpec
+from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
@@ -32,6 +34,7 @@ from gridsat.solvers.backend import (
     backend_class,
     join_or,
 )
+from gridsat.solvers.machine import check_folder
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 if TYPE_CHECKING:
@@ -75,6 +78,19 @@ class FrontierBackend(Backend):
             return None
         counters = [name for name in BACKENDS if name != self.name and counts(name, puzzle)]
         return f"{puzzle.name} has no frontier formulation: count it with {join_or(counters)}"
+
+    def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
+        """Refused before numba compiles (seconds with a cold cache): a spill folder that cannot take
+        files, and numba settings the kernels cannot run under."""
+        super().vet(puzzle, request, counting=counting)
+        if request.spill is not None:
+            check_folder(request.spill, "--spill")
+        threads = os.environ.get("NUMBA_NUM_THREADS")
+        if threads is not None and not (threads.strip().isdigit() and int(threads) >= 1):
+            raise InvalidOption(f"NUMBA_NUM_THREADS={excerpt(threads)} must be a whole number of at least 1 "
+                                "(or unset)")
+        if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):
+            raise InvalidOption("NUMBA_DISABLE_JIT is set: the frontier's kernels run only compiled (unset it)")
 
     def tally(self, puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, *, up_to: str | None = None,
               progress: Callable[[str], None] | None = None) -> Tally:

@@ -32,7 +32,16 @@ from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CERTIFY, CNF, ENUMERATORS, Backend, Request, join_or, resolve_encoding
+from gridsat.solvers.backend import (
+    CERTIFY,
+    CNF,
+    ENUMERATORS,
+    Backend,
+    Request,
+    formulate,
+    join_or,
+    resolve_encoding,
+)
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -364,7 +373,7 @@ def part_formulation(puzzle: Puzzle, instance: Instance, encoding: Encoding) -> 
     key = (repr(instance), encoding)
     if _last_part and _last_part[0][0] is puzzle and _last_part[0][1] == key:
         return _last_part[0][2]
-    formulation = puzzle.cnf(instance, encoding)
+    formulation = formulate(puzzle, instance, CNF, encoding)
     _last_part[:] = [(puzzle, key, formulation)]
     return formulation
 
@@ -413,7 +422,7 @@ class SatBackend(Backend):
         self.vet(puzzle, request, counting=request.limit != 1)
         encoding = resolve_encoding(puzzle, CNF, request.encoding)
         label = f"{encoding.name}/{solver}"
-        formulation = puzzle.cnf(instance, encoding) if request.part is None else part_formulation(
+        formulation = formulate(puzzle, instance, CNF, encoding) if request.part is None else part_formulation(
             puzzle, instance, encoding)
         if solver in ONE_SHOT and formulation.refine is not None:
             raise InvalidOption(f"solver {solver!r} cannot solve incrementally, which the lazy {encoding.name} "

@@ -23,7 +23,7 @@ import numpy as np
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for
 from gridsat.solvers.frontier_engine.spill import GB, Bins, Meter, Shelf, SpillFolder
-from gridsat.solvers.machine import default_memory, idle_cores, release_freed, steady_allocator
+from gridsat.solvers.machine import cores, default_memory, release_freed, steady_allocator
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
@@ -163,7 +163,7 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
     (its reason set: the time limit, the memory budget ``memory`` bytes or the disk running out).
     ``spill``: the folder spill files go under; ``checkpoint``: a ``LayerCheckpoint`` to resume from and save to."""
     started = time.perf_counter()
-    threads = threads or idle_cores()
+    threads = threads or cores()  # every core, as CP-SAT and numba take them; --jobs N asks for fewer
     run = EngineRun(None, spec.elements, threads=threads)
     if spec.fixed is not None:
         run.count, run.seconds = spec.fixed, time.perf_counter() - started

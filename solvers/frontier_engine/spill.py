@@ -9,7 +9,6 @@ temporary folder) and removed, with every file in it, when the run ends, however
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import threading
@@ -19,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gridsat.models.errors import InvalidOption
+from gridsat.solvers.machine import check_folder
 
 GB = 1 << 30
 
@@ -64,12 +64,7 @@ class SpillFolder:
 
     def check(self) -> None:
         """Refuse, before the run starts, a folder that cannot hold spill files (made later, when needed)."""
-        where = self.base
-        while not where.exists() and where != where.parent:
-            where = where.parent
-        if not where.is_dir() or not os.access(where, os.W_OK | os.X_OK):
-            what = "is not a folder" if not where.is_dir() else "is not writable"
-            raise InvalidOption(f"--spill {str(self.base)!r}: {str(where)!r} {what}")
+        check_folder(self.base, "--spill")
 
     def file(self, stem: str) -> Path:
         """A new file name in the folder (the folder is made on the first call)."""

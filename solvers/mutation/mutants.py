@@ -18,6 +18,7 @@ from typing import Any
 from gridsat.models.constraints import origins_of
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key, Refine
 from gridsat.models.puzzle import Cell, Instance, Puzzle
+from gridsat.solvers.backend import formulate
 
 # Selectors: which members of a family the bug touches; operators: what it does to each (both are
 # described in the README's "Mutation testing" section).
@@ -84,7 +85,7 @@ class Built:
 
 def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built:
     """Build ``kind``'s formulation of ``instance`` while recording the families of its members."""
-    formulation = puzzle.cnf(instance, encoding) if kind == "cnf" else puzzle.cpsat(instance, encoding)
+    formulation = formulate(puzzle, instance, kind, encoding)
     origins = origins_of(formulation)
     cells = puzzle.mutation.cells or key_cells
     if kind == "cnf":

@@ -19,7 +19,8 @@ exactly the solutions), which the cross-checks and mutation tests are for, and t
 Files (``write``; docs/howto/certify.md has the format): ``formula.cnf`` (DIMACS with ``c gridsat`` lines
 naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, and the cube's
 unit clauses last), ``blocking.cnf`` (each clause after a ``c gridsat solution JSON`` line), ``cuts.cnf``
-(each after ``c gridsat cut out|in NODES``) and ``proof.drat`` (text DRAT, as the solver wrote it).
+(each after ``c gridsat cut out|in NODES``) and ``proof.drat`` (DRAT as the solver wrote it, binary from
+CaDiCaL, text from the others, with an empty clause added at its end: see ``solvers.proof.certified``).
 """
 from __future__ import annotations
 
@@ -37,7 +38,6 @@ from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
 
-FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat")
 SOLUTION, CUT = "c gridsat solution ", "c gridsat cut "
 
 
@@ -151,17 +151,15 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judge
 
 
 def check_folder(folder: Path) -> None:
-    """Refuse, before any work, a certificate folder that cannot be written or would mix with other files:
-    it may exist only as a folder holding nothing but an earlier certificate (its files, ``part-N``)."""
+    """Refuse, before any work, a certificate folder that cannot be written or holds anything already (an
+    earlier run's parts beside this run's would read as one certificate): it must be new or empty."""
     where = excerpt(str(folder))
     if folder.exists() and not folder.is_dir():
         raise InvalidOption(f"cannot keep a certificate in {where}: it is not a folder")
     if not folder.exists() and not folder.resolve().parent.is_dir():
         raise InvalidOption(f"cannot keep a certificate in {where}: its parent folder does not exist")
-    if folder.is_dir():
-        others = [p.name for p in folder.iterdir() if p.name not in FILES and not p.name.startswith("part-")]
-        if others:
-            raise InvalidOption(f"cannot keep a certificate in {where}: it holds other files ({excerpt(others[0])})")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise InvalidOption(f"cannot keep a certificate in {where}: it is not empty")
 
 
 def write(certificate: Certificate, folder: Path, header: list[str]) -> None:

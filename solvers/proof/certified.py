@@ -66,14 +66,35 @@ class Recorder:
 
     def finish(self, oracle: Any) -> Judgement:
         """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
-        lines = oracle.get_proof()
-        if not any(line.strip() == "0" for line in lines):
-            # Some solvers (glucose, maple*) stop on a conflict found while clauses are added and write no
-            # empty clause: it is added here, and the checker checks it like any lemma.
-            lines = [*lines, "0"]
-        self.certificate.proof = ("\n".join(lines) + "\n").encode()
+        self.certificate.proof = closed(proof_of(oracle))
         self.verdict = judge(self.certificate, self.puzzle, self.instance)
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
 
+
+def proof_of(oracle: Any) -> bytes:
+    """The proof as the solver wrote it. PySAT keeps it in a file: read its bytes the way PySAT's own
+    ``get_proof`` does (flush the C file, read from the start; python-sat 1.8), since ``get_proof`` turns
+    CaDiCaL's binary DRAT into lines of text in Python, slowly. Elsewhere, the lines ``get_proof`` gives."""
+    inner = getattr(oracle, "solver", None)
+    handle, pointer = getattr(inner, "prfile", None), getattr(inner, "prfp", None)
+    if handle is not None and pointer is not None:
+        from pysat.solvers import pysolvers
+
+        pysolvers.flushpr(pointer)
+        handle.seek(0)
+        return handle.read()
+    lines = oracle.get_proof() or []
+    return ("\n".join(lines) + "\n").encode() if lines else b""
+
+
+def closed(proof: bytes) -> bytes:
+    """The proof with an empty clause added at its end. Some solvers (glucose, maple*) stop at a conflict
+    found while clauses are added and write none; where the solver wrote one, the checker stops there and
+    never reads this one, and where it did not, the checker checks this one like any lemma."""
+    from gridsat.solvers.proof.clausal import is_binary
+
+    if proof and is_binary(proof):
+        return proof + b"a\x00"
+    return proof + (b"0\n" if not proof or proof.endswith(b"\n") else b"\n0\n")

@@ -60,9 +60,10 @@ def _skip_line(data, i):
 def _read_text(data, kind):
     """Text clauses: (lits, starts, kinds, error position or -1). One pass with its cursor."""
     lits = np.empty(len(data) // 2 + 1, np.int32)
-    starts = np.empty(len(data) // 2 + 2, np.int64)
+    starts = np.empty(len(data) // 2 + 3, np.int64)
     kinds = np.empty(len(data) // 2 + 1, np.int8)
     n, m, i, open_kind = 0, 0, 0, -1
+    starts[0] = 0  # starts[n]: where the step being read begins, so every return leaves whole steps
     while i < len(data):
         b = data[i]
         if b == 32 or b == 9 or b == 10 or b == 13:
@@ -71,7 +72,6 @@ def _read_text(data, kind):
             i = _skip_line(data, i)
         elif b == 100 and kind == ADD and open_kind == -1:  # 'd': a deletion
             open_kind = DELETE
-            starts[n] = m
             i += 1
         elif b == 45 or 48 <= b <= 57:  # '-' or a digit
             negative = b == 45
@@ -86,17 +86,16 @@ def _read_text(data, kind):
                     return lits[:m], starts[:n + 1], kinds[:n], i
             if open_kind == -1:
                 open_kind = kind
-                starts[n] = m
             if value == 0:
                 kinds[n] = open_kind
                 n += 1
+                starts[n] = m
                 open_kind = -1
             else:
                 lits[m] = 2 * value + (1 if negative else 0)
                 m += 1
         else:
             return lits[:m], starts[:n + 1], kinds[:n], i
-    starts[n] = m
     if open_kind != -1:  # a clause without its closing 0
         return lits[:m], starts[:n + 1], kinds[:n], len(data)
     return lits[:m], starts[:n + 1], kinds[:n], -1
@@ -109,11 +108,11 @@ def _read_binary(data):
     starts = np.empty(len(data) + 1, np.int64)
     kinds = np.empty(len(data), np.int8)
     n, m, i = 0, 0, 0
+    starts[0] = 0  # starts[n]: where the step being read begins, so every return leaves whole steps
     while i < len(data):
         if data[i] != 97 and data[i] != 100:  # 'a', 'd'
             return lits[:m], starts[:n + 1], kinds[:n], i
         kinds[n] = ADD if data[i] == 97 else DELETE
-        starts[n] = m
         i += 1
         while True:
             value, shift = 0, 0
@@ -132,7 +131,7 @@ def _read_binary(data):
             lits[m] = value
             m += 1
         n += 1
-    starts[n] = m
+        starts[n] = m
     return lits[:m], starts[:n + 1], kinds[:n], -1
 
 
@@ -145,20 +144,22 @@ def is_binary(data: bytes) -> bool:
 
 def read_cnf(data: bytes) -> Clauses:
     """The clauses of a DIMACS CNF (comments and the ``p`` header skipped)."""
-    return _clauses(*_read_text(np.frombuffer(data, np.uint8), ORIGINAL), "CNF")
+    return _clauses(*_read_text(np.frombuffer(data, np.uint8), ORIGINAL), "CNF", len(data))
 
 
 def read_drat(data: bytes, binary: bool | None = None) -> Clauses:
     """The steps of a DRAT proof, text or binary (``binary=None``: told apart as drat-trim does)."""
     buffer = np.frombuffer(data, np.uint8)
     if binary if binary is not None else is_binary(data):
-        return _clauses(*_read_binary(buffer), "binary DRAT")
-    return _clauses(*_read_text(buffer, ADD), "DRAT")
+        return _clauses(*_read_binary(buffer), "binary DRAT", len(data))
+    return _clauses(*_read_text(buffer, ADD), "DRAT", len(data))
 
 
-def _clauses(lits: np.ndarray, starts: np.ndarray, kinds: np.ndarray, error: int, what: str) -> Clauses:
-    message = f"{what} unreadable at byte {error}" if error >= 0 else ""
-    return Clauses(lits.copy(), starts.copy(), kinds.copy(), message)
+def _clauses(lits: np.ndarray, starts: np.ndarray, kinds: np.ndarray, error: int, what: str, size: int) -> Clauses:
+    """The clauses read; a last step cut short by the end of the data (a truncated file) is left out, as
+    if the data ended before it (only complete steps count), while any other bad byte is an error."""
+    message = f"{what} unreadable at byte {error}" if 0 <= error < size else ""
+    return Clauses(lits[:starts[-1]].copy(), starts.copy(), kinds.copy(), message)
 
 
 def from_lists(clauses: list[list[int]], kind: int = ORIGINAL) -> Clauses:

@@ -17,6 +17,7 @@ import contextlib
 import multiprocessing
 import os
 import queue
+import socket
 import sys
 import traceback
 import types
@@ -195,7 +196,10 @@ class LocalPool:
             channel.close()
 
 
-SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network protocols, each with a host and a port
+SCHEMES = ("tcp", "ws")  # Dask's network protocols gridsat connects over, each with a host and a port
+# Dask's encrypted protocols need a security configuration (certificates) that gridsat does not take.
+SECURED = ("tls", "wss")
+PROBE_SECONDS = 3.0  # a scheduler that does not answer a TCP connection within this is refused
 
 
 def scheduler_address(text: str) -> str:
@@ -204,6 +208,9 @@ def scheduler_address(text: str) -> str:
     scheme, sep, rest = text.strip().rpartition("://")
     if scheme == "inproc" and rest and not any(c.isspace() for c in rest):
         return text.strip()  # a LocalCluster(processes=False) in this process: inproc://HOST/PID/N
+    if scheme in SECURED:
+        raise InvalidOption(f"--scheduler {excerpt(text)}: {scheme}:// needs a TLS security configuration, which "
+                            "gridsat does not take; reach the scheduler over tcp:// (an SSH tunnel, a private network)")
     host, colon, port = rest.rpartition(":")
     if (sep and scheme not in SCHEMES) or not colon or not host or not port.isascii() or not port.isdigit() \
             or len(port) > 5 or not 1 <= int(port) <= 65535 or any(c.isspace() or c in "/?#" for c in host):
@@ -219,10 +226,24 @@ def connect(address: str) -> Any:
         from distributed import Client
     except ImportError:
         raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
+    knock(address)
     try:
         return Client(address, timeout=10)
     except (OSError, TimeoutError, ValueError) as error:  # ValueError: an inproc address of another process
         raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+
+
+def knock(address: str) -> None:
+    """Refuse at once a scheduler whose port takes no connection: Dask's client retries for 10 s first."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "ws"):
+        return
+    host, _, port = rest.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+    except OSError as error:
+        reason = "no answer" if isinstance(error, TimeoutError) else error.strerror or str(error)
+        raise InvalidOption(f"cannot reach the Dask scheduler {address!r}: {reason}") from None
 
 
 def conquer_remote(conquer: Callable[..., Any], task: Any, event: str) -> Any:

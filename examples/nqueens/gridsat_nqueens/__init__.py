@@ -12,9 +12,11 @@ Every solution places N queens, so a blocking clause over the true squares alone
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import permutations
 
 from gridsat.plugin import (
     Algorithm,
@@ -28,6 +30,7 @@ from gridsat.plugin import (
     Key,
     Model,
     MutationCorpus,
+    Oracle,
     Puzzle,
     amo,
     check_keys,
@@ -145,6 +148,25 @@ def ladder() -> list[tuple[str, Mapping[str, str]]]:
     return [(str(n), {}) for n in range(1, 10)]
 
 
+ORACLE_SIZE = 8  # 40,320 permutations: listed in well under a second
+
+
+def every_placement(board: Board) -> Iterator[Placement]:
+    """The brute-force oracle of ``gridsat fuzz``: every permutation of the columns (one queen per row and
+    column), kept when no two queens share a diagonal; written from the rules, sharing nothing with the
+    formulations or the reference search."""
+    if board.size > ORACLE_SIZE:
+        raise InvalidInstance(f"board {board.size} is too large for the brute-force oracle (at most {ORACLE_SIZE})")
+    for columns in permutations(range(board.size)):
+        if all(abs(columns[a] - columns[b]) != b - a for a in range(board.size) for b in range(a + 1, board.size)):
+            yield list(columns)
+
+
+def draw(rng: random.Random) -> tuple[str, Mapping[str, str]]:
+    """A random board the oracle lists quickly."""
+    return str(rng.randint(1, ORACLE_SIZE - 1)), {}
+
+
 PUZZLE = Puzzle(
     name="nqueens",
     summary="place N queens on an NxN board, no two on a row, column or diagonal",
@@ -160,4 +182,5 @@ PUZZLE = Puzzle(
     reference=reference_searches,
     example="6",
     mutation=MutationCorpus(corpus, ladder),
+    oracle=Oracle(every_placement, draw),
 )

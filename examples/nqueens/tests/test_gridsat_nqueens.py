@@ -25,3 +25,10 @@ def test_every_cnf_encoding_agrees() -> None:
 def test_a_bad_board_is_one_clear_error() -> None:
     with pytest.raises(InvalidInstance, match="bad board"):
         PUZZLE.parse("8x9", {})
+
+
+def test_the_oracle_counts_a000170_and_fuzz_finds_no_difference() -> None:
+    for case in PUZZLE.mutation.corpus():
+        assert len(list(PUZZLE.oracle.solutions(PUZZLE.parse(case.text, {})))) == case.count, case.text
+    report = gridsat.api.fuzz([PUZZLE], seed=1, pairs=30, budget=120)
+    assert report.agree and report.pairs >= 30

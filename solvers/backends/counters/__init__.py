@@ -213,6 +213,9 @@ def version_of(distribution: str) -> str | None:
 class ModelCounter(Backend):
     """An exact model counter run on the puzzle's CNF in a worker process (see the module docstring)."""
 
+    # What a count promises: "exact", or "probabilistic" (exact with high probability only), said in its details.
+    guarantee = "exact"
+
     module = ""  # the import name
     distribution = ""  # the pip name
     takes = ("encoding",)
@@ -249,7 +252,8 @@ class ModelCounter(Backend):
         ``stop`` ended the count first."""
         encoding = resolve(puzzle, request)
         started = time.perf_counter()
-        details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution)}
+        details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution),
+                                   "guarantee": self.guarantee}
         if swapped := exact_instead(puzzle, request, encoding):
             details["exact_for_counting"] = swapped  # e.g. crt for knight's tours, whose default cutset is lazy
         try:
@@ -312,10 +316,17 @@ class D4Backend(ModelCounter):
 
 
 class GanakBackend(ModelCounter):
-    """Ganak, an exact projected model counter with Arjun preprocessing."""
+    """Ganak, a projected model counter with Arjun preprocessing, run in its default mode: probabilistic.
+
+    Ganak's component cache keys are hashes, so a count is exact with high probability, not for sure
+    (its paper's guarantee: wrong with probability at most delta). Its command line can turn that off;
+    pyganak 2.8 cannot: ``Counter(verbose=0, seed=0)`` takes no other option (read from its installed
+    module and its README), so every Ganak count is labelled ``probabilistic``."""
 
     name = "ganak"
-    summary = "Ganak exact model counter (pip pyganak), projected onto the puzzle's own variables"
+    guarantee = "probabilistic"
+    summary = ("Ganak model counter (pip pyganak), projected onto the puzzle's own variables; probabilistic: exact "
+               "with high probability (pyganak offers no exact mode)")
     module = "pyganak"
     distribution = "pyganak"
     install = f"{INSTALL} (or pip install pyganak)"
