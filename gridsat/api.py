@@ -39,6 +39,7 @@ from gridsat.solvers.backend import (
     get_backend,
     reference_backend,
     resolve_encoding,
+    searcher_of,
     searches_formulation,
 )
 from gridsat.solvers.backend import formulate as build
@@ -526,15 +527,17 @@ EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (t
 
 
 def formulate(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None,
-              backend: str = "sat", encoding: str | None = None, exact: bool = True) -> Formulation:
+              backend: str | None = None, encoding: str | None = None, exact: bool = True) -> Formulation:
     """The formulation a backend solves, as the object gridsat itself builds, exports and mutates: for a
     backend that reads CNF (``sat``, ``d4``, ``ganak``) a ``CnfFormulation`` (``.cnf``, a PySAT ``CNF``;
     ``.projection``, the puzzle's own variables; ``.pool``, the ``IDPool`` that names them, so
     ``pool.obj(v)`` is a variable's key; ``.decode``), for ``cpsat`` a ``CpsatFormulation`` (``.model``,
     the ``CpModel``; ``.primary``, its primary variables by key; ``.decode``). ``encoding`` as the backend
     takes it; an axis not named takes its exact choice, as export does (``exact=False``: the backend's
-    default, which may be a lazy or symmetry-reduced encoding, as a run uses)."""
+    default, which may be a lazy or symmetry-reduced encoding, as a run uses). No ``backend``: the CNF, as
+    the first backend that searches CNF (``sat``) solves it."""
     chosen, parsed = load(puzzle, instance, params)
+    backend = backend or searcher_of("cnf")
     if backend not in BACKENDS:
         raise UnknownName("backend", backend, list(BACKENDS))
     kind = backend_class(backend).formulation
