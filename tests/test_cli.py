@@ -133,8 +133,9 @@ def test_crosscheck_agrees_on_the_seed_room():
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["agree"] is True
     assert {r["count"] for r in report["results"]} == {3}
-    assert len(report["results"]) == 2 + len(TATAMI_AMO)  # cpsat, every at-most-one on sat, the reference
-    assert "native/minicard" in {r["encoding"] for r in report["results"]}  # CNF+ runs on a solver that takes it
+    # both models on cpsat, on sat the directions model and the mats with every at-most-one, the reference
+    assert len(report["results"]) == 2 + 1 + len(TATAMI_AMO) + 1
+    assert "mats+native/minicard" in {r["encoding"] for r in report["results"]}  # CNF+ runs on a solver that takes it
 
 
 def test_crosscheck_compares_the_counting_backends_by_their_counts():
@@ -146,7 +147,7 @@ def test_crosscheck_compares_the_counting_backends_by_their_counts():
 def test_crosscheck_runs_the_sat_backend_with_the_solver_named():
     report = json.loads(gridsat("crosscheck", "tatami", "3x4", "--solver", "minisat22", "--json",
                                 "--backends", "cpsat,sat,reference").stdout)
-    assert [r["encoding"] for r in report["results"]] == ["default", "pairwise/minisat22", "rowscan"]
+    assert [r["encoding"] for r in report["results"]] == ["mats", "mats+pairwise/minisat22", "rowscan"]
     assert report["agree"] and {r["count"] for r in report["results"]} == {4}
 
 

@@ -129,8 +129,9 @@ def test_incomplete_runs_are_checked_as_subsets():
 
 def test_configurations_cover_each_encoding_once():
     labels = [(c.backend, c.request.encoding) for c in configurations(TATAMI, LISTING, scope="each")]
-    assert labels[0] == ("cpsat", "default")
-    assert ("sat", "sortnetwrk") in labels and labels[-1] == ("reference", None)
+    assert labels[:2] == [("cpsat", "mats"), ("cpsat", "directions")]
+    assert ("sat", "mats+sortnetwrk") in labels and ("sat", "directions+pairwise") in labels
+    assert labels[-1] == ("reference", None)
     assert len(configurations(TATAMI, LISTING)) == 3
     # Named none, a cross-check runs the counting backends too, those that can count the puzzle, and the
     # plain backtracking search last (fastest first, tests/test_crosscheck_runs.py).
