@@ -77,6 +77,7 @@ INSTANCE_KEYS = tuple(INSTANCE.fields)
 # Past these a limit is a typo (and an infinite one cannot be given to setrlimit).
 MAX_TIMEOUT, MAX_MEMORY = 1e7, 1 << 30  # seconds (about 4 months); megabytes
 MAX_SEEDS, MAX_WORKERS = 1000, 1024
+MAX_REPEAT = 1000  # runs per configuration and instance (1e12 filled memory with planned runs)
 
 
 class SuiteError(GridsatError):
@@ -204,7 +205,7 @@ def load(name: str) -> Suite:
     suite.mode = pick_mode(data.get("mode", "count"), where)
     suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout", MAX_TIMEOUT)
     suite.memory = int(positive(data.get("memory", suite.memory), where, "memory", MAX_MEMORY))
-    suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat"))
+    suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat", MAX_REPEAT))
     if "seeds" in data:
         suite.seeds = int(positive(expect(data["seeds"], int, where, "seeds"), where, "seeds", MAX_SEEDS))
     suite.workers = int(positive(expect(data.get("workers", 1), int, where, "workers"), where, "workers", MAX_WORKERS))
@@ -302,20 +303,21 @@ def check_encoding_names(puzzle: Puzzle, spec: Any, where: str) -> None:
 def countable(name: str, puzzle: Puzzle, sample: Instance, encodings: list[str | None], where: str,
               notes: list[str]) -> list[str | None]:
     """The encodings counter ``name`` can count; the others are left out with a note saying why (one
-    note for all of them when the reason is the same but for the encoding's name)."""
+    note for those whose reason is the same but for the encoding's name)."""
     kept, out = [], {}
     for encoding in encodings:
         why = refusal(name, puzzle, sample, encoding) if encoding is not None else None
         if why:
-            out[encoding] = why
+            out.setdefault(why.replace(encoding, ""), {})[encoding] = why
         else:
             kept.append(encoding)
-    if len({why.replace(encoding, "") for encoding, why in out.items()}) == 1 and len(out) > 1:
-        first = next(iter(out.values()))
-        notes.append(f"{where}: {len(out)} encodings left out ({', '.join(out)}), each for the reason given for "
-                     f"the first: {first}")
-    else:
-        notes += [f"{where}: encoding {encoding} left out: {why}" for encoding, why in out.items()]
+    for same in out.values():
+        first = next(iter(same.values()))
+        if len(same) > 1:
+            notes.append(f"{where}: {len(same)} encodings left out ({', '.join(same)}), each for the reason given "
+                         f"for the first: {first}")
+        else:
+            notes.append(f"{where}: encoding {next(iter(same))} left out: {first}")
     return kept
 
 

@@ -50,9 +50,12 @@ class Formulation:
 
     decode: Decoder
     # When the model keeps one solution per symmetry orbit, ``images`` gives the whole orbit and
-    # ``orbit_size`` how many solutions one model stands for (every orbit has that many).
+    # ``orbit_size`` how many solutions one model stands for (every orbit has that many; 0: orbits
+    # differ in size, so a model count counts orbits).
     images: Images | None = None
     orbit_size: int = 1
+    # The group whose orbits ``images`` lists, by the name a count is "up to" (``symmetry``, ``reversal``).
+    orbits_of: str | None = None
     # Where each clause or constraint comes from (models/constraints/notes.py): the Formula or Model the
     # formulation was written through, None when it was written to a bare CNF or CpModel.
     notes: Noted | None = None

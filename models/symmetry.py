@@ -142,9 +142,13 @@ class Group:
         total = len(self) + len(self.left_out)
         return f"{len(self)} of {total} symmetries kept ({', '.join(self.names)}): the others {self.why}"
 
-    def orbit(self, solution: Solution, frozen: Hashable) -> set[Hashable]:
-        """The frozen canonical forms of a solution's images (``frozen`` is its own frozen form)."""
-        return {frozen, *(freeze(e.solution(solution)) for e in self.elements[1:])}
+    def orbit(self, solution: Solution) -> dict[Hashable, Solution]:
+        """A solution's distinct images (its orbit), each under its frozen canonical form, itself first."""
+        images = {freeze(solution): solution}
+        for element in self.elements[1:]:
+            image = element.solution(solution)
+            images.setdefault(freeze(image), image)
+        return images
 
 
 def board_group(rows: int, cols: int, element: Callable[[Motion], Element | None], why: str = "",

@@ -29,7 +29,9 @@ def models_are(f: Formulation) -> str:
     (a lazy formulation's eager part, whose models include non-solutions)."""
     if getattr(f, "refine", None) is not None:
         return "superset"
-    return f"orbits of size {f.orbit_size}" if f.images is not None else "solutions"
+    if f.images is None:
+        return "solutions"
+    return f"orbits of size {f.orbit_size}" if f.orbit_size else "orbits"
 
 
 def meaning(f: Formulation, encoding: Encoding, space: EncodingSpace) -> str:
@@ -43,9 +45,12 @@ def meaning(f: Formulation, encoding: Encoding, space: EncodingSpace) -> str:
     if f.images is None:
         return ("Each model, projected onto the puzzle's own variables, is exactly one solution, so a projected "
                 "model count is the number of solutions.")
+    instead = f"Export with {'+'.join(exact)} (the default) for a formula whose models are exactly the solutions."
+    if not f.orbit_size:
+        return ("Each model stands for a whole symmetry orbit (this encoding keeps the lex-leader of each orbit), "
+                f"and orbits differ in size, so a projected model count is the number of orbits. {instead}")
     return (f"Each model stands for a whole symmetry orbit of {f.orbit_size} solutions (this encoding keeps one "
-            f"solution per orbit): multiply a projected model count by {f.orbit_size}. Export with "
-            f"{'+'.join(exact)} (the default) for a formula whose models are exactly the solutions.")
+            f"solution per orbit): multiply a projected model count by {f.orbit_size}. {instead}")
 
 
 def header(puzzle: Puzzle, instance: Instance, encoding: Encoding, space: EncodingSpace, f: Formulation) -> list[str]:
@@ -115,8 +120,9 @@ class Export:
         f, name = self.formulation, self.encoding.name
         notes = []
         if f.images is not None:
+            stands = f"{f.orbit_size} solutions" if f.orbit_size else "a whole orbit (orbits differ in size)"
             notes.append(f"encoding {name} keeps one solution per symmetry orbit: each model of the file stands "
-                         f"for {f.orbit_size} solutions (its header says so)")
+                         f"for {stands} (its header says so)")
         if getattr(f, "refine", None) is not None:
             notes.append(f"encoding {name} is lazy: the file holds its eager part, whose models include "
                          "non-solutions (its header says so)")

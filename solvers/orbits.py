@@ -16,10 +16,12 @@ the board symmetries that map the instance onto itself, and for knight's tours t
   an enumeration. The reference backend has no formulation, so it only counts representatives.
 
 An encoding that already breaks symmetry keeps one solution per orbit and lists the orbit through
-``images`` (prime-grid's ``symmetry``). When its kept solution is the canonical representative,
-the orbit count is the number of solutions the solver finds: the canonical method drops the
-``images`` and counts those solutions directly, checking that each really is the smallest of its
-images (one that is not is reported as invalid, since its orbit's representative would be missed).
+``images`` (prime-grid's ``symmetry``; the ``symmetry`` and ``reversal`` lex-leaders of
+models/breaking.py). The orbit count is then the number of solutions the solver finds: the canonical
+method drops the ``images`` and counts those solutions directly, each standing for its orbit's
+canonical representative (the kept solution is the smallest of its orbit in the formulation's own
+variable order, which need not be the canonical order); a second kept solution of an orbit already
+counted is reported as invalid (within one process: the parts of a split run are not compared).
 Burnside keeps the formulation whole for fix(identity) (the ordinary count, images listed) and
 counts fix(g) for the other elements with the group's ``unbroken`` encoding choices, since a model
 that keeps one solution per orbit cannot say which solutions g fixes.
@@ -28,7 +30,7 @@ that keeps one solution per orbit cannot say which solutions g fixes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -38,9 +40,9 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers import reprs
-from gridsat.solvers.backend import COUNT, Backend, Request, counts_only, get_backend, searches_formulation
+from gridsat.solvers.backend import COUNT, Request, available, counts_only, searches_formulation
 from gridsat.solvers.crosscheck import Config, Report, Turn, budget, compare, judge
-from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Job, check, check_up_to
+from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Bound, Job, admit, check_up_to
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
 from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
@@ -69,21 +71,18 @@ class OrbitVariant:
     def __str__(self) -> str:
         return "solutions" if self.up_to is None else self.up_to + (f":{self.element}" if self.element else "")
 
-    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
-             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run:
+    def open(self, puzzle: Puzzle, instance: Instance, bound: Bound, *, in_part: bool = False) -> Run:
         """The run that counts this variant (``in_part``: for one part of a split run)."""
         if self.up_to is None:
-            return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+            return Enumeration(puzzle, instance, bound)
         if self.element is None:
-            return Orbits(puzzle, instance, backend, request, up_to=self.up_to, limit=limit, time_limit=time_limit,
-                          keep=keep, in_part=in_part)
+            return Orbits(puzzle, instance, bound, up_to=self.up_to, in_part=in_part)
         group = group_of(puzzle, instance, self.up_to)
         index = group.names.index(self.element)
         if index == 0:  # the identity fixes every solution: the ordinary count, with the encoding asked for
-            return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
-        fixed = unbroken_request(puzzle, backend, request, group.unbroken)
-        return Enumeration(fixing(puzzle, group.elements[index]), instance, backend, fixed, limit=limit,
-                           time_limit=time_limit, keep=keep)
+            return Enumeration(puzzle, instance, bound)
+        fixed = unbroken_request(puzzle, bound, group.unbroken)
+        return Enumeration(fixing(puzzle, group.elements[index]), instance, bound.narrowed(request=fixed))
 
 
 @dataclass(repr=False)  # Outcome's short repr, not the dataclass's
@@ -163,12 +162,13 @@ class OrbitOutcome(Outcome):
         return record
 
 
-def tally_orbits(puzzle: Puzzle, instance: Instance, backend: Backend, request: Request, *, up_to: str,
-                 time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> OrbitOutcome:
-    """An orbit count from a counting backend that counts orbits itself (``native``)."""
+def tally_orbits(puzzle: Puzzle, instance: Instance, bound: Bound,
+                 progress: Callable[[str], None] | None = None) -> OrbitOutcome:
+    """An orbit count (of the job's ``up_to``) from a counting backend that counts orbits itself (``native``)."""
+    up_to = bound.job.up_to
+    assert up_to is not None  # an orbit count's job says up to what
     group = group_of(puzzle, instance, up_to)
-    return orbit_outcome(tally(puzzle, instance, backend, request, time_limit=time_limit, up_to=up_to,
-                               progress=progress), group, up_to, "native")
+    return orbit_outcome(tally(puzzle, instance, bound, progress), group, up_to, "native")
 
 
 def orbit_outcome(base: Outcome, group: Group, up_to: str, method: str) -> OrbitOutcome:
@@ -199,21 +199,19 @@ class Orbits(Run):
         self,
         puzzle: Puzzle,
         instance: Instance,
-        backend: str,
-        request: Request | None = None,
+        bound: Bound,
         *,
         up_to: str,
-        limit: int | None = None,
-        time_limit: float | None = None,
-        keep: bool = False,
         in_part: bool = False,
     ) -> None:
-        self.group = group_of(puzzle, instance, up_to)
+        self.group, self.up_to = group_of(puzzle, instance, up_to), up_to
         self.in_part = in_part  # one part of a split run: its solutions need not be closed under the group
         self.leaders = False  # set when the formulation keeps one solution per orbit
-        request = replace(request or Request(), limit=None)  # a representative may come after many solutions
+        keep, limit = bound.job.keep, bound.job.limit
+        # the run lists solutions without a limit: a representative may come after many solutions
+        listing = bound.narrowed(request=replace(bound.request, limit=None), limit=None, keep=False)
         wrapped = replace(puzzle, cpsat=self._representatives(puzzle.cpsat), cnf=self._representatives(puzzle.cnf))
-        self.run = Enumeration(wrapped, instance, backend, request, time_limit=time_limit)
+        self.run = Enumeration(wrapped, instance, listing)
         self.search, self.stop = self.run.search, self.run.stop
         self.outcome = orbit_outcome(self.run.outcome, self.group, up_to, "canonical")
         self.outcome.leaders = self.leaders
@@ -227,30 +225,32 @@ class Orbits(Run):
 
         def formulate(instance: Instance, encoding: Any) -> CpsatFormulation | CnfFormulation:
             formulation = build(instance, encoding)
-            if formulation.images is None:
-                return formulation
+            if formulation.images is None or formulation.orbits_of != self.up_to:
+                return formulation  # every solution, or the orbits of another group: its images are filtered
             self.leaders = True
             return replace(formulation, images=None)
 
         return formulate
 
     def _stream(self) -> Iterator[Orbit]:
-        outcome, group = self.outcome, self.group
+        outcome = self.outcome
+        counted: set[Hashable] = set()  # with leaders: the orbits already met, by representative
         try:
-            for solution in self.run:
-                frozen = freeze(solution)
-                images = group.orbit(solution, frozen)
-                if frozen != min(images):
-                    if self.leaders:
-                        self._wrong.append((solution, ["the encoding kept a solution that is not the smallest of "
-                                                       "its orbit, so the orbit's representative is missed"]))
+            for kept in self.run:
+                frozen, solution, size = representative(self.group, kept)
+                if self.leaders:  # the formulation's own leader stands for its orbit, whichever image it is
+                    if frozen in counted:
+                        self._wrong.append((kept, ["the encoding kept two solutions of one orbit"]))
+                        continue
+                    counted.add(frozen)
+                elif freeze(kept) != frozen:
                     continue
                 outcome.count += 1
-                outcome.held += len(images)
-                outcome.sizes[len(images)] += 1
+                outcome.held += size
+                outcome.sizes[size] += 1
                 if outcome.solutions is not None:
                     outcome.solutions.append(solution)
-                yield Orbit(solution, len(images))
+                yield Orbit(solution, size)
                 if self.limit is not None and outcome.count >= self.limit:
                     self.stop.request(SOLUTION_LIMIT)
                     break
@@ -269,20 +269,22 @@ class Orbits(Run):
                                     "the solutions are not closed under the group")
 
 
-def count_canonical(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
-                    up_to: str, limit: int | None = None, time_limit: float | None = None,
-                    keep: bool = False, split: Split | None = None) -> OrbitOutcome:
-    """Count canonical representatives to the end (or a limit, or Ctrl-C), in parts when ``split``."""
-    return run_count(puzzle, instance, backend, request or Request(), OrbitVariant(up_to), split, limit=limit,
-                     time_limit=time_limit, keep=keep)
+def representative(group: Group, solution: Solution) -> tuple[Hashable, Solution, int]:
+    """The canonical representative of a solution's orbit (frozen, and as a solution) and the orbit's size."""
+    images = group.orbit(solution)
+    smallest = min(images)
+    return smallest, images[smallest], len(images)
 
 
-def run_count(puzzle: Puzzle, instance: Instance, backend: str, request: Request, variant: OrbitVariant,
-              split: Split | None, *, limit: int | None = None, time_limit: float | None = None,
-              keep: bool = False) -> Any:
+def count_canonical(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:
+    """Count canonical representatives (of the job's ``up_to``) to the end (or a limit, or Ctrl-C), in parts
+    when the job is split."""
+    return run_count(puzzle, instance, bound, OrbitVariant(bound.job.up_to))
+
+
+def run_count(puzzle: Puzzle, instance: Instance, bound: Bound, variant: OrbitVariant) -> Any:
     """One count of ``variant``: one search in this process, or a run split into parts."""
-    return consume(launch(puzzle, instance, backend, request, split, variant=variant, limit=limit,
-                          time_limit=time_limit, keep=keep))
+    return consume(launch(puzzle, instance, bound, variant=variant))
 
 
 def fixing(puzzle: Puzzle, element: Element) -> Puzzle:
@@ -302,30 +304,29 @@ def fixing(puzzle: Puzzle, element: Element) -> Puzzle:
     )
 
 
-def unbroken_request(puzzle: Puzzle, backend: str, request: Request, choices: tuple[str, ...]) -> Request:
-    """``request`` with the encoding choices that keep every solution in place of their axes' choices."""
+def unbroken_request(puzzle: Puzzle, bound: Bound, choices: tuple[str, ...]) -> Request:
+    """The bound request with the encoding choices that keep every solution in place of their axes' choices."""
+    request, backend = bound.request, bound.name
     if not choices:
         return request
-    space = puzzle.encodings(get_backend(backend).formulation)
+    space = puzzle.encodings(bound.backend.formulation)
     owner = {choice: axis.name for axis in space.axes for choice in axis.choices}
     swap = {owner[choice]: choice for choice in choices if choice in owner}
     resolved = space.resolve(request.encoding, f" for the {backend} formulation of {puzzle.name}")
     return replace(request, encoding="+".join(swap.get(axis, choice) for axis, choice in resolved.choices))
 
 
-def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
-             up_to: str, time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
-    """Count orbits by Burnside's lemma: fix(g) for every element, each an ordinary count of a constrained
-    model (each split into parts when ``split``)."""
-    request = request or Request()
-    check(get_backend(backend), puzzle, Job(COUNT, request, time_limit=time_limit, up_to=up_to, method=BURNSIDE,
-                                            split=split))
+def burnside(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:
+    """Count orbits (of the job's ``up_to``) by Burnside's lemma: fix(g) for every element, each an ordinary
+    count of a constrained model (each split into parts when the job is split)."""
+    up_to, time_limit = bound.job.up_to, bound.job.time_limit
+    assert up_to is not None  # an orbit count's job says up to what
     group = group_of(puzzle, instance, up_to)
     stop = Stop(time_limit)
     outcome: OrbitOutcome | None = None
     for index, element in enumerate(group.elements):
-        run = run_count(puzzle, instance, backend, request, OrbitVariant(up_to, element.name), split,
-                        time_limit=time_limit if index == 0 else stop.remaining())
+        left = bound.narrowed(time_limit=time_limit if index == 0 else stop.remaining())
+        run = run_count(puzzle, instance, left, OrbitVariant(up_to, element.name))
         if index == 0:  # the identity fixes every solution: the ordinary count
             outcome = orbit_outcome(run, group, up_to, "burnside")
             outcome.seconds = outcome.build_seconds = 0.0
@@ -350,16 +351,11 @@ def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request 
     return outcome
 
 
-def count_orbits(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
-                 up_to: str, method: str = "canonical", limit: int | None = None,
-                 time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
-    """Count orbits by ``method``: ``canonical`` representatives or ``burnside``."""
-    check(get_backend(backend), puzzle, Job(COUNT, request or Request(), limit=limit, time_limit=time_limit,
-                                            up_to=up_to, method=method, split=split))
-    if method != BURNSIDE:
-        return count_canonical(puzzle, instance, backend, request, up_to=up_to, limit=limit, time_limit=time_limit,
-                               split=split)
-    return burnside(puzzle, instance, backend, request, up_to=up_to, time_limit=time_limit, split=split)
+def count_orbits(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:
+    """Count orbits by the job's ``method``: ``canonical`` representatives (the default) or ``burnside``."""
+    if bound.job.method != BURNSIDE:
+        return count_canonical(puzzle, instance, bound)
+    return burnside(puzzle, instance, bound)
 
 
 @dataclass(repr=False)  # Report's short repr, not the dataclass's
@@ -397,25 +393,24 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
             on_outcome(outcome)
 
     for number, config in enumerate(configs, 1):
-        backend = get_backend(config.backend)
+        backend = available(config.backend)
         limit = budget(config, time_limit, skipped)
         if on_start:
             on_start(Turn(number, len(configs), config, limit))
+        job = Job(COUNT, config.request, time_limit=limit, up_to=up_to)
         if counts_only(backend):
             try:
-                record(tally_orbits(puzzle, instance, backend, config.request, up_to=up_to, time_limit=limit))
+                record(tally_orbits(puzzle, instance, admit(backend, puzzle, job)))
             except GridsatError as error:  # e.g. a frontier that counts undirected tours but no board symmetry
-                skipped.append(f"{config.backend}: not run: {error}")
+                skipped.append(f"{backend.name}: not run: {error}")
             continue
-        record(count_canonical(puzzle, instance, config.backend, config.request, up_to=up_to,
-                               time_limit=limit, keep=True, split=split))
-        if not searches_formulation(get_backend(config.backend)):
+        record(count_canonical(puzzle, instance, admit(backend, puzzle, replace(job, split=split, keep=True))))
+        if not searches_formulation(backend):
             continue
         try:
-            record(burnside(puzzle, instance, config.backend, config.request, up_to=up_to, time_limit=limit,
-                            split=split))
+            record(burnside(puzzle, instance, admit(backend, puzzle, replace(job, method=BURNSIDE, split=split))))
         except InvalidOption as error:  # e.g. the closed-tour position encoding, which no rotation permutes
-            skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: no Burnside count: {error}")
+            skipped.append(f"{backend.name}:{config.request.encoding or 'default'}: no Burnside count: {error}")
     problems = compare_orbits(outcomes)
     # Golden counts are of solutions, not orbits: the runs are judged among themselves.
     return OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), problems, skipped=skipped,

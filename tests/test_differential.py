@@ -110,3 +110,10 @@ def test_cpsat_closes_no_tour_past_a_square_without_moves(board):
     "tour" that skipped the centre of 3x3 (and every square of 1xN)."""
     done = gridsat("fuzz", "knights-tour", board, "-p", "closed=true", "--backend", "cpsat")
     assert done.returncode == 0 and done.stdout.strip().endswith(": no difference"), done.stdout
+
+
+def test_a_puzzle_object_not_registered_is_fuzzed_from_its_own_oracle():
+    unregistered = dataclasses.replace(TATAMI, name="tatami-under-test")
+    report = api.fuzz([unregistered], seed=4, pairs=10, budget=120)
+    assert report.agree and report.pairs >= 10
+    assert all(d.startswith("tatami-under-test ") for d in [*report.checked.unfinished])

@@ -44,7 +44,7 @@ def test_binary_clauses_are_propagation_complete_and_exhaustive_when_k_covers_ev
 
 
 @pytest.mark.parametrize("name", ["at-most-one pairwise", "at-most-one ladder", "at-most-one seqcounter",
-                                  "exactly-one pairwise", "tour rank"])
+                                  "exactly-one pairwise", "tour rank", "lex-leader"])
 def test_these_encodings_are_propagation_complete(name: str) -> None:
     (found,) = strengths([name], k=3)
     assert found.holds and found.verdict == "propagation-complete"

@@ -16,6 +16,8 @@ models), ``frontier`` (the frontier spec), ``reference`` (the searches), and the
 
 from __future__ import annotations
 
+from gridsat.models.breaking import axis, breaking
+from gridsat.models.encoding import EncodingSpace
 from gridsat.models.knights_tour import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.knights_tour.board import PARAMS, describe, note, parse, render, verify
 from gridsat.models.knights_tour.formulations import CNF_ENCODINGS, cnf, cpsat, frontier_spec
@@ -24,23 +26,26 @@ from gridsat.models.puzzle import Puzzle
 
 __all__ = ["PUZZLE"]
 
+GROUPS = {"symmetry": symmetry.up_to_symmetry, "reversal": symmetry.up_to_reversal}
+
 PUZZLE = Puzzle(
     name="knights-tour",
     summary="visit every square of an RxC board once with knight moves (open or closed tours)",
     instance_help="RxC board size, e.g. 9x10 (rows x columns)",
     params=PARAMS,
     parse=parse,
-    cpsat=cpsat,
-    cnf=cnf,
+    cpsat=breaking(cpsat, GROUPS),
+    cnf=breaking(cnf, GROUPS),
     verify=verify,
     render=render,
     describe=describe,
-    cnf_encodings=CNF_ENCODINGS,
+    cpsat_encodings=EncodingSpace((axis(GROUPS),)),
+    cnf_encodings=EncodingSpace((*CNF_ENCODINGS.axes, axis(GROUPS))),
     count_meta={"tours": "directed"},
     reference=reference.ALGORITHMS,
     example="3x4",
     note=note,
-    symmetry=Symmetry({"symmetry": symmetry.up_to_symmetry, "reversal": symmetry.up_to_reversal}),
+    symmetry=Symmetry(GROUPS),
     pictures=Pictures(pictures.draw, pictures.sketch),
     frontier=Frontier(frontier_spec),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gridsat.models.breaking import NO
 from gridsat.models.formulation import Key
 from gridsat.models.knights_tour.board import Board, Tour, rooted
 from gridsat.models.symmetry import Element, Group, Motion, NotPermutable, motions
@@ -35,7 +36,7 @@ def group(board: Board, moves: tuple[Motion, ...]) -> Group:
                 why.add(REVERSES)
             else:
                 kept.append(tour_element(board, move, reverse, name))
-    return Group(tuple(kept), tuple(left_out), " or ".join(r for r in (MOVES_START, REVERSES) if r in why))
+    return Group(tuple(kept), tuple(left_out), " or ".join(r for r in (MOVES_START, REVERSES) if r in why), (NO,))
 
 
 def tour_element(board: Board, move: Motion, reverse: bool, name: str) -> Element:
@@ -56,7 +57,7 @@ def tour_element(board: Board, move: Motion, reverse: bool, name: str) -> Elemen
             step = k[2]
             if board.closed and move(board.root) != board.root:
                 raise NotPermutable(f"the position encoding numbers a closed tour's steps from the root square "
-                                    f"{list(board.root)}, which {name} moves, so Burnside's lemma cannot use it "
+                                    f"{list(board.root)}, which {name} moves, so this encoding has no image of it "
                                     "(choose rank, ordering or binary)")
             if reverse:
                 step = (n - step) % n if board.closed else n - 1 - step

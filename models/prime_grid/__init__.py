@@ -26,7 +26,7 @@ the same set of board permutations (a moved filling keeps its values, so the ran
 preserved), the representative an orbit count prints is the smallest filling read row by row, and
 that is exactly the leader the ``symmetry`` encoding keeps. So with that encoding the orbits are
 counted as the leaders themselves: one solver solution per orbit, no images listed and filtered
-again (each leader is still checked to be the smallest of its images). Burnside's lemma agrees
+again (no orbit may be kept twice). Burnside's lemma agrees
 without the argument: the solutions a non-identity g fixes are counted on the ``nosymmetry`` model
 with x == g(x) added, which AllDifferent makes infeasible.
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import compress
 
+from gridsat.models import breaking
 from gridsat.models.constraints import Formula, Model, amo
 from gridsat.models.constraints.amo import at_most_one, exactly_one
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
@@ -17,7 +18,7 @@ from gridsat.models.prime_grid.symmetry import keeps_leaders, orbits
 # The redundancy switches both formulations offer; each default is the faster choice (benchmarks/compare/prime_grid.py).
 # Parity never changes which fillings are models; symmetry keeps one per orbit, so exports default to nosymmetry.
 PARITY = Axis("parity", ("parity", "noparity"))
-SYMMETRY = Axis("symmetry", ("symmetry", "nosymmetry"), exact="nosymmetry")
+SYMMETRY = breaking.axis(["symmetry"], default="symmetry")
 
 
 def decode_integers(grid: Grid) -> Decoder:

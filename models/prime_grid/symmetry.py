@@ -60,9 +60,11 @@ def images(grid: Grid, encoding: Encoding) -> Images | None:
 
 
 def orbits(grid: Grid, encoding: Encoding) -> dict[str, Any]:
-    """A formulation's ``images`` and ``orbit_size``: one model per orbit of that many fillings, or per filling."""
-    found = images(grid, encoding)
-    return {"images": found, "orbit_size": len(symmetries(grid)) if found else 1}
+    """A formulation's ``images``, ``orbit_size`` and ``orbits_of``: one model per orbit of that many
+    fillings under the board's symmetries, or per filling."""
+    if (found := images(grid, encoding)) is None:
+        return {"images": None}
+    return {"images": found, "orbit_size": len(symmetries(grid)), "orbits_of": "symmetry"}
 
 
 def group(grid: Grid) -> Group:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gridsat.models.breaking import axis, breaking
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.params import check_keys
 from gridsat.models.parts import MutationCorpus, Oracle, Pictures, Symmetry
@@ -28,6 +29,8 @@ from gridsat.models.shikaku.formulations import CNF_AMO, CNF_CELLS, CPSAT_CELLS,
 from gridsat.models.shikaku.solution import render, verify
 
 __all__ = ["PUZZLE"]
+
+GROUPS = {"symmetry": symmetry.group}
 
 
 def parse(text: str, params: Mapping[str, str]) -> Board:
@@ -63,19 +66,19 @@ PUZZLE = Puzzle(
                   "'-' (stdin), or 'seed'",
     params={},
     parse=parse,
-    cpsat=cpsat,
-    cnf=cnf,
+    cpsat=breaking(cpsat, GROUPS),
+    cnf=breaking(cnf, GROUPS),
     verify=verify,
     render=render,
     describe=describe,
     note=note,
-    cpsat_encodings=EncodingSpace((CPSAT_CELLS,)),
-    cnf_encodings=EncodingSpace((CNF_AMO, CNF_CELLS)),
+    cpsat_encodings=EncodingSpace((CPSAT_CELLS, axis(GROUPS))),
+    cnf_encodings=EncodingSpace((CNF_AMO, CNF_CELLS, axis(GROUPS))),
     generate=generate,
     writers={"gameid": to_game_id, "puzzlink": to_puzzlink},
     reference=reference.ALGORITHMS,
     example="seed",
-    symmetry=Symmetry({"symmetry": symmetry.group}),
+    symmetry=Symmetry(GROUPS),
     pictures=Pictures(pictures.draw, pictures.sketch),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder, mutation.rect_cells),
     oracle=Oracle(oracle.solutions, oracle.draw),

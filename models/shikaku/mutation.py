@@ -37,6 +37,9 @@ def ladder() -> list[tuple[str, Mapping[str, str]]]:
 
 
 def rect_cells(key: Key) -> list[Cell]:
-    """A rectangle variable ``(tag, clue, top, left, height, width)`` is about its two corner cells."""
+    """A rectangle variable ``(tag, clue, top, left, height, width)`` is about its two corner cells; any
+    other (an auxiliary, such as a CP-SAT symmetry-breaking chain's, named by a string) about none."""
+    if not (isinstance(key, tuple) and key[:1] == ("rect",)):
+        return []
     top, left, height, width = key[-4:]
     return [(top, left), (top + height - 1, left + width - 1)]

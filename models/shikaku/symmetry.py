@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gridsat.models.breaking import NO
 from gridsat.models.formulation import Key
 from gridsat.models.shikaku.formats import Board
 from gridsat.models.shikaku.formulations import Solution
@@ -29,4 +30,4 @@ def group(board: Board) -> Group:
 
         return Element(move.name, solution, key)
 
-    return board_group(board.rows, board.cols, element, why="move the clues")
+    return board_group(board.rows, board.cols, element, why="move the clues", unbroken=(NO,))

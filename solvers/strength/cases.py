@@ -174,14 +174,33 @@ def register_tatami() -> None:
                   "a 3x4 room: one mat per cell (pairwise) and no four mats meeting at a corner"))
 
 
+def lex_case(sizes: range) -> list[Constraint]:
+    """``lex_leq(xs, ys)`` on ``n`` fresh pairs of literals for each size, as symmetry breaking writes it."""
+    from gridsat.models.constraints.lex import lex_leq
+
+    built = []
+    for n in sizes:
+        formula = Formula("strength")
+        xs, ys = [formula.var(f"x{i}") for i in range(n)], [formula.var(f"y{i}") for i in range(n)]
+        lex_leq(formula, xs, ys)
+        built.append(Constraint(list(formula.clauses), xs + ys, {v: formula.pool.obj(v) for v in xs + ys}, f"n = {n}"))
+    return built
+
+
+def register_lex() -> None:
+    """The lex-leader comparison of symmetry breaking (models/constraints/lex.py)."""
+    register(Claim("lex-leader", "propagation", lambda: lex_case(range(1, 5)),
+                   "x <=lex y on 1 to 4 pairs of literals, the chain of models/constraints/lex.py"))
+
+
 def tagged(tags: tuple[str, ...], *where: tuple[int, int]) -> Pick:
-    """Prime-grid or tatami pool keys ``(tag, r, c, ...)`` of the given tags and cells (any cell: none given)."""
+    """Prime-grid pool keys ``(tag, r, c, ...)`` of the given tags and cells (any cell: none given)."""
     return lambda key: isinstance(key, tuple) and key[0] in tags and (not where or tuple(key[1:3]) in where)
 
 
 def register_numbers() -> None:
-    """Prime-grid's order and log domains, their adjacency and all-different, and the Hall intervals;
-    tatami's directions (models/constraints/domains.py, alldiff.py; models/tatami/directions.py)."""
+    """Prime-grid's order and log domains, their adjacency and all-different, and the Hall intervals
+    (models/constraints/domains.py, alldiff.py)."""
     row, edge = ((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1))
     domain = ("order chain", "candidate values")
     cases = [
@@ -199,18 +218,15 @@ def register_numbers() -> None:
          (*domain, "values all differ"), "a 1x3 row of values 1..4: the per-value conflict clauses on bits"),
         ("prime-grid all-different hall", "1x3", "hall", {}, tagged(("ge",), *row), tagged(("in",)),
          (*domain, "interval membership", "hall interval"), "a 1x3 row of values 1..4: the Hall intervals"),
-        ("tatami directions", "3x4", "directions", {}, tagged(("to",)), None, (),
-         "a 3x4 room: one direction per cell (pairwise), mates agree, the corner clauses"),
     ]
     for name, text, encoding, params, primary, auxiliary, families, about in cases:
-        puzzle = "tatami" if name.startswith("tatami") else "prime-grid"
-        full = encoding if puzzle == "tatami" else f"{encoding}+noparity+nosymmetry"
-        register(Claim(name, "propagation", lambda puzzle=puzzle, text=text, full=full, params=params,
+        register(Claim(name, "propagation", lambda text=text, full=f"{encoding}+noparity+nosymmetry", params=params,
                        primary=primary, auxiliary=auxiliary, families=families: [
-                           sliced(puzzle, text, full, primary, auxiliary, params, families)], about))
+                           sliced("prime-grid", text, full, primary, auxiliary, params, families)], about))
 
 
 register_cardinality()
+register_lex()
 register_adjacency()
 register_domains()
 register_alldifferent()

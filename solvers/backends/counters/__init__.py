@@ -193,7 +193,12 @@ def exact_instead(puzzle: Puzzle, request: Request, encoding: Encoding) -> list[
 
 
 def check_eager(name: str, puzzle: Puzzle, encoding: Encoding, f: CnfFormulation) -> None:
-    """Refuse a lazy encoding: its models include non-solutions, which a counter would count."""
+    """Refuse a lazy encoding (its models include non-solutions, which a counter would count) and one that keeps
+    a solution per orbit when the orbits differ in size (a model count would not say how many solutions)."""
+    if f.images is not None and not f.orbit_size:
+        raise InvalidOption(f"the {encoding.name} encoding keeps one solution per symmetry orbit and the orbits differ "
+                            f"in size, so the {name} backend cannot count solutions with it: count with nosymmetry "
+                            "(the default for counting)")
     if f.refine is None:
         return
     eager = [axis.exact for axis in puzzle.cnf_encodings.axes if axis.exact and encoding[axis.name] != axis.exact]
