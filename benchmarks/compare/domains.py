@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--solver", help="the PySAT solver (default the sat backend's)")
     args = parser.parse_args(argv)
     SERIES.settle(args)
-    configs = [Config("sat", Request(encoding=f"{domain}+{args.symmetry}", solver=args.solver)) for domain in DOMAINS]
+    configs = [Config.named("sat", Request(encoding=f"{domain}+{args.symmetry}", solver=args.solver))
+               for domain in DOMAINS]
     known = golden_counts()
     rows = (row for size in args.sizes
             for row in measure("prime-grid", *instance_params(size), configs, args.time_limit, args.repeat))
