@@ -77,6 +77,7 @@ INSTANCE_KEYS = tuple(INSTANCE.fields)
 # Past these a limit is a typo (and an infinite one cannot be given to setrlimit).
 MAX_TIMEOUT, MAX_MEMORY = 1e7, 1 << 30  # seconds (about 4 months); megabytes
 MAX_SEEDS, MAX_WORKERS = 1000, 1024
+MAX_REPEAT = 1000  # runs per configuration and instance (1e12 filled memory with planned runs)
 
 
 class SuiteError(GridsatError):
@@ -204,7 +205,7 @@ def load(name: str) -> Suite:
     suite.mode = pick_mode(data.get("mode", "count"), where)
     suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout", MAX_TIMEOUT)
     suite.memory = int(positive(data.get("memory", suite.memory), where, "memory", MAX_MEMORY))
-    suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat"))
+    suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat", MAX_REPEAT))
     if "seeds" in data:
         suite.seeds = int(positive(expect(data["seeds"], int, where, "seeds"), where, "seeds", MAX_SEEDS))
     suite.workers = int(positive(expect(data.get("workers", 1), int, where, "workers"), where, "workers", MAX_WORKERS))

@@ -1,7 +1,8 @@
 """The child process of one benchmark run: ``python -m gridsat.benchmarks.worker SPEC.json RESULT.json``.
 
-It limits its CPU seconds first (the parent watches its memory), then parses the instance, warms the
-backend up and calls ``gridsat.solvers.run.execute``, and writes one JSON object: the outcome's summary,
+It limits its CPU seconds first (the parent watches its memory), then parses the instance, binds the
+backend to the run's job (``gridsat.solvers.gate.bind``, the gate's one look-up), warms it up, solves or
+counts (``gridsat.solvers.route``), and writes one JSON object: the outcome's summary,
 the solver's statistics and a status. The parent (``gridsat.benchmarks.runner``) measures the process
 from outside and decides what a missing result means.
 
@@ -54,7 +55,7 @@ def status_of(summary: dict[str, Any], mode: str, timeout: float, left: float) -
     return "error", f"incomplete: {summary['reason']}"
 
 
-def warm_up(puzzle: Any, chosen: Any, request: Any, left: float) -> float:
+def warm_up(puzzle: Any, bound: Any, left: float) -> float:
     """Run the backend once on the puzzle's example (one solution, or its count for a counter); the seconds."""
     from gridsat.models.errors import GridsatError
     from gridsat.solvers.backend import counts_only
@@ -66,10 +67,10 @@ def warm_up(puzzle: Any, chosen: Any, request: Any, left: float) -> float:
     example = puzzle.parse(puzzle.example, {})
     budget = min(WARM_SHARE * left, WARM_MOST)
     try:
-        if counts_only(chosen):
-            tally(puzzle, example, chosen, request, time_limit=budget)
+        if counts_only(bound.backend):
+            tally(puzzle, example, bound.narrowed(time_limit=budget))
         else:
-            execute(puzzle, example, chosen.name, request, limit=1, time_limit=budget)
+            execute(puzzle, example, bound.narrowed(limit=1, time_limit=budget))
     except GridsatError:
         pass  # what the backend refuses on the example, the timed run will say on the instance
     return time.perf_counter() - started
@@ -92,8 +93,10 @@ def work(spec: dict[str, Any]) -> dict[str, Any]:
     """Run the spec in this process and describe the result."""
     from gridsat.models import get_puzzle
     from gridsat.solvers import backend as registry
-    from gridsat.solvers.backend import Request, counts_only, get_backend
-    from gridsat.solvers.run import execute, tally
+    from gridsat.solvers.backend import COUNT, SOLVE, Request
+    from gridsat.solvers.gate import Job, bind
+    from gridsat.solvers.route import make_count
+    from gridsat.solvers.run import execute
 
     # The parent's registry entry, so a backend registered there (a plugin, a test's fake) is found.
     registry.BACKENDS.setdefault(spec["backend"], spec["backend_path"])
@@ -101,17 +104,18 @@ def work(spec: dict[str, Any]) -> dict[str, Any]:
     instance = puzzle.parse(spec["source"], dict(spec["params"]))
     request = Request(spec["encoding"], spec["solver"], spec["algorithm"], seed=spec.get("seed"),
                       workers=spec.get("workers", 1))
-    limit_count = 1 if spec["mode"] == "solve" else None
     used = resource.getrusage(resource.RUSAGE_SELF)
     left = max(spec["timeout"] - used.ru_utime - used.ru_stime, 1e-3)  # the limit counts start-up too
-    chosen = get_backend(spec["backend"])
-    warm = warm_up(puzzle, chosen, request, left)
+    solve = spec["mode"] == "solve"
+    bound = bind(spec["backend"], puzzle, Job(SOLVE if solve else COUNT, request, limit=1 if solve else None,
+                                              time_limit=left))
+    warm = warm_up(puzzle, bound, left)
     left = max(left - warm, 1e-3)
     wall, cpu = time.perf_counter(), time.process_time()
-    if counts_only(chosen):  # a counter has no solutions to list: it counts (the suite plans it for count only)
-        outcome = tally(puzzle, instance, chosen, request, time_limit=left)
-    else:
-        outcome = execute(puzzle, instance, spec["backend"], request, limit=limit_count, time_limit=left)
+    if solve:
+        outcome = execute(puzzle, instance, bound.narrowed(time_limit=left))
+    else:  # by the route its backend takes: a counter counts (the suite plans it for count only)
+        outcome = make_count(puzzle, instance, bound.narrowed(time_limit=left))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     summary = outcome.summary()
     summary |= statistics_of(summary)

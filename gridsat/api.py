@@ -29,14 +29,10 @@ from gridsat.solvers.backend import (
     COUNT,
     DEFAULT_BACKEND,
     ENUMERATE,
-    LAYERS,
     SOLVE,
-    Backend,
     Request,
     backend_class,
     backends_where,
-    counts_only,
-    get_backend,
     reference_backend,
     resolve_encoding,
     searcher_of,
@@ -53,20 +49,24 @@ from gridsat.solvers.fuzz import BUDGET as FUZZ_BUDGET
 from gridsat.solvers.fuzz import PAIRS as FUZZ_PAIRS
 from gridsat.solvers.fuzz import FuzzReport, fuzz_one, parse_mutant
 from gridsat.solvers.fuzz import fuzz as run_fuzz
-from gridsat.solvers.gate import BURNSIDE, Job, check
 from gridsat.solvers.gate import METHODS as METHODS
+from gridsat.solvers.gate import Job, admit, bind
 from gridsat.solvers.machine import cores
 from gridsat.solvers.mutation.mutate import ALL, MutationReport, Verdict, mutation_report
 from gridsat.solvers.mutation.mutate import Score as Score
 from gridsat.solvers.mutation.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.orbits import UP_TO as UP_TO
 from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
-from gridsat.solvers.orbits import Orbits, OrbitVariant, count_orbits, crosscheck_orbits, tally_orbits
+from gridsat.solvers.orbits import Orbits, crosscheck_orbits
 from gridsat.solvers.orbits import count_notes as count_notes
 from gridsat.solvers.orbits import counted as counted
 from gridsat.solvers.proof.claim import Certify
-from gridsat.solvers.run import Enumeration, Outcome, Progress, consume, execute, tally
-from gridsat.solvers.splitting.parallel import Split, SplitRun, launch
+from gridsat.solvers.route import kept_run, make_count, open_enumeration
+from gridsat.solvers.run import Enumeration, Outcome, Progress, execute
+from gridsat.solvers.run import consume as consume
+from gridsat.solvers.splitting.parallel import MAX_JOBS as MAX_JOBS
+from gridsat.solvers.splitting.parallel import MAX_PARTS as MAX_PARTS
+from gridsat.solvers.splitting.parallel import Split, SplitRun
 from gridsat.solvers.splitting.pool import scheduler_address
 from gridsat.solvers.splitting.pool import single_threaded_blas as single_threaded_blas
 from gridsat.solvers.stop import INTERRUPTED as INTERRUPTED
@@ -116,8 +116,8 @@ def solve(
     chosen, parsed = load(puzzle, instance, params)
     check_limits(None, time_limit)
     request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
-    check(get_backend(backend), chosen, Job(SOLVE, request, limit=1, time_limit=time_limit, keep=True))
-    outcome = execute(chosen, parsed, backend, request, limit=1, time_limit=time_limit, keep=True)
+    job = Job(SOLVE, request, limit=1, time_limit=time_limit, keep=True)
+    outcome = execute(chosen, parsed, bind(backend, chosen, job))
     if outcome.solution is not None:  # what stopped the search after it (the limit of one, a method) is no gap
         outcome.complete, outcome.reason = True, None
     return outcome
@@ -172,50 +172,7 @@ def count(
                              certify=wish(instance, texts(params), certify, proof)),
               limit=limit, time_limit=time_limit,
               up_to=up_to, method=method, split=splitting(split))
-    counter = get_backend(backend)
-    check(counter, chosen, job)
-    return route(chosen, parsed, counter, job, on_progress)
-
-
-def route(puzzle: Puzzle, instance: Instance, backend: Backend, job: Job,
-          on_progress: Callable[[Progress], None] | None) -> Outcome:
-    """The way a count the gate let through is made: a counting backend's own count (of orbits, with
-    ``up_to``), Burnside's lemma, or a run of the listed solutions (of orbit representatives, with ``up_to``)."""
-    if counts_only(backend):
-        listen = notes_to(on_progress)
-        job = layered(backend, job)
-        if job.up_to is not None:
-            return tally_orbits(puzzle, instance, backend, job.request, up_to=job.up_to, time_limit=job.time_limit,
-                                progress=listen)
-        return tally(puzzle, instance, backend, job.request, time_limit=job.time_limit, progress=listen)
-    if job.method == BURNSIDE:  # the gate let it through with up_to
-        return count_orbits(puzzle, instance, backend.name, job.request, up_to=job.up_to, method=BURNSIDE,
-                            time_limit=job.time_limit, split=job.split)
-    run = launch(puzzle, instance, backend.name, job.request, job.split, variant=OrbitVariant(job.up_to),
-                 limit=job.limit, time_limit=job.time_limit, on_progress=on_progress)
-    return consume(run, on_progress=on_progress if job.split is None else None)
-
-
-def layered(backend: Backend, job: Job) -> Job:
-    """A split given to a backend that partitions its own work (``LAYERS``), handed to it in its request."""
-    split = job.split
-    if split is None or LAYERS not in backend.can:
-        return job
-    request = dataclasses.replace(job.request, threads=split.jobs, scheduler=split.scheduler,
-                                  checkpoint=None if split.checkpoint is None else Path(split.checkpoint))
-    return dataclasses.replace(job, request=request, split=None)
-
-
-def notes_to(on_progress: Callable[[Progress], None] | None) -> Callable[[str], None] | None:
-    """A counting backend's progress notes as the ``Progress`` a caller's ``on_progress`` sees."""
-    if on_progress is None:
-        return None
-    started = time.monotonic()
-
-    def progress(note: str) -> None:
-        on_progress(Progress(0, 0, None, time.monotonic() - started, note=note))
-
-    return progress
+    return make_count(chosen, parsed, bind(backend, chosen, job), on_progress)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
@@ -245,12 +202,9 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    plan = splitting(split)
     request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
-    check(get_backend(backend), chosen, Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to,
-                                            split=plan))
-    return launch(chosen, parsed, backend, request, plan, variant=OrbitVariant(up_to), limit=limit,
-                  time_limit=time_limit, deliver=True, on_progress=on_progress)
+    job = Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to, split=splitting(split))
+    return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)
 
 
 def crosscheck(
@@ -300,11 +254,8 @@ def crosscheck(
         return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
                                  on_start=on_start, split=plan, skipped=skipped)
 
-    def run(config: Config, limit: float | None) -> Outcome:
-        return consume(launch(chosen, parsed, config.backend, config.request, plan, time_limit=limit, keep=True))
-
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
-                          run=run, skipped=skipped, golden=golden_count(chosen, parsed))
+                          run=kept_run(chosen, parsed, plan), skipped=skipped, golden=golden_count(chosen, parsed))
 
 
 def listed(value: str | Iterable[str], parameter: str) -> list[str]:
@@ -349,8 +300,8 @@ def fuzz_pair(puzzle: str | Puzzle, instance: str, *, params: Params | None = No
               mutant: str | None = None) -> FuzzReport:
     """One (instance, configuration) pair against the oracle: what a difference's command repeats."""
     chosen, parsed = load(puzzle, instance, params)
-    config = Config(backend, Request(encoding=encoding, solver=solver, algorithm=algorithm))
-    check(get_backend(backend), chosen, Job(COUNT, config.request))
+    request = Request(encoding=encoding, solver=solver, algorithm=algorithm)
+    config = Config(bind(backend, chosen, Job(COUNT, request)).backend, request)
     started = time.monotonic()
     report = FuzzReport(0, instances=1)
     report.checked = fuzz_one(chosen, instance, texts(params), config, parse_mutant(mutant) if mutant else None)
@@ -398,12 +349,13 @@ def mutate(
         raise InvalidOption(f"jobs must be a whole number of at least 1, not {jobs!r}")
     if not is_whole_number(proof_budget, 1):
         raise InvalidOption(f"proof_budget must be a whole number of conflicts, at least 1, not {proof_budget!r}")
-    kind = get_backend(backend).formulation
+    bound = bind(backend, chosen, Job(COUNT, time_limit=time_limit))
+    kind = bound.backend.formulation
     space = chosen.encodings(kind)
     names = [space.resolve(encoding, f" for the {kind} of {chosen.name}").name] if encoding else [
         e.name for e in space.variants()]
     cases = counted_cases(chosen, list(instances), params, time_limit) if instances else golden_corpus(chosen)
-    return mutation_report(chosen, backend, names, cases, time_limit=time_limit, mutants=mutants, seed=seed,
+    return mutation_report(chosen, bound, names, cases, time_limit=time_limit, mutants=mutants, seed=seed,
                            jobs=jobs, search=search, proof_budget=proof_budget, on_verdict=on_verdict)
 
 
@@ -422,7 +374,7 @@ def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, t
     cases = []
     for text in instances:
         parsed = puzzle.parse(text, texts(params))
-        outcome = execute(puzzle, parsed, reference, time_limit=time_limit)
+        outcome = execute(puzzle, parsed, bind(reference, puzzle, Job(ENUMERATE, time_limit=time_limit)))
         if not outcome.complete or outcome.invalid:
             raise InvalidOption(f"the reference search could not count {puzzle.name} {text} within {time_limit:g} s "
                                 f"({outcome.reason or 'invalid solutions'}): raise --time-limit or pick a smaller one")
@@ -436,10 +388,10 @@ def splitting(split: Split | None) -> Split | None:
         return None
     if not isinstance(split, Split):
         raise InvalidOption(f"split {split!r} must be a gridsat.Split")
-    if not is_whole_number(split.jobs, 0):
-        raise InvalidOption(f"jobs {split.jobs!r} must be a whole number: 0 for one per core, or at least 1")
-    if split.parts is not None and not is_whole_number(split.parts, 1):
-        raise InvalidOption(f"parts {split.parts!r} must be a whole number of at least 1")
+    if not is_whole_number(split.jobs, 0) or split.jobs > MAX_JOBS:
+        raise InvalidOption(f"jobs {split.jobs!r} must be a whole number: 0 for one per core, or 1 to {MAX_JOBS}")
+    if split.parts is not None and not (is_whole_number(split.parts, 1) and split.parts <= MAX_PARTS):
+        raise InvalidOption(f"parts {split.parts!r} must be a whole number from 1 to {MAX_PARTS:,}")
     if split.scheduler is not None:
         scheduler_address(split.scheduler)
     workers = cores() if split.jobs == 0 else split.jobs
@@ -462,7 +414,7 @@ def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) ->
         raise InvalidOption(f"--solver {solver!r} applies to the {' and '.join(named)} backend, which this "
                             "cross-check does not run")
     for config in takers:
-        check(get_backend(config.backend), puzzle, Job(COUNT, config.request))
+        admit(config.backend, puzzle, Job(COUNT, config.request))
 
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:

@@ -15,12 +15,12 @@ from gridsat.models.errors import InvalidOption
 from gridsat.models.params import MAX_DIGITS, excerpt, integer
 
 
-def at_least(least: int | None, digits: int = MAX_DIGITS) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``least``, in ASCII digits."""
+def at_least(least: int | None, digits: int = MAX_DIGITS, most: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``least`` (and at most ``most``), in ASCII digits."""
 
     def parse(text: str) -> int:
         try:
-            return integer(text, "", least=least, error=InvalidOption, digits=digits)
+            return integer(text, "", least=least, most=most, error=InvalidOption, digits=digits)
         except InvalidOption as error:
             raise argparse.ArgumentTypeError(str(error)) from None
 

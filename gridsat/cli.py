@@ -15,7 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from gridsat import animate, api, helptext, jsontext, status
-from gridsat.arguments import Parser, any_int, count_or_all, folder, percent, positive_float, positive_int, text, whole
+from gridsat.arguments import (
+    Parser,
+    any_int,
+    at_least,
+    count_or_all,
+    folder,
+    percent,
+    positive_float,
+    positive_int,
+    text,
+    whole,
+)
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
@@ -567,13 +578,13 @@ def solving_args(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 def parallel_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=whole, default=1, metavar="N",
+    p.add_argument("--jobs", type=at_least(0, most=api.MAX_JOBS), default=1, metavar="N",
                    help="split the run into parts and count them on N local worker processes "
-                        "(0: one per core; default 1: one plain search in this process)")
+                        f"(0: one per core; default 1: one plain search in this process; at most {api.MAX_JOBS})")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="conquer the parts on a Dask cluster, e.g. tcp://host:8786 (its workers need gridsat)")
-    p.add_argument("--parts", type=positive_int, metavar="N",
-                   help="aim for N parts (default: 16 per worker, at least 32)")
+    p.add_argument("--parts", type=at_least(1, most=api.MAX_PARTS), metavar="N",
+                   help=f"aim for N parts (default: 16 per worker, at least 32; at most {api.MAX_PARTS:,})")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
 
@@ -673,7 +684,8 @@ def add_fuzz(sub: Commands) -> None:
                     help="stop once N (instance, configuration) pairs are checked (default %(default)s)")
     fz.add_argument("--budget", type=positive_float, default=api.FUZZ_BUDGET, metavar="SEC",
                     help="stop after SEC seconds, whatever was checked (default %(default)g)")
-    fz.add_argument("--jobs", type=whole, default=0, metavar="N", help="worker processes (default 0: every core)")
+    fz.add_argument("--jobs", type=at_least(0, most=api.MAX_JOBS), default=0, metavar="N",
+                    help=f"worker processes (default 0: every core; at most {api.MAX_JOBS})")
     fz.add_argument("--mutant", metavar="'FAMILY OPERATOR [SELECTOR]'",
                     help="plant this bug (as gridsat mutate names one) in every formulation with its family")
     fz.add_argument("--backend", help="with PUZZLE INSTANCE: the backend of the one pair")
@@ -700,7 +712,8 @@ def add_mutate(sub: Commands) -> None:
                      help="judge a seeded sample of N mutants, or 'all' (default: every mutant when there are "
                           "at most 1000, else a sample of 1000)")
     mut.add_argument("--seed", type=any_int, default=0, help="the sample's seed (default 0): same seed, same report")
-    mut.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes (0: one per core; default 1)")
+    mut.add_argument("--jobs", type=at_least(0, most=api.MAX_JOBS), default=1, metavar="N",
+                     help=f"worker processes (0: one per core; default 1; at most {api.MAX_JOBS})")
     mut.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SEC",
                      help="at most SEC seconds per mutant run (default 10; a run may take 5 times the unmutated one)")
     mut.add_argument("--proof-budget", type=positive_int, default=api.PROOF_CONFLICTS, metavar="N",

@@ -41,7 +41,7 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
              "puzzle's brute-force oracle; each difference is printed with the one command that repeats it. "
              "Named with an instance and --backend, it runs that one pair.",
              ("gridsat fuzz --seed 1 --pairs 300 --jobs 1",
-              "gridsat fuzz shikaku tatami --seed 2 --budget 30",
+              "gridsat fuzz shikaku tatami --seed 2 --pairs 2000 --budget 120",
               "gridsat fuzz tatami 3x4 --backend sat --encoding seqcounter --solver glucose4   # one pair again")),
     "mutate": ("Inject bugs into a formulation's constraints, one at a time, and score how many the golden "
                "corpus (or the instances named) catches; survivors are listed with why they survived.",

@@ -20,7 +20,8 @@ from xml.etree import ElementTree as ET
 from gridsat.animate import page, record_named
 from gridsat.models import get_puzzle
 from gridsat.pictures import sheet, still
-from gridsat.solvers.backend import Request
+from gridsat.solvers.backend import ENUMERATE, SOLVE, Request, reference_backend
+from gridsat.solvers.gate import Job, bind
 from gridsat.solvers.run import execute
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
@@ -81,7 +82,8 @@ def main() -> int:
     for stem, name, text, params, backend, algorithm in STILLS:
         puzzle = get_puzzle(name)
         instance = puzzle.parse(text, params)
-        outcome = execute(puzzle, instance, backend, Request(algorithm=algorithm), limit=1, keep=True, time_limit=120)
+        job = Job(SOLVE, Request(algorithm=algorithm), limit=1, time_limit=120, keep=True)
+        outcome = execute(puzzle, instance, bind(backend, puzzle, job))
         picture = still(puzzle, instance, outcome.solutions[0], outcome.label)
         (out / f"{stem}.svg").write_text(picture)
         width, height = size_of(picture)
@@ -90,7 +92,7 @@ def main() -> int:
     for stem, name, text, limit in SHEETS:
         puzzle = get_puzzle(name)
         instance = puzzle.parse(text, {})
-        outcome = execute(puzzle, instance, "reference", limit=limit, keep=True)
+        outcome = execute(puzzle, instance, bind(reference_backend(), puzzle, Job(ENUMERATE, limit=limit, keep=True)))
         state = "complete" if outcome.complete else f"incomplete: {outcome.reason}"
         picture = sheet(puzzle, instance, outcome.solutions, outcome.label, state)
         (out / f"{stem}.svg").write_text(picture)

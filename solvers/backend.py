@@ -116,6 +116,17 @@ class Backend:
     # seconds, so it ranks higher (``SLOW``) and waits behind them.
     cost_rank = 0
 
+    # A backend holds no state: its class says all, so two of one class are equal (a configuration or a
+    # bound job sent to a worker process compares equal to the parent's) and its repr keys caches by text.
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
     def supported(self) -> bool:
         """Whether it can run here at all (its package is installed)."""
         return True
@@ -171,12 +182,17 @@ def backend_class(name: str) -> Any:
 
 
 def get_backend(name: str) -> Backend:
-    """The registered backend called ``name``; one whose package is missing says so."""
+    """The registered backend called ``name``; one whose package is missing says so. Called by the gate's
+    ``bind`` only: below it, a backend travels as the object it binds."""
     if name not in BACKENDS:
         raise UnknownName("backend", name, list(BACKENDS))
-    backend = backend_class(name)()
+    return available(backend_class(name)())
+
+
+def available(backend: Backend) -> Backend:
+    """``backend``, when it can run here; one whose package is missing says so, naming what to install."""
     if not backend.supported():
-        raise BackendUnavailable(f"backend {name!r} is not installed: {backend.install}")
+        raise BackendUnavailable(f"backend {backend.name!r} is not installed: {backend.install}")
     return backend
 
 

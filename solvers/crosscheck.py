@@ -11,8 +11,8 @@ from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.solvers import reprs
-from gridsat.solvers.backend import BACKENDS, COUNT, Request, backend_class, counts_only, get_backend
-from gridsat.solvers.gate import Job, check
+from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, Backend, Request, available, backend_class, counts_only
+from gridsat.solvers.gate import Job, admit, check
 from gridsat.solvers.run import Outcome, execute, tally
 from gridsat.solvers.stop import INTERRUPTED
 
@@ -33,8 +33,13 @@ RUN_BUDGET = 60.0
 class Config:
     """One backend with one choice of encoding, solver or algorithm."""
 
-    backend: str
+    backend: Backend
     request: Request = Request()
+
+    @classmethod
+    def named(cls, name: str, request: Request | None = None) -> Config:
+        """The configuration of the registered backend ``name`` (installed or not: running it says so)."""
+        return cls(backend_class(name)(), request or Request())
 
     @property
     def label(self) -> str:
@@ -42,7 +47,7 @@ class Config:
         once the formulation is built, names the encoding in full)."""
         r = self.request
         choice = r.encoding or r.algorithm or "default"
-        return f"{self.backend}:{choice}" + (f"/{r.solver}" if r.solver else "")
+        return f"{self.backend.name}:{choice}" + (f"/{r.solver}" if r.solver else "")
 
 
 @dataclass(frozen=True)
@@ -170,15 +175,15 @@ def configurations(
                         if notes is not None:
                             notes.append(f"{name}:{e.name}: not run: {error}")
                         continue
-                configs.append(Config(name, request))
+                configs.append(Config(backend, request))
         elif "algorithm" in backend.takes and scope != "default":
             for algorithm in backend.choices(puzzle)["algorithm"]:
                 if counts_every_solution(puzzle, algorithm):
-                    configs.append(Config(name, Request(algorithm=algorithm)))
+                    configs.append(Config(backend, Request(algorithm=algorithm)))
                 elif notes is not None:
                     notes.append(f"{name}:{algorithm}: not run: it does not search for every solution")
         else:
-            configs.append(Config(name))
+            configs.append(Config(backend))
     if names is not None:
         refuse_unoffered(puzzle, names, chosen_backends, configs)
     return configs
@@ -197,9 +202,10 @@ def named_configs(puzzle: Puzzle, name: str, backend: Any, names: list[str], sol
                 puzzle.encodings(backend.formulation).resolve(choice)
             except GridsatError:
                 continue
-            configs.append(Config(name, Request(encoding=choice, solver=solver if "solver" in backend.takes else None)))
+            request = Request(encoding=choice, solver=solver if "solver" in backend.takes else None)
+            configs.append(Config(backend, request))
         elif "algorithm" in backend.takes and choice in backend.choices(puzzle)["algorithm"]:
-            configs.append(Config(name, Request(algorithm=choice)))
+            configs.append(Config(backend, Request(algorithm=choice)))
     return configs
 
 
@@ -241,7 +247,7 @@ def fastest_first(names: list[str]) -> list[str]:
 def budget(config: Config, time_limit: float | None, notes: list[str]) -> float | None:
     """The time limit a run of ``config`` gets: ``time_limit``, unless its backend cannot be stopped at
     one (a SAT solver PySAT gives no budget), which then runs to its end and says so in ``notes``."""
-    if time_limit is None or get_backend(config.backend).stops(config.request):
+    if time_limit is None or config.backend.stops(config.request):
         return time_limit
     notes.append(f"{config.label}: no time limit: it cannot be stopped at one, so it ran to its end")
     return None
@@ -346,20 +352,21 @@ def crosscheck(
     outcomes = []
     skipped = list(skipped or [])
     for number, config in enumerate(configs, 1):
-        backend = get_backend(config.backend)
+        backend = available(config.backend)
         limit = budget(config, time_limit, skipped)
         if on_start:
             on_start(Turn(number, len(configs), config, limit))
         if counts_only(backend):  # it lists no solutions: its count is compared
             try:
-                outcome = tally(puzzle, instance, backend, config.request, time_limit=limit)
+                outcome = tally(puzzle, instance, admit(backend, puzzle, Job(COUNT, config.request, time_limit=limit)))
             except GridsatError as error:  # an encoding it cannot count (a lazy one), known once built
-                skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: not run: {error}")
+                skipped.append(f"{backend.name}:{config.request.encoding or 'default'}: not run: {error}")
                 continue
         elif run is not None:
             outcome = run(config, limit)
         else:
-            outcome = execute(puzzle, instance, config.backend, config.request, time_limit=limit, keep=True)
+            outcome = execute(puzzle, instance, admit(backend, puzzle, Job(ENUMERATE, config.request, time_limit=limit,
+                                                                            keep=True)))
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)

@@ -36,13 +36,13 @@ from gridsat.solvers.backend import (
     ENUMERATE,
     Backend,
     Request,
+    available,
     backend_class,
     counts_only,
-    get_backend,
 )
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import Config, left_out
-from gridsat.solvers.gate import Job, check
+from gridsat.solvers.gate import Job, admit, check
 from gridsat.solvers.mutation.mutants import Mutant, build, mutate
 from gridsat.solvers.run import Outcome, execute, tally
 
@@ -163,11 +163,12 @@ def fuzzable(names: list[str] | None = None) -> list[str]:
     return chosen
 
 
-def draw(puzzles: list[str], seed: int, index: int) -> Draw:
-    """Instance ``index`` of ``seed``'s stream: the puzzles in turn, each drawing from its oracle."""
+def draw(puzzles: list[str], seed: int, index: int, puzzle: Puzzle | None = None) -> Draw:
+    """Instance ``index`` of ``seed``'s stream: the puzzles in turn (or ``puzzle``, an object not
+    registered), each drawing from its oracle."""
     name = puzzles[index % len(puzzles)]
     rng = random.Random(f"{seed}:{index}")
-    text, params = get_puzzle(name).oracle.draw(rng)
+    text, params = (puzzle or get_puzzle(name)).oracle.draw(rng)
     return Draw(name, text, dict(params), index)
 
 
@@ -189,12 +190,12 @@ def plan(puzzle: Puzzle, rng: random.Random) -> list[Config]:
             if "solver" in backend.takes:
                 configs += [c for e in encodings if (c := with_solver(backend, puzzle, e, solvers, rng))]
             else:
-                configs += [Config(name, Request(encoding=e)) for e in encodings]
+                configs += [Config(backend, Request(encoding=e)) for e in encodings]
         elif "algorithm" in backend.takes:  # the exhaustive ones: a heuristic's answer is no solution set
             exhaustive = {a.name for a in algorithms(puzzle).values() if a.exhaustive}
-            configs += [Config(name, Request(algorithm=a)) for a in options.get("algorithm", []) if a in exhaustive]
+            configs += [Config(backend, Request(algorithm=a)) for a in options.get("algorithm", []) if a in exhaustive]
         elif not counts_only(backend) or rng.random() < COUNTER_SHARE:
-            configs.append(Config(name))
+            configs.append(Config(backend))
     return configs
 
 
@@ -205,7 +206,7 @@ def with_solver(backend: Backend, puzzle: Puzzle, encoding: str | None, solvers:
     for solver in rng.sample(solvers, len(solvers)):
         request = Request(encoding=encoding, solver=solver)
         if accepts(backend, puzzle, Job(ENUMERATE, request)):
-            return Config(backend.name, request)
+            return Config(backend, request)
     return None
 
 
@@ -227,7 +228,7 @@ def typed(d: Draw) -> str:
 def repro(d: Draw, config: Config, mutant: Mutant | None) -> str:
     """The one ``gridsat fuzz`` command that runs this pair again."""
     r = config.request
-    words = [f"gridsat fuzz {typed(d)} --backend {config.backend}"]
+    words = [f"gridsat fuzz {typed(d)} --backend {config.backend.name}"]
     words += [f"--{option} {shlex.quote(value)}" for option, value in
               (("encoding", r.encoding), ("solver", r.solver), ("algorithm", r.algorithm)) if value]
     if mutant is not None:
@@ -237,10 +238,11 @@ def repro(d: Draw, config: Config, mutant: Mutant | None) -> str:
 
 def run_pair(puzzle: Puzzle, instance: Instance, config: Config) -> Outcome:
     """One configuration on one instance, its solutions kept (a counting backend: its count)."""
-    backend = get_backend(config.backend)
+    backend = available(config.backend)
     if counts_only(backend):
-        return tally(puzzle, instance, backend, config.request, time_limit=RUN_LIMIT)
-    return execute(puzzle, instance, config.backend, config.request, time_limit=RUN_LIMIT, keep=True)
+        return tally(puzzle, instance, admit(backend, puzzle, Job(COUNT, config.request, time_limit=RUN_LIMIT)))
+    job = Job(ENUMERATE, config.request, time_limit=RUN_LIMIT, keep=True)
+    return execute(puzzle, instance, admit(backend, puzzle, job))
 
 
 def judged(outcome: Outcome, truth: set[Any]) -> str | None:
@@ -273,9 +275,7 @@ def check_instance(d: Draw, puzzle: Puzzle | None = None, mutant: Mutant | None 
     checked = Checked()
     for config in configs or plan(puzzle, random.Random(f"plan:{d.index}:{d.text}")):
         try:
-            if counts_only(get_backend(config.backend)):
-                check(get_backend(config.backend), puzzle, Job(COUNT, config.request))
-            outcome = run_pair(puzzle, instance, config)
+            outcome = run_pair(puzzle, instance, config)  # gated there: a refusal is a GridsatError
         except GridsatError:  # a choice this backend refuses here (a lazy encoding to count): no pair
             if configs:  # a pair named by the user: the refusal is the answer
                 raise
@@ -299,6 +299,8 @@ def fuzz(puzzles: list[str] | None = None, *, seed: int = 0, pairs: int = PAIRS,
     checked or ``budget`` seconds have passed; ``jobs`` processes. ``puzzle`` (a Puzzle object, one
     process) replaces the registered one, as a plugin under test would; ``mutant`` is planted in
     every formulation that has its family. ``on_instance`` sees the report after each instance."""
+    if puzzle is not None and puzzle.oracle is None:
+        raise InvalidOption(f"puzzle {puzzle.name!r} has no oracle (no Oracle part), so it cannot be fuzzed")
     names = [puzzle.name] if puzzle is not None else fuzzable(puzzles)
     if mutant is not None:
         for name in names:
@@ -327,7 +329,7 @@ def checked_stream(names: list[str], seed: int, jobs: int, mutant: Mutant | None
     if jobs <= 1 or puzzle is not None:
         index = 0
         while not done():
-            yield check_instance(draw(names, seed, index), puzzle, mutant)
+            yield check_instance(draw(names, seed, index, puzzle), puzzle, mutant)
             index += 1
         return
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait

@@ -10,7 +10,7 @@ from the registry, never from a list written here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -28,10 +28,12 @@ from gridsat.solvers.backend import (
     UP_TO,
     Backend,
     Request,
+    available,
     backend_class,
     backends_where,
     cannot,
     counts_only,
+    get_backend,
     join_or,
     listing_refused,
     searches_formulation,
@@ -49,6 +51,7 @@ class Splitting(Protocol):
     """What the gate reads of a ``solvers.splitting.parallel.Split`` (typed here: parallel imports this module)."""
 
     jobs: int
+    scheduler: str | None
     checkpoint: Path | str | None
     parts: int | None
 
@@ -65,6 +68,40 @@ class Job:
     method: str | None = None  # how orbits are counted: canonical or burnside
     split: Splitting | None = None  # None: one search in this process
     keep: bool = False  # the solutions are kept for the caller (a cross-check compares them)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A backend bound to a job, gated once (``bind``, ``admit``): what the run loop, the split runner, orbit
+    counts, cross-checks and mutation take in place of a backend's name. Plain data, so it crosses to a
+    worker process as it is; the narrower runs a job is made of (a part, the time left, one orbit
+    element's fixed points) are derived from it (``narrowed``) without a second gate."""
+
+    backend: Backend
+    job: Job
+
+    @property
+    def name(self) -> str:
+        return self.backend.name
+
+    @property
+    def request(self) -> Request:
+        return self.job.request
+
+    def narrowed(self, **changes: object) -> Bound:
+        """The same backend on a part of its job (another ``Job`` field value each): not gated again."""
+        return Bound(self.backend, replace(self.job, **changes))  # type: ignore[arg-type]
+
+
+def bind(name: str, puzzle: Puzzle, job: Job) -> Bound:
+    """The registered backend ``name`` bound to ``job`` on ``puzzle``: the one place a name is looked up."""
+    return admit(get_backend(name), puzzle, job)
+
+
+def admit(backend: Backend, puzzle: Puzzle, job: Job) -> Bound:
+    """``backend`` bound to ``job`` on ``puzzle``, refused in one line when it is not installed or cannot run it."""
+    check(available(backend), puzzle, job)
+    return Bound(backend, job)
 
 
 def check(backend: Backend, puzzle: Puzzle, job: Job) -> None:

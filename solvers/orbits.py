@@ -40,9 +40,9 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers import reprs
-from gridsat.solvers.backend import COUNT, Backend, Request, counts_only, get_backend, searches_formulation
+from gridsat.solvers.backend import COUNT, Request, available, counts_only, searches_formulation
 from gridsat.solvers.crosscheck import Config, Report, Turn, budget, compare, judge
-from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Job, check, check_up_to
+from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Bound, Job, admit, check_up_to
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
 from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
@@ -71,21 +71,18 @@ class OrbitVariant:
     def __str__(self) -> str:
         return "solutions" if self.up_to is None else self.up_to + (f":{self.element}" if self.element else "")
 
-    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
-             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run:
+    def open(self, puzzle: Puzzle, instance: Instance, bound: Bound, *, in_part: bool = False) -> Run:
         """The run that counts this variant (``in_part``: for one part of a split run)."""
         if self.up_to is None:
-            return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+            return Enumeration(puzzle, instance, bound)
         if self.element is None:
-            return Orbits(puzzle, instance, backend, request, up_to=self.up_to, limit=limit, time_limit=time_limit,
-                          keep=keep, in_part=in_part)
+            return Orbits(puzzle, instance, bound, up_to=self.up_to, in_part=in_part)
         group = group_of(puzzle, instance, self.up_to)
         index = group.names.index(self.element)
         if index == 0:  # the identity fixes every solution: the ordinary count, with the encoding asked for
-            return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
-        fixed = unbroken_request(puzzle, backend, request, group.unbroken)
-        return Enumeration(fixing(puzzle, group.elements[index]), instance, backend, fixed, limit=limit,
-                           time_limit=time_limit, keep=keep)
+            return Enumeration(puzzle, instance, bound)
+        fixed = unbroken_request(puzzle, bound, group.unbroken)
+        return Enumeration(fixing(puzzle, group.elements[index]), instance, bound.narrowed(request=fixed))
 
 
 @dataclass(repr=False)  # Outcome's short repr, not the dataclass's
@@ -165,12 +162,13 @@ class OrbitOutcome(Outcome):
         return record
 
 
-def tally_orbits(puzzle: Puzzle, instance: Instance, backend: Backend, request: Request, *, up_to: str,
-                 time_limit: float | None = None, progress: Callable[[str], None] | None = None) -> OrbitOutcome:
-    """An orbit count from a counting backend that counts orbits itself (``native``)."""
+def tally_orbits(puzzle: Puzzle, instance: Instance, bound: Bound,
+                 progress: Callable[[str], None] | None = None) -> OrbitOutcome:
+    """An orbit count (of the job's ``up_to``) from a counting backend that counts orbits itself (``native``)."""
+    up_to = bound.job.up_to
+    assert up_to is not None  # an orbit count's job says up to what
     group = group_of(puzzle, instance, up_to)
-    return orbit_outcome(tally(puzzle, instance, backend, request, time_limit=time_limit, up_to=up_to,
-                               progress=progress), group, up_to, "native")
+    return orbit_outcome(tally(puzzle, instance, bound, progress), group, up_to, "native")
 
 
 def orbit_outcome(base: Outcome, group: Group, up_to: str, method: str) -> OrbitOutcome:
@@ -201,21 +199,19 @@ class Orbits(Run):
         self,
         puzzle: Puzzle,
         instance: Instance,
-        backend: str,
-        request: Request | None = None,
+        bound: Bound,
         *,
         up_to: str,
-        limit: int | None = None,
-        time_limit: float | None = None,
-        keep: bool = False,
         in_part: bool = False,
     ) -> None:
         self.group, self.up_to = group_of(puzzle, instance, up_to), up_to
         self.in_part = in_part  # one part of a split run: its solutions need not be closed under the group
         self.leaders = False  # set when the formulation keeps one solution per orbit
-        request = replace(request or Request(), limit=None)  # a representative may come after many solutions
+        keep, limit = bound.job.keep, bound.job.limit
+        # the run lists solutions without a limit: a representative may come after many solutions
+        listing = bound.narrowed(request=replace(bound.request, limit=None), limit=None, keep=False)
         wrapped = replace(puzzle, cpsat=self._representatives(puzzle.cpsat), cnf=self._representatives(puzzle.cnf))
-        self.run = Enumeration(wrapped, instance, backend, request, time_limit=time_limit)
+        self.run = Enumeration(wrapped, instance, listing)
         self.search, self.stop = self.run.search, self.run.stop
         self.outcome = orbit_outcome(self.run.outcome, self.group, up_to, "canonical")
         self.outcome.leaders = self.leaders
@@ -280,20 +276,15 @@ def representative(group: Group, solution: Solution) -> tuple[Hashable, Solution
     return smallest, images[smallest], len(images)
 
 
-def count_canonical(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
-                    up_to: str, limit: int | None = None, time_limit: float | None = None,
-                    keep: bool = False, split: Split | None = None) -> OrbitOutcome:
-    """Count canonical representatives to the end (or a limit, or Ctrl-C), in parts when ``split``."""
-    return run_count(puzzle, instance, backend, request or Request(), OrbitVariant(up_to), split, limit=limit,
-                     time_limit=time_limit, keep=keep)
+def count_canonical(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:
+    """Count canonical representatives (of the job's ``up_to``) to the end (or a limit, or Ctrl-C), in parts
+    when the job is split."""
+    return run_count(puzzle, instance, bound, OrbitVariant(bound.job.up_to))
 
 
-def run_count(puzzle: Puzzle, instance: Instance, backend: str, request: Request, variant: OrbitVariant,
-              split: Split | None, *, limit: int | None = None, time_limit: float | None = None,
-              keep: bool = False) -> Any:
+def run_count(puzzle: Puzzle, instance: Instance, bound: Bound, variant: OrbitVariant) -> Any:
     """One count of ``variant``: one search in this process, or a run split into parts."""
-    return consume(launch(puzzle, instance, backend, request, split, variant=variant, limit=limit,
-                          time_limit=time_limit, keep=keep))
+    return consume(launch(puzzle, instance, bound, variant=variant))
 
 
 def fixing(puzzle: Puzzle, element: Element) -> Puzzle:
@@ -313,30 +304,29 @@ def fixing(puzzle: Puzzle, element: Element) -> Puzzle:
     )
 
 
-def unbroken_request(puzzle: Puzzle, backend: str, request: Request, choices: tuple[str, ...]) -> Request:
-    """``request`` with the encoding choices that keep every solution in place of their axes' choices."""
+def unbroken_request(puzzle: Puzzle, bound: Bound, choices: tuple[str, ...]) -> Request:
+    """The bound request with the encoding choices that keep every solution in place of their axes' choices."""
+    request, backend = bound.request, bound.name
     if not choices:
         return request
-    space = puzzle.encodings(get_backend(backend).formulation)
+    space = puzzle.encodings(bound.backend.formulation)
     owner = {choice: axis.name for axis in space.axes for choice in axis.choices}
     swap = {owner[choice]: choice for choice in choices if choice in owner}
     resolved = space.resolve(request.encoding, f" for the {backend} formulation of {puzzle.name}")
     return replace(request, encoding="+".join(swap.get(axis, choice) for axis, choice in resolved.choices))
 
 
-def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
-             up_to: str, time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
-    """Count orbits by Burnside's lemma: fix(g) for every element, each an ordinary count of a constrained
-    model (each split into parts when ``split``)."""
-    request = request or Request()
-    check(get_backend(backend), puzzle, Job(COUNT, request, time_limit=time_limit, up_to=up_to, method=BURNSIDE,
-                                            split=split))
+def burnside(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:
+    """Count orbits (of the job's ``up_to``) by Burnside's lemma: fix(g) for every element, each an ordinary
+    count of a constrained model (each split into parts when the job is split)."""
+    up_to, time_limit = bound.job.up_to, bound.job.time_limit
+    assert up_to is not None  # an orbit count's job says up to what
     group = group_of(puzzle, instance, up_to)
     stop = Stop(time_limit)
     outcome: OrbitOutcome | None = None
     for index, element in enumerate(group.elements):
-        run = run_count(puzzle, instance, backend, request, OrbitVariant(up_to, element.name), split,
-                        time_limit=time_limit if index == 0 else stop.remaining())
+        left = bound.narrowed(time_limit=time_limit if index == 0 else stop.remaining())
+        run = run_count(puzzle, instance, left, OrbitVariant(up_to, element.name))
         if index == 0:  # the identity fixes every solution: the ordinary count
             outcome = orbit_outcome(run, group, up_to, "burnside")
             outcome.seconds = outcome.build_seconds = 0.0
@@ -361,16 +351,11 @@ def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request 
     return outcome
 
 
-def count_orbits(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
-                 up_to: str, method: str = "canonical", limit: int | None = None,
-                 time_limit: float | None = None, split: Split | None = None) -> OrbitOutcome:
-    """Count orbits by ``method``: ``canonical`` representatives or ``burnside``."""
-    check(get_backend(backend), puzzle, Job(COUNT, request or Request(), limit=limit, time_limit=time_limit,
-                                            up_to=up_to, method=method, split=split))
-    if method != BURNSIDE:
-        return count_canonical(puzzle, instance, backend, request, up_to=up_to, limit=limit, time_limit=time_limit,
-                               split=split)
-    return burnside(puzzle, instance, backend, request, up_to=up_to, time_limit=time_limit, split=split)
+def count_orbits(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:
+    """Count orbits by the job's ``method``: ``canonical`` representatives (the default) or ``burnside``."""
+    if bound.job.method != BURNSIDE:
+        return count_canonical(puzzle, instance, bound)
+    return burnside(puzzle, instance, bound)
 
 
 @dataclass(repr=False)  # Report's short repr, not the dataclass's
@@ -408,25 +393,24 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
             on_outcome(outcome)
 
     for number, config in enumerate(configs, 1):
-        backend = get_backend(config.backend)
+        backend = available(config.backend)
         limit = budget(config, time_limit, skipped)
         if on_start:
             on_start(Turn(number, len(configs), config, limit))
+        job = Job(COUNT, config.request, time_limit=limit, up_to=up_to)
         if counts_only(backend):
             try:
-                record(tally_orbits(puzzle, instance, backend, config.request, up_to=up_to, time_limit=limit))
+                record(tally_orbits(puzzle, instance, admit(backend, puzzle, job)))
             except GridsatError as error:  # e.g. a frontier that counts undirected tours but no board symmetry
-                skipped.append(f"{config.backend}: not run: {error}")
+                skipped.append(f"{backend.name}: not run: {error}")
             continue
-        record(count_canonical(puzzle, instance, config.backend, config.request, up_to=up_to,
-                               time_limit=limit, keep=True, split=split))
-        if not searches_formulation(get_backend(config.backend)):
+        record(count_canonical(puzzle, instance, admit(backend, puzzle, replace(job, split=split, keep=True))))
+        if not searches_formulation(backend):
             continue
         try:
-            record(burnside(puzzle, instance, config.backend, config.request, up_to=up_to, time_limit=limit,
-                            split=split))
+            record(burnside(puzzle, instance, admit(backend, puzzle, replace(job, method=BURNSIDE, split=split))))
         except InvalidOption as error:  # e.g. the closed-tour position encoding, which no rotation permutes
-            skipped.append(f"{config.backend}:{config.request.encoding or 'default'}: no Burnside count: {error}")
+            skipped.append(f"{backend.name}:{config.request.encoding or 'default'}: no Burnside count: {error}")
     problems = compare_orbits(outcomes)
     # Golden counts are of solutions, not orbits: the runs are judged among themselves.
     return OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), problems, skipped=skipped,

@@ -13,8 +13,8 @@ from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.solvers import reprs
-from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Backend, Request, Search, Tally, get_backend
-from gridsat.solvers.gate import Job, check
+from gridsat.solvers.backend import Search, Tally
+from gridsat.solvers.gate import Bound
 from gridsat.solvers.proof.claim import merge
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Closing
@@ -179,10 +179,9 @@ class Plain:
     """What a plain run counts: the solutions. Plain data (like the orbit variants of
     solvers.orbits), so that a worker process opens the same kind of run for one part."""
 
-    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
-             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run:
+    def open(self, puzzle: Puzzle, instance: Instance, bound: Bound, *, in_part: bool = False) -> Run:
         """The run (``in_part``: for one part of a split run)."""
-        return Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+        return Enumeration(puzzle, instance, bound)
 
     def __str__(self) -> str:
         return "solutions"
@@ -199,30 +198,18 @@ class Enumeration(Run):
     bad input fails before the first solution is asked for.
     """
 
-    def __init__(
-        self,
-        puzzle: Puzzle,
-        instance: Instance,
-        backend: str,
-        request: Request | None = None,
-        *,
-        limit: int | None = None,
-        time_limit: float | None = None,
-        keep: bool = False,
-    ) -> None:
-        chosen = get_backend(backend)
-        request = request or Request()
-        check(chosen, puzzle, Job(SOLVE if limit == 1 else ENUMERATE, request, limit=limit, time_limit=time_limit))
+    def __init__(self, puzzle: Puzzle, instance: Instance, bound: Bound) -> None:
+        request, limit, time_limit, keep = bound.request, bound.job.limit, bound.job.time_limit, bound.job.keep
         self.stop = Stop(time_limit)  # started before building: the build counts against the time limit
         started = time.perf_counter()
         self.search: Search | None = None
         try:
             with build_deadline(self.stop.deadline):
-                self.search = chosen.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
+                self.search = bound.backend.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
         except (BuildExpired, KeyboardInterrupt) as cut_short:  # nothing found yet, and the answer says so
             self.stop.request(TIME_LIMIT if isinstance(cut_short, BuildExpired) else INTERRUPTED)
         label = self.search.label if self.search else request.encoding or request.algorithm or "default"
-        self.outcome = Outcome(puzzle.name, puzzle.describe(instance), backend, label,
+        self.outcome = Outcome(puzzle.name, puzzle.describe(instance), bound.name, label,
                                size=self.search.size() if self.search else {}, board=reprs.Scene(puzzle, instance))
         self.outcome.build_seconds = time.perf_counter() - started
         self.outcome.solutions = [] if keep else None
@@ -276,20 +263,10 @@ class Enumeration(Run):
             outcome.reason = stop.reason
 
 
-def execute(
-    puzzle: Puzzle,
-    instance: Instance,
-    backend: str,
-    request: Request | None = None,
-    *,
-    limit: int | None = None,
-    time_limit: float | None = None,
-    keep: bool = False,
-    on_solution: Callable[[Any], None] | None = None,
-) -> Outcome:
-    """Run ``backend`` to the end (or a limit, or Ctrl-C); every solution verified, duplicates dropped."""
-    return consume(Enumeration(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep),
-                   on_solution)
+def execute(puzzle: Puzzle, instance: Instance, bound: Bound,
+            on_solution: Callable[[Any], None] | None = None) -> Outcome:
+    """Run the bound backend to the end (or a limit, or Ctrl-C); every solution verified, duplicates dropped."""
+    return consume(Enumeration(puzzle, instance, bound), on_solution)
 
 
 def consume(
@@ -314,22 +291,13 @@ def consume(
     return run.outcome
 
 
-def tally(
-    puzzle: Puzzle,
-    instance: Instance,
-    backend: Backend,
-    request: Request,
-    *,
-    time_limit: float | None = None,
-    up_to: str | None = None,
-    progress: Callable[[str], None] | None = None,
-) -> Outcome:
+def tally(puzzle: Puzzle, instance: Instance, bound: Bound, progress: Callable[[str], None] | None = None) -> Outcome:
     """Count with a backend that never lists solutions (a frontier DP, a model counter): an exact
     count, or, stopped by the time limit or Ctrl-C first, none (``known`` False, never 0). The
     ``Tally`` it answers becomes the ``Outcome`` every run gives, so reports, exit statuses and the
-    cross-check treat it like any count (``up_to``: the backend counts orbits itself)."""
-    check(backend, puzzle, Job(COUNT, request, time_limit=time_limit, up_to=up_to))
-    stop = Stop(time_limit)
+    cross-check treat it like any count (the job's ``up_to``: the backend counts orbits itself)."""
+    backend, request, up_to = bound.backend, bound.request, bound.job.up_to
+    stop = Stop(bound.job.time_limit)
     try:
         found = backend.tally(puzzle, instance, request, stop, up_to=up_to, progress=progress)
     except KeyboardInterrupt:

@@ -7,9 +7,15 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from gridsat.cli import main
 from gridsat.models.golden import golden, path
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.solvers import orbits, run
+from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Request
+from gridsat.solvers.gate import BURNSIDE, Bound, Job, bind
+from gridsat.solvers.splitting.parallel import SOLUTIONS, Split, SplitRun, Variant
 
 # The golden counts ship with gridsat, so that an installed benchmark checks them too; the tests
 # read the same files.
@@ -18,7 +24,8 @@ ROOT = Path(__file__).parent.parent
 # The backends that list solutions: the per-puzzle cross-checks compare their solution sets encoding by
 # encoding; the counting backends (frontier, d4, ganak) have test files of their own.
 LISTING = ["cpsat", "sat", "reference"]
-__all__ = ["DATA", "LISTING", "ROOT", "golden", "gridsat", "gridsat_process"]
+__all__ = ["DATA", "LISTING", "ROOT", "bound", "burnside", "count_canonical", "count_orbits", "execute", "golden",
+           "gridsat", "gridsat_process", "orbits_of", "split_run_of"]
 
 
 def gridsat(*args: str) -> subprocess.CompletedProcess[str]:
@@ -36,3 +43,51 @@ def gridsat_process(*args: str, timeout: float = 120) -> subprocess.CompletedPro
     """Run the real ``gridsat`` in a child process (for signals and the installed script)."""
     return subprocess.run([sys.executable, "-m", "gridsat", *args],
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+# The layers below the API take a backend bound to a job (``gridsat.solvers.gate.bind``); these helpers bind
+# one by name, as the API does, so a test names the backend and the job as a caller of the API would.
+def bound(puzzle: Puzzle, backend: str, request: Request | None = None, verb: str = COUNT, **job: Any) -> Bound:
+    """The backend ``backend`` bound (and gated) to a job of ``verb`` on ``puzzle``."""
+    return bind(backend, puzzle, Job(verb, request or Request(), **job))
+
+
+def execute(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
+            limit: int | None = None, time_limit: float | None = None, keep: bool = False) -> run.Outcome:
+    """One run in this process, as ``gridsat.solvers.run.execute`` makes it (a limit of 1 solves)."""
+    verb = SOLVE if limit == 1 else ENUMERATE
+    return run.execute(puzzle, instance, bound(puzzle, backend, request, verb, limit=limit, time_limit=time_limit,
+                                                keep=keep))
+
+
+def split_run_of(puzzle: Puzzle, instance: Instance, backend: str, request: Request, split: Split, *,
+                 variant: Variant = SOLUTIONS, limit: int | None = None, time_limit: float | None = None,
+                 keep: bool = False, deliver: bool = False, on_progress: Any = None) -> SplitRun:
+    """A split run (``deliver``: an enumeration whose items the caller reads)."""
+    job = bound(puzzle, backend, request, ENUMERATE if deliver else COUNT, limit=limit, time_limit=time_limit,
+                split=split, keep=keep)
+    return SplitRun(puzzle, instance, job, variant=variant, deliver=deliver, on_progress=on_progress)
+
+
+def count_orbits(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *, up_to: str,
+                 method: str | None = None, limit: int | None = None, time_limit: float | None = None,
+                 split: Split | None = None) -> orbits.OrbitOutcome:
+    """An orbit count by ``method`` (canonical representatives by default)."""
+    return orbits.count_orbits(puzzle, instance, bound(puzzle, backend, request, up_to=up_to, method=method,
+                                                       limit=limit, time_limit=time_limit, split=split))
+
+
+def count_canonical(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
+                    up_to: str) -> orbits.OrbitOutcome:
+    return orbits.count_canonical(puzzle, instance, bound(puzzle, backend, request, up_to=up_to))
+
+
+def burnside(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
+             up_to: str) -> orbits.OrbitOutcome:
+    return orbits.burnside(puzzle, instance, bound(puzzle, backend, request, up_to=up_to, method=BURNSIDE))
+
+
+def orbits_of(puzzle: Puzzle, instance: Instance, backend: str, request: Request | None = None, *,
+              up_to: str) -> orbits.Orbits:
+    """The canonical representatives of a run's orbits, as they come."""
+    return orbits.Orbits(puzzle, instance, bound(puzzle, backend, request, ENUMERATE, up_to=up_to), up_to=up_to)

@@ -107,9 +107,9 @@ def test_seeded_runs_record_statistics_seeds_and_one_cpsat_worker(tmp_path: Path
 
 
 def test_a_scrambled_formula_counts_the_same_through_the_sat_backend() -> None:
+    from conftest import execute
     from gridsat import api
     from gridsat.solvers.backend import Request
-    from gridsat.solvers.run import execute
 
     puzzle = api.get_puzzle("knights-tour")
     board = puzzle.parse("3x4", {})

@@ -72,19 +72,20 @@ def fakes(monkeypatch):
 
 
 def test_unnamed_backends_run_the_plain_backtracking_search_last():
-    names = [c.backend for c in configurations(TATAMI)]
+    names = [c.backend.name for c in configurations(TATAMI)]
     assert "reference" in names and names[-1] == "reference" and names.count("reference") == 1
     assert names[0] == "cpsat"  # the others keep the registry's order
 
 
 def test_every_reference_algorithm_runs_after_every_solver_and_counter():
-    names = [c.backend for c in configurations(TATAMI, scope="each")]
+    names = [c.backend.name for c in configurations(TATAMI, scope="each")]
     first = names.index("reference")
     assert first > 0 and set(names[first:]) == {"reference"}
 
 
 def test_named_backends_run_in_the_order_given():
-    assert [c.backend for c in configurations(TATAMI, ["reference", "sat", "cpsat"])] == ["reference", "sat", "cpsat"]
+    named = configurations(TATAMI, ["reference", "sat", "cpsat"])
+    assert [c.backend.name for c in named] == ["reference", "sat", "cpsat"]
 
 
 def test_the_order_is_asked_of_the_backend_not_its_name(monkeypatch):
@@ -99,7 +100,7 @@ def test_each_run_gets_the_default_budget(fakes):
     turns: list[Turn] = []
     report = gs.crosscheck("tatami", "3x4", backends=["cpsat", "quick"], on_start=turns.append)
     assert RUN_BUDGET == 60.0
-    assert [(t.number, t.of, t.config.backend, t.time_limit) for t in turns] == [
+    assert [(t.number, t.of, t.config.backend.name, t.time_limit) for t in turns] == [
         (1, 2, "cpsat", RUN_BUDGET), (2, 2, "quick", RUN_BUDGET)]
     assert BUDGETS == [pytest.approx(RUN_BUDGET)]  # the run's own stop got it
     assert report.agree and all(o.complete for o in report.outcomes)
@@ -132,19 +133,19 @@ def test_the_default_budget_is_in_the_help():
 
 def test_a_run_that_cannot_be_stopped_runs_to_its_end_and_says_so():
     notes: list[str] = []
-    assert budget(Config("sat"), 60.0, notes) == 60.0 and not notes
-    assert budget(Config("sat", Request(solver="lingeling")), 60.0, notes) is None
+    assert budget(Config.named("sat"), 60.0, notes) == 60.0 and not notes
+    assert budget(Config.named("sat", Request(solver="lingeling")), 60.0, notes) is None
     assert notes == ["sat:default/lingeling: no time limit: it cannot be stopped at one, so it ran to its end"]
-    assert budget(Config("sat", Request(solver="lingeling")), None, notes) is None and len(notes) == 1
+    assert budget(Config.named("sat", Request(solver="lingeling")), None, notes) is None and len(notes) == 1
 
 
 # What the user sees
 
 
 def test_the_progress_line_says_which_run_and_for_how_long():
-    turn = Turn(3, 7, Config("sat", Request(encoding="seqcounter")), 60.0)
+    turn = Turn(3, 7, Config.named("sat", Request(encoding="seqcounter")), 60.0)
     assert describe_turn(turn, 12.7) == "crosscheck: run 3 of 7: sat:seqcounter  0:12 elapsed (budget 1:00)"
-    unlimited = Turn(1, 1, Config("reference"), None)
+    unlimited = Turn(1, 1, Config.named("reference"), None)
     expected = "crosscheck: run 1 of 1: reference:default  1:02:05 elapsed (no time limit)"
     assert describe_turn(unlimited, 3725) == expected
 
@@ -158,7 +159,7 @@ def test_the_progress_line_is_cleared_before_a_result_and_at_the_end():
     stream = io.StringIO()
     line = RunLine(stream)
     with line:
-        line.start(Turn(1, 2, Config("cpsat"), 60.0))
+        line.start(Turn(1, 2, Config.named("cpsat"), 60.0))
         drawn = stream.getvalue()
         line.end()
     assert drawn.startswith("\rcrosscheck: run 1 of 2: cpsat:default  0:00 elapsed") and drawn.endswith("\033[K")

@@ -17,9 +17,9 @@ from gridsat.models.tatami import PUZZLE as TATAMI
 
 
 def test_a_seeded_short_run_checks_every_puzzle_and_finds_no_difference():
-    report = api.fuzz(seed=1, pairs=150, budget=300, jobs=1)
+    report = api.fuzz(seed=1, pairs=500, budget=300, jobs=1)
     assert report.agree, [f"{d.what}: {d.command}" for d in report.differences]
-    assert report.pairs >= 150 and report.stopped is None
+    assert report.pairs >= 500 and report.stopped is None
     assert report.instances >= 4  # the puzzles in turn: each drew at least once
     backends = {label.split(":")[0] for label in report.checked.covered}
     assert {"cpsat", "sat", "reference"} <= backends, backends
@@ -107,3 +107,10 @@ def test_cpsat_closes_no_tour_past_a_square_without_moves(board):
     "tour" that skipped the centre of 3x3 (and every square of 1xN)."""
     done = gridsat("fuzz", "knights-tour", board, "-p", "closed=true", "--backend", "cpsat")
     assert done.returncode == 0 and done.stdout.strip().endswith(": no difference"), done.stdout
+
+
+def test_a_puzzle_object_not_registered_is_fuzzed_from_its_own_oracle():
+    unregistered = dataclasses.replace(TATAMI, name="tatami-under-test")
+    report = api.fuzz([unregistered], seed=4, pairs=10, budget=120)
+    assert report.agree and report.pairs >= 10
+    assert all(d.startswith("tatami-under-test ") for d in [*report.checked.unfinished])

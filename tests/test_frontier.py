@@ -8,14 +8,16 @@ import pytest
 
 pytest.importorskip("numba")
 
-from conftest import golden  # noqa: E402
+from conftest import (
+    execute,  # noqa: E402
+    golden,  # noqa: E402
+)
 from gridsat.models import get_puzzle  # noqa: E402
 from gridsat.models.errors import InvalidOption  # noqa: E402
 from gridsat.solvers.backend import Request  # noqa: E402
 from gridsat.solvers.backends.frontier_dp import FrontierBackend  # noqa: E402
 from gridsat.solvers.frontier_engine import layers  # noqa: E402
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for  # noqa: E402
-from gridsat.solvers.run import execute  # noqa: E402
 from gridsat.solvers.stop import INTERRUPTED, TIME_LIMIT, Stop  # noqa: E402
 
 TOUR, TATAMI = get_puzzle("knights-tour"), get_puzzle("tatami")

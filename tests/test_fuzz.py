@@ -668,3 +668,31 @@ def test_a_bench_folder_in_use_is_refused_and_a_closed_pipe_keeps_the_bench_goin
                           cwd=Path(__file__).parent.parent)
     assert done.returncode == 0 and (out / "report.md").is_file()
     assert len((out / "results.jsonl").read_text().splitlines()) == 3  # the header and both runs
+
+
+@pytest.mark.parametrize("args", [("count", "tatami", "4x7", "--jobs", "1000"),
+                                  ("count", "tatami", "4x7", "--jobs", "999999999999999999"),
+                                  ("count", "tatami", "4x7", "--jobs", "2", "--parts", "999999999999999999"),
+                                  ("mutate", "tatami", "--jobs", "129"),
+                                  ("bench", "encodings", "--out", "never-made", "--repeat", "999999999999999999")],
+                         ids=lambda a: " ".join(a[-2:]))
+def test_unbounded_requests_are_refused_at_their_documented_bound(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    done = gridsat(*args)
+    assert done.returncode == 2 and "must be at most" in done.stderr and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("repeat", ["1000000000000", "1e12"])
+def test_a_suite_repeat_past_its_bound_is_refused(tmp_path, repeat):
+    path = tmp_path / "suite.toml"
+    path.write_text(f'repeat = {repeat}\n[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["cpsat"]\n')
+    done = gridsat("bench", str(path), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "repeat" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_the_api_bounds_jobs_and_parts_as_the_command_line_does():
+    from gridsat import Split, count
+
+    for split in (Split(jobs=1000), Split(jobs=2, parts=10**18)):
+        with pytest.raises(GridsatError, match="must be a whole number"):
+            count("tatami", "4x7", split=split)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import LISTING
+from conftest import LISTING, execute
 from gridsat.models import get_puzzle
 from gridsat.models.encoding import Axis, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
@@ -16,7 +16,6 @@ from gridsat.models.solution import digest
 from gridsat.solvers.backend import BACKENDS, Request, get_backend
 from gridsat.solvers.backends.reference import ReferenceBackend
 from gridsat.solvers.crosscheck import Config, compare, configurations, crosscheck
-from gridsat.solvers.run import execute
 from gridsat.solvers.stop import Stop
 
 TATAMI = get_puzzle("tatami")
@@ -45,9 +44,9 @@ class EditedJob:
         yield from solutions
 
 
-def fake(change: str) -> type:
+def fake(change: str, registered: str) -> type:
     class Fake(ReferenceBackend):
-        name = f"fake-{change}"
+        name = registered  # a backend's name is its registry entry's
 
         def prepare(self, puzzle, instance, request):
             return EditedJob(super().prepare(puzzle, instance, request), change)
@@ -55,7 +54,7 @@ def fake(change: str) -> type:
     return Fake
 
 
-WrongCount, Repeating, Breaking = fake("drop"), fake("repeat"), fake("break")
+WrongCount, Repeating, Breaking = fake("drop", "wrongcount"), fake("repeat", "repeating"), fake("break", "breaking")
 
 
 @pytest.fixture
@@ -66,7 +65,7 @@ def fakes(monkeypatch):
 
 def test_a_backend_with_a_wrong_count_makes_the_crosscheck_fail(fakes):
     room = TATAMI.parse("3x4", {})
-    report = crosscheck(TATAMI, room, [Config("cpsat"), Config("sat"), Config("wrongcount")])
+    report = crosscheck(TATAMI, room, [Config.named("cpsat"), Config.named("sat"), Config.named("wrongcount")])
     assert not report.agree
     assert any("counts 3" in p and "counts 4" in p for p in report.problems), report.problems
 
@@ -74,14 +73,14 @@ def test_a_backend_with_a_wrong_count_makes_the_crosscheck_fail(fakes):
 def test_a_repeated_solution_is_counted_once_and_fails_the_crosscheck(fakes):
     outcome = execute(TATAMI, TATAMI.parse("3x4", {}), "repeating")
     assert (outcome.count, outcome.duplicates) == (4, 1)
-    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config("cpsat"), Config("repeating")])
+    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config.named("cpsat"), Config.named("repeating")])
     assert not report.agree
     assert report.problems == ["repeating:edited returned 1 solution more than once: a projection that is not "
                                "one-to-one, or symmetry breaking too weak"]
 
 
 def test_a_solution_that_breaks_the_rules_fails_verification(fakes):
-    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config("cpsat"), Config("breaking")])
+    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config.named("cpsat"), Config.named("breaking")])
     assert not report.agree
     assert any("break the rules" in p and "uncovered" in p for p in report.problems)
 
@@ -128,15 +127,15 @@ def test_incomplete_runs_are_checked_as_subsets():
 
 
 def test_configurations_cover_each_encoding_once():
-    labels = [(c.backend, c.request.encoding) for c in configurations(TATAMI, LISTING, scope="each")]
+    labels = [(c.backend.name, c.request.encoding) for c in configurations(TATAMI, LISTING, scope="each")]
     assert labels[0] == ("cpsat", "nosymmetry") and ("cpsat", "symmetry") in labels
     assert ("sat", "sortnetwrk+nosymmetry") in labels and labels[-1] == ("reference", None)
     assert len(configurations(TATAMI, LISTING)) == 3
     # Named none, a cross-check runs the counting backends too, those that can count the puzzle, and the
     # plain backtracking search last (fastest first, tests/test_crosscheck_runs.py).
-    assert [c.backend for c in configurations(TATAMI)][:3] == ["cpsat", "sat", "frontier"]
-    assert [c.backend for c in configurations(TATAMI)][-1] == "reference"
-    assert "frontier" not in {c.backend for c in configurations(get_puzzle("prime-grid"))}
+    assert [c.backend.name for c in configurations(TATAMI)][:3] == ["cpsat", "sat", "frontier"]
+    assert [c.backend.name for c in configurations(TATAMI)][-1] == "reference"
+    assert "frontier" not in {c.backend.name for c in configurations(get_puzzle("prime-grid"))}
 
 
 def test_options_that_a_backend_would_ignore_are_refused():

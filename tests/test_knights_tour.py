@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import LISTING, golden, gridsat
+from conftest import LISTING, execute, golden, gridsat
 from gridsat.models import get_puzzle
 from gridsat.models.constraints.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
@@ -17,7 +17,6 @@ from gridsat.models.knights_tour.reference import blocks, divide, warnsdorff
 from gridsat.solvers.backend import Request
 from gridsat.solvers.backends.sat import SatSearch
 from gridsat.solvers.crosscheck import configurations, crosscheck
-from gridsat.solvers.run import execute
 from gridsat.solvers.stop import Stop
 
 TOUR = get_puzzle("knights-tour")

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 import gridsat
-from conftest import LISTING, golden
+from conftest import LISTING, burnside, count_canonical, golden, orbits_of
 from conftest import gridsat as run_cli
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption, UnknownName
@@ -19,7 +19,7 @@ from gridsat.models.prime_grid.symmetry import symmetries
 from gridsat.models.symmetry import Element, Group, motions
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import Config, configurations
-from gridsat.solvers.orbits import Orbits, burnside, count_canonical, crosscheck_orbits
+from gridsat.solvers.orbits import crosscheck_orbits
 
 ALL_GOLDEN = golden("orbits")["count"]
 GOLDEN = [entry for entry in ALL_GOLDEN if not entry.get("slow")]
@@ -105,7 +105,7 @@ def test_canonical_and_burnside_agree_on_every_backend_and_encoding(name, text, 
     larger = name == "knights-tour" and text in ("5x5", "3x10")
     configs = configurations(puzzle, LISTING, scope="default" if larger else "each")
     if "closed" in params:  # plain backtracking of closed 3x10 takes seconds; the golden test runs it once
-        configs = [c for c in configs if c.backend != "reference"]
+        configs = [c for c in configs if c.backend.name != "reference"]
     report = crosscheck_orbits(puzzle, instance, configs, up_to=up_to, time_limit=60)
     counts = {o.label: (o.count, o.complete) for o in report.outcomes}
     assert report.agree, f"{name} {text} {params}: {report.problems}; counts {counts}"
@@ -113,14 +113,14 @@ def test_canonical_and_burnside_agree_on_every_backend_and_encoding(name, text, 
     one_tour = ("warnsdorff", "divide")
     assert all((o.complete or o.encoding in one_tour) and not o.invalid for o in report.outcomes), counts
     methods = {o.method for o in report.outcomes}
-    formulations = [c for c in configs if c.backend != "reference"]
+    formulations = [c for c in configs if c.backend.name != "reference"]
     burnsides = [o for o in report.outcomes if o.method == "burnside"]
     assert methods == {"canonical", "burnside"} and len(burnsides) + len(report.skipped) == len(formulations)
 
 
 def test_burnside_skips_only_the_closed_tour_position_encoding_when_a_motion_moves_the_root():
     board = TOUR.parse("3x10", {"closed": "true"})
-    sat = [Config("sat"), Config("sat", Request(encoding="position"))]
+    sat = [Config.named("sat"), Config.named("sat", Request(encoding="position"))]
     report = crosscheck_orbits(TOUR, board, sat, up_to="symmetry")
     assert report.agree and len(report.skipped) == 1 and "position" in report.skipped[0], report.skipped
     # Up to reversal the root stays put, so even the position encoding permutes its steps.
@@ -167,10 +167,10 @@ def test_a_shikaku_whose_clues_are_not_symmetric_keeps_only_the_identity():
 
 def test_prime_grid_symmetry_encoding_counts_leaders_without_listing_orbits():
     grid = PRIME.parse("4x4", {"max": "16"})
-    leaders = Orbits(PRIME, grid, "sat", up_to="symmetry")
+    leaders = orbits_of(PRIME, grid, "sat", up_to="symmetry")
     assert sum(1 for _ in leaders) == 374 and leaders.leaders
     assert leaders.run.outcome.count == 374  # the solver's own solutions: one per orbit, none listed
-    every = Orbits(PRIME, grid, "sat", Request(encoding="nosymmetry"), up_to="symmetry")
+    every = orbits_of(PRIME, grid, "sat", Request(encoding="nosymmetry"), up_to="symmetry")
     assert sum(1 for _ in every) == 374 and not every.leaders and every.run.outcome.count == 2992
 
 

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 import gridsat as gs
-from conftest import ROOT, gridsat
+from conftest import ROOT, count_orbits, execute, gridsat, split_run_of
 from gridsat.api import load
 from gridsat.models.solution import freeze
 from gridsat.progress import time_left
 from gridsat.solvers.backend import Request, get_backend
-from gridsat.solvers.run import Progress, consume, execute
+from gridsat.solvers.run import Progress, consume
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
 from gridsat.solvers.splitting.cubes import Part, split_ordinals, split_prefix
@@ -176,7 +176,7 @@ def split_run(puzzle: str, instance: str, params: dict, backend: str, **options)
     chosen, parsed = load(puzzle, instance, params)
     split = Split(jobs=2, probe=0, parts=options.pop("parts", 24), checkpoint=options.pop("checkpoint", None),
                   resplit=options.pop("resplit", Split.resplit))
-    return SplitRun(chosen, parsed, backend, Request(options.pop("encoding", None)), split, **options)
+    return split_run_of(chosen, parsed, backend, Request(options.pop("encoding", None)), split, **options)
 
 
 @pytest.mark.parametrize("backend, params, golden", [("cpsat", {}, 1728), ("sat", {}, 1728),
@@ -202,7 +202,7 @@ def test_parts_split_before_they_start_count_what_one_search_counts(case: tuple)
     puzzle, parsed = load(puzzle_name, instance, params)
     if golden is None:
         golden = execute(puzzle, parsed, backend, request_of(backend, choice)).count
-    run = SplitRun(puzzle, parsed, backend, request_of(backend, choice), Split(jobs=2, probe=0))
+    run = split_run_of(puzzle, parsed, backend, request_of(backend, choice), Split(jobs=2, probe=0))
     outcome = consume(run)
     assert (outcome.count, outcome.complete, outcome.duplicates, outcome.invalid) == (golden, True, 0, [])
     plan = outcome.details["split"]
@@ -223,17 +223,17 @@ def test_a_checkpoint_records_parts_split_before_they_start(tmp_path: Path) -> N
     path = tmp_path / "count.json"
     chosen, parsed = load("knights-tour", "5x5", {})
     split = Split(jobs=2, probe=0, checkpoint=path)
-    first = consume(SplitRun(chosen, parsed, "sat", Request(), split))
+    first = consume(split_run_of(chosen, parsed, "sat", Request(), split))
     assert first.count == 1728 and first.details["split"]["split_before_start"] >= 1
     lines = path.read_text().splitlines()
     splits = [json.loads(line) for line in lines if '"split"' in line]
     assert splits and all("count" not in line for line in splits[:1])  # split unstarted: nothing kept
-    again = SplitRun(chosen, parsed, "sat", Request(), split)
+    again = split_run_of(chosen, parsed, "sat", Request(), split)
     assert consume(again).count == 1728 and again.ledger.spans == []  # every part was recorded
     # As if killed right after the first split before a start was written: its sub-parts count it all.
     at = next(i for i, line in enumerate(lines) if '"split"' in line)
     path.write_text("\n".join(lines[: at + 1]) + "\n")
-    resumed = SplitRun(chosen, parsed, "sat", Request(), split)
+    resumed = split_run_of(chosen, parsed, "sat", Request(), split)
     assert (consume(resumed).count, resumed.outcome.complete) == (1728, True)
 
 
@@ -323,7 +323,7 @@ def test_the_probe_searches_on_until_a_worker_is_ready(ready: bool, monkeypatch)
     monkeypatch.setattr(LocalPool, "ready", lambda self: ready)
     monkeypatch.setattr(split_policy, "PROBE_WAIT", 120.0)
     chosen, parsed = load("prime-grid", "4x4", {"max": 16})
-    outcome = consume(SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.01)))
+    outcome = consume(split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.01)))
     assert (outcome.count, outcome.complete) == (2992, True)
     assert outcome.parts > 1 if ready else outcome.parts == 1
 
@@ -412,7 +412,7 @@ def test_a_dask_cluster_counts_what_local_workers_count() -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
         chosen, parsed = load("knights-tour", "5x5", {})
-        run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, scheduler=c.scheduler_address, probe=0))
+        run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, scheduler=c.scheduler_address, probe=0))
         outcome = consume(run)
     assert (outcome.count, outcome.complete) == (1728, True) and outcome.parts > 1
 
@@ -437,12 +437,12 @@ def test_interrupted_split_counts_say_how_many_parts_were_done() -> None:
 
 @pytest.mark.parametrize("backend", [pytest.param("cpsat", marks=pytest.mark.slow), "sat"])  # cpsat: about 20 s
 def test_orbit_counts_split_into_parts_equal_whole_ones(backend: str) -> None:
-    from gridsat.solvers.orbits import OrbitVariant, count_orbits
+    from gridsat.solvers.orbits import OrbitVariant
 
     chosen, parsed = load("knights-tour", "5x5", {})
     whole = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry")
     split = Split(jobs=2, probe=0, parts=24)
-    canonical = consume(SplitRun(chosen, parsed, backend, Request(), split, variant=OrbitVariant("symmetry")))
+    canonical = consume(split_run_of(chosen, parsed, backend, Request(), split, variant=OrbitVariant("symmetry")))
     assert (canonical.count, canonical.held, canonical.complete, canonical.problems) == (112, 1728, True, [])
     assert canonical.sizes == whole.sizes and canonical.parts > 1
     burnside = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry", method="burnside", split=split)
@@ -453,7 +453,8 @@ def test_orbits_of_a_symmetry_breaking_encoding_split_into_parts() -> None:
     from gridsat.solvers.orbits import OrbitVariant
 
     chosen, parsed = load("prime-grid", "4x4", {"max": 16})  # 2992 fillings, orbits of 8, leaders kept
-    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=16), variant=OrbitVariant("symmetry"))
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=16),
+                       variant=OrbitVariant("symmetry"))
     outcome = consume(run)
     assert (outcome.count, outcome.held, outcome.invalid, outcome.problems) == (374, 2992, [], [])
 
@@ -462,8 +463,8 @@ def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
     from gridsat.solvers.orbits import OrbitVariant
 
     chosen, parsed = load("knights-tour", "5x5", {})
-    run = SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=24), variant=OrbitVariant("reversal"),
-                   deliver=True)
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=24),
+                       variant=OrbitVariant("reversal"), deliver=True)
     orbits = list(run)
     assert len(orbits) == 864 and {o.size for o in orbits} == {2}
     assert (run.outcome.count, run.outcome.held, run.outcome.duplicates) == (864, 1728, 0)
@@ -509,13 +510,13 @@ def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tup
         assert outcome.parts == outcome.parts_done == len(run.ledger.roots) + sum(
             len(c) - 1 for c in run.ledger.children.values())
 
-    split_again(lambda: SplitRun(puzzle, parsed, backend, request_of(backend, choice),
+    split_again(lambda: split_run_of(puzzle, parsed, backend, request_of(backend, choice),
                                  Split(jobs=2, probe=0, parts=2, resplit=0)), check)
 
 
 @pytest.mark.parametrize("backend, board", [("cpsat", "5x5"), ("sat", "3x10")])
 def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, board: str, monkeypatch) -> None:
-    from gridsat.solvers.orbits import OrbitVariant, count_orbits
+    from gridsat.solvers.orbits import OrbitVariant
 
     monkeypatch.setattr(split_policy, "LEAST_BUDGET", 0.05)
     chosen, parsed = load("knights-tour", board, {})
@@ -527,7 +528,8 @@ def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, 
             whole.count, whole.held, True, [])
         assert canonical.sizes == whole.sizes
 
-    split_again(lambda: SplitRun(chosen, parsed, backend, Request(), split, variant=OrbitVariant("symmetry")), check)
+    split_again(lambda: split_run_of(chosen, parsed, backend, Request(), split, variant=OrbitVariant("symmetry")),
+                check)
 
 
 @pytest.mark.parametrize("backend, choice", [("sat", None), ("reference", "dfs")])
@@ -542,7 +544,7 @@ def test_enumerate_with_parts_split_again_streams_each_solution_once(backend: st
         assert sorted(map(freeze, solutions)) == sorted(map(freeze, whole.solutions))
         assert (run.outcome.count, run.outcome.duplicates, run.outcome.complete) == (whole.count, 0, True)
 
-    split_again(lambda: SplitRun(puzzle, parsed, backend, request_of(backend, choice), split, deliver=True), check)
+    split_again(lambda: split_run_of(puzzle, parsed, backend, request_of(backend, choice), split, deliver=True), check)
 
 
 @pytest.mark.parametrize("puzzle_name, instance, params, algorithm", [
@@ -614,7 +616,7 @@ def test_a_dask_cluster_with_more_workers_than_cores_splits_parts_again(monkeypa
                 assert (outcome.count, outcome.complete, outcome.duplicates) == (golden, True, 0), backend
 
             split_again(lambda chosen=chosen, parsed=parsed, backend=backend, split=split:
-                        SplitRun(chosen, parsed, backend, Request(), split), check)
+                        split_run_of(chosen, parsed, backend, Request(), split), check)
 
 
 def test_a_search_without_split_points_runs_alone_and_says_why() -> None:
@@ -635,7 +637,7 @@ def test_a_search_without_split_points_runs_alone_and_says_why() -> None:
         assert splittable.alone is None
     request = Request(algorithm="warnsdorff")
     chosen, parsed = load("knights-tour", "5x5", {})
-    alone = SplitRun(chosen, parsed, "reference", request, Split(jobs=2))
+    alone = split_run_of(chosen, parsed, "reference", request, Split(jobs=2))
     outcome = consume(alone)
     assert alone.pool is None and outcome.parts == 1
     assert outcome.details["split"] == {"alone": "warnsdorff does not search for every solution: there is nothing "
@@ -644,7 +646,7 @@ def test_a_search_without_split_points_runs_alone_and_says_why() -> None:
 
 def test_a_count_the_probe_finishes_says_it_ran_alone() -> None:
     chosen, parsed = load("prime-grid", "2x2", {})
-    probed = consume(SplitRun(chosen, parsed, "sat", Request(), Split(jobs=2, probe=30)))  # surely within it
+    probed = consume(split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=30)))  # surely within it
     assert probed.count == 8 and probed.parts == 1
     assert re.fullmatch(r"the search finished in 0\.\d\d s, before splitting could pay",
                         probed.details["split"]["alone"])

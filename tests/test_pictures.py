@@ -8,12 +8,11 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from conftest import gridsat
+from conftest import execute, gridsat
 from gridsat.models import get_puzzle, svg
 from gridsat.models.shikaku.solution import regions, touching
 from gridsat.pictures import sheet, still
 from gridsat.solvers.backend import Request
-from gridsat.solvers.run import execute
 
 NS = {"s": svg.SVG_NS}
 

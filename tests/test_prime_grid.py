@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import LISTING, golden
+from conftest import LISTING, execute, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance, UnknownEncoding
 from gridsat.models.prime_grid.grid import Grid, parse
@@ -14,7 +14,6 @@ from gridsat.models.prime_grid.solution import render, verify
 from gridsat.models.prime_grid.symmetry import leader_orders, orbit, symmetries
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
-from gridsat.solvers.run import execute
 from gridsat.solvers.stop import Stop
 
 PRIME_GRID = get_puzzle("prime-grid")

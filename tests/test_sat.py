@@ -10,12 +10,11 @@ import time
 import pytest
 from pysat.formula import CNF, IDPool
 
-from conftest import ROOT, gridsat
+from conftest import ROOT, execute, gridsat
 from gridsat.api import load
 from gridsat.models.formulation import CnfFormulation
 from gridsat.solvers.backend import Request, get_backend
 from gridsat.solvers.backends.sat import SatSearch, interruptible
-from gridsat.solvers.run import execute
 from gridsat.solvers.stop import Stop
 
 

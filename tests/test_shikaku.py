@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from conftest import LISTING, golden
+from conftest import LISTING, execute, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.golden import path
@@ -18,7 +18,6 @@ from gridsat.models.shikaku.formulations import candidates
 from gridsat.models.shikaku.solution import render, verify
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
-from gridsat.solvers.run import execute
 
 SHIKAKU = get_puzzle("shikaku")
 DATA = path("shikaku")  # the puzzle files that the golden counts name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import LISTING, golden
+from conftest import LISTING, execute, golden
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.tatami.formulations import decode
@@ -13,7 +13,6 @@ from gridsat.models.tatami.room import Room, parse
 from gridsat.models.tatami.solution import render, verify
 from gridsat.solvers.backend import Request
 from gridsat.solvers.crosscheck import configurations, crosscheck
-from gridsat.solvers.run import execute
 
 TATAMI = get_puzzle("tatami")
 GOLDEN = golden("tatami")

@@ -52,9 +52,9 @@ MINICARD = NATIVE_SOLVERS[0]
 def configs(puzzle: str, pattern: str) -> list[tuple[str, Config]]:
     """Every amo encoding of the puzzle's CNF on the default solver; native (and pairwise) on MiniCard."""
     names = next(a.choices for a in get_puzzle(puzzle).cnf_encodings.axes if a.name == "amo")
-    out = [(name, Config("sat", Request(encoding=pattern.format(name)))) for name in names if name != "native"]
+    out = [(name, Config.named("sat", Request(encoding=pattern.format(name)))) for name in names if name != "native"]
     if "native" in names:
-        out += [(f"{name}/{MINICARD}", Config("sat", Request(encoding=pattern.format(name), solver=MINICARD)))
+        out += [(f"{name}/{MINICARD}", Config.named("sat", Request(encoding=pattern.format(name), solver=MINICARD)))
                 for name in ("pairwise", "native")]
     return out
 

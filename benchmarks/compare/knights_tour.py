@@ -58,15 +58,15 @@ def golden_counts() -> dict[str, int]:
 GOLDEN = golden_counts()
 SIX_COUNT = GOLDEN[TOUR.describe(TOUR.parse(*SIX))]
 DEFAULT, *OTHER_ENCODINGS = TOUR.cnf_encodings.axes[0].choices
-SAT_CONFIGS = [Config("sat")] + [Config("sat", Request(encoding=e)) for e in OTHER_ENCODINGS]
-SEQ_POSITION = Config("sat", Request(encoding="position+seqcounter"))  # pairwise position outgrows 12x12
-CPSAT = Config("cpsat")
-WARNSDORFF = Config("reference", Request(algorithm="warnsdorff"))
+SAT_CONFIGS = [Config.named("sat")] + [Config.named("sat", Request(encoding=e)) for e in OTHER_ENCODINGS]
+SEQ_POSITION = Config.named("sat", Request(encoding="position+seqcounter"))  # pairwise position outgrows 12x12
+CPSAT = Config.named("cpsat")
+WARNSDORFF = Config.named("reference", Request(algorithm="warnsdorff"))
 TOUR_CONFIGS = [CPSAT, *SAT_CONFIGS, SEQ_POSITION, WARNSDORFF]
-LEADERS = [CPSAT, Config("sat")]  # --full adds Warnsdorff (a closed 40x40 tour eludes it for a minute)
-RANK = Config("sat", Request(encoding="rank"))
+LEADERS = [CPSAT, Config.named("sat")]  # --full adds Warnsdorff (a closed 40x40 tour eludes it for a minute)
+RANK = Config.named("sat", Request(encoding="rank"))
 SIX_CONFIGS = [RANK, *(c for c in SAT_CONFIGS if c != RANK), SEQ_POSITION, CPSAT]
-COUNT_CONFIGS = [Config("reference", Request(algorithm="backtrack")), CPSAT, *SAT_CONFIGS]
+COUNT_CONFIGS = [Config.named("reference", Request(algorithm="backtrack")), CPSAT, *SAT_CONFIGS]
 
 
 def checked(rows: Iterable[Row], counted: bool = False) -> Iterator[Row]:
@@ -99,7 +99,7 @@ def row_of(rows: list[Row], instance: str, config: Config) -> Row | None:
 
 def compare(rows: list[Row], instance: str, most: float, verb: str) -> str:
     """Whether the default CNF's tour took at most ``most`` times CP-SAT's, in one line."""
-    sat, cpsat = row_of(rows, instance, Config("sat")), row_of(rows, instance, CPSAT)
+    sat, cpsat = row_of(rows, instance, Config.named("sat")), row_of(rows, instance, CPSAT)
     if sat is None or cpsat is None:
         return f"{instance}: not measured"
     met = finished(sat.outcome) and (not finished(cpsat.outcome) or sat.seconds <= most * cpsat.seconds)
@@ -117,7 +117,7 @@ def report_targets(tour_rows: list[Row], leader_rows: list[Row], six_rows: list[
             print("  " + compare(rows, size + suffix, 1.0, "faster than CP-SAT"))
     for suffix in ("", " closed"):
         print("  " + compare(leader_rows, "50x50" + suffix, 2.0, "within 2x of CP-SAT"))
-    cutset, rank = row_of(six_rows, "6x6 closed", Config("sat")), row_of(six_rows, "6x6 closed", RANK)
+    cutset, rank = row_of(six_rows, "6x6 closed", Config.named("sat")), row_of(six_rows, "6x6 closed", RANK)
     if cutset and rank:
         met = cutset.outcome.complete and cutset.outcome.count == SIX_COUNT and cutset.seconds <= 2.5 and (
             cutset.seconds < rank.seconds)

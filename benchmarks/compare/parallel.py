@@ -64,7 +64,8 @@ from pathlib import Path
 
 from gridsat.api import load
 from gridsat.models.golden import counts
-from gridsat.solvers.backend import Request
+from gridsat.solvers.backend import COUNT, Request
+from gridsat.solvers.gate import Job, bind
 from gridsat.solvers.run import Outcome, consume, execute
 from gridsat.solvers.splitting.parallel import Split, SplitRun
 from gridsat.solvers.splitting.pool import single_threaded_blas
@@ -135,14 +136,14 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
           parts: int | None, time_limit: float, resplit: float | None = Split.resplit) -> Timing:
     """One count, wall clock from the call to the answer (building, probing, splitting included)."""
     chosen, parsed = load(puzzle, instance, params)
-    request = Request(encoding=encoding)
+    split = None if jobs == 1 else Split(jobs=jobs, parts=parts, resplit=resplit)
+    bound = bind(backend, chosen, Job(COUNT, Request(encoding=encoding), time_limit=time_limit, split=split))
     started = time.perf_counter()
     ledger, plan = None, None
-    if jobs == 1:
-        outcome: Outcome = execute(chosen, parsed, backend, request, time_limit=time_limit)
+    if split is None:
+        outcome: Outcome = execute(chosen, parsed, bound)
     else:
-        run = SplitRun(chosen, parsed, backend, request, Split(jobs=jobs, parts=parts, resplit=resplit),
-                       time_limit=time_limit)
+        run = SplitRun(chosen, parsed, bound)
         outcome = consume(run)
         ledger, plan = run.ledger, outcome.details.get("split")
     seconds = time.perf_counter() - started

@@ -32,16 +32,16 @@ SERIES = Series(module="gridsat.benchmarks.compare.prime_grid", quick=["3x3/10",
                 full=["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"], full_limit=60, full_takes="about 12 minutes")
 # The redundancy switches side by side: each backend's default, then one switch (or model) changed.
 SWITCHES = [
-    Config("reference", Request(algorithm="dfs")),
-    Config("cpsat", Request(encoding="integer")),
-    Config("cpsat", Request(encoding="boolean")),
-    Config("cpsat", Request(encoding="integer+noparity")),
-    Config("cpsat", Request(encoding="integer+nosymmetry")),
-    Config("sat", Request(encoding="support")),
-    Config("sat", Request(encoding="conflict")),
-    Config("sat", Request(encoding="support+noparity")),
-    Config("sat", Request(encoding="support+nosymmetry")),
-    Config("sat", Request(encoding="support", solver="minisat22")),
+    Config.named("reference", Request(algorithm="dfs")),
+    Config.named("cpsat", Request(encoding="integer")),
+    Config.named("cpsat", Request(encoding="boolean")),
+    Config.named("cpsat", Request(encoding="integer+noparity")),
+    Config.named("cpsat", Request(encoding="integer+nosymmetry")),
+    Config.named("sat", Request(encoding="support")),
+    Config.named("sat", Request(encoding="conflict")),
+    Config.named("sat", Request(encoding="support+noparity")),
+    Config.named("sat", Request(encoding="support+nosymmetry")),
+    Config.named("sat", Request(encoding="support", solver="minisat22")),
 ]
 
 
@@ -72,10 +72,10 @@ def chosen(args: argparse.Namespace) -> list[Config]:
     else:
         configs = list(SWITCHES)
     if args.configs:
-        configs = [c for c in configs if c.backend in args.configs or label(c) in args.configs]
+        configs = [c for c in configs if c.backend.name in args.configs or label(c) in args.configs]
     if args.solver:
-        configs += [Config("sat", Request(solver=s)) for s in args.solver]
-    configs = [c for c in configs if c.backend != "reference"]
+        configs += [Config.named("sat", Request(solver=s)) for s in args.solver]
+    configs = [c for c in configs if c.backend.name != "reference"]
     return configs if args.no_reference else [SWITCHES[0], *configs]
 
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
         text, params = instance_params(size)
         base, counts = None, set()
         for row in measure("prime-grid", text, params, configs, args.time_limit, args.repeat):
-            if row.config.backend == "reference" and base is None:
+            if row.config.backend.name == "reference" and base is None:
                 base = row
             if row.outcome.complete:
                 counts.add(row.outcome.count)

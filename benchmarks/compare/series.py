@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from gridsat import api
 from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
+from gridsat.solvers.backend import ENUMERATE
 from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.gate import Job, admit
 from gridsat.solvers.run import Outcome, execute
 from gridsat.solvers.stop import Reason
 
@@ -32,7 +34,7 @@ def label(config: Config) -> str:
     """``backend`` or ``backend:encoding/solver/algorithm`` for the choices that were made."""
     r = config.request
     extra = "/".join(x for x in (r.encoding, r.solver, r.algorithm) if x)
-    return f"{config.backend}:{extra}" if extra else config.backend
+    return f"{config.backend.name}:{extra}" if extra else config.backend.name
 
 
 def measure(puzzle_name: str, instance_text: str, params: dict[str, str], configs: Sequence[Config],
@@ -46,12 +48,13 @@ def measure(puzzle_name: str, instance_text: str, params: dict[str, str], config
             try:
                 if mode == "solve":  # complete once a solution is found, as gridsat solve says
                     r = config.request
-                    outcome = api.solve(puzzle, instance, backend=config.backend, encoding=r.encoding,
+                    outcome = api.solve(puzzle, instance, backend=config.backend.name, encoding=r.encoding,
                                         solver=r.solver, algorithm=r.algorithm, time_limit=time_limit)
                 else:
-                    outcome = execute(puzzle, instance, config.backend, config.request, time_limit=time_limit)
+                    job = Job(ENUMERATE, config.request, time_limit=time_limit)
+                    outcome = execute(puzzle, instance, admit(config.backend, puzzle, job))
             except GridsatError as error:  # e.g. a formulation too large to build: a row that says so
-                outcome = Outcome(puzzle.name, puzzle.describe(instance), config.backend, label(config),
+                outcome = Outcome(puzzle.name, puzzle.describe(instance), config.backend.name, label(config),
                                   complete=False, reason=f"refused: {error}")
             times.append(outcome.seconds + outcome.build_seconds)
             if not outcome.complete and outcome.reason != Reason.SOLUTION_LIMIT:

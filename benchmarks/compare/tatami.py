@@ -36,10 +36,11 @@ def main(argv: list[str] | None = None) -> None:
     SERIES.settle(args)
     tatami = get_puzzle("tatami")
     if args.encodings:
-        configs = [Config("sat", Request(encoding=e.name)) for e in tatami.cnf_encodings.variants()]
+        configs = [Config.named("sat", Request(encoding=e.name)) for e in tatami.cnf_encodings.variants()]
         baseline = "sat"
     else:
-        configs = [Config("reference"), Config("cpsat"), Config("sat"), Config("sat", Request(solver="glucose4"))]
+        configs = [Config.named("reference"), Config.named("cpsat"), Config.named("sat"),
+                   Config.named("sat", Request(solver="glucose4"))]
         baseline = "reference"
     rows = (row for size in args.sizes for row in measure("tatami", size, {}, configs, args.time_limit, args.repeat))
     known = {tatami.describe(tatami.parse(e["room"], {})): e["count"] for e in counts("tatami")}

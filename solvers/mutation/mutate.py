@@ -35,7 +35,8 @@ from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.solvers import reprs
-from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.backend import Backend, Request
+from gridsat.solvers.gate import Bound
 from gridsat.solvers.mutation.mutants import (
     LAZY_OPERATORS,
     Built,
@@ -191,7 +192,7 @@ class Assignment:
     """What a worker needs to judge mutants (plain data: it crosses to worker processes)."""
 
     puzzle: str
-    backend: str
+    backend: Backend
     encoding: str
     corpus: tuple[Case, ...]
     time_limit: float
@@ -205,7 +206,7 @@ class Judge:
     def __init__(self, task: Assignment, puzzle: Puzzle | None = None) -> None:
         self.task = task
         self.puzzle = puzzle or get_puzzle(task.puzzle)
-        self.kind = get_backend(task.backend).formulation
+        self.kind = task.backend.formulation
         self.encoding = self.puzzle.encodings(self.kind).resolve(task.encoding)
         self.instances = [self.puzzle.parse(c.text, c.params) for c in task.corpus]
         self._built: dict[int, Built] = {}
@@ -236,7 +237,7 @@ class Judge:
             case = self.task.corpus[index]
             if check is None and count != case.count:
                 raise GridsatError(f"the corpus says {typed(case.text, case.params)} has {case.count} solutions, but "
-                                   f"the unmutated {self.task.backend}:{self.encoding.name} finds {count}")
+                                   f"the unmutated {self.task.backend.name}:{self.encoding.name} finds {count}")
             self._limits[index] = min(self.task.time_limit, max(SLACK_FLOOR, SLACK * seconds))
         return self._limits[index]
 
@@ -262,8 +263,7 @@ class Judge:
         try:
             # native at-most-ones run on a solver that takes CNF+
             solver = NATIVE_SOLVERS[0] if kind == "cnf" and native_in(self.encoding) else None
-            search = get_backend(self.task.backend).prepare(fake, instance, Request(encoding=self.encoding.name,
-                                                                                    solver=solver))
+            search = self.task.backend.prepare(fake, instance, Request(encoding=self.encoding.name, solver=solver))
             solutions = search.solutions(stop)
             try:
                 for solution in solutions:
@@ -445,7 +445,7 @@ def judge_in_worker(task: Assignment, mutant: Mutant) -> Verdict:
     return _judges[key].judge(mutant)
 
 
-def plan(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], time_limit: float,
+def plan(puzzle: Puzzle, backend: Backend, encodings: list[str], corpus: list[Case], time_limit: float,
          mutants: int | str | None, seed: int, search: bool = True,
          proof_budget: int = PROOF_CONFLICTS) -> tuple[list[tuple[Assignment, Mutant]], int]:
     """The (task, mutant) pairs to judge, and how many mutants the encodings have: every one (``"all"``, or
@@ -497,15 +497,16 @@ def run_all(pairs: list[tuple[Assignment, Mutant]], jobs: int = 1) -> Iterator[V
         pool.join()
 
 
-def mutation_report(puzzle: Puzzle, backend: str, encodings: list[str], corpus: list[Case], *,
+def mutation_report(puzzle: Puzzle, bound: Bound, encodings: list[str], corpus: list[Case], *,
                     time_limit: float, mutants: int | str | None = None, seed: int = 0, jobs: int = 1,
                     search: bool = True, proof_budget: int = PROOF_CONFLICTS,
                     on_verdict: Callable[[Verdict, int], None] | None = None) -> MutationReport:
-    """Plan the mutants of ``encodings`` on ``corpus`` and judge them all; ``on_verdict`` sees each verdict
-    with the number of mutants planned."""
+    """Plan the mutants of ``encodings`` on ``corpus`` for the bound backend and judge them all; ``on_verdict``
+    sees each verdict with the number of mutants planned."""
     started = time.monotonic()
-    pairs, everyone = plan(puzzle, backend, encodings, corpus, time_limit, mutants, seed, search, proof_budget)
-    report = MutationReport(puzzle.name, backend, [typed(c.text, c.params) for c in corpus], catalogue=everyone,
+    pairs, everyone = plan(puzzle, bound.backend, encodings, corpus, time_limit, mutants, seed, search,
+                           proof_budget)
+    report = MutationReport(puzzle.name, bound.name, [typed(c.text, c.params) for c in corpus], catalogue=everyone,
                             seed=seed if len(pairs) < everyone else None, planned=len(pairs))
     try:
         for verdict in run_all(pairs, jobs):

@@ -36,8 +36,8 @@ from gridsat.models import get_puzzle
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
-from gridsat.solvers.backend import COUNT, ENUMERATE, Request, get_backend
-from gridsat.solvers.gate import Job, check
+from gridsat.solvers.backend import Request
+from gridsat.solvers.gate import Bound
 from gridsat.solvers.proof.claim import withdraw
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.splitting import split_policy
@@ -54,8 +54,14 @@ class Variant(Protocol):
     """What a run counts (``run.Plain``: solutions; orbit counts add theirs in solvers.orbits): plain,
     picklable data that opens the run, here for the probe and in a worker for each part."""
 
-    def open(self, puzzle: Puzzle, instance: Instance, backend: str, request: Request, *, limit: int | None = None,
-             time_limit: float | None = None, keep: bool = False, in_part: bool = False) -> Run: ...
+    def open(self, puzzle: Puzzle, instance: Instance, bound: Bound, *, in_part: bool = False) -> Run: ...
+
+
+# The most local worker processes and parts a split run takes: each worker loads OR-Tools and PySAT
+# (about 100 MB), so more than this many are a typo (1000 started over 158 processes before failing),
+# and parts past this many cost more to hand out than they save.
+MAX_JOBS = 128
+MAX_PARTS = 100_000
 
 
 @dataclass(frozen=True)
@@ -82,12 +88,14 @@ class Task:
 
     puzzle: str
     instance: Instance
-    backend: str
-    request: Request  # its ``part`` says which part
+    bound: Bound  # the run's backend and job; its request's ``part`` says which part
     variant: Variant  # what is counted: solutions, orbit representatives, or an element's fixed points
     deadline: float | None  # wall-clock time.time() when the run's time limit ends
     keep: bool  # send the solutions back (enumerate, cross-check)
-    limit: int | None
+
+    @property
+    def request(self) -> Request:
+        return self.bound.request
 
 
 @dataclass
@@ -127,8 +135,7 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
         return PartResult(index, None, None)
     puzzle = get_puzzle(task.puzzle)
-    run = task.variant.open(puzzle, task.instance, task.backend, task.request, limit=task.limit, time_limit=left,
-                            in_part=True)
+    run = task.variant.open(puzzle, task.instance, task.bound.narrowed(time_limit=left), in_part=True)
     items: list[Any] | None = [] if task.keep else None
     last = time.monotonic()
     handback: Handback | None = getattr(run.search, "handback", None)
@@ -164,8 +171,7 @@ def warm(task: Task) -> None:
     (solvers.backends.sat.part_formulation). Its first part then takes its own time, not the loading's, which
     would make the first estimate of the run's length far too long, and its parts far too many.
     ``task`` is for the whole run (``Part()``); nothing is searched."""
-    task.variant.open(get_puzzle(task.puzzle), task.instance, task.backend, task.request, limit=task.limit,
-                      in_part=True).close()
+    task.variant.open(get_puzzle(task.puzzle), task.instance, task.bound, in_part=True).close()
 
 
 class Watch:
@@ -192,13 +198,13 @@ class Watch:
         self.done.set()
 
 
-def fingerprint(puzzle: Puzzle, instance: Instance, backend: str, label: str, variant: Variant) -> dict[str, Any]:
+def fingerprint(puzzle: Puzzle, instance: Instance, bound: Bound, label: str, variant: Variant) -> dict[str, Any]:
     """What identifies a run for its checkpoint: a checkpoint of any other run is refused."""
     return {
         "puzzle": puzzle.name,
         "instance": puzzle.describe(instance),
         "instance_sha256": hashlib.sha256(repr(instance).encode()).hexdigest(),
-        "backend": backend,
+        "backend": bound.name,
         "configuration": label,
         "counts": str(variant),
         "gridsat": VERSION,
@@ -311,23 +317,19 @@ class SplitRun(Run):
         self,
         puzzle: Puzzle,
         instance: Instance,
-        backend: str,
-        request: Request,
-        split: Split,
+        bound: Bound,
         *,
         variant: Variant = SOLUTIONS,
-        limit: int | None = None,
-        time_limit: float | None = None,
-        keep: bool = False,
         deliver: bool = False,
         on_progress: Callable[[Progress], None] | None = None,
     ) -> None:
-        check(get_backend(backend), puzzle, Job(ENUMERATE if deliver else COUNT, request, limit=limit,
-                                                time_limit=time_limit, split=split, keep=keep))
+        job = bound.job
+        split, limit, time_limit, keep = job.split, job.limit, job.time_limit, job.keep
+        assert isinstance(split, Split)  # a split run's job has its split
         self.stop = Stop(time_limit)
         self.deadline = None if time_limit is None else time.time() + time_limit
         # The probe builds the formulation once; splitting reuses it.
-        self.probe = variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
+        self.probe = variant.open(puzzle, instance, bound)
         self.pool: LocalPool | DaskPool | None = None
         # Why the run is not split, when it is not (``--json``'s "split"): a search with nothing to
         # split on runs alone from the start, with no worker and no probe's work thrown away.
@@ -336,11 +338,11 @@ class SplitRun(Run):
             time_probe(self.probe, split, lambda: isinstance(self.pool, LocalPool) and self.pool.ready())
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
-        self.puzzle, self.instance, self.backend, self.request, self.split = puzzle, instance, backend, request, split
+        self.puzzle, self.instance, self.bound, self.split = puzzle, instance, bound, split
         self.limit, self.keep, self.deliver, self.on_progress = limit, keep, deliver, on_progress
         self.collector = Collector(self.outcome, limit, keep or deliver)
         self.checkpoint = None if split.checkpoint is None else Checkpoint(
-            split.checkpoint, fingerprint(puzzle, instance, backend, self.probe.search.label, variant))
+            split.checkpoint, fingerprint(puzzle, instance, bound, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.probe_seconds: float | None = None  # how long the probe searched (None: it did not)
         # What a checkpoint file held when the run started (none for a file this run writes afresh):
@@ -489,8 +491,11 @@ class SplitRun(Run):
             self.collector.abandon(flying)
 
     def _tasks(self, parts: list[Part]) -> list[Task]:
-        return [Task(self.puzzle.name, self.instance, self.backend, dataclasses.replace(self.request, part=p),
-                     self.variant, self.deadline, self.keep or self.deliver, self.limit) for p in parts]
+        request, keep = self.bound.request, self.keep or self.deliver
+        return [Task(self.puzzle.name, self.instance,
+                     self.bound.narrowed(request=dataclasses.replace(request, part=p), time_limit=None, keep=False,
+                                        split=None),
+                     self.variant, self.deadline, keep) for p in parts]
 
     def _feed(self, pool: LocalPool | DaskPool) -> None:
         """Hand parts to the pool, ``AHEAD`` per worker beyond those running; each part expected to run
@@ -548,12 +553,10 @@ class SplitRun(Run):
         self.partition.queue.extendleft(reversed(into))  # handed out next (``_feed``)
 
 
-def launch(puzzle: Puzzle, instance: Instance, backend: str, request: Request, split: Split | None, *,
-           variant: Variant = SOLUTIONS, limit: int | None = None, time_limit: float | None = None,
-           keep: bool = False, deliver: bool = False, on_progress: Callable[[Progress], None] | None = None) -> Run:
-    """The one place that chooses: one plain search in this process (``split`` None), or a split run
+def launch(puzzle: Puzzle, instance: Instance, bound: Bound, *, variant: Variant = SOLUTIONS, deliver: bool = False,
+           on_progress: Callable[[Progress], None] | None = None) -> Run:
+    """The one place that chooses: one plain search in this process (the job has no split), or a split run
     (``deliver``: the caller reads the items as they come)."""
-    if split is None:
-        return variant.open(puzzle, instance, backend, request, limit=limit, time_limit=time_limit, keep=keep)
-    return SplitRun(puzzle, instance, backend, request, split, variant=variant, limit=limit, time_limit=time_limit,
-                    keep=keep, deliver=deliver, on_progress=on_progress)
+    if bound.job.split is None:
+        return variant.open(puzzle, instance, bound)
+    return SplitRun(puzzle, instance, bound, variant=variant, deliver=deliver, on_progress=on_progress)
