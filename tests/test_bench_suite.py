@@ -305,7 +305,7 @@ def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_
 @pytest.mark.parametrize(("table", "message"), [
     ('{ sat = ["nope"] }', r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: pairwise"),
     ('{ sat = ["ladder", "seqcountr"] }', r"encodings of sat: .*'seqcountr' .*did you mean 'seqcounter'\?"),
-    ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: use --backend sat"),
+    ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: choose backend sat"),
     ('{ sta = "each" }', r"encodings: unknown backend 'sta'; did you mean 'sat'\?"),
 ])
 def test_an_encodings_table_naming_an_unknown_encoding_is_refused(tmp_path: Path, table: str, message: str) -> None:
