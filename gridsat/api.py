@@ -370,7 +370,7 @@ def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, t
     """The instances as cases, each counted by the puzzle's reference search (within ``time_limit``)."""
     reference = reference_backend()
     if reference in left_out(puzzle):
-        raise InvalidOption(f"{puzzle.name} has no reference search to count the instances: use --corpus golden")
+        raise InvalidOption(f"{puzzle.name} has no reference search to count the instances: use the golden corpus")
     cases = []
     for text in instances:
         parsed = puzzle.parse(text, texts(params))

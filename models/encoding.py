@@ -115,7 +115,8 @@ class HasEncodings(Protocol):
 def resolve_for(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False,
                 searcher: Callable[[str], str] | None = None) -> Encoding:
     """``text`` in the puzzle's ``kind`` space (``cpsat`` or ``cnf``); a name that only the other
-    formulation offers fails with the backend to use (``seqcounter is a sat encoding: use --backend sat``),
+    formulation offers fails with the backend to use (``seqcounter is a sat encoding: choose backend sat``:
+    words that fit the API and the command line alike),
     which ``searcher`` names for a formulation kind (the solvers ask their registry; without it the hint
     names the formulation)."""
     phrase = FORMULATIONS[kind]
@@ -126,7 +127,7 @@ def resolve_for(puzzle: HasEncodings, kind: str, text: str | None, exact: bool =
         if not text or not offers(puzzle.encodings(other), text):
             raise
         hint = (f"; {text!r} is an encoding of {FORMULATIONS[other]}" if searcher is None else
-                f"; {text!r} is a {searcher(other)} encoding: use --backend {searcher(other)}")
+                f"; {text!r} is a {searcher(other)} encoding: choose backend {searcher(other)}")
         raise UnknownEncoding(text, error.valid, f" for {phrase} of {puzzle.name}", word="",  # no look-alike
                               hint=hint) from None
 

@@ -147,7 +147,7 @@ def test_the_pysat_encodings_have_the_sizes_the_encodings_page_gives():
 def test_native_is_refused_in_one_line_where_cnf_plus_cannot_go(argv):
     done = gridsat(*argv)
     assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
-    assert "native at-most-one encoding is CNF+" in done.stderr and "--solver minicard" in done.stderr
+    assert "native at-most-one encoding is CNF+" in done.stderr and "solver minicard" in done.stderr
 
 
 @pytest.mark.parametrize("solver", NATIVE_SOLVERS)

@@ -66,3 +66,14 @@ def test_the_amo_comparison_runs_every_at_most_one_encoding_and_native_on_minica
     assert [n for n, _ in named] == [*on_cadical, "pairwise/minicard", "native/minicard"]
     assert all(c.request.encoding.startswith("position+") for _, c in named)
     assert {c.request.solver for n, c in named if "/" in n} == {"minicard"}
+
+
+def test_the_domains_script_enumerates_with_each_domain_and_prints_sizes(capsys):
+    from gridsat.benchmarks.compare import domains
+
+    domains.main(["--sizes", "3x3/10"])
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("3x3/1..10")]
+    assert [row.split()[1] for row in rows] == [f"sat:{d}+symmetry" for d in ("direct", "order", "log", "hall")]
+    assert all(row.split()[2:4] == ["128", "yes"] for row in rows) and "WRONG" not in out
+    assert "variables" in out and "DISAGREEMENT" not in out

@@ -219,8 +219,13 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     assert sorted({r.config for r in scaling if r.puzzle == "tatami" and r.backend == "sat"}) == [
         f"sat:{e}+nosymmetry/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
     tours = [r for r in scaling if r.puzzle == "knights-tour"]
-    assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours if r.config == "cpsat:nosymmetry"] == [
+    assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours
+                                                     if r.config.startswith("cpsat:circuit")] == [
         "8x8", "9x10", "12x12", "16x16", "20x20"]
+    every = {("cpsat", e) for e in ("circuit", "mtz")} | {
+        ("sat", e) for e in ("cutset", "crt", "rank", "ordering", "binary", "position", "transitive", "distance")}
+    planned = {(r.backend, r.config.split(":")[1].split("+")[0].split("/")[0]) for r in tours}
+    assert every <= planned  # a row for every tour encoding
     assert {r.config for r in tours if r.backend == "reference"} == {"reference:warnsdorff", "reference:backtrack"}
 
 
@@ -300,7 +305,7 @@ def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_
 @pytest.mark.parametrize(("table", "message"), [
     ('{ sat = ["nope"] }', r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: pairwise"),
     ('{ sat = ["ladder", "seqcountr"] }', r"encodings of sat: .*'seqcountr' .*did you mean 'seqcounter'\?"),
-    ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: use --backend sat"),
+    ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: choose backend sat"),
     ('{ sta = "each" }', r"encodings: unknown backend 'sta'; did you mean 'sat'\?"),
 ])
 def test_an_encodings_table_naming_an_unknown_encoding_is_refused(tmp_path: Path, table: str, message: str) -> None:

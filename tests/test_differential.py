@@ -16,7 +16,10 @@ from gridsat.models.puzzle import Puzzle
 from gridsat.models.tatami import PUZZLE as TATAMI
 
 
+@pytest.mark.slow  # about 40 s on a loaded two-core machine: prime-grid alone is 390 pairs an instance
 def test_a_seeded_short_run_checks_every_puzzle_and_finds_no_difference():
+    # Each instance runs every encoding of the product: prime-grid's CNF alone has 384 (4 domains x 2
+    # adjacency rules x 12 at-most-ones x parity x symmetry), so four instances take about 500 pairs.
     report = api.fuzz(seed=1, pairs=500, budget=300, jobs=1)
     assert report.agree, [f"{d.what}: {d.command}" for d in report.differences]
     assert report.pairs >= 500 and report.stopped is None

@@ -153,3 +153,50 @@ def test_crosscheck_the_full_product_of_encodings(text):
 def test_cpsat_models_without_orbits_see_every_filling_once(encoding):
     outcome = execute(PRIME_GRID, parse("3x3", {}), "cpsat", Request(encoding))
     assert (outcome.count, outcome.duplicates) == (128, 0)
+
+
+DOMAINS = ("order", "log", "hall")
+
+
+def domain_run(entry: dict, domain: str):
+    """A golden count on one CNF domain encoding: the quick ones as they are, 4x5/20 under the slow marker."""
+    slow = entry.get("slow") and entry["count"] <= 10_000
+    marks = [pytest.mark.slow] if slow else [pytest.mark.skip(reason="minutes")] if entry.get("slow") else []
+    return pytest.param(entry, domain, marks=marks, id=f"{domain}-{entry['grid']}-{entry.get('max')}")
+
+
+@pytest.mark.parametrize("entry, domain", [domain_run(e, d) for e in GOLDEN for d in DOMAINS])
+def test_golden_counts_on_every_domain_encoding(entry, domain):
+    outcome = execute(PRIME_GRID, grid_of(entry), "sat", Request(encoding=domain))
+    assert (outcome.count, outcome.complete, outcome.invalid, outcome.duplicates) == (entry["count"], True, [], 0)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("extra", ["+nosymmetry", "+noparity+nosymmetry", "+conflict", "+ladder"])
+def test_every_domain_sees_each_filling_once(domain, extra):
+    """Without symmetry breaking every filling is one model of the projection (order literals or bits):
+    128 fillings, none twice."""
+    outcome = execute(PRIME_GRID, parse("3x3", {}), "sat", Request(encoding=domain + extra))
+    assert (outcome.count, outcome.complete, outcome.invalid, outcome.duplicates) == (128, True, [], 0)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_symmetry_breaking_keeps_one_leader_per_orbit_on_every_domain(domain):
+    from gridsat.models.prime_grid.formulations import cnf
+
+    formulation = cnf(parse("3x3", {}), PRIME_GRID.cnf_encodings.resolve(domain))
+    assert formulation.orbit_size == 8 and formulation.images is not None
+    outcome = execute(PRIME_GRID, parse("3x3", {}), "sat", Request(encoding=domain))
+    assert outcome.count == 128
+
+
+def test_the_domain_encodings_differ_in_size_as_their_formulas_say():
+    from gridsat.models.prime_grid.formulations import cnf
+
+    grid = parse("3x3", {})
+    sizes = {d: cnf(grid, PRIME_GRID.cnf_encodings.resolve(f"{d}+noparity+nosymmetry")).size()
+             for d in ("direct", *DOMAINS)}
+    assert sizes["direct"]["variables"] == 9 * 10
+    assert sizes["order"]["variables"] == 9 * 9  # x >= v for v = 2..10
+    assert sizes["log"]["variables"] == 9 * 4  # four bits for ten values
+    assert sizes["hall"]["variables"] > sizes["order"]["variables"]  # the A_ilu and the counters

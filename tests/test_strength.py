@@ -44,7 +44,8 @@ def test_binary_clauses_are_propagation_complete_and_exhaustive_when_k_covers_ev
 
 
 @pytest.mark.parametrize("name", ["at-most-one pairwise", "at-most-one ladder", "at-most-one seqcounter",
-                                  "exactly-one pairwise", "tour rank", "lex-leader"])
+                                  "exactly-one pairwise", "tour rank", "tour distance", "tour transitive",
+                                  "lex-leader"])
 def test_these_encodings_are_propagation_complete(name: str) -> None:
     (found,) = strengths([name], k=3)
     assert found.holds and found.verdict == "propagation-complete"
@@ -116,3 +117,13 @@ def test_the_encodings_page_states_each_at_most_one_strength_as_the_checker_find
     found = strengths([f"{kind} {name}" for name in stated for kind in ("at-most-one", "exactly-one")], k=6)
     assert all(s.holds and s.exhaustive for s in found)
     assert set(stated.values()) == {"propagation-complete (at-most-one and exactly-one, n = 2..6, exhaustive)"}
+
+
+def test_hall_intervals_are_propagation_complete_where_per_value_clauses_are_not() -> None:
+    """On a 1x3 row of values 1..4 (k = 4: bounds of all three cells): Bessiere et al.'s decomposition
+    derives every bound the all-different implies; the per-value conflict clauses miss a Hall set."""
+    hall, order, domain = strengths(["prime-grid all-different hall", "prime-grid all-different order",
+                                     "prime-grid domain order"], k=4)
+    assert hall.holds and domain.holds
+    assert not order.holds and order.witness is not None
+    assert order.witness.missed in implied(order.witness.constraint, order.witness.assignment)

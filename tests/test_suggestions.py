@@ -19,10 +19,10 @@ from gridsat.models.errors import UnknownName, closest
      "unknown encoding 'ladder+seqcountr' for the CNF of tatami; did you mean 'seqcounter'? valid: pairwise, "),
     (["count", "prime-grid", "3x3", "-p", "mx=3"], "unknown parameter 'mx'; did you mean 'max'? valid: max, min"),
     (["count", "tatami", "3x4", "--encoding", "seqcounter"],
-     "unknown encoding 'seqcounter' for the CP-SAT model of tatami; valid: default; 'seqcounter' is a sat encoding: "
-     "use --backend sat"),
+     "unknown encoding 'seqcounter' for the CP-SAT model of tatami; valid: nosymmetry, symmetry; "
+     "'seqcounter' is a sat encoding: choose backend sat"),
     (["count", "prime-grid", "3x3", "--backend", "sat", "--encoding", "boolean+parity"],
-     "'boolean+parity' is a cpsat encoding: use --backend cpsat"),
+     "'boolean+parity' is a cpsat encoding: choose backend cpsat"),
 ])
 def test_an_unknown_name_comes_with_a_suggestion(args: list[str], line: str) -> None:
     done = gridsat(*args)

@@ -71,7 +71,8 @@ def ratio(baseline: Row | None, row: Row) -> str:
     base_cut, row_cut = (r.outcome.reason == Reason.TIME_LIMIT and not finished(r.outcome) for r in (baseline, row))
     if base_cut and row_cut:
         return "-"
-    return f"{'>=' if base_cut else '<=' if row_cut else ''}{value:,.1f}x"
+    digits = 2 if value < 0.1 else 1  # a run ten times slower still shows how much
+    return f"{'>=' if base_cut else '<=' if row_cut else ''}{value:,.{digits}f}x"
 
 
 def refused(row: Row) -> bool:

@@ -20,7 +20,7 @@ from gridsat.models.breaking import axis, breaking
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.knights_tour import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.knights_tour.board import PARAMS, describe, note, parse, render, verify
-from gridsat.models.knights_tour.formulations import CNF_ENCODINGS, cnf, cpsat, frontier_spec
+from gridsat.models.knights_tour.formulations import CNF_ENCODINGS, CPSAT_ENCODINGS, cnf, cpsat, frontier_spec
 from gridsat.models.parts import Frontier, MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 
@@ -39,7 +39,7 @@ PUZZLE = Puzzle(
     verify=verify,
     render=render,
     describe=describe,
-    cpsat_encodings=EncodingSpace((axis(GROUPS),)),
+    cpsat_encodings=EncodingSpace((*CPSAT_ENCODINGS.axes, axis(GROUPS))),
     cnf_encodings=EncodingSpace((*CNF_ENCODINGS.axes, axis(GROUPS))),
     count_meta={"tours": "directed"},
     reference=reference.ALGORITHMS,

@@ -1,5 +1,5 @@
 """Knight's tours as CNF: successor arcs that form one circuit (``cutset``, ``crt``, ``rank``, ``ordering``,
-``binary``) or steps (``position``).
+``binary``, ``transitive``, ``distance``) or steps (``position``).
 
 Every encoding's projection stands for exactly one directed tour, so blocking clauses count tours:
 
@@ -20,6 +20,11 @@ Every encoding's projection stands for exactly one directed tour, so blocking cl
   ``p(v) > p(u)`` (the relative-ordering idea: no cycle can increase all the way round). Arcs back
   into a closed tour's root are exempt. ``binary`` writes the ranks as binary numbers instead, with
   one incrementer per arc. These grow with arcs x n (rank, ordering) or arcs x log n (binary).
+- ``transitive``: Velev and Gao's relative ordering, one "comes before" variable per pair of squares
+  joined in a chordal completion of the moves, transitive on its triangles only
+  (models/constraints/transitivity.py, with its paper, sizes and propagation).
+- ``distance``: Zhou's positions, each square's domain pruned to what its shortest knight distances
+  from (and back to) the first square allow (models/constraints/distances.py, likewise).
 - ``position``: ``at(u, t)``, square u is step t, exactly one per step and per square, consecutive
   steps a knight move apart. A closed tour's step 0 is fixed at its root, so rotations count once.
 
@@ -34,11 +39,15 @@ stops at a run's deadline (``check_deadline``).
 
 from __future__ import annotations
 
+import functools
+
 from pysat.formula import IDPool
 
-from gridsat.models.constraints import Formula
+from gridsat.models.constraints import Formula, distances
 from gridsat.models.constraints.amo import exactly_one, measured
 from gridsat.models.constraints.circuit import Circuit, primes_for
+from gridsat.models.constraints.elimination import triangles
+from gridsat.models.constraints.transitivity import elimination_order, relative_order
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.formulation import CnfFormulation, check_deadline
@@ -71,6 +80,10 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
             refine, witness, vouch = circuit.refine, circuit.witness, circuit.vouch
         elif tour == "crt":
             circuit.residues(formula, root_node(board), encoding["amo"])
+        elif tour == "transitive":
+            relative_order(circuit, formula, root_node(board), elimination(board))
+        elif tour == "distance":
+            distances.positions(circuit, formula, root_node(board))
         elif board.area > 1 and tour == "binary":
             binary_ranks(board, formula)
         elif board.area > 1:  # one square has nothing to order
@@ -93,6 +106,14 @@ def tour_circuit(board: Board, pool: IDPool) -> Circuit:
     links += [(node[u], dummy, pool.id(("last", u))) for u in lasts]
     names = squares if board.closed else [*squares, "dummy"]
     return Circuit(len(names), links, names)
+
+
+@functools.lru_cache(maxsize=4)
+def elimination(board: Board) -> list[tuple[int, list[int]]]:
+    """The minimum-degree elimination of the board's moves without the root (``transitive``), made once
+    for the size estimate and the formulation alike; only a prefix when it has more triangles than
+    ``MAX_CLAUSES`` allows (such a board is refused, so the rest would be wasted time)."""
+    return elimination_order(tour_circuit(board, IDPool()), root_node(board), most=MAX_CLAUSES // 2)
 
 
 def root_node(board: Board) -> int:
@@ -123,6 +144,14 @@ def clauses_estimate(board: Board, encoding: Encoding) -> int:
     dummy = 0 if board.closed else 2 * one(n)
     degrees = 2 * n * one(9) + dummy
     width = max(1, (n - 1).bit_length())
+    if tour == "transitive":
+        order = elimination(board)
+        # A prefix (stopped past the limit) stands for the whole at its rate per vertex, an underestimate:
+        # minimum degree eliminates the cheap vertices first.
+        vertices = n - 1 if board.closed else n
+        return degrees + moves + 2 * triangles(order) * vertices // max(1, len(order))
+    if tour == "distance":
+        return degrees + distance_clauses(board)
     extra = {
         "cutset": moves // 2,
         "crt": moves // 2 + (2 * moves + n * 20) * sum(primes_for(n, even=True)),
@@ -131,6 +160,19 @@ def clauses_estimate(board: Board, encoding: Encoding) -> int:
         "binary": moves * (4 * width + 1) + n * 5 * width,
     }[tour]
     return degrees + extra
+
+
+def distance_clauses(board: Board) -> int:
+    """About how many clauses ``distance`` writes for its positions: two per arc and shared domain value."""
+    circuit = tour_circuit(board, IDPool())
+    root = root_node(board)
+    values = distances.domains(circuit, root)
+    total = sum(max(0, len(domain) - 2) for domain in values)
+    for tail, head, _ in circuit.arcs:
+        if head != root and values[tail] and values[head]:
+            low, high = min(values[tail].start + 1, values[head].start), max(values[tail][-1], values[head][-1] - 1)
+            total += 2 * max(1, (high - low) // values[head].step + 1)
+    return total
 
 
 def ranks(board: Board, formula: Formula, exact: bool) -> None:

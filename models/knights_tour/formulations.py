@@ -4,6 +4,7 @@ use) and the frontier backend (models/knights_tour/frontier.py, which needs numb
 from __future__ import annotations
 
 from gridsat.models.constraints import Model, amo
+from gridsat.models.constraints.mtz import miller_tucker_zemlin
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
@@ -11,7 +12,8 @@ from gridsat.models.knights_tour.board import Board, arcs, decoder, ends
 
 
 def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
-    """``AddCircuit`` over the squares; an open tour closes through a dummy node."""
+    """The tour on the squares (and a dummy node that closes an open tour) as ``AddCircuit`` (``circuit``)
+    or as successor Booleans with Miller-Tucker-Zemlin ranks (``mtz``, models/constraints/mtz.py)."""
     from ortools.sat.python import cp_model
 
     model = Model("knights_tour:cpsat")
@@ -35,6 +37,9 @@ def cpsat(board: Board, encoding: Encoding) -> CpsatFormulation:
         # knight move reaches (the centre of 3x3; every square of 1xN): there is no closed tour.
         with model.family("no closed tour past a square without moves"):
             model.AddBoolOr([])
+    elif circuit and encoding["tour"] == "mtz":
+        root = index[board.root] if board.closed else dummy
+        miller_tucker_zemlin(model, circuit, board.area + (0 if board.closed else 1), root)
     elif circuit:
         with model.family("one circuit through every square"):
             model.AddCircuit(circuit)
@@ -54,9 +59,12 @@ def cnf(board: Board, encoding: Encoding) -> CnfFormulation:
 # gridsat.benchmarks.compare.amo (5 to 8 times pairwise), and linear in a dummy node's n arcs, where
 # pairwise writes n^2/2 clauses (2.7 million on 40x40). Counting the 6x6 closed tours with cutset (groups
 # of at most eight arcs), pairwise is the faster: 8.7 s against bitwise's 10.9 s.
-CNF_ENCODINGS = EncodingSpace(
-    (Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position"), exact="crt"),
-     amo.axis(default="bitwise")))
+CNF_ENCODINGS = EncodingSpace((
+    Axis("tour", ("cutset", "crt", "rank", "ordering", "binary", "position", "transitive", "distance"), exact="crt"),
+    amo.axis(default="bitwise")))
+# ``circuit`` (CP-SAT's AddCircuit) is the default: it finds one tour on large boards where ``mtz`` does not
+# (python -m gridsat.benchmarks.compare.tour_encodings; ``mtz`` counts the 6x6 closed tours faster).
+CPSAT_ENCODINGS = EncodingSpace((Axis("tour", ("circuit", "mtz")),))
 
 
 def frontier_spec(board: Board) -> FrontierSpec:

@@ -3,7 +3,9 @@ orthogonally adjacent numbers sum to a prime.
 
 Seed: the prime-sum grid write-up (3x3 from 1..10 has 128 fillings, counted by a row-major DFS).
 Variables: ``(r, c)`` is cell (r, c)'s value (CP-SAT integers); ``("x", r, c, v)`` says cell (r, c)
-holds v (the one-hot models, CP-SAT Booleans and CNF).
+holds v (the one-hot models, CP-SAT Booleans and the CNF's ``direct`` domain); ``("ge", r, c, v)`` says
+its value is at least v (``order``, ``hall``) and ``("bit", r, c, k)`` is bit k of its value minus
+the smallest (``log``): models/prime_grid/numbers.py.
 
 Two pieces of redundant knowledge, each an encoding choice that never changes a count:
 

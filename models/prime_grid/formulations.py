@@ -1,4 +1,5 @@
-"""Prime-sum grids formulated for CP-SAT (integer or one-hot) and CNF (the direct encoding)."""
+"""Prime-sum grids formulated for CP-SAT (integer or one-hot) and CNF (the direct encoding here; the order
+and log encodings in models/prime_grid/numbers.py)."""
 
 from __future__ import annotations
 
@@ -114,7 +115,18 @@ def cpsat_boolean(grid: Grid, encoding: Encoding) -> CpsatFormulation:
 
 
 def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
-    """The direct encoding: exactly one value per cell, at most one cell per value, adjacency rules."""
+    """The CNF in the named domain encoding: ``direct`` here, the others in models/prime_grid/numbers.py."""
+    if encoding["domain"] != "direct":
+        from gridsat.models.prime_grid import numbers
+
+        return numbers.cnf(grid, encoding)
+    return cnf_direct(grid, encoding)
+
+
+def cnf_direct(grid: Grid, encoding: Encoding) -> CnfFormulation:
+    """The direct encoding (de Kleer 1989; Walsh, "SAT v CSP", CP 2000): a Boolean per cell and value,
+    exactly one value per cell, at most one cell per value, adjacency rules. Size: n d variables;
+    n + d at-most-ones (pairwise: n d(d-1)/2 + d n(n-1)/2 clauses); support: 2 d per edge."""
     formula = Formula("prime_grid:cnf")
     pool, parity, name = formula.pool, encoding["parity"] == "parity", encoding["amo"]
     cand = {cell: candidates(grid, cell, parity) for cell in grid.cells()}
@@ -159,4 +171,8 @@ def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
 
 
 CPSAT_ENCODINGS = EncodingSpace((Axis("model", ("integer", "boolean")), PARITY, SYMMETRY))
-CNF_ENCODINGS = EncodingSpace((Axis("adjacency", ("support", "conflict")), amo.axis(), PARITY, SYMMETRY))
+# How a cell's number is written: one-hot (direct), order (unary) or log (binary) literals, or the order
+# encoding with the Hall-interval all-different (models/prime_grid/numbers.py).
+DOMAIN = Axis("domain", ("direct", "order", "log", "hall"))
+ADJACENCY = Axis("adjacency", ("support", "conflict"))
+CNF_ENCODINGS = EncodingSpace((DOMAIN, ADJACENCY, amo.axis(), PARITY, SYMMETRY))

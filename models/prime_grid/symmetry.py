@@ -83,8 +83,8 @@ def group(grid: Grid) -> Group:
             return rows_of(grid, gather([v for row in f for v in row]))
 
         def key(k: Key) -> Key:
-            # ("x", r, c, v) in the one-hot models, (r, c) in the integer model
-            return ("x", *move(k[1:3]), k[3]) if k[0] == "x" else move(k)
+            # (tag, r, c, ...) in the Boolean models ("x": one-hot, "ge": order, "bit": log); (r, c): integers
+            return (k[0], *move(k[1:3]), *k[3:]) if isinstance(k[0], str) else move(k)
 
         return Element(move.name, filling, key)
 

@@ -258,7 +258,7 @@ def run_on_cluster(spec: FrontierSpec, stop: Stop, scheduler: str, *, memory: in
                    progress: Callable[[str], None] | None = None, checkpoint: Any = None) -> EngineRun:
     """Count ``spec``'s solutions with the layers spread over a Dask cluster's workers."""
     if checkpoint is not None:
-        raise InvalidOption("--checkpoint does not apply with --scheduler: the layers stay on the workers "
+        raise InvalidOption("a checkpoint does not apply with a Dask scheduler: the layers stay on the workers "
                             "(checkpoint a count on one machine)")
     started = time.perf_counter()
     run = EngineRun(None, spec.elements)

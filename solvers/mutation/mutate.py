@@ -418,7 +418,7 @@ class Judge:
             if not ok and why.startswith(BUDGET):
                 # Its runs agree, but a model breaking a changed clause may still exist there (the
                 # enumeration cannot see one, below): neither redundant nor killed.
-                return None, f"not proved redundant: {why} on {built.instance} (--proof-budget raises it)"
+                return None, f"not proved redundant: {why} on {built.instance} (a larger proof budget may settle it)"
             if not ok and why == OWN:
                 return None, (f"not redundant: {why} is not implied, so the projected solutions differ; the "
                               "enumeration never met the difference (a blocking clause over the true variables "

@@ -157,12 +157,16 @@ def register_tours() -> None:
         "cutset": (lambda key: isinstance(key, tuple) and (key[0] in ("first", "last") and key[1] == u
                                                           or key[0] == "arc" and u in key[1:]), None),
         "position": (lambda key: isinstance(key, tuple) and key[0] == "at" and key[2] in (0, 1), None),
+        "distance": (arc_and(("rank",), u, v), None),
+        "transitive": (lambda key: key == ("arc", u, v) or isinstance(key, tuple) and key[0] == "before", None),
     }
     about = {"crt": "an arc u->v and the residues of u and v", "rank": "an arc and the order-encoded ranks of its ends",
              "ordering": "an arc and the order-encoded ranks of its ends",
              "binary": "an arc and the binary ranks of its ends (carries auxiliary)",
              "cutset": "the arcs into and out of one square (one in, one out, no 2-cycle)",
-             "position": "two consecutive steps (one square each, a knight move apart)"}
+             "position": "two consecutive steps (one square each, a knight move apart)",
+             "distance": "an arc and the order-encoded, distance-pruned positions of its ends",
+             "transitive": "an arc and every ordering variable (the transitivity of the chordal completion)"}
     for tour, (primary, auxiliary) in local.items():
         register(Claim(f"tour {tour}", "propagation", lambda tour=tour, primary=primary, auxiliary=auxiliary: [
             sliced("knights-tour", board, tour, primary, auxiliary)], f"a 2x4 board: {about[tour]}"))
@@ -193,6 +197,38 @@ def register_lex() -> None:
                    "x <=lex y on 1 to 4 pairs of literals, the chain of models/constraints/lex.py"))
 
 
+def tagged(tags: tuple[str, ...], *where: tuple[int, int]) -> Pick:
+    """Prime-grid pool keys ``(tag, r, c, ...)`` of the given tags and cells (any cell: none given)."""
+    return lambda key: isinstance(key, tuple) and key[0] in tags and (not where or tuple(key[1:3]) in where)
+
+
+def register_numbers() -> None:
+    """Prime-grid's order and log domains, their adjacency and all-different, and the Hall intervals
+    (models/constraints/domains.py, alldiff.py)."""
+    row, edge = ((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1))
+    domain = ("order chain", "candidate values")
+    cases = [
+        ("prime-grid domain order", "2x3", "order", {}, tagged(("ge",), (0, 0)), None, domain,
+         "a 2x3 prime-grid's cell (0,0): the order chain and its range"),
+        ("prime-grid domain log", "2x3", "log", {"max": "6"}, tagged(("bit",), (0, 0)), None, domain,
+         "a 2x3 prime-grid's cell (0,0) over 1..6: three bits, the patterns past 6 forbidden"),
+        ("prime-grid adjacency order", "2x3", "order", {}, tagged(("ge",), *edge), None,
+         (*domain, "a neighbour sums"), "the edge (0,0)-(0,1): both cells' order literals and the support clauses"),
+        ("prime-grid adjacency log", "2x3", "log", {"max": "6"}, tagged(("bit",), *edge), None,
+         (*domain, "a neighbour sums"), "the edge (0,0)-(0,1) over 1..6: both cells' bits and the support clauses"),
+        ("prime-grid all-different order", "1x3", "order", {}, tagged(("ge",), *row), None,
+         (*domain, "values all differ"), "a 1x3 row of values 1..4: the per-value conflict clauses"),
+        ("prime-grid all-different log", "1x3", "log", {}, tagged(("bit",), *row), None,
+         (*domain, "values all differ"), "a 1x3 row of values 1..4: the per-value conflict clauses on bits"),
+        ("prime-grid all-different hall", "1x3", "hall", {}, tagged(("ge",), *row), tagged(("in",)),
+         (*domain, "interval membership", "hall interval"), "a 1x3 row of values 1..4: the Hall intervals"),
+    ]
+    for name, text, encoding, params, primary, auxiliary, families, about in cases:
+        register(Claim(name, "propagation", lambda text=text, full=f"{encoding}+noparity+nosymmetry", params=params,
+                       primary=primary, auxiliary=auxiliary, families=families: [
+                           sliced("prime-grid", text, full, primary, auxiliary, params, families)], about))
+
+
 register_cardinality()
 register_lex()
 register_adjacency()
@@ -200,3 +236,4 @@ register_domains()
 register_alldifferent()
 register_tatami()
 register_tours()
+register_numbers()

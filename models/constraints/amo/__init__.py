@@ -92,5 +92,5 @@ def refuse_native(encoding: Encoding | None, who: str, solver: str | None = None
         return
     on = f"solver {solver!r}" if solver is not None else who
     raise InvalidOption(f"the native at-most-one encoding is CNF+ (native cardinality constraints), which {on} "
-                        f"cannot take: use --backend sat --solver {NATIVE_SOLVERS[0]} "
+                        f"cannot take: choose backend sat with solver {NATIVE_SOLVERS[0]} "
                         f"(or {', '.join(NATIVE_SOLVERS[1:])}), or another amo encoding")
