@@ -13,7 +13,6 @@ from gridsat import display as _display  # noqa: F401 - hands results the SVG dr
 from gridsat.api import count, crosscheck, enumerate, formulate, load, mutate, solve
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
-from gridsat.models.formulation import CnfFormulation, CpsatFormulation
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.version import VERSION
 from gridsat.solvers.crosscheck import Report
@@ -26,8 +25,6 @@ __version__ = VERSION
 
 __all__ = [
     "BackendUnavailable",
-    "CnfFormulation",
-    "CpsatFormulation",
     "Enumeration",
     "GridsatError",
     "InvalidInstance",

@@ -164,10 +164,12 @@ def test_each_leaves_out_algorithms_that_do_not_count_and_says_so() -> None:
 def test_formulate_returns_the_formula_export_writes_byte_for_byte() -> None:
     import io
 
+    from gridsat.plugin import CnfFormulation, CpsatFormulation
+
     for puzzle, instance, params, encoding in [("knights-tour", "5x5", {"start": "0,0"}, "crt"),
                                                ("tatami", "4x7", None, None), ("prime-grid", "3x3", None, "conflict")]:
         formulation = gs.formulate(puzzle, instance, params=params, backend="sat", encoding=encoding)
-        assert isinstance(formulation, gs.CnfFormulation)
+        assert isinstance(formulation, CnfFormulation)
         body = io.StringIO()
         formulation.cnf.to_fp(body)
         flags = [f"-p{k}={v}" for k, v in (params or {}).items()] + (["--encoding", encoding] if encoding else [])
@@ -176,6 +178,6 @@ def test_formulate_returns_the_formula_export_writes_byte_for_byte() -> None:
         legend = {line.split()[2]: line for line in shown.splitlines() if line.startswith("c v ")}
         assert str(formulation.projection[0]) in legend  # the projection's variables are named in the file
     model = gs.formulate("tatami", "4x7", backend="cpsat")
-    assert isinstance(model, gs.CpsatFormulation) and len(model.primary) == 45
+    assert isinstance(model, CpsatFormulation) and len(model.primary) == 45
     with pytest.raises(gs.InvalidOption, match="has no formulation"):
         gs.formulate("tatami", "4x7", backend="reference")
