@@ -14,6 +14,7 @@ from conftest import (
 )
 from gridsat.models import get_puzzle  # noqa: E402
 from gridsat.models.errors import InvalidOption  # noqa: E402
+from gridsat.models.golden import oeis_rooms  # noqa: E402
 from gridsat.solvers.backend import Request  # noqa: E402
 from gridsat.solvers.backends.frontier_dp import FrontierBackend  # noqa: E402
 from gridsat.solvers.frontier_engine import layers  # noqa: E402
@@ -28,16 +29,6 @@ def count(puzzle, text, params=None, *, up_to=None, request=None, stop=None, pro
     """The frontier's tally of an instance given as on the command line."""
     instance = puzzle.parse(text, params or {})
     return BACKEND.tally(puzzle, instance, request or Request(), stop or Stop(), up_to=up_to, progress=progress)
-
-
-def oeis_tatami() -> dict[tuple[int, int], int]:
-    """A068920 unpacked: antidiagonal k holds t(1,k), t(2,k-1), ..., t(k,1)."""
-    terms, table, k = list(golden("tatami")["oeis"]["antidiagonals"]), {}, 1
-    while terms:
-        for r in range(1, k + 1):
-            table[(r, k + 1 - r)] = terms.pop(0)
-        k += 1
-    return table
 
 
 TOURS = golden("knights_tour")["count"]  # every entry, the slow ones too: the frontier counts each in under a second
@@ -60,8 +51,8 @@ def test_golden_tatami_counts(entry):
 
 def test_every_oeis_tatami_room():
     """A068920's first 13 antidiagonals: every room with r + s <= 14, odd areas (no tiling) included."""
-    got = {(r, c): count(TATAMI, f"{r}x{c}").count for r, c in oeis_tatami()}
-    assert got == oeis_tatami()
+    got = {(r, c): count(TATAMI, f"{r}x{c}").count for r, c in oeis_rooms()}
+    assert got == oeis_rooms()
 
 
 BIG = golden("frontier")["count"]
