@@ -42,6 +42,7 @@ from gridsat.solvers.backend import formulate as build
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.crosscheck import RUN_BUDGET as RUN_BUDGET
 from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
+from gridsat.solvers.crosscheck import TOTAL_BUDGET as TOTAL_BUDGET
 from gridsat.solvers.crosscheck import Turn as Turn
 from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.export import FORMATS, Export, exporting
@@ -207,6 +208,9 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)
 
 
+DEFAULT_TOTAL = "default"  # crosscheck's total_budget when the caller gives none
+
+
 def crosscheck(
     puzzle: str | Puzzle,
     instance: str | Instance,
@@ -220,6 +224,7 @@ def crosscheck(
     on_start: Callable[[Turn], None] | None = None,
     up_to: str | None = None,
     split: Split | None = None,
+    total_budget: float | None | str = DEFAULT_TOTAL,
 ) -> Report:
     """Run every backend (or those named) and compare the solution sets: ``.agree``, ``.problems``, ``.outcomes``.
 
@@ -235,9 +240,13 @@ def crosscheck(
     each run as it starts (a ``Turn``: its number, the configuration, its budget), ``on_outcome`` as it
     finishes; ``split`` splits each run that can be split. With ``up_to`` every run counts orbits by
     canonical representatives and, where it has a formulation, by Burnside's lemma, and the counts and
-    representatives are compared.
+    representatives are compared. ``total_budget`` bounds the whole cross-check in seconds: by default
+    ``TOTAL_BUDGET`` (150 s) when ``encodings`` asks for more than the defaults, else none (None: no
+    bound); each run gets at most what is left, and the runs left unstarted are listed in ``.notes``.
     """
     chosen, parsed = load(puzzle, instance, params)
+    if total_budget != DEFAULT_TOTAL:
+        check_limits(None, total_budget)  # type: ignore[arg-type]
     names = listed(backends, "backends") if backends is not None else None
     for name in names or []:
         if name not in BACKENDS:
@@ -254,8 +263,11 @@ def crosscheck(
         return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
                                  on_start=on_start, split=plan, skipped=skipped)
 
+    if total_budget == DEFAULT_TOTAL:  # the default bounds only a cross-check of more than the defaults
+        total_budget = None if encodings == "default" else TOTAL_BUDGET
     return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
-                          run=kept_run(chosen, parsed, plan), skipped=skipped, golden=golden_count(chosen, parsed))
+                          run=kept_run(chosen, parsed, plan), skipped=skipped, golden=golden_count(chosen, parsed),
+                          total=total_budget)
 
 
 def listed(value: str | Iterable[str], parameter: str) -> list[str]:

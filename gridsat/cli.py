@@ -322,7 +322,8 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     try:
         report = api.crosscheck(puzzle, instance, backends=backends, encodings=args.encodings, solver=args.solver,
                                 time_limit=args.time_limit, on_outcome=ended, on_start=line.start if line else None,
-                                up_to=args.up_to, split=splitting(args))
+                                up_to=args.up_to, split=splitting(args),
+                                total_budget=api.DEFAULT_TOTAL if args.budget is None else args.budget)
     finally:
         if line:
             line.stop()
@@ -665,6 +666,10 @@ def add_crosscheck(sub: Commands) -> None:
     check.add_argument("--time-limit", type=positive_float, default=api.RUN_BUDGET, metavar="SEC",
                        help="each run's budget (default %(default)g): a run it stops is reported unfinished, and "
                        "the finished runs are compared")
+    check.add_argument("--budget", type=positive_float, metavar="SEC",
+                       help=f"the whole cross-check's budget (default: {api.TOTAL_BUDGET:g} s when --encodings asks "
+                            "for more than the defaults, else none): each run gets at most what is left, and the "
+                            "runs left unstarted are listed")
     check.add_argument("--show", action="store_true", help="print the solutions")
     up_to_arg(check)
     parallel_args(check)

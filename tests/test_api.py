@@ -181,3 +181,13 @@ def test_formulate_returns_the_formula_export_writes_byte_for_byte() -> None:
     assert isinstance(model, CpsatFormulation) and len(model.primary) == 45
     with pytest.raises(gs.InvalidOption, match="has no formulation"):
         gs.formulate("tatami", "4x7", backend="reference")
+
+
+def test_a_crosschecks_total_budget_lists_the_runs_it_left() -> None:
+    report = gs.crosscheck("tatami", "3x4", backends=["cpsat", "sat"], encodings="each", total_budget=1e-9)
+    left = [note for note in report.notes if "not run: the cross-check's budget of 1e-09 s was spent" in note]
+    assert report.outcomes == [] and len(left) > 2
+    done = gridsat("crosscheck", "tatami", "3x4", "--encodings", "each", "--budget", "1e-9")
+    assert done.returncode == 3 and "budget of 1e-09 s was spent" in done.stdout
+    with pytest.raises(gs.InvalidOption, match="must be a positive number"):
+        gs.crosscheck("tatami", "3x4", total_budget=-1)
