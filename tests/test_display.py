@@ -43,7 +43,7 @@ def test_a_mutation_report_has_a_short_repr_and_a_table_per_encoding() -> None:
 def test_a_crosscheck_of_every_knights_tour_on_5x5_has_a_short_repr() -> None:
     report = gs.crosscheck("knights-tour", "5x5", backends=["cpsat", "sat"])  # 3 s; its repr was 1 MB
     assert report.agree and sum(len(o.solutions) for o in report.outcomes) == 2 * 1728
-    assert "'cpsat:nosymmetry: 1728'" in shown(report) and all(shown(o) for o in report.outcomes)
+    assert "'cpsat:circuit+nosymmetry: 1728'" in shown(report) and all(shown(o) for o in report.outcomes)
     assert report._repr_html_().count("<svg") == 1  # one sheet: the first tours of one run
 
 

@@ -1,4 +1,4 @@
-"""Static symmetry breaking (models/breaking.py, models/lex_leader.py): on every golden orbit count, both
+"""Static symmetry breaking (models/breaking.py, models/constraints/lex.py): on every golden orbit count, both
 formulations keep exactly one solution per orbit, and the kept solutions expanded by the group are the
 full enumeration, orbit by orbit, with no orbit met twice."""
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import golden
+from conftest import execute, golden
 from gridsat.models import get_puzzle
 from gridsat.models.constraints import Formula, Model
 from gridsat.models.constraints.lex import lex_leq
@@ -17,7 +17,6 @@ from gridsat.models.errors import InvalidOption
 from gridsat.models.solution import freeze
 from gridsat.solvers.backend import Request
 from gridsat.solvers.orbits import group_of
-from gridsat.solvers.run import execute
 
 ENTRIES = golden("orbits")["count"]
 

@@ -1,4 +1,4 @@
-"""The tour encodings of issue 41: CNF ``transitive`` (Velev and Gao) and ``distance`` (Zhou), CP-SAT ``mtz``.
+"""The added tour encodings: CNF ``transitive`` (Velev and Gao) and ``distance`` (Zhou), CP-SAT ``mtz``.
 
 Counts against models/golden/knights_tour.toml, the sizes their docstrings state, and the pieces they
 stand on (the chordal completion, the pruned domains); the cross-checks of tests/test_knights_tour.py

@@ -9,7 +9,7 @@ Every domain runs with the CNF's other defaults (support clauses, pairwise at-mo
 symmetry breaking), one after the other in this process, so the ratios (over ``direct``) compare like
 with like on this shared machine. A complete count that differs from the golden count
 (models/golden/prime_grid.toml) prints WRONG.
-Target (issue 41): 4x5 over 1..20, 5,232 fillings, with direct, order and log: times and sizes side by side.
+Target: 4x5 over 1..20, 5,232 fillings, with direct, order and log: times and sizes side by side.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ written as ``forbid``: clauses that rule out a conjunction. Both encodings answe
 ``(tag, *key, ...)`` with ``key`` the variable's own key (a cell ``(r, c)``), so a board symmetry maps
 them by moving the key.
 The direct (one-hot) encoding is a Boolean per value with an exactly-one: the at-most-one helpers
-(models/constraints/amo.py) write it; its all-different is an at-most-one per value.
+(models/constraints/amo/) write it; its all-different is an at-most-one per value.
 """
 
 from __future__ import annotations

@@ -240,10 +240,9 @@ class SatSearch:
         if oracle is None:
             return
         with oracle:
-            try:
-                if not interruptible(self.solver):
-                    yield from self.search(oracle, stop, threaded=False)
-                    return
+            if not interruptible(self.solver):
+                yield from self.search(oracle, stop, threaded=False)
+            else:
 
                 def produce(emit: Emit) -> None:
                     for solution in self.search(oracle, stop, threaded=True):
@@ -251,8 +250,9 @@ class SatSearch:
                             return
 
                 yield from generate(produce, oracle.interrupt, stop)
-            finally:
-                self.add_counters(oracle)
+            # Only once the search has run to its end: CaDiCaL asked for its counters after an interrupt
+            # (Ctrl-C, a closed stream) aborted the whole process ("solver in invalid state").
+            self.add_counters(oracle)
 
     def _load(self, stop: Stop, proving: bool = False) -> Any:
         """A solver holding the CNF (``proving``: writing a DRAT proof), or None when the deadline passed
