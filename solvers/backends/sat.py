@@ -43,7 +43,7 @@ from gridsat.solvers.backend import (
     resolve_encoding,
 )
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
-from gridsat.solvers.stop import Stop
+from gridsat.solvers.stop import INTERRUPTED, Stop
 from gridsat.solvers.threaded import Emit, generate
 
 if TYPE_CHECKING:
@@ -240,9 +240,10 @@ class SatSearch:
         if oracle is None:
             return
         with oracle:
-            if not interruptible(self.solver):
-                yield from self.search(oracle, stop, threaded=False)
-            else:
+            try:
+                if not interruptible(self.solver):
+                    yield from self.search(oracle, stop, threaded=False)
+                    return
 
                 def produce(emit: Emit) -> None:
                     for solution in self.search(oracle, stop, threaded=True):
@@ -250,9 +251,11 @@ class SatSearch:
                             return
 
                 yield from generate(produce, oracle.interrupt, stop)
-            # Only once the search has run to its end: CaDiCaL asked for its counters after an interrupt
-            # (Ctrl-C, a closed stream) aborted the whole process ("solver in invalid state").
-            self.add_counters(oracle)
+            finally:
+                # Not after Ctrl-C or SIGTERM: CaDiCaL asked for its counters then aborted the whole
+                # process ("solver in invalid state"); a limit or a time limit leaves them readable.
+                if stop.reason != INTERRUPTED:
+                    self.add_counters(oracle)
 
     def _load(self, stop: Stop, proving: bool = False) -> Any:
         """A solver holding the CNF (``proving``: writing a DRAT proof), or None when the deadline passed
