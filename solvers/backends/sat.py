@@ -145,6 +145,7 @@ class SatSearch:
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)  # accum_stats() of the solvers this search ran
+    cut_short: bool = False  # a solve call was interrupted: CaDiCaL then aborts the process if asked for counters
 
     def statistics(self) -> dict[str, int | None]:
         """What the PySAT solver counted (None for a counter it does not keep, e.g. Lingeling's)."""
@@ -254,7 +255,7 @@ class SatSearch:
             finally:
                 # Not after Ctrl-C or SIGTERM: CaDiCaL asked for its counters then aborted the whole
                 # process ("solver in invalid state"); a limit or a time limit leaves them readable.
-                if stop.reason != INTERRUPTED:
+                if stop.reason != INTERRUPTED and not self.cut_short:
                     self.add_counters(oracle)
 
     def _load(self, stop: Stop, proving: bool = False) -> Any:
@@ -339,7 +340,9 @@ class SatSearch:
             return None
         assumed = extra or []
         if threaded:  # the reading thread interrupts this call at the deadline or on Ctrl-C
-            return oracle.solve_limited(assumed, expect_interrupt=True)
+            answer = oracle.solve_limited(assumed, expect_interrupt=True)
+            self.cut_short = self.cut_short or answer is None  # CaDiCaL's counters are unreadable then
+            return answer
         if stop.deadline is None or self.solver in UNSTOPPABLE:
             return _interruptible(lambda: oracle.solve(assumed))
         while not stop.expired():
