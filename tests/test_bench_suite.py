@@ -82,7 +82,8 @@ def test_encodings_scopes_and_per_backend_tables(tmp_path: Path) -> None:
     text += 'backends = ["cpsat", "sat"]\nencodings = { sat = ["ladder", "totalizer"] }\nsolvers = ["minisat22"]\n'
     runs, _ = plan(load(suite_file(tmp_path, text)), repeat=2)
     configs = sorted({r.config for r in runs})
-    assert configs == ["cpsat:nosymmetry", "sat:ladder+nosymmetry/minisat22", "sat:totalizer+nosymmetry/minisat22"]
+    assert configs == ["cpsat:mats+nosymmetry", "sat:mats+ladder+nosymmetry/minisat22",
+                       "sat:mats+totalizer+nosymmetry/minisat22"]
     assert len(runs) == 2 * 3 * 2
     assert {r.expected for r in runs if r.instance == "4x7"} == {3}
 
@@ -217,7 +218,7 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.backend == "cpsat"]
     assert rooms == ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
     assert sorted({r.config for r in scaling if r.puzzle == "tatami" and r.backend == "sat"}) == [
-        f"sat:{e}+nosymmetry/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
+        f"sat:mats+{e}+nosymmetry/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
     tours = [r for r in scaling if r.puzzle == "knights-tour"]
     assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours
                                                      if r.config.startswith("cpsat:circuit")] == [
@@ -303,7 +304,8 @@ def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_
 
 
 @pytest.mark.parametrize(("table", "message"), [
-    ('{ sat = ["nope"] }', r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: pairwise"),
+    ('{ sat = ["nope"] }',
+     r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: mats, directions, pairwise"),
     ('{ sat = ["ladder", "seqcountr"] }', r"encodings of sat: .*'seqcountr' .*did you mean 'seqcounter'\?"),
     ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: choose backend sat"),
     ('{ sta = "each" }', r"encodings: unknown backend 'sta'; did you mean 'sat'\?"),
