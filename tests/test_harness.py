@@ -140,7 +140,7 @@ def test_configurations_cover_each_encoding_once():
 
 
 def test_options_that_a_backend_would_ignore_are_refused():
-    with pytest.raises(GridsatError, match="--solver 'glucose4' does not apply to backend 'cpsat'"):
+    with pytest.raises(GridsatError, match="solver='glucose4' does not apply to backend 'cpsat'"):
         execute(TATAMI, TATAMI.parse("3x4", {}), "cpsat", Request(solver="glucose4"))
     with pytest.raises(UnknownName, match="unknown algorithm 'dfs'"):
         execute(TATAMI, TATAMI.parse("3x4", {}), "reference", Request(algorithm="dfs"))
