@@ -20,6 +20,8 @@ from gridsat.arguments import (
     any_int,
     at_least,
     count_or_all,
+    flagged,
+    flags,
     folder,
     percent,
     positive_float,
@@ -27,7 +29,7 @@ from gridsat.arguments import (
     text,
     whole,
 )
-from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
+from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
@@ -332,7 +334,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
         print_json({**report.summary(), **api.counted(puzzle, args.up_to), **notes(puzzle, instance)})
     else:
         for note in report.notes:
-            print(f"note: {note}")
+            print(f"note: {flagged(note, args.flags)}")
         for problem in report.problems:
             print(f"DISAGREE: {problem}")
         complete = [o for o in report.outcomes if o.complete]
@@ -546,6 +548,8 @@ def build_parser() -> Parser:
                 add_animate, add_generate, add_new_puzzle, add_bench, add_strength, add_check_proof,
                 add_completion):
         add(sub)
+    for command in sub.choices.values():  # a refusal names an option by its keyword: shown as this flag
+        command.set_defaults(flags=flags(command))
     helptext.document(sub.choices)
     return parser
 
@@ -855,7 +859,7 @@ def run_command(args: argparse.Namespace) -> int:
     except GridsatError as error:
         if isinstance(error, StreamLost):  # stdout is gone: say so where the user can see it
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        print(f"gridsat: error: {error}", file=sys.stderr)
+        print(f"gridsat: error: {said(error, args)}", file=sys.stderr)
         return status.BAD_INPUT
     except KeyboardInterrupt:
         print("gridsat: interrupted", file=sys.stderr)
@@ -863,6 +867,11 @@ def run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # e.g. `gridsat enumerate ... | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def said(error: GridsatError, args: argparse.Namespace) -> str:
+    """An error's line as the command line says it: the options it names as this command's flags."""
+    return str(error) if isinstance(error, InvalidInstance) else flagged(str(error), getattr(args, "flags", {}))
 
 
 if __name__ == "__main__":

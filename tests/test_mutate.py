@@ -272,7 +272,7 @@ def test_cli_json_and_fail_under(capsys):
     assert main(["mutate", "tatami", "--backend", "sat", "--encoding", "pairwise", "--mutants", "5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     for key in ("mutants", "killed", "redundant", "survived", "score"):
-        assert key in out and key in out["encodings"]["pairwise+nosymmetry"]
+        assert key in out and key in out["encodings"]["mats+pairwise+nosymmetry"]
     assert main(["mutate", "tatami", "2x2", "--backend", "sat", "--encoding", "pairwise", "--fail-under", "99",
                  "--no-search"]) == 1
     assert "under 99%" in capsys.readouterr().err

@@ -84,7 +84,7 @@ class FrontierBackend(Backend):
         files, and numba settings the kernels cannot run under."""
         super().vet(puzzle, request, counting=counting)
         if request.spill is not None:
-            check_folder(request.spill, "--spill")
+            check_folder(request.spill, "spill")
         threads = os.environ.get("NUMBA_NUM_THREADS")
         if threads is not None and not (threads.strip().isdigit() and int(threads) >= 1):
             raise InvalidOption(f"NUMBA_NUM_THREADS={excerpt(threads)} must be a whole number of at least 1 "

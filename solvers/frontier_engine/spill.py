@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gridsat.models.errors import InvalidOption
+from gridsat.models.params import excerpt
 from gridsat.solvers.machine import check_folder
 
 GB = 1 << 30
@@ -64,7 +65,7 @@ class SpillFolder:
 
     def check(self) -> None:
         """Refuse, before the run starts, a folder that cannot hold spill files (made later, when needed)."""
-        check_folder(self.base, "--spill")
+        check_folder(self.base, "spill")
 
     def file(self, stem: str) -> Path:
         """A new file name in the folder (the folder is made on the first call)."""
@@ -74,7 +75,7 @@ class SpillFolder:
                     self.base.mkdir(parents=True, exist_ok=True)
                     self.path = Path(tempfile.mkdtemp(prefix="gridsat-frontier-", dir=self.base))
                 except OSError as err:
-                    raise InvalidOption(f"--spill {str(self.base)!r}: cannot make a folder there "
+                    raise InvalidOption(f"spill={excerpt(str(self.base))}: cannot make a folder there "
                                         f"({err.strerror or err})") from None
             self.serial += 1
             return self.path / f"{stem}-{self.serial}.bin"
