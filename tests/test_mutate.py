@@ -21,6 +21,7 @@ from gridsat.solvers.mutation.redundancy import (
     first_not_implied,
     implied_both_ways,
     implies,
+    with_natives,
 )
 
 TATAMI = get_puzzle("tatami")
@@ -194,6 +195,22 @@ def test_implied_clauses_are_proved_together_in_one_call():
     # The call that finds a model returns a clause it breaks, from the first list that has one.
     assert first_not_implied([[1, 2], [-1, 2]], [[2], [1]], [[-2]]) == [1]
     assert first_not_implied([[1, 2], [-1, 2]], [[2]], [[1], [-2]]) in ([1], [-2])
+
+
+def test_a_cnf_plus_proof_takes_its_native_at_most_ones():
+    """The proofs' solvers take clauses only: a CNF+'s native at-most-ones join them as clauses, so what
+    those imply is proved implied (a Shikaku cell's at-least-one, weakened, with the areas filling the grid)."""
+    from pysat.formula import CNFPlus
+
+    plus = CNFPlus()
+    plus.append([1, 2, 3])
+    plus.append([[1, 2, 3], 1], is_atmost=True)
+    assert first_not_implied(plus.clauses, [[-1, -2]]) == [-1, -2]
+    assert first_not_implied(with_natives(plus), [[-1, -2]]) is None
+    shikaku = get_puzzle("shikaku")
+    built = build(shikaku, shikaku.parse("seed", {}), "cnf", shikaku.cnf_encodings.resolve("native"))
+    weakened = mutate(Mutant("shikaku:cnf:one rectangle per cell at_least", "add-literal", "all"), built, shikaku)
+    assert implied_both_ways(built.formulation, weakened) == (True, "")
 
 
 def test_a_proof_past_its_conflict_budget_proves_nothing():

@@ -54,7 +54,7 @@ def implied_both_ways(original: Any, mutated: Any, budget: Budget | None = None)
         for c in lost:
             (own if all(abs(lit) in projection for lit in c) else aux).append(list(c))
         try:
-            clause = first_not_implied(holder.cnf.clauses, own, aux, budget=budget)
+            clause = first_not_implied(with_natives(holder.cnf), own, aux, budget=budget)
         except OutOfBudget:
             return False, f"{BUDGET} of {budget.limit:,} conflicts {UNCOUNTED}"
         if clause is not None:
@@ -64,6 +64,25 @@ def implied_both_ways(original: Any, mutated: Any, budget: Budget | None = None)
                            "a lazy formulation's refinement is left out" if original.refine is not None else
                            OWN)
     return True, ""
+
+
+def with_natives(cnf: Any) -> list[list[int]]:
+    """The clauses of ``cnf``, and when it is a CNF+ its native at-most-k constraints written as clauses (a
+    sequential counter over fresh variables), which the proofs' solvers take no other way: without them,
+    a clause that the native at-most-ones imply (a cell's at-least-one, with the areas summing to the
+    grid's) looked not implied."""
+    atmosts = getattr(cnf, "atmosts", None)
+    if not atmosts:
+        return cnf.clauses
+    from pysat.card import CardEnc, EncType
+
+    top = max([cnf.nv, *(abs(lit) for clause in cnf.clauses for lit in clause)])
+    out = list(cnf.clauses)
+    for lits, bound in atmosts:
+        written = CardEnc.atmost(lits=list(lits), bound=bound, top_id=top, encoding=EncType.seqcounter)
+        out += written.clauses
+        top = max(top, written.nv)
+    return out
 
 
 def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
