@@ -139,6 +139,7 @@ def details_of(spec: FrontierSpec, run: EngineRun) -> dict[str, Any]:
         "threads": run.threads, "partitions": run.partitions, "spilled_layers": run.spilled,
         "peak_disk": run.peak_disk, **({"resumed_at_layer": run.resumed} if run.resumed else {}),
         **({"checkpoints_skipped": run.checkpoints_skipped} if run.checkpoints_skipped else {}),
+        **({"checkpoint_layer": run.kept_layer} if run.kept_layer is not None else {}),
         **({"workers": run.workers} if run.workers else {}),
         **spec.details, **summary_of(run.states),
     }
