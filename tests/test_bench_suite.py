@@ -82,7 +82,8 @@ def test_encodings_scopes_and_per_backend_tables(tmp_path: Path) -> None:
     text += 'backends = ["cpsat", "sat"]\nencodings = { sat = ["ladder", "totalizer"] }\nsolvers = ["minisat22"]\n'
     runs, _ = plan(load(suite_file(tmp_path, text)), repeat=2)
     configs = sorted({r.config for r in runs})
-    assert configs == ["cpsat:nosymmetry", "sat:ladder+nosymmetry/minisat22", "sat:totalizer+nosymmetry/minisat22"]
+    assert configs == ["cpsat:mats+nosymmetry", "sat:mats+ladder+nosymmetry/minisat22",
+                       "sat:mats+totalizer+nosymmetry/minisat22"]
     assert len(runs) == 2 * 3 * 2
     assert {r.expected for r in runs if r.instance == "4x7"} == {3}
 
@@ -214,12 +215,12 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     assert [r.config for r in seeds if r.puzzle == "knights-tour" and r.backend == "reference"] == [
         "reference:backtrack", "reference:warnsdorff", "reference:divide"]
     scaling, _ = plan(load("scaling"))
-    rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.config == "cpsat:nosymmetry"]
+    rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.config == "cpsat:mats+nosymmetry"]
     assert rooms == ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
-    series = [f"sat:{e}+nosymmetry/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
+    series = [f"sat:mats+{e}+nosymmetry/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
     assert [r.case for r in scaling if r.config in series[:1]] == rooms  # the default encodings' series
-    assert [r.case for r in scaling if r.puzzle == "tatami" and r.config == "sat:pairwise+symmetry/cadical195"] == [
-        "4x7", "10x16", "30x30"]  # the other choices on three rooms of it
+    others = [r.case for r in scaling if r.puzzle == "tatami" and r.config == "sat:mats+pairwise+symmetry/cadical195"]
+    assert others == ["4x7", "10x16", "30x30"]  # the other choices on three rooms of it
     tours = [r for r in scaling if r.puzzle == "knights-tour"]
     assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours
                                                      if r.config == "cpsat:circuit+nosymmetry"] == [
@@ -256,7 +257,7 @@ def test_scaling_runs_every_encoding_choice_of_every_built_in_puzzle() -> None:
 def test_the_coverage_check_sees_a_missing_choice(tmp_path: Path) -> None:
     text = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["sat"]\nencodings = ["ladder"]\n'
     taken = kinds_run(plan(load(suite_file(tmp_path, text)))[0])
-    assert taken == {("tatami", "cnf"): {"ladder", "nosymmetry"}}
+    assert taken == {("tatami", "cnf"): {"mats", "ladder", "nosymmetry"}}
 
 
 def test_an_instance_longer_than_a_file_name_is_parsed_not_looked_up(tmp_path: Path) -> None:
@@ -340,7 +341,8 @@ def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_
 
 
 @pytest.mark.parametrize(("table", "message"), [
-    ('{ sat = ["nope"] }', r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: pairwise"),
+    ('{ sat = ["nope"] }',
+     r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: mats, directions, pairwise"),
     ('{ sat = ["ladder", "seqcountr"] }', r"encodings of sat: .*'seqcountr' .*did you mean 'seqcounter'\?"),
     ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: choose backend sat"),
     ('{ sta = "each" }', r"encodings: unknown backend 'sta'; did you mean 'sat'\?"),
