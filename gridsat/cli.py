@@ -243,7 +243,8 @@ def cmd_count(args: argparse.Namespace) -> int:
 def note_kept(args: argparse.Namespace, outcome: api.Outcome) -> None:
     """Say which layer a stopped frontier count's checkpoint keeps (``--json``: "checkpoint_layer")."""
     layer = outcome.details.get("checkpoint_layer")
-    if layer is not None and not outcome.complete and not args.json:
+    # a write that failed leaves an older layer, which the warning about the checkpoint names
+    if layer is not None and not outcome.complete and not args.json and "checkpoint" not in outcome.details:
         print(f"gridsat: note: the checkpoint keeps layer {layer} of "
               f"{outcome.details.get('layers')}, the last one finished: the same command goes on from it",
               file=sys.stderr)

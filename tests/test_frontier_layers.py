@@ -6,6 +6,8 @@ same engine run plainly in memory, which the golden tests in test_frontier.py ch
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -240,6 +242,31 @@ def test_a_layer_the_file_has_is_not_written_again_at_a_stop(monkeypatch, tmp_pa
     first = run_spec(board, stop, checkpoint=checkpoint)
     assert first.kept_layer == 20 == len(first.states) - 1 and [shelf.states for shelf in held] == [1]
     assert not any(how.get("final") for _, how in written)
+
+
+def test_a_checkpoint_that_cannot_be_written_keeps_the_answer(monkeypatch, tmp_path, capsys):
+    """A full disk at a write: the count goes on and is printed, with one line saying the file was not kept;
+    the file keeps the layer it had, and no partial file is left."""
+    from gridsat.cli import main
+    from gridsat.solvers.frontier_engine import layer_checkpoint
+
+    path, writes, rename = tmp_path / "count.ckpt", [], os.replace
+
+    def replace(source, target):  # os is one module: numba's cache writes pass through here too
+        if Path(target) == path:
+            writes.append(target)
+            if len(writes) > 1:  # the first write lands; the disk is full from the second on
+                raise OSError(errno.ENOSPC, "No space left on device")
+        rename(source, target)
+
+    monkeypatch.setattr(layer_checkpoint.os, "replace", replace)
+    monkeypatch.setattr(layer_checkpoint.LayerCheckpoint.__init__, "__defaults__", (0.0,))  # a write a layer
+    assert main(["count", "knights-tour", "6x6", "-p", "closed=true", "--backend", "frontier",
+                 "--checkpoint", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "19724 (tours: directed)"
+    assert err.count("gridsat: warning: the checkpoint was not kept: No space left on device (it holds layer") == 1
+    assert len(writes) == 2 and path.exists() and list(tmp_path.iterdir()) == [path]
 
 
 def test_a_checkpoint_of_another_count_is_refused(tmp_path):

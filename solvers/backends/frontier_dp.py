@@ -126,7 +126,10 @@ class FrontierBackend(Backend):
             if checkpoint is not None:
                 checkpoint.close()
         count = None if run.count is None else run.count * scale
-        return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details_of(spec, run),
+        details = details_of(spec, run)
+        if checkpoint is not None and checkpoint.lost is not None:  # the answer stands; the file is not kept
+            details["checkpoint"] = f"not kept: {checkpoint.lost}"
+        return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details,
                      seconds=run.seconds, build_seconds=build_seconds)
 
 

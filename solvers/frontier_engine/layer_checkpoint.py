@@ -61,6 +61,7 @@ class LayerCheckpoint:
         self.last = time.monotonic()
         self.cost = 0.0  # seconds the last write took
         self.saved_layer = -1
+        self.lost: str | None = None  # why a write failed: the count goes on, its answer says the file was not kept
 
     def name(self) -> str:
         return f"checkpoint {excerpt(str(self.path))}"
@@ -123,7 +124,7 @@ class LayerCheckpoint:
         the counts as they stood when that layer finished (default: the engine's now)."""
         now = time.monotonic()
         due = self.every <= 0 or now - self.last >= max(self.every, 10 * self.cost)
-        if not final and (not due or layer == self.saved_layer):
+        if self.lost is not None or (not final and (not due or layer == self.saved_layer)):
             return
         need, free = sum(shelf.sizes) * engine.width * 8, shutil.disk_usage(self.path.parent).free
         if free < need * (1 if final else ROOM):  # the disk goes to the next layers' spill files first
@@ -147,6 +148,11 @@ class LayerCheckpoint:
             with open(partial, "rb") as f:
                 os.fsync(f.fileno())
             os.replace(partial, target)
+        except OSError as error:  # a full disk, a folder gone read-only: the count matters more than the file
+            partial.unlink(missing_ok=True)
+            self.lost = f"{error.strerror or error} (it holds layer {self.saved_layer})" if self.saved_layer >= 0 \
+                else str(error.strerror or error)
+            return
         except BaseException:
             partial.unlink(missing_ok=True)
             raise
