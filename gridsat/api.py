@@ -160,7 +160,8 @@ def count(
     stopped first, with none (``.known`` False); ``memory`` caps its megabytes, and its layers go to
     files under ``spill`` (default: the temporary folder) when they do not fit. Given a split, the
     frontier runs its layer partitions on ``jobs`` threads or the workers of a Dask ``scheduler``, and
-    keeps the last finished layer in ``checkpoint``.
+    keeps a finished layer in ``checkpoint`` (about once a second, and at a stop the last one finished:
+    ``.details["checkpoint_layer"]`` says which).
 
     ``certify=True`` (sat backend) proves the final "no more solutions" with a DRAT proof the solver writes
     and gridsat's own checker checks, with every blocking and cut clause justified: ``.details`` then holds

@@ -235,8 +235,19 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(describe_count(puzzle, outcome, args.limit is not None))
         print(f"# {outcome.puzzle} {outcome.instance} on {outcome.label}: {outcome.seconds:.3f} s", file=sys.stderr)
     note_unsplit(args, outcome)
+    note_kept(args, outcome)
     report_problems(outcome)
     return status.of_run(outcome)
+
+
+def note_kept(args: argparse.Namespace, outcome: api.Outcome) -> None:
+    """Say which layer a stopped frontier count's checkpoint keeps (``--json``: "checkpoint_layer")."""
+    layer = outcome.details.get("checkpoint_layer")
+    # a write that failed leaves an older layer, which the warning about the checkpoint names
+    if layer is not None and not outcome.complete and not args.json and "checkpoint" not in outcome.details:
+        print(f"gridsat: note: the checkpoint keeps layer {layer} of "
+              f"{outcome.details.get('layers')}, the last one finished: the same command goes on from it",
+              file=sys.stderr)
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
@@ -629,9 +640,10 @@ def add_count(sub: Commands) -> None:
                        help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
-                       help="record each finished part (frontier: a finished layer, at most about a second "
-                            "old, or ten times a write's time) in FILE; the same command with the same FILE "
-                            "resumes; one run at a time, and a damaged file is refused and kept")
+                       help="record each finished part (frontier: a finished layer, about once a second, "
+                            "and at a stop by --time-limit, Ctrl-C or SIGTERM the last one finished) in FILE; "
+                            "the same command with the same FILE resumes; one run at a time, and a damaged file "
+                            "is refused and kept")
     count.add_argument("--memory", type=positive_int, metavar="MB",
                        help="the megabytes a counting backend (frontier) may hold; past it the run stops "
                             "(default: a share of the memory this machine has free)")
