@@ -140,3 +140,20 @@ def test_the_ledger_records_the_first_idle_worker_the_plans_and_where_parts_were
     ledger.splitting(3)
     ledger.unsplit(3)  # it finished before it noticed
     assert ledger.split_counts() == (1, 1)
+
+
+def test_the_probe_runs_until_the_split_s_fixed_costs_are_a_small_share_of_its_time() -> None:
+    # 16 parts per worker each starting in 10 ms, and the last part alone at the end: 0.26 s of fixed costs.
+    fixed = 32 / 2 * 0.01 + split_policy.PART_FLOOR
+    kept = split_policy.probe_seconds(0.01, 2, 32, keeps=True)
+    assert kept == pytest.approx(fixed / split_policy.OVERHEAD)
+    # A count that ends just after its split takes at most 1 + OVERHEAD times one plain search.
+    assert (kept + fixed) / kept == pytest.approx(1 + split_policy.OVERHEAD)
+    # Thrown away when the run splits: about as long as the fixed costs (rent or buy).
+    assert split_policy.probe_seconds(0.01, 2, 32, keeps=False) == pytest.approx(fixed)
+    assert split_policy.probe_seconds(0.0, 64, 32, keeps=False) >= split_policy.PROBE
+
+
+def test_after_a_kept_probe_no_part_is_piloted() -> None:
+    ledger = ledger_with(10, {})
+    assert split_policy.refinement(ledger, 3, 0.0, workers=2, pilot=False) is None
