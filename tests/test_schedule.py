@@ -157,3 +157,11 @@ def test_the_probe_runs_until_the_split_s_fixed_costs_are_a_small_share_of_its_t
 def test_after_a_kept_probe_no_part_is_piloted() -> None:
     ledger = ledger_with(10, {})
     assert split_policy.refinement(ledger, 3, 0.0, workers=2, pilot=False) is None
+
+
+def test_beside_local_workers_the_probe_may_stretch_in_wall_time() -> None:
+    # Its length is then processor time: on a shared machine it ends later by the clock, at most
+    # SLOWEST times its length and the wait for a worker later; a Dask cluster's probe ends on time.
+    stretched = 10.0 + split_policy.SLOWEST * 2.0 + split_policy.PROBE_WAIT
+    assert split_policy.probe_deadline(10.0, 2.0, waits=True) == stretched
+    assert split_policy.probe_deadline(10.0, 2.0, waits=False) == 12.0

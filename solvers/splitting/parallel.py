@@ -77,8 +77,8 @@ class Split:
     checkpoint: Path | str | None = None
     # the number of parts to aim for, kept; None: as solvers.splitting.split_policy says, first and as the run goes on
     parts: int | None = None
-    # seconds of plain search first (0: split at once; None: until splitting can pay, as
-    # solvers.splitting.split_policy says)
+    # seconds of plain search first, the probe's processor time beside local workers (0: split at once;
+    # None: until splitting can pay, as solvers.splitting.split_policy says)
     probe: float | None = None
     # seconds a part runs before it may be split again (None: never split a part after the first split)
     resplit: float | None = RESPLIT_AGE
@@ -269,19 +269,19 @@ def time_probe(probe: Run, split: Split, ready: Callable[[], bool], *, keeps: bo
     """Give the probe's search ``split.probe`` seconds, or (None) as long as splitting needs to pay
     (``keeps``: its work is kept when the run splits), what starting a part costs taken to be what
     building the formulation cost the probe; then (local workers) until ``ready()`` says the first
-    worker is, as long as solvers.splitting.split_policy allows. Its building counts against the
-    run's own limit."""
+    worker is, as long as solvers.splitting.split_policy allows. Beside local workers the seconds are
+    the probe's processor time (split_policy says why). Its building counts against the run's own limit."""
     seconds = split.probe
     if seconds is None:
         seconds = split_policy.probe_seconds(probe.outcome.build_seconds, max(1, split.jobs), split.target(),
                                              keeps=keeps)
-    probe_end = time.monotonic() + seconds
     waits = seconds > 0 and not split.scheduler
-    end = split_policy.probe_deadline(probe_end, waits)
+    end = split_policy.probe_deadline(time.monotonic(), seconds, waits)
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        ends.early = lambda: time.monotonic() >= probe_end and ready()
+        used = time.process_time()
+        ends.early = lambda: time.process_time() - used >= seconds and ready()
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,

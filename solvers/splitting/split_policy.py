@@ -12,6 +12,12 @@ probe that cannot hand back (a reference search) loses its work when the run spl
 as long as the fixed costs (rent or buy: at most twice what the better choice would have cost).
 Either way at least ``PROBE`` seconds, and on until the first local worker is ready, at most
 ``PROBE_WAIT`` more (``probe_deadline``). A count that ends by then is answered without splitting.
+Beside local workers the probe's length is processor time (its process's, while it searches): on
+a machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
+(prime-grid 4x5 sat at a load of 5 on two cores: 21 ms of processor time a part against 3.5 ms on an
+idle machine, and a probe of wall seconds ended before the count did in most runs, which then took
+1.7 times as long as one plain search); a probe that gets less than 1 / ``SLOWEST`` of a core ends
+anyway.
 
 The first split aims at ``PARTS_PER_WORKER`` parts per worker, at least ``MIN_PARTS`` (``first_parts``;
 a caller may name its own number, which is kept), many more than workers so that uneven parts
@@ -65,6 +71,7 @@ PROBE = 0.1  # ... and the probe searches alone for at least this many seconds
 # ... and at most this many more, until the first local worker is ready: a part handed out sooner
 # would only wait for its worker to start (a spawned one loads its solver library first).
 PROBE_WAIT = 1.0
+SLOWEST = 4  # ... and its wall time is at most this many times its length (plus PROBE_WAIT)
 # Why a split run ran alone (``--json``'s "split": {"alone": ...}, and a note on stderr).
 PROBE_FINISHED = "the search finished in {seconds:.2f} s, before splitting could pay"
 NO_PARTS = "the search found nothing to split on: one worker ran it whole"
@@ -122,10 +129,11 @@ def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool) -> flo
     return max(PROBE, fixed / OVERHEAD if keeps else fixed)
 
 
-def probe_deadline(end: float, waits: bool) -> float:
-    """When the probe's search must end at the latest: at ``end``, or (``waits``: local workers are
-    starting) up to ``PROBE_WAIT`` later, until the first of them is ready."""
-    return end + PROBE_WAIT if waits else end
+def probe_deadline(start: float, seconds: float, waits: bool) -> float:
+    """When a probe of ``seconds`` started at ``start`` must end at the latest (wall clock): at once, or
+    (``waits``: local workers are starting, and its length is its processor time) after ``SLOWEST``
+    times its length and ``PROBE_WAIT`` more, until the first worker is ready."""
+    return start + SLOWEST * seconds + PROBE_WAIT if waits else start + seconds
 
 
 def part_seconds(ledger: Ledger, whole: float, workers: int) -> float:
