@@ -320,7 +320,7 @@ def test_the_probe_searches_on_until_a_worker_is_ready(ready: bool, monkeypatch)
     # Asked for 0.01 s, the probe of a 0.06 s count searches on while no worker is ready (here never,
     # with a wait long enough for any machine) and answers it whole; with a worker ready it splits.
     # Real workers' start-up races the count on a loaded machine, so readiness is set here.
-    monkeypatch.setattr(LocalPool, "ready", lambda self: ready)
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0 if ready else None)
     monkeypatch.setattr(split_policy, "PROBE_WAIT", 120.0)
     chosen, parsed = load("prime-grid", "4x4", {"max": 16})
     outcome = consume(split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.01)))
@@ -668,7 +668,7 @@ def test_a_probe_that_splits_keeps_what_it_counted(backend: str, puzzle: str, in
                                                    tmp_path: Path, monkeypatch) -> None:
     # The first split's parts leave the probe's models out: its count stays and none is counted twice; a
     # checkpoint records the probe as the whole run (part 0) split again with its count, and resumes from it.
-    monkeypatch.setattr(LocalPool, "ready", lambda self: True)  # spawned workers: the probe would wait for them
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)  # spawned workers: the probe would wait for them
     path = tmp_path / "c.jsonl"
     chosen, parsed = load(puzzle, instance, {})
     split = Split(jobs=2, probe=0.2, checkpoint=path)
@@ -683,7 +683,7 @@ def test_a_probe_that_splits_keeps_what_it_counted(backend: str, puzzle: str, in
 
 
 def test_an_enumeration_whose_probe_was_kept_streams_each_solution_once(monkeypatch) -> None:
-    monkeypatch.setattr(LocalPool, "ready", lambda self: True)  # the probe ends at 0.2 s, whatever the workers
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)  # the probe ends at 0.2 s, whatever the workers
     chosen, parsed = load("prime-grid", "4x5", {})
     run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.2), deliver=True)
     solutions = {freeze(s) for s in run}
@@ -694,7 +694,7 @@ def test_an_enumeration_whose_probe_was_kept_streams_each_solution_once(monkeypa
 def test_an_orbit_count_whose_probe_was_kept_equals_the_whole_one(monkeypatch) -> None:
     from gridsat.solvers.orbits import OrbitVariant
 
-    monkeypatch.setattr(LocalPool, "ready", lambda self: True)
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)
 
     chosen, parsed = load("prime-grid", "4x5", {})
     whole = count_orbits(chosen, parsed, "sat", Request(), up_to="symmetry")
@@ -705,7 +705,7 @@ def test_an_orbit_count_whose_probe_was_kept_equals_the_whole_one(monkeypatch) -
 
 
 def test_a_reference_probe_cannot_keep_its_count_and_its_parts_count_it_again(monkeypatch) -> None:
-    monkeypatch.setattr(LocalPool, "ready", lambda self: True)
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)
     chosen, parsed = load("knights-tour", "5x5", {"start": "0,0"})
     outcome = consume(split_run_of(chosen, parsed, "reference", Request(algorithm="backtrack"),
                                    Split(jobs=2, probe=0.01, parts=8)))

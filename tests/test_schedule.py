@@ -143,14 +143,18 @@ def test_the_ledger_records_the_first_idle_worker_the_plans_and_where_parts_were
 
 
 def test_the_probe_runs_until_the_split_s_fixed_costs_are_a_small_share_of_its_time() -> None:
-    # 16 parts per worker each starting in 10 ms, and the last part alone at the end: 0.26 s of fixed costs.
-    fixed = 32 / 2 * 0.01 + split_policy.PART_FLOOR
-    kept = split_policy.probe_seconds(0.01, 2, 32, keeps=True)
+    # 16 parts per worker each starting in 20 ms, and the last part alone at the end: 0.42 s of fixed costs.
+    fixed = 32 / 2 * 0.02 + split_policy.PART_FLOOR
+    kept = split_policy.probe_seconds(0.02, 2, 32, keeps=True)
     assert kept == pytest.approx(fixed / split_policy.OVERHEAD)
     # A count that ends just after its split takes at most 1 + OVERHEAD times one plain search.
     assert (kept + fixed) / kept == pytest.approx(1 + split_policy.OVERHEAD)
+    # Cheap start-ups: until the first split's parts would run PART_FLOOR each, were the rest as long.
+    assert split_policy.probe_seconds(0.001, 2, 32, keeps=True) == pytest.approx(32 * split_policy.PART_FLOOR)
+    assert split_policy.probe_seconds(5.0, 2, 32, keeps=True) == split_policy.probe_seconds(
+        split_policy.PROBE, 2, 32, keeps=True)  # a search to a first solution longer than PROBE is no start-up
     # Thrown away when the run splits: about as long as the fixed costs (rent or buy).
-    assert split_policy.probe_seconds(0.01, 2, 32, keeps=False) == pytest.approx(fixed)
+    assert split_policy.probe_seconds(0.02, 2, 32, keeps=False) == pytest.approx(fixed)
     assert split_policy.probe_seconds(0.0, 64, 32, keeps=False) >= split_policy.PROBE
 
 

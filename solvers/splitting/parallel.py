@@ -170,13 +170,21 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     return PartResult(index, run.outcome, items, first=first, took=spent)
 
 
-def warm(task: Task) -> None:
+def warm(task: Task) -> float:
     """Load and build, in a worker before its first part, what the run's parts need: the puzzle's
     module, the backend's solver library and the formulation a worker keeps for its parts
     (solvers.backends.sat.part_formulation). Its first part then takes its own time, not the loading's, which
     would make the first estimate of the run's length far too long, and its parts far too many.
-    ``task`` is for the whole run (``Part()``); nothing is searched."""
-    task.variant.open(get_puzzle(task.puzzle), task.instance, task.bound, in_part=True).close()
+    ``task`` is for the whole run (``Part()``). Then measure what starting a part costs, for the
+    probe's length (solvers.splitting.split_policy): open the run again as a part would be, and search
+    it to its first solution, for ``PROBE`` seconds at most; return the seconds that took."""
+    puzzle = get_puzzle(task.puzzle)
+    task.variant.open(puzzle, task.instance, task.bound, in_part=True).close()
+    started = time.monotonic()
+    with task.variant.open(puzzle, task.instance, task.bound.narrowed(time_limit=split_policy.PROBE),
+                           in_part=True) as run:
+        next(run, None)
+    return time.monotonic() - started
 
 
 class Watch:
@@ -265,23 +273,54 @@ def keeps_models(search: object) -> bool:
     return isinstance(handback, Handback) and handback.models
 
 
-def time_probe(probe: Run, split: Split, ready: Callable[[], bool], *, keeps: bool) -> None:
-    """Give the probe's search ``split.probe`` seconds, or (None) as long as splitting needs to pay
-    (``keeps``: its work is kept when the run splits), what starting a part costs taken to be what
-    building the formulation cost the probe; then (local workers) until ``ready()`` says the first
-    worker is, as long as solvers.splitting.split_policy allows. Beside local workers the seconds are
-    the probe's processor time (split_policy says why). Its building counts against the run's own limit."""
-    seconds = split.probe
-    if seconds is None:
-        seconds = split_policy.probe_seconds(probe.outcome.build_seconds, max(1, split.jobs), split.target(),
-                                             keeps=keeps)
-    waits = seconds > 0 and not split.scheduler
-    end = split_policy.probe_deadline(time.monotonic(), seconds, waits)
+class ProbeClock:
+    """When a probe beside local workers ends (its stop's ``early``): once it has searched ``seconds`` of
+    processor time (None: as long as solvers.splitting.split_policy says, from what starting a part costs
+    as the first worker ready measured it) and a worker is ready (``cost()`` is not None). It reads the
+    clock first, which costs nothing, and the workers at most every ``LOOK`` seconds: the probe asks
+    after every model."""
+
+    LOOK = 0.01
+
+    def __init__(self, seconds: float | None, cost: Callable[[], float | None], workers: int, parts: int,
+                 keeps: bool) -> None:
+        self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
+        self.started, self.used = time.monotonic(), time.process_time()
+        # processor time never runs ahead of the clock in one searching thread
+        self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if now < self.look:
+            return False
+        self.look = now + self.LOOK
+        if self.seconds is None:
+            start = self.cost()
+            if start is None:
+                return False
+            self.seconds = split_policy.probe_seconds(start, self.workers, self.parts, keeps=self.keeps)
+            self.look = max(self.look, self.started + self.seconds)
+            return False
+        return time.process_time() - self.used >= self.seconds and self.cost() is not None
+
+
+def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, keeps: bool) -> None:
+    """Give the probe's search ``split.probe`` seconds or (None) as long as splitting needs to pay
+    (``keeps``: its work is kept when the run splits); beside local workers, seconds of its processor
+    time, as ``ProbeClock`` says, and on until the first worker is ready (``cost()``, what starting a part
+    costs as it measured, is not None), as long as solvers.splitting.split_policy allows. A Dask
+    cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. Its building counts
+    against the run's own limit."""
+    workers, parts = max(1, split.jobs), split.target()
+    waits = split.probe != 0 and not split.scheduler
+    seconds = split.probe if split.probe is not None or waits else split_policy.PROBE
+    longest = seconds if seconds is not None else split_policy.probe_seconds(split_policy.PROBE, workers, parts,
+                                                                             keeps=keeps)
+    end = split_policy.probe_deadline(time.monotonic(), longest, waits)
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        used = time.process_time()
-        ends.early = lambda: time.process_time() - used >= seconds and ready()
+        ends.early = ProbeClock(seconds, cost, workers, parts, keeps)
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
@@ -366,7 +405,7 @@ class SplitRun(Run):
         if self.keeps:
             self.probe.search.handback.recording = True
         if self.alone is None:
-            time_probe(self.probe, split, lambda: isinstance(self.pool, LocalPool) and self.pool.ready(),
+            time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
                        keeps=self.keeps)
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant

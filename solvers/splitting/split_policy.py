@@ -2,22 +2,30 @@
 
 The probe: a run first searches alone, and splits only once splitting can pay. What a split costs is
 mostly fixed: every worker starts its share of the first split's parts (``first_parts`` / workers
-start-ups, each about what building the formulation cost the probe), and the last part runs on
-alone at the end (about ``PART_FLOOR``). A probe whose search hands back the models it counted (a
-formulation backend's) keeps its work: the first split's parts leave those models out, as the
-sub-parts of a part split again do, so searching alone longer costs nothing against one plain
-search; it runs until the fixed costs are at most ``OVERHEAD`` of the time it has run, so that a
-count that ends just after its split still takes at most 1 + ``OVERHEAD`` times a plain search. A
-probe that cannot hand back (a reference search) loses its work when the run splits: it runs about
-as long as the fixed costs (rent or buy: at most twice what the better choice would have cost).
-Either way at least ``PROBE`` seconds, and on until the first local worker is ready, at most
-``PROBE_WAIT`` more (``probe_deadline``). A count that ends by then is answered without splitting.
-Beside local workers the probe's length is processor time (its process's, while it searches): on
-a machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
-(prime-grid 4x5 sat at a load of 5 on two cores: 21 ms of processor time a part against 3.5 ms on an
-idle machine, and a probe of wall seconds ended before the count did in most runs, which then took
-1.7 times as long as one plain search); a probe that gets less than 1 / ``SLOWEST`` of a core ends
-anyway.
+start-ups, each what a local worker measured while it warmed up: opening the run as a part and
+searching it to its first solution, at most ``PROBE`` seconds, since a longer search is no
+start-up), and the last part runs on alone at the end (about ``PART_FLOOR``). A probe whose search
+hands back the models it counted (a formulation backend's) keeps its work: the first split's parts
+leave those models out, as the sub-parts of a part split again do, so searching alone longer costs
+nothing against one plain search; it runs until the fixed costs are at most ``OVERHEAD`` of the
+time it has run, so that a count that ends just after its split takes at most about 1 +
+``OVERHEAD`` times a plain search, and until the first split's parts would each run at least
+``PART_FLOOR`` if the rest of the run were as long as the probe (as often as not it is at least
+that long): shorter parts are start-up more than search, at a cost the measured start-up misses
+(a fresh solver has learnt nothing: the last 5% of prime-grid 4x5 sat, split into 55 parts after
+its probe, took 1.7 s of part time, and the whole count takes 2 s alone). A probe that cannot
+hand back (a reference search) loses its work when the run splits: it runs about as long as the
+fixed costs (rent or buy: at most twice what the better choice would have cost). Either way at
+least ``PROBE`` seconds, and on until the first local worker is ready (``probe_deadline``). A count
+that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
+workers measure nothing.
+
+Beside local workers the probe's length is processor time (its process's, while it searches): on a
+machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
+(prime-grid 4x5 sat at a load of 5 on two cores: 21 ms of processor time a part against 3.5 ms on
+an idle machine, and a probe of wall seconds ended before the count did in most runs, which then
+took 1.7 times as long as one plain search); a probe that gets less than 1 / ``SLOWEST`` of a core
+ends anyway.
 
 The first split aims at ``PARTS_PER_WORKER`` parts per worker, at least ``MIN_PARTS`` (``first_parts``;
 a caller may name its own number, which is kept), many more than workers so that uneven parts
@@ -122,11 +130,11 @@ def unsplittable(search: object) -> str | None:
 
 def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool) -> float:
     """How long the probe searches alone before the run splits (module docstring): ``start`` is what
-    starting a part costs, as the probe measured it (building the formulation); each of ``workers``
+    starting a part costs, as a worker measured it (at most ``PROBE`` counts); each of ``workers``
     starts its share of the first split's ``parts``; ``keeps``: the probe's work is kept when the run
     splits."""
-    fixed = parts / workers * start + PART_FLOOR
-    return max(PROBE, fixed / OVERHEAD if keeps else fixed)
+    fixed = parts / workers * min(start, PROBE) + PART_FLOOR
+    return max(PROBE, fixed / OVERHEAD, parts * PART_FLOOR) if keeps else max(PROBE, fixed)
 
 
 def probe_deadline(start: float, seconds: float, waits: bool) -> float:
