@@ -720,3 +720,10 @@ def test_a_blocking_clause_names_the_row_it_rules_out() -> None:
     assert formulation.row_of(formulation.blocking_clause(model)) == row
     assert formulation.row_of(formulation.blocking_of(row)) == row
     assert formulation.row_of([-model[v - 1] for v in formulation.projection]) == row  # a certified search's clause
+
+
+def test_a_count_its_probe_finishes_starts_no_worker() -> None:
+    # A probe that keeps its work starts the workers only PROBE_WAIT before it may end at the earliest.
+    chosen, parsed = load("prime-grid", "3x3", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
+    assert consume(run).count == 128 and run.late and run.pool is None

@@ -169,3 +169,9 @@ def test_beside_local_workers_the_probe_may_stretch_in_wall_time() -> None:
     stretched = 10.0 + split_policy.SLOWEST * 2.0 + split_policy.PROBE_WAIT
     assert split_policy.probe_deadline(10.0, 2.0, waits=True) == stretched
     assert split_policy.probe_deadline(10.0, 2.0, waits=False) == 12.0
+
+
+def test_the_workers_start_a_worker_start_up_before_the_probe_may_end() -> None:
+    earliest = split_policy.probe_seconds(0.0, 2, 32, keeps=True)
+    assert split_policy.launch_seconds(2, 32) == pytest.approx(earliest - split_policy.PROBE_WAIT)
+    assert split_policy.launch_seconds(2, 4) == 0.0  # a probe that may end within a worker's start-up: at once

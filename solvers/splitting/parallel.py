@@ -278,16 +278,24 @@ class ProbeClock:
     processor time (None: as long as solvers.splitting.split_policy says, from what starting a part costs
     as the first worker ready measured it) and a worker is ready (``cost()`` is not None). It reads the
     clock first, which costs nothing, and the workers at most every ``LOOK`` seconds: the probe asks
-    after every model."""
+    after every model. ``launch``: starts the workers, once the probe has searched as long as
+    split_policy.launch_seconds says (None: they started with the run)."""
 
     LOOK = 0.01
 
     def __init__(self, seconds: float | None, cost: Callable[[], float | None], workers: int, parts: int,
-                 keeps: bool) -> None:
+                 keeps: bool, launch: Callable[[], None] | None = None) -> None:
         self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
+        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts)
         self.started, self.used = time.monotonic(), time.process_time()
         # processor time never runs ahead of the clock in one searching thread
         self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
+
+    def launch_if_due(self) -> None:
+        """Start the workers if their time has come (from the thread that reads the probe: it may fork)."""
+        if self.launch is not None and time.process_time() - self.used >= self.launch_at:
+            self.launch()
+            self.launch = None
 
     def __call__(self) -> bool:
         now = time.monotonic()
@@ -304,13 +312,14 @@ class ProbeClock:
         return time.process_time() - self.used >= self.seconds and self.cost() is not None
 
 
-def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, keeps: bool) -> None:
+def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, keeps: bool,
+               launch: Callable[[], None] | None = None) -> None:
     """Give the probe's search ``split.probe`` seconds or (None) as long as splitting needs to pay
     (``keeps``: its work is kept when the run splits); beside local workers, seconds of its processor
     time, as ``ProbeClock`` says, and on until the first worker is ready (``cost()``, what starting a part
     costs as it measured, is not None), as long as solvers.splitting.split_policy allows. A Dask
-    cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. Its building counts
-    against the run's own limit."""
+    cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. ``launch``: starts the
+    local workers when due (``ProbeClock``). Its building counts against the run's own limit."""
     workers, parts = max(1, split.jobs), split.target()
     waits = split.probe != 0 and not split.scheduler
     seconds = split.probe if split.probe is not None or waits else split_policy.PROBE
@@ -320,7 +329,7 @@ def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, ke
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        ends.early = ProbeClock(seconds, cost, workers, parts, keeps)
+        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch)
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
@@ -328,16 +337,21 @@ def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progre
     """Yield the probe's new solutions until it ends: it finished, its time is up, or a worker is ready
     (``splitting``: the run will split if it goes on, as the progress line says). A probe that
     ``keeps`` its work is drained (it ends between two models, each of which it read whole)."""
-    last = time.monotonic()
+    last = look = time.monotonic()
     probed, ends = probe.outcome, probe.stop
     handback = getattr(probe.search, "handback", None)
     for solution in probe:
         if collector.deliver(solution):
             yield solution
-        if on_progress and time.monotonic() - last >= REPORT:
-            on_progress(Progress(probed.count, 0, None, time.monotonic() - started,
-                                 splitting=splitting))
-            last = time.monotonic()
+        now = time.monotonic()
+        if now < look:  # the probe may stream thousands of solutions a second: it looks every LOOK seconds
+            continue
+        look = now + ProbeClock.LOOK
+        if isinstance(ends.early, ProbeClock):
+            ends.early.launch_if_due()
+        if on_progress and now - last >= REPORT:
+            on_progress(Progress(probed.count, 0, None, now - started, splitting=splitting))
+            last = now
         if keeps and ends.expired() and not handback.draining:
             # Its time is up: a search that streams solutions is asked to end between two models (one
             # that finds none for a while ends at the time limit, also between two models), and the
@@ -404,9 +418,12 @@ class SplitRun(Run):
         self.keeps = self.alone is None and keeps_models(self.probe.search)
         if self.keeps:
             self.probe.search.handback.recording = True
+        # A probe that keeps its work and runs until splitting can pay starts the local workers late: a
+        # count that ends sooner starts none (split_policy.launch_seconds).
+        self.late = self.keeps and split.probe is None and not split.scheduler
         if self.alone is None:
             time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
-                       keeps=self.keeps)
+                       keeps=self.keeps, launch=self._launch if self.late else None)
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.bound, self.split = puzzle, instance, bound, split
@@ -429,10 +446,11 @@ class SplitRun(Run):
 
     def _run(self) -> Iterator[Any]:
         outcome, stop = self.outcome, self.stop
-        # Local workers start at once: they load gridsat and warm up while the probe searches, so a
-        # split run does not wait for them afterwards (a run the probe answers stops them unused).
-        if not self.split.scheduler and self.alone is None:
-            self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
+        # Local workers start at once (or, ``late``, while the probe searches): they load gridsat and warm
+        # up while it searches, so a split run does not wait for them afterwards (a run the probe answers
+        # stops them unused).
+        if not self.split.scheduler and self.alone is None and not self.late:
+            self._launch()
         try:
             parts = yield from self._plan()
             if parts is not None:
@@ -465,6 +483,11 @@ class SplitRun(Run):
                                                          time.monotonic() - self.started, self.probe_kept)
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
+
+    def _launch(self) -> None:
+        """Start the local workers (each warms up on the whole run's task)."""
+        if self.pool is None:
+            self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
@@ -544,7 +567,10 @@ class SplitRun(Run):
         if not todo:
             return
         if self.pool is None:
-            self.pool = DaskPool(self.split.scheduler, conquer)
+            if self.split.scheduler:
+                self.pool = DaskPool(self.split.scheduler, conquer)
+            else:
+                self._launch()
         # Parts are handed out in a shuffled order, so that the parts run first are a fair sample of
         # the run for the estimate of its length (solvers.splitting.schedule), and only a few ahead of need, so
         # that those still waiting here can be split before they start.

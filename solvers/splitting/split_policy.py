@@ -18,7 +18,9 @@ hand back (a reference search) loses its work when the run splits: it runs about
 fixed costs (rent or buy: at most twice what the better choice would have cost). Either way at
 least ``PROBE`` seconds, and on until the first local worker is ready (``probe_deadline``). A count
 that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
-workers measure nothing.
+workers measure nothing. A probe that keeps its work starts the local workers late, ``PROBE_WAIT``
+before the earliest it may end (``launch_seconds``): a count that ends sooner starts none, and pays
+nothing for them.
 
 Beside local workers the probe's length is processor time (its process's, while it searches): on a
 machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
@@ -135,6 +137,13 @@ def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool) -> flo
     splits."""
     fixed = parts / workers * min(start, PROBE) + PART_FLOOR
     return max(PROBE, fixed / OVERHEAD, parts * PART_FLOOR) if keeps else max(PROBE, fixed)
+
+
+def launch_seconds(workers: int, parts: int) -> float:
+    """When a probe that keeps its work starts the local workers (seconds of its processor time):
+    ``PROBE_WAIT`` (about the longest a worker takes to start) before the earliest it may end, when the
+    first split's ``parts`` would run ``PART_FLOOR`` each; a count that ends sooner starts none."""
+    return max(0.0, parts * PART_FLOOR - PROBE_WAIT)
 
 
 def probe_deadline(start: float, seconds: float, waits: bool) -> float:
