@@ -352,11 +352,19 @@ def instances_of(entry: dict[str, Any], suite: Suite, where: str) -> list[tuple[
         if expected is not None:
             expect(expected, int, where, f"expected count of {name}")
         beside = suite.path.parent / name
-        source = str(beside.resolve()) if beside.is_file() else name
+        source = str(beside.resolve()) if is_file(beside) else name
         out.append((name, source, params, expected))
     if not out:
         raise SuiteError(f"{where}: no instances")
     return out
+
+
+def is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a name no file can have (a long game id) is none."""
+    try:
+        return path.is_file()
+    except OSError:  # ENAMETOOLONG: an instance text, not a path
+        return False
 
 
 def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[tuple[str, Any]]:

@@ -3,7 +3,8 @@
 Every function takes the puzzle (a registered name such as ``"tatami"``, or a ``Puzzle`` object),
 the instance as the same text the command line takes (``"4x7"``) or as ``load`` parsed it, and
 ``params`` as a dict (``{"max": 10}``; values may be numbers or booleans). Bad input raises ``InvalidInstance``,
-``UnknownName`` or ``InvalidOption`` (all ``ValueError``) with the message the CLI prints.
+``UnknownName`` or ``InvalidOption`` (all ``ValueError``) with the message the CLI prints, but that an
+option is named as its keyword here (``parts=8``) where the CLI names its flag (``--parts 8``).
 """
 
 from __future__ import annotations
@@ -159,7 +160,8 @@ def count(
     stopped first, with none (``.known`` False); ``memory`` caps its megabytes, and its layers go to
     files under ``spill`` (default: the temporary folder) when they do not fit. Given a split, the
     frontier runs its layer partitions on ``jobs`` threads or the workers of a Dask ``scheduler``, and
-    keeps the last finished layer in ``checkpoint``.
+    keeps a finished layer in ``checkpoint`` (about once a second, and at a stop the last one finished:
+    ``.details["checkpoint_layer"]`` says which).
 
     ``certify=True`` (sat backend) proves the final "no more solutions" with a DRAT proof the solver writes
     and gridsat's own checker checks, with every blocking and cut clause justified: ``.details`` then holds
@@ -389,7 +391,7 @@ def counted_cases(puzzle: Puzzle, instances: list[str], params: Params | None, t
         outcome = execute(puzzle, parsed, bind(reference, puzzle, Job(ENUMERATE, time_limit=time_limit)))
         if not outcome.complete or outcome.invalid:
             raise InvalidOption(f"the reference search could not count {puzzle.name} {text} within {time_limit:g} s "
-                                f"({outcome.reason or 'invalid solutions'}): raise --time-limit or pick a smaller one")
+                                f"({outcome.reason or 'invalid solutions'}): raise time_limit= or pick a smaller one")
         cases.append(Case(text, texts(params), outcome.count, "counted by the reference search"))
     return cases
 
@@ -423,7 +425,7 @@ def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) ->
     takers = [c for c in configs if c.request.solver is not None]
     if not takers:
         named = backends_where(lambda b: "solver" in b.takes)
-        raise InvalidOption(f"--solver {solver!r} applies to the {' and '.join(named)} backend, which this "
+        raise InvalidOption(f"solver={solver!r} applies to the {' and '.join(named)} backend, which this "
                             "cross-check does not run")
     for config in takers:
         admit(config.backend, puzzle, Job(COUNT, config.request))

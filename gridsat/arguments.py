@@ -1,13 +1,15 @@
 """The argparse types of every command-line value: numbers range-checked before conversion, in
 ASCII digits, and no blank value taken for a default; and the parser that reports a usage error in
-one line. Shared by ``gridsat``, ``gridsat bench`` and the benchmark scripts."""
+one line. Shared by ``gridsat``, ``gridsat bench`` and the benchmark scripts. And ``flagged``: a refusal
+from below the API, which names each option by its keyword (``parts=8``), said with the parser's flags."""
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -109,3 +111,40 @@ class Parser(argparse.ArgumentParser):
             return ""
         return f" ({', '.join(map(repr, odd))} is read as an option: write a value that starts with '-' as " \
                f"--option=VALUE, or after --)"
+
+
+# An option as a refusal names it (models.errors): its API keyword, then ``=`` and its value if any. Not
+# after a word, a dash, a quote, a path or a query: ``'a=b'`` or ``?x=1`` is a value, not an option.
+OPTION = re.compile(r"(?<![\w.'\"/?&=-])([a-z][a-z0-9_]*)=(True\b)?")
+CLOSERS = ",;:)]"  # what may follow an option named without its value
+
+
+def flags(parser: argparse.ArgumentParser) -> dict[str, tuple[str, bool]]:
+    """Each option of ``parser`` by its keyword (its ``dest``, as the API names it: ``time_limit``): its
+    flag (the first long one, ``--time-limit``) and whether it is a switch that takes no value."""
+    found: dict[str, tuple[str, bool]] = {}
+    for action in parser._actions:  # argparse offers no public list of a parser's options
+        long = [s for s in action.option_strings if s.startswith("--")]
+        if long and action.dest not in found:
+            found[action.dest] = (long[0], action.nargs == 0)
+    return found
+
+
+def flagged(message: str, options: Mapping[str, tuple[str, bool]]) -> str:
+    """``message`` as the command line says it: each option it names as the API's keyword (``parts=8``,
+    ``time_limit=``, ``certify=True``) shown as its flag in ``options`` (``--parts 8``, ``--time-limit``,
+    ``--certify``); a keyword the command has no flag for stays as it is."""
+
+    def flag(match: re.Match[str]) -> str:
+        if match[1] not in options:
+            return match[0]
+        spelled, switch = options[match[1]]
+        if switch:
+            return spelled if match[2] or not value_after(match.end()) else match[0]
+        value = match[2] or ""
+        return f"{spelled} {value}" if value or value_after(match.end()) else spelled
+
+    def value_after(end: int) -> bool:
+        return end < len(message) and not message[end].isspace() and message[end] not in CLOSERS
+
+    return OPTION.sub(flag, message)

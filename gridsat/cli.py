@@ -20,6 +20,8 @@ from gridsat.arguments import (
     any_int,
     at_least,
     count_or_all,
+    flagged,
+    flags,
     folder,
     percent,
     positive_float,
@@ -27,7 +29,7 @@ from gridsat.arguments import (
     text,
     whole,
 )
-from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidOption
+from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
@@ -233,8 +235,19 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(describe_count(puzzle, outcome, args.limit is not None))
         print(f"# {outcome.puzzle} {outcome.instance} on {outcome.label}: {outcome.seconds:.3f} s", file=sys.stderr)
     note_unsplit(args, outcome)
+    note_kept(args, outcome)
     report_problems(outcome)
     return status.of_run(outcome)
+
+
+def note_kept(args: argparse.Namespace, outcome: api.Outcome) -> None:
+    """Say which layer a stopped frontier count's checkpoint keeps (``--json``: "checkpoint_layer")."""
+    layer = outcome.details.get("checkpoint_layer")
+    # a write that failed leaves an older layer, which the warning about the checkpoint names
+    if layer is not None and not outcome.complete and not args.json and "checkpoint" not in outcome.details:
+        print(f"gridsat: note: the checkpoint keeps layer {layer} of "
+              f"{outcome.details.get('layers')}, the last one finished: the same command goes on from it",
+              file=sys.stderr)
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
@@ -332,7 +345,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
         print_json({**report.summary(), **api.counted(puzzle, args.up_to), **notes(puzzle, instance)})
     else:
         for note in report.notes:
-            print(f"note: {note}")
+            print(f"note: {flagged(note, args.flags)}")
         for problem in report.problems:
             print(f"DISAGREE: {problem}")
         complete = [o for o in report.outcomes if o.complete]
@@ -546,6 +559,8 @@ def build_parser() -> Parser:
                 add_animate, add_generate, add_new_puzzle, add_bench, add_strength, add_check_proof,
                 add_completion):
         add(sub)
+    for command in sub.choices.values():  # a refusal names an option by its keyword: shown as this flag
+        command.set_defaults(flags=flags(command))
     helptext.document(sub.choices)
     return parser
 
@@ -625,9 +640,10 @@ def add_count(sub: Commands) -> None:
                        help="how to count orbits: canonical representatives (default) or Burnside's lemma")
     parallel_args(count)
     count.add_argument("--checkpoint", metavar="FILE",
-                       help="record each finished part (frontier: a finished layer, at most about a second "
-                            "old, or ten times a write's time) in FILE; the same command with the same FILE "
-                            "resumes; one run at a time, and a damaged file is refused and kept")
+                       help="record each finished part (frontier: a finished layer, about once a second, "
+                            "and at a stop by --time-limit, Ctrl-C or SIGTERM the last one finished) in FILE; "
+                            "the same command with the same FILE resumes; one run at a time, and a damaged file "
+                            "is refused and kept")
     count.add_argument("--memory", type=positive_int, metavar="MB",
                        help="the megabytes a counting backend (frontier) may hold; past it the run stops "
                             "(default: a share of the memory this machine has free)")
@@ -855,7 +871,7 @@ def run_command(args: argparse.Namespace) -> int:
     except GridsatError as error:
         if isinstance(error, StreamLost):  # stdout is gone: say so where the user can see it
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        print(f"gridsat: error: {error}", file=sys.stderr)
+        print(f"gridsat: error: {said(error, args)}", file=sys.stderr)
         return status.BAD_INPUT
     except KeyboardInterrupt:
         print("gridsat: interrupted", file=sys.stderr)
@@ -863,6 +879,11 @@ def run_command(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # e.g. `gridsat enumerate ... | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def said(error: GridsatError, args: argparse.Namespace) -> str:
+    """An error's line as the command line says it: the options it names as this command's flags."""
+    return str(error) if isinstance(error, InvalidInstance) else flagged(str(error), getattr(args, "flags", {}))
 
 
 if __name__ == "__main__":

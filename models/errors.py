@@ -1,7 +1,14 @@
 """The errors gridsat raises; the CLI turns each into one line on stderr and exit status 2.
 
 Input errors (``InvalidInstance``, ``UnknownName``, ``InvalidOption``) are ``ValueError`` too, so a
-caller of the Python API can catch them the usual way; their message is the line the CLI prints.
+caller of the Python API can catch them the usual way; their message is the line the CLI prints (but
+for how it names an option, below).
+
+A refusal names an option as the API's keyword: ``parts=8`` (with its value), ``time_limit=`` (without),
+``certify=True`` (a switch), so a Python caller is never told of a flag. The command line shows each as its
+flag (``--parts 8``, ``--time-limit``, ``--certify``), mapped from its own parser in one place
+(``gridsat.arguments.flagged``). An ``InvalidInstance`` names the puzzle's parameters (``max='-4'``),
+never options, and is shown as it is.
 """
 
 from __future__ import annotations

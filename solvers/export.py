@@ -135,7 +135,7 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
     exact encoding (its models are the solutions) unless ``encoding`` names a reduced one; ``scramble``: the
     CNF's variables renamed and its clauses and literals shuffled from that seed (models/scramble.py)."""
     if scramble is not None and format != "dimacs":
-        raise InvalidOption(f"--scramble {scramble} applies to the dimacs format, not {format}")
+        raise InvalidOption(f"scramble={scramble} applies to the dimacs format, not {format}")
     if format == "dimacs":
         chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
         refuse_native(chosen, "a DIMACS file")

@@ -122,7 +122,7 @@ def parse_mutant(text: str) -> Mutant:
     """``FAMILY OPERATOR [SELECTOR]``, a mutant as ``gridsat mutate`` names it."""
     match = MUTANT.fullmatch(text.strip())
     if not match:
-        raise InvalidOption(f"--mutant {text!r} is not 'FAMILY OPERATOR [SELECTOR]' (as gridsat mutate names one)")
+        raise InvalidOption(f"mutant={text!r} is not 'FAMILY OPERATOR [SELECTOR]' (as gridsat mutate names one)")
     return Mutant(match["family"], match["operator"], match["selector"])
 
 
@@ -148,7 +148,7 @@ def check_family(puzzle: Puzzle, mutant: Mutant) -> None:
     for kind in ("cnf", "cpsat"):
         families |= set(build(puzzle, instance, kind, puzzle.encodings(kind).resolve(None)).families)
     if mutant.family not in families:
-        raise InvalidOption(f"--mutant: no family {mutant.family!r} in {puzzle.name}'s formulations of "
+        raise InvalidOption(f"mutant={mutant.name!r}: no family {mutant.family!r} in {puzzle.name}'s formulations of "
                             f"{puzzle.example}; its families: {', '.join(sorted(families))}")
 
 

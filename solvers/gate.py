@@ -136,17 +136,17 @@ def check_listing(backend: Backend, job: Job) -> None:
     if job.limit is not None:
         raise InvalidOption(f"backend {backend.name!r} counts without listing solutions, so it has no solution limit")
     if job.method is not None:
-        raise InvalidOption(f"backend {backend.name!r} counts orbits its own way: --method does not apply")
+        raise InvalidOption(f"backend {backend.name!r} counts orbits its own way: method={job.method!r} does not apply")
 
 
 def check_up_to(puzzle: Puzzle, up_to: str) -> None:
     """``up_to`` must name a group the puzzle declares."""
     if up_to not in SYMMETRIES:
-        raise UnknownName("--up-to", up_to, SYMMETRIES)
+        raise UnknownName("group", up_to, SYMMETRIES, " for up_to=")
     groups = puzzle.symmetry.groups
     if groups.get(up_to) is None:
         offered = f"it counts up to: {', '.join(groups)}" if groups else "it declares none"
-        raise InvalidOption(f"--up-to {up_to} does not apply to puzzle {puzzle.name!r} ({offered})")
+        raise InvalidOption(f"up_to={up_to!r} does not apply to puzzle {puzzle.name!r} ({offered})")
 
 
 def check_orbit_method(backend: Backend, job: Job) -> None:
@@ -154,11 +154,12 @@ def check_orbit_method(backend: Backend, job: Job) -> None:
     if job.method is None:
         return
     if job.up_to is None:
-        raise InvalidOption(f"method {job.method!r} counts orbits: it needs up_to (--up-to symmetry or reversal)")
+        raise InvalidOption(f"method={job.method!r} counts orbits: it needs up_to= ({' or '.join(SYMMETRIES)})")
     if job.method != BURNSIDE:
         return
     if job.split is not None and job.split.checkpoint is not None:
-        raise InvalidOption("--checkpoint records one count: Burnside's lemma makes one per group element")
+        raise InvalidOption("a checkpoint (checkpoint=) records one count: Burnside's lemma makes one per group "
+                            "element")
     if job.limit is not None:
         raise InvalidOption("a solution limit needs the canonical method: Burnside's lemma counts, it finds no orbits")
     if not searches_formulation(backend):
@@ -174,17 +175,17 @@ def check_options(backend: Backend, request: Request) -> None:
         if value is not None and option not in backend.takes:
             takers = [n for n in BACKENDS if option in backend_class(n).takes]
             raise InvalidOption(
-                f"--{option} {value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")
+                f"{option}={value!r} does not apply to backend {backend.name!r} (only {', '.join(takers)})")
 
 
 def check_capabilities(backend: Backend, puzzle: Puzzle, job: Job) -> None:
     """The puzzle, the split, orbits and a time limit must each be something the backend can do."""
     if job.split is not None and LAYERS in backend.can and job.split.parts is not None:
-        raise InvalidOption(f"--parts {job.split.parts} does not apply to backend {backend.name!r}: it partitions each "
-                            "layer itself (--jobs, --scheduler and --checkpoint do apply)")
+        raise InvalidOption(f"parts={job.split.parts} does not apply to backend {backend.name!r}: it partitions each "
+                            "layer itself (jobs=, scheduler= and checkpoint= do apply)")
     if job.split is not None and SPLIT not in backend.can and LAYERS not in backend.can:
-        raise InvalidOption(f"backend {backend.name!r} does not split a count into parts: drop --jobs, --scheduler, "
-                            "--parts and --checkpoint")
+        raise InvalidOption(f"backend {backend.name!r} does not split a count into parts: drop the split (jobs=, "
+                            "scheduler=, parts= and checkpoint=)")
     refusal = backend.refusal(puzzle)
     if refusal:
         raise InvalidOption(refusal)
@@ -194,20 +195,21 @@ def check_capabilities(backend: Backend, puzzle: Puzzle, job: Job) -> None:
         raise InvalidOption(f"backend {backend.name!r} cannot count up to {job.up_to}: count with {join_or(able)}")
     if job.time_limit is not None and TIME_LIMIT not in backend.can:
         able = backends_where(lambda b: TIME_LIMIT in b.can)
-        raise InvalidOption(f"backend {backend.name!r} cannot stop at a time limit: drop --time-limit or run "
+        raise InvalidOption(f"backend {backend.name!r} cannot stop at a time limit: drop time_limit= or run "
                             f"{join_or(able)}")
 
 
 def check_split(puzzle: Puzzle, split: Splitting, job: Job) -> None:
     """A split run needs workers, a puzzle they can find by name, and a checkpoint only for a plain count."""
     if split.jobs < 1:
-        raise InvalidOption(f"--jobs {split.jobs}: must be at least 1")
+        raise InvalidOption(f"jobs={split.jobs}: must be at least 1")
     if not registered(puzzle):
         raise InvalidOption(f"puzzle {puzzle.name!r} is not a built-in or plugin puzzle: workers find a "
                             "puzzle by its name, so a split run needs one registered (see Adding a puzzle)")
     if split.checkpoint is not None:
         if job.limit is not None or job.verb != COUNT or job.keep:
-            raise InvalidOption("--checkpoint records counts: it goes with count, without --limit")
+            raise InvalidOption("a checkpoint (checkpoint=) records counts: it goes with count, without a solution "
+                                "limit (limit=)")
         check_writable(Path(split.checkpoint))
 
 
@@ -215,13 +217,13 @@ def check_certify(backend: Backend, job: Job) -> None:
     """A certified run needs a backend whose answers come with proofs, and a plain run of solutions: an orbit
     count and a checkpoint's parts from an earlier run have no certificate to check."""
     if CERTIFY not in backend.can:
-        raise InvalidOption(f"backend {backend.name!r} cannot certify its answers: --certify needs "
+        raise InvalidOption(f"backend {backend.name!r} cannot certify its answers: certify=True needs "
                             f"{join_or(backends_where(lambda b: CERTIFY in b.can))}")
     if job.up_to is not None:
-        raise InvalidOption(f"--certify certifies solutions, not orbits: drop --up-to {job.up_to}")
+        raise InvalidOption(f"certify=True certifies solutions, not orbits: drop up_to={job.up_to!r}")
     if job.split is not None and job.split.checkpoint is not None:
-        raise InvalidOption("--certify and --checkpoint exclude each other: parts recorded by an earlier run "
-                            "have no certificate")
+        raise InvalidOption("certify=True and a checkpoint (checkpoint=) exclude each other: parts recorded by an "
+                            "earlier run have no certificate")
 
 
 def registered(puzzle: Puzzle) -> bool:

@@ -42,16 +42,17 @@ def default_memory() -> int:
 def check_folder(path: str | Path, option: str) -> None:
     """Refuse in one line, before any work, a folder that cannot take new files (made later, when needed):
     its nearest existing ancestor must be a real, writable folder (root ignores mode bits, so a file is
-    made and removed there), and no part of the path may be a link to nowhere or too long a name."""
+    made and removed there), and no part of the path may be a link to nowhere or too long a name.
+    ``option`` is the keyword the API takes the folder as (``spill``), named as ``spill='/x'``."""
     base = Path(path)
     try:
         where = base
         while not os.path.lexists(where) and where != where.parent:
             where = where.parent
         if os.path.islink(where) and not where.exists():
-            raise InvalidOption(f"{option} {excerpt(str(base))}: {excerpt(str(where))} is a link to nowhere")
+            raise InvalidOption(f"{option}={excerpt(str(base))}: {excerpt(str(where))} is a link to nowhere")
         if not where.is_dir():
-            raise InvalidOption(f"{option} {excerpt(str(base))}: {excerpt(str(where))} is not a folder")
+            raise InvalidOption(f"{option}={excerpt(str(base))}: {excerpt(str(where))} is not a folder")
         fd, probe = tempfile.mkstemp(dir=where, prefix=".gridsat-probe-")
         os.close(fd)
         os.unlink(probe)
@@ -60,7 +61,7 @@ def check_folder(path: str | Path, option: str) -> None:
             if longest > os.pathconf(where, "PC_NAME_MAX"):
                 raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
     except OSError as error:
-        raise InvalidOption(f"{option} {excerpt(str(base))}: cannot make files there ({error.strerror or error})") \
+        raise InvalidOption(f"{option}={excerpt(str(base))}: cannot make files there ({error.strerror or error})") \
             from None
 
 

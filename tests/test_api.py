@@ -97,10 +97,17 @@ def test_crosscheck_reports_agreement_and_the_runs() -> None:
     ],
 )
 def test_bad_input_raises_a_value_error_with_the_cli_message(call, error, cli) -> None:
+    """The same line, but that the API names an option by its keyword and the CLI by its flag."""
+    from gridsat.arguments import flagged
+    from gridsat.cli import build_parser
+
     with pytest.raises(error) as raised:
         call()
-    assert isinstance(raised.value, ValueError)
-    assert gridsat(*cli).stderr == f"gridsat: error: {raised.value}\n"
+    assert isinstance(raised.value, ValueError) and "--" not in str(raised.value)
+    said = flagged(str(raised.value), build_parser().parse_args(cli).flags)
+    assert gridsat(*cli).stderr == f"gridsat: error: {said}\n"
+    if error is gs.InvalidOption:
+        assert said.startswith("--solver 'glucose4' does not apply") and str(raised.value).startswith("solver=")
 
 
 @pytest.mark.parametrize("limits", [{"limit": 0}, {"limit": 1.5}, {"time_limit": -1}, {"time_limit": "soon"}])

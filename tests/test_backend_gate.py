@@ -9,7 +9,7 @@ import pytest
 
 import gridsat as gs
 from gridsat import api
-from gridsat.models.errors import InvalidOption, UnknownName
+from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
 from gridsat.solvers import backend as registry
 from gridsat.solvers import machine
 from gridsat.solvers.backend import BACKENDS, Backend, Request, get_backend, reference_backend
@@ -26,12 +26,12 @@ REFUSALS = [
     (lambda: gs.count("tatami", "3x4", backend="frontier", limit=3),
      "backend 'frontier' counts without listing solutions, so it has no solution limit"),
     (lambda: gs.count("knights-tour", "3x4", backend="frontier", up_to="reversal", method="canonical"),
-     "backend 'frontier' counts orbits its own way: --method does not apply"),
+     "backend 'frontier' counts orbits its own way: method='canonical' does not apply"),
     (lambda: gs.count("tatami", "3x4", backend="frontier", split=Split(jobs=2, parts=8)),
-     "--parts 8 does not apply to backend 'frontier': it partitions each layer itself (--jobs, --scheduler and "
-     "--checkpoint do apply)"),
+     "parts=8 does not apply to backend 'frontier': it partitions each layer itself (jobs=, scheduler= and "
+     "checkpoint= do apply)"),
     (lambda: gs.count("tatami", "3x4", backend="sat", spill="/tmp"),
-     "--spill '/tmp' does not apply to backend 'sat' (only frontier)"),
+     "spill='/tmp' does not apply to backend 'sat' (only frontier)"),
     (lambda: gs.count("prime-grid", "3x3", backend="frontier"),
      "prime-grid has no frontier formulation: count it with cpsat, sat, reference, d4 or ganak"),
     (lambda: gs.enumerate("tatami", "3x4", backend="frontier"),
@@ -42,23 +42,23 @@ REFUSALS = [
      "backend 'reference' has no formulation to count fixed points with, so it can only count canonical "
      "representatives (Burnside's lemma needs cpsat or sat)"),
     (lambda: gs.count("tatami", "3x4", method="burnside"),
-     "method 'burnside' counts orbits: it needs up_to (--up-to symmetry or reversal)"),
+     "method='burnside' counts orbits: it needs up_to= (symmetry or reversal)"),
     (lambda: gs.count("tatami", "3x4", up_to="symmetry", method="burnside", limit=1),
      "a solution limit needs the canonical method: Burnside's lemma counts, it finds no orbits"),
     (lambda: gs.count("tatami", "3x4", up_to="symmetry", method="burnside", split=Split(jobs=2, checkpoint="c.json")),
-     "--checkpoint records one count: Burnside's lemma makes one per group element"),
+     "a checkpoint (checkpoint=) records one count: Burnside's lemma makes one per group element"),
     (lambda: gs.count("tatami", "3x4", solver="glucose4"),
-     "--solver 'glucose4' does not apply to backend 'cpsat' (only sat)"),
+     "solver='glucose4' does not apply to backend 'cpsat' (only sat)"),
     (lambda: gs.count("tatami", "3x4", backend="reference", memory=10),
-     "--memory 10 does not apply to backend 'reference' (only frontier)"),
+     "memory=10 does not apply to backend 'reference' (only frontier)"),
     (lambda: gs.count("tatami", "3x4", limit=2, split=Split(jobs=2, checkpoint="c.json")),
-     "--checkpoint records counts: it goes with count, without --limit"),
+     "a checkpoint (checkpoint=) records counts: it goes with count, without a solution limit (limit=)"),
     (lambda: gs.enumerate("tatami", "3x4", split=Split(jobs=2, checkpoint="c.json")),
-     "--checkpoint records counts: it goes with count, without --limit"),
+     "a checkpoint (checkpoint=) records counts: it goes with count, without a solution limit (limit=)"),
     (lambda: gs.count("tatami", "3x4", backend="sat", solver="kissat404"),
      "solver 'kissat404' cannot solve incrementally: use it with 'solve' only"),
     (lambda: gs.count("prime-grid", "3x3", up_to="reversal"),
-     "--up-to reversal does not apply to puzzle 'prime-grid' (it counts up to: symmetry)"),
+     "up_to='reversal' does not apply to puzzle 'prime-grid' (it counts up to: symmetry)"),
 ]
 
 
@@ -79,7 +79,7 @@ def test_an_unknown_orbit_method_is_an_unknown_name() -> None:
 
 def test_the_split_runner_is_refused_by_the_same_gate() -> None:
     sat = get_backend("sat")
-    with pytest.raises(InvalidOption, match="^--jobs 0: must be at least 1$"):
+    with pytest.raises(InvalidOption, match="^jobs=0: must be at least 1$"):
         check(sat, TATAMI, Job(registry.COUNT, split=Split(jobs=0)))
     check(sat, TATAMI, Job(registry.COUNT, split=Split(jobs=2)))  # a registered puzzle, no checkpoint: it runs
 
@@ -151,3 +151,104 @@ def test_one_cores_helper_serves_the_api_and_the_frontier() -> None:
     assert not hasattr(frontier, "cores") and not hasattr(frontier, "cpus")
     assert not hasattr(machine, "idle_cores"), "no load-average guess: the frontier takes every core by default"
     assert machine.cores() >= 1
+
+
+class Untimed(Backend):
+    """A backend that counts but cannot stop at a time limit (no registered one is like that today)."""
+
+    name = "untimed"
+    can = frozenset({registry.COUNT})
+
+
+def refused_api(tmp: Path) -> list[tuple[str, object]]:
+    """One API call for each option a refusal below the API can name, with the option it names."""
+    not_a_folder = tmp / "file"
+    not_a_folder.write_text("")
+    two = Split(jobs=2)
+    return [
+        ("method", lambda: gs.count("knights-tour", "3x4", backend="frontier", up_to="reversal", method="canonical")),
+        ("method", lambda: gs.count("tatami", "3x4", method="burnside")),
+        ("up_to", lambda: gs.count("tatami", "3x4", up_to="mirror")),
+        ("up_to", lambda: gs.count("prime-grid", "3x3", up_to="reversal")),
+        ("up_to", lambda: gs.count("tatami", "3x4", backend="sat", up_to="symmetry", certify=True)),
+        ("encoding", lambda: gs.count("tatami", "3x4", backend="frontier", encoding="pairwise")),
+        ("solver", lambda: gs.count("tatami", "3x4", solver="glucose4")),
+        ("solver", lambda: gs.crosscheck("tatami", "3x4", backends=["cpsat"], solver="glucose4")),
+        ("algorithm", lambda: gs.count("tatami", "3x4", algorithm="dfs")),
+        ("memory", lambda: gs.count("tatami", "3x4", backend="reference", memory=10)),
+        ("spill", lambda: gs.count("tatami", "3x4", backend="sat", spill=tmp)),
+        ("spill", lambda: gs.count("tatami", "3x4", backend="frontier", spill=not_a_folder)),
+        ("parts", lambda: gs.count("tatami", "3x4", backend="frontier", split=Split(jobs=2, parts=8))),
+        ("jobs", lambda: gs.count("tatami", "3x4", backend="d4", split=two)),
+        ("jobs", lambda: check(get_backend("sat"), TATAMI, Job(registry.COUNT, split=Split(jobs=0)))),
+        ("scheduler", lambda: gs.count("tatami", "3x4", split=Split(jobs=2, scheduler="tls://127.0.0.1:1"))),
+        ("scheduler", lambda: gs.count("tatami", "3x4", split=Split(jobs=2, scheduler="no address"))),
+        ("checkpoint", lambda: gs.count("tatami", "3x4", limit=2, split=Split(jobs=2, checkpoint=tmp / "c.json"))),
+        ("checkpoint", lambda: gs.count("tatami", "3x4", up_to="symmetry", method="burnside",
+                                        split=Split(jobs=2, checkpoint=tmp / "c.json"))),
+        ("checkpoint", lambda: gs.count("tatami", "3x4", backend="sat", certify=True,
+                                        split=Split(jobs=2, checkpoint=tmp / "c.json"))),
+        ("certify", lambda: gs.count("tatami", "3x4", backend="cpsat", certify=True)),
+        ("certify", lambda: gs.count("tatami", "3x4", backend="sat", solver="minisat22", certify=True)),
+        ("time_limit", lambda: gs.count("tatami", "3x4", backend="sat", solver="lingeling", time_limit=5)),
+        ("time_limit", lambda: check(Untimed(), TATAMI, Job(registry.COUNT, time_limit=5))),
+        ("time_limit", lambda: api.mutate("knights-tour", ["6x6"], time_limit=0.01)),
+        ("scramble", lambda: api.export("tatami", "4x7", format="cpsat", scramble=1)),
+        ("mutant", lambda: api.fuzz(["tatami"], mutant="nothing")),
+        ("mutant", lambda: api.fuzz(["tatami"], mutant="no such family drop [all]")),
+        ("max_area", lambda: api.generate("shikaku", "5x5", max_area=0)),
+    ]
+
+
+def test_no_refusal_the_api_gives_names_a_flag(tmp_path: Path) -> None:
+    """A Python caller is told of the keyword it passed (``parts=8``), never of a command-line flag."""
+    for option, call in refused_api(tmp_path):
+        with pytest.raises(GridsatError) as refused:
+            call()
+        message = str(refused.value)
+        assert "--" not in message and "\n" not in message, message
+        assert f"{option}=" in message, (option, message)
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["count", "tatami", "3x4", "--backend", "frontier", "--jobs", "2", "--parts", "8"],
+     "--parts 8 does not apply to backend 'frontier': it partitions each layer itself (--jobs, --scheduler and "
+     "--checkpoint do apply)"),
+    (["count", "tatami", "3x4", "--method", "burnside"],
+     "--method 'burnside' counts orbits: it needs --up-to (symmetry or reversal)"),
+    (["count", "tatami", "3x4", "--backend", "cpsat", "--certify"], "cannot certify its answers: --certify needs sat"),
+    (["count", "tatami", "3x4", "--backend", "sat", "--up-to", "symmetry", "--certify"],
+     "--certify certifies solutions, not orbits: drop --up-to 'symmetry'"),
+    (["count", "tatami", "3x4", "--backend", "d4", "--jobs", "2"],
+     "drop the split (--jobs, --scheduler, --parts and --checkpoint)"),
+    (["count", "tatami", "3x4", "--backend", "sat", "--solver", "lingeling", "--time-limit", "5"],
+     "drop --time-limit or choose another solver"),
+    (["count", "tatami", "3x4", "--backend", "sat", "--spill", "/tmp"], "--spill '/tmp' does not apply"),
+    (["export", "tatami", "4x7", "--format", "cpsat", "--scramble", "1"], "--scramble 1 applies to the dimacs format"),
+    (["crosscheck", "tatami", "3x4", "--backends", "cpsat", "--solver", "glucose4"], "--solver 'glucose4' applies"),
+])
+def test_the_command_line_names_the_flag(argv: list[str], flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from gridsat.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert flag in err and "=" not in err.replace("=True", "") and err.count("\n") == 1, err
+
+
+def test_a_refusal_is_shown_with_the_parsers_own_flags() -> None:
+    """The map from keyword to flag is read from the parser: no table of flags is kept by hand."""
+    from gridsat.arguments import flagged, flags
+    from gridsat.cli import build_parser
+
+    count = build_parser().parse_args(["count", "tatami", "3x4"]).flags
+    assert count["time_limit"] == ("--time-limit", False) and count["certify"] == ("--certify", True)
+    assert flagged("drop time_limit= or up_to='x'; certify=True, parts=8 (jobs=)", count) == \
+        "drop --time-limit or --up-to 'x'; --certify, --parts 8 (--jobs)"
+    # values, paths, queries and keywords the command has no flag for are left as they are
+    assert flagged("spill='/a/parts=3' ?jobs=2 total_budget=5 max=4", count) == \
+        "--spill '/a/parts=3' ?jobs=2 total_budget=5 max=4"
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--go-fast", dest="fast", action="store_true")
+    assert flags(parser)["fast"] == ("--go-fast", True)

@@ -127,7 +127,7 @@ def test_report_has_tables_and_plots(tmp_path: Path) -> None:
     text = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4", "4x7"]\nbackends = ["cpsat", "sat"]\n'
     assert bench(suite(tmp_path, text), "--out", str(out), "--jobs", "2", "--plots") == 0
     report = (out / "report.md").read_text()
-    assert "| `sat:pairwise+nosymmetry/cadical195` | 2/2 | 0 |" in report
+    assert "| `sat:mats+pairwise+nosymmetry/cadical195` | 2/2 | 0 |" in report
     assert "| *count* | 4 | 3 |" in report
     for name in ("tatami-cactus.png", "tatami-scatter.png"):
         assert f"(plots/{name})" in report and (out / "plots" / name).stat().st_size > 1000

@@ -11,7 +11,7 @@ from conftest import gridsat
 from gridsat.benchmarks import command
 from gridsat.benchmarks.results import judge, verdicts
 from gridsat.benchmarks.suite import SuiteError, Trial, builtin_suites, load, plan
-from gridsat.models import get_puzzle, names
+from gridsat.models import PUZZLES, get_puzzle, names
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import BACKENDS, backend_class
@@ -82,7 +82,8 @@ def test_encodings_scopes_and_per_backend_tables(tmp_path: Path) -> None:
     text += 'backends = ["cpsat", "sat"]\nencodings = { sat = ["ladder", "totalizer"] }\nsolvers = ["minisat22"]\n'
     runs, _ = plan(load(suite_file(tmp_path, text)), repeat=2)
     configs = sorted({r.config for r in runs})
-    assert configs == ["cpsat:nosymmetry", "sat:ladder+nosymmetry/minisat22", "sat:totalizer+nosymmetry/minisat22"]
+    assert configs == ["cpsat:mats+nosymmetry", "sat:mats+ladder+nosymmetry/minisat22",
+                       "sat:mats+totalizer+nosymmetry/minisat22"]
     assert len(runs) == 2 * 3 * 2
     assert {r.expected for r in runs if r.instance == "4x7"} == {3}
 
@@ -214,19 +215,56 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     assert [r.config for r in seeds if r.puzzle == "knights-tour" and r.backend == "reference"] == [
         "reference:backtrack", "reference:warnsdorff", "reference:divide"]
     scaling, _ = plan(load("scaling"))
-    rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.backend == "cpsat"]
+    rooms = [r.case for r in scaling if r.puzzle == "tatami" and r.config == "cpsat:mats+nosymmetry"]
     assert rooms == ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
-    assert sorted({r.config for r in scaling if r.puzzle == "tatami" and r.backend == "sat"}) == [
-        f"sat:{e}+nosymmetry/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
+    series = [f"sat:mats+{e}+nosymmetry/cadical195" for e in ("ladder", "pairwise", "seqcounter", "totalizer")]
+    assert [r.case for r in scaling if r.config in series[:1]] == rooms  # the default encodings' series
+    others = [r.case for r in scaling if r.puzzle == "tatami" and r.config == "sat:mats+pairwise+symmetry/cadical195"]
+    assert others == ["4x7", "10x16", "30x30"]  # the other choices on three rooms of it
     tours = [r for r in scaling if r.puzzle == "knights-tour"]
     assert {r.mode for r in tours} == {"solve"} and [r.case for r in tours
-                                                     if r.config.startswith("cpsat:circuit")] == [
+                                                     if r.config == "cpsat:circuit+nosymmetry"] == [
         "8x8", "9x10", "12x12", "16x16", "20x20"]
     every = {("cpsat", e) for e in ("circuit", "mtz")} | {
         ("sat", e) for e in ("cutset", "crt", "rank", "ordering", "binary", "position", "transitive", "distance")}
     planned = {(r.backend, r.config.split(":")[1].split("+")[0].split("/")[0]) for r in tours}
     assert every <= planned  # a row for every tour encoding
     assert {r.config for r in tours if r.backend == "reference"} == {"reference:warnsdorff", "reference:backtrack"}
+
+
+def kinds_run(runs: list[Trial]) -> dict[tuple[str, str], set[str]]:
+    """The encoding choices the runs take, by puzzle and formulation kind (``cpsat`` or ``cnf``)."""
+    taken: dict[tuple[str, str], set[str]] = {}
+    for r in runs:
+        if r.encoding is None:  # a backend with no encodings (reference, frontier)
+            continue
+        kind = backend_class(r.backend).formulation or "cnf"  # a counter counts the CNF
+        choices = get_puzzle(r.puzzle).encodings(kind).resolve(r.encoding).choices
+        taken.setdefault((r.puzzle, kind), set()).update(choice for _, choice in choices)
+    return taken
+
+
+def test_scaling_runs_every_encoding_choice_of_every_built_in_puzzle() -> None:
+    """A new encoding (or a new choice on any axis) must join the scaling suite."""
+    taken = kinds_run(plan(load("scaling"))[0])
+    for name in PUZZLES:
+        for kind in ("cpsat", "cnf"):
+            offered = get_puzzle(name).encodings(kind).tokens()
+            never = [choice for choice in offered if choice not in taken.get((name, kind), set())]
+            assert not never, f"benchmarks/suites/scaling.toml never runs {name}'s {kind} choices {never}"
+
+
+def test_the_coverage_check_sees_a_missing_choice(tmp_path: Path) -> None:
+    text = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["sat"]\nencodings = ["ladder"]\n'
+    taken = kinds_run(plan(load(suite_file(tmp_path, text)))[0])
+    assert taken == {("tatami", "cnf"): {"mats", "ladder", "nosymmetry"}}
+
+
+def test_an_instance_longer_than_a_file_name_is_parsed_not_looked_up(tmp_path: Path) -> None:
+    """A long game id is no file name (the lookup beside the suite failed with ENAMETOOLONG)."""
+    long = "4x" + "7" * 300
+    with pytest.raises(SuiteError, match="instance '4x7777"):
+        plan(load(suite_file(tmp_path, f'[[entry]]\npuzzle = "tatami"\ninstances = ["{long}"]\n')))
 
 
 def args(**given: object) -> argparse.Namespace:
@@ -303,7 +341,8 @@ def test_a_star_entry_runs_every_puzzle_no_other_entry_names_on_its_example(tmp_
 
 
 @pytest.mark.parametrize(("table", "message"), [
-    ('{ sat = ["nope"] }', r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: pairwise"),
+    ('{ sat = ["nope"] }',
+     r"encodings of sat: unknown encoding 'nope' for the CNF of tatami; valid: mats, directions, pairwise"),
     ('{ sat = ["ladder", "seqcountr"] }', r"encodings of sat: .*'seqcountr' .*did you mean 'seqcounter'\?"),
     ('{ cpsat = ["seqcounter"] }', r"encodings of cpsat: .*'seqcounter' is a sat encoding: choose backend sat"),
     ('{ sta = "each" }', r"encodings: unknown backend 'sta'; did you mean 'sat'\?"),

@@ -63,7 +63,7 @@ def test_count_prints_the_number_and_json_has_the_fields():
     record = json.loads(gridsat("count", "tatami", "4x7", "--backend", "sat", "--json").stdout)
     assert {k: record[k] for k in ("puzzle", "instance", "backend", "count", "complete")} == {
         "puzzle": "tatami", "instance": "4x7", "backend": "sat", "count": 3, "complete": True}
-    assert record["encoding"] == "pairwise+nosymmetry/cadical195" and isinstance(record["seconds"], float)
+    assert record["encoding"] == "mats+pairwise+nosymmetry/cadical195" and isinstance(record["seconds"], float)
     assert record["seconds"] > 0 and record["build_seconds"] > 0  # measured, not left at zero
 
 
@@ -133,9 +133,11 @@ def test_crosscheck_agrees_on_the_seed_room():
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["agree"] is True
     assert {r["count"] for r in report["results"]} == {3}
-    # cpsat (nosymmetry, symmetry), every at-most-one and symmetry on sat, the reference
-    assert len(report["results"]) == 4 + len(TATAMI_AMO)
-    assert "native+nosymmetry/minicard" in {r["encoding"] for r in report["results"]}  # CNF+ on a solver that takes it
+    # cpsat (mats, directions, symmetry), both models, every at-most-one and symmetry on sat, the reference
+    assert len(report["results"]) == 6 + len(TATAMI_AMO)
+    encodings = {r["encoding"] for r in report["results"]}
+    assert {"directions+nosymmetry", "directions+pairwise+nosymmetry/cadical195"} <= encodings
+    assert "mats+native+nosymmetry/minicard" in encodings  # CNF+ on a solver that takes it
 
 
 def test_crosscheck_compares_the_counting_backends_by_their_counts():
@@ -147,7 +149,8 @@ def test_crosscheck_compares_the_counting_backends_by_their_counts():
 def test_crosscheck_runs_the_sat_backend_with_the_solver_named():
     report = json.loads(gridsat("crosscheck", "tatami", "3x4", "--solver", "minisat22", "--json",
                                 "--backends", "cpsat,sat,reference").stdout)
-    assert [r["encoding"] for r in report["results"]] == ["nosymmetry", "pairwise+nosymmetry/minisat22", "rowscan"]
+    assert [r["encoding"] for r in report["results"]] == [
+        "mats+nosymmetry", "mats+pairwise+nosymmetry/minisat22", "rowscan"]
     assert report["agree"] and {r["count"] for r in report["results"]} == {4}
 
 

@@ -6,6 +6,8 @@ same engine run plainly in memory, which the golden tests in test_frontier.py ch
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -158,6 +160,115 @@ def test_a_time_limit_keeps_the_layer_it_stopped_at(tmp_path):
     assert resumed.count == 9862 and resumed.resumed == len(first.states) - 1 > 10
 
 
+def stop_inside(monkeypatch, layer: int, stop_it) -> None:
+    """``stop_it()`` once, when layer ``layer``'s expansion has taken its first partition: a stop in mid-layer,
+    after the parents the engine lets go of as it expands them began to go."""
+    take, fired = layers.Expansion.take, []
+
+    def taking(self, q):
+        take(self, q)
+        if self.layer == layer and not fired:
+            fired.append(q)
+            stop_it()
+
+    monkeypatch.setattr(layers.Expansion, "take", taking)
+
+
+@pytest.mark.parametrize("how", ["time limit", "Ctrl-C"])
+@pytest.mark.parametrize("spilled", [False, True])
+def test_a_stop_in_mid_layer_writes_the_last_finished_layer(monkeypatch, tmp_path, how, spilled):
+    """No checkpoint is due (once an hour), and the run stops inside layer 36 (its time limit, or Ctrl-C or
+    SIGTERM, which raise KeyboardInterrupt): the file gets layer 36, the last one finished, held whole while
+    the next was made (in memory, or in its spill files), and the count goes on from it to the golden count."""
+    import json
+    import zipfile
+
+    small_partitions(monkeypatch)
+    board, what = spec("6x6", {"closed": "true"}), {"puzzle": "knights-tour", "instance": "6x6 closed"}
+    memory = run_spec(board, Stop()).peak_memory * 2 // 3 if spilled else None  # layers 33 to 47 on disk
+    stop, path, spill = Stop(), tmp_path / "count.ckpt", tmp_path / "spill"
+
+    def stop_it():
+        if how == "Ctrl-C":
+            raise KeyboardInterrupt
+        stop.request("time limit")
+
+    stop_inside(monkeypatch, 36, stop_it)
+    first = run_spec(board, stop, memory=memory, spill=spill, checkpoint=LayerCheckpoint(path, what, every=3600))
+    assert first.count is None and stop.reason == ("interrupted" if how == "Ctrl-C" else "time limit")
+    assert first.kept_layer == 36 == len(first.states) - 1 and (first.spilled > 0) == spilled
+    with zipfile.ZipFile(path) as z:
+        assert json.loads(z.read("meta.json"))["layer"] == 36
+    resumed = run_spec(board, Stop(), memory=memory, spill=spill, checkpoint=LayerCheckpoint(path, what))
+    assert resumed.count == 9862 and resumed.resumed == 36 and resumed.kept_layer == board.elements
+    assert resumed.states[:36] == first.states[:36] and leftovers(spill) == []
+
+
+@pytest.mark.parametrize("after", [0, 1])
+def test_a_stop_where_the_counts_widen_keeps_a_layer_that_resumes(monkeypatch, tmp_path, after):
+    """Tatami 2x200 (a 111-bit count) widens its counts into more lanes at one layer: stopped inside that
+    layer, the file keeps the layer before, in one lane as it finished; stopped in the next, the widened
+    one. Either resumes to the golden count (the rows read back as wide as the file's lanes)."""
+    small_partitions(monkeypatch)
+    board, path = spec("2x200", puzzle=TATAMI), tmp_path / "count.ckpt"
+    widened, widen = [], layers.widen
+    monkeypatch.setattr(layers, "widen", lambda engine, shelf: widened.append(len(engine.run.states) - 1)
+                        or widen(engine, shelf))
+    golden = run_spec(board, Stop())
+    at = widened[0] + after
+    stop = Stop()
+    stop_inside(monkeypatch, at, lambda: stop.request("time limit"))
+    first = run_spec(board, stop, checkpoint=LayerCheckpoint(path, {"instance": "2x200"}, every=3600))
+    assert first.kept_layer == at == len(first.states) - 1 and first.count is None
+    resumed = run_spec(board, Stop(), checkpoint=LayerCheckpoint(path, {"instance": "2x200"}))
+    assert resumed.resumed == at and resumed.count == golden.count == 1_424_898_759_677_182_306_122_208_910_181_724
+
+
+def test_a_layer_the_file_has_is_not_written_again_at_a_stop(monkeypatch, tmp_path):
+    """With a checkpoint after every layer, the file has the last finished layer already: a stop in mid-layer
+    leaves it as it is, and no layer but the first (the root, which no file has) is held."""
+    small_partitions(monkeypatch)
+    board, path = spec("6x6", {"closed": "true"}), tmp_path / "count.ckpt"
+    held = []
+    hold = layers.Shelf.hold
+    monkeypatch.setattr(layers.Shelf, "hold", lambda shelf: held.append(shelf) or hold(shelf))
+    stop = Stop()
+    stop_inside(monkeypatch, 20, lambda: stop.request("time limit"))
+    checkpoint = LayerCheckpoint(path, {"instance": "6x6 closed"}, every=0)
+    written = []
+    save = checkpoint.save
+    checkpoint.save = lambda engine, layer, shelf, **how: written.append((layer, how)) or save(engine, layer, shelf,
+                                                                                                 **how)
+    first = run_spec(board, stop, checkpoint=checkpoint)
+    assert first.kept_layer == 20 == len(first.states) - 1 and [shelf.states for shelf in held] == [1]
+    assert not any(how.get("final") for _, how in written)
+
+
+def test_a_checkpoint_that_cannot_be_written_keeps_the_answer(monkeypatch, tmp_path, capsys):
+    """A full disk at a write: the count goes on and is printed, with one line saying the file was not kept;
+    the file keeps the layer it had, and no partial file is left."""
+    from gridsat.cli import main
+    from gridsat.solvers.frontier_engine import layer_checkpoint
+
+    path, writes, rename = tmp_path / "count.ckpt", [], os.replace
+
+    def replace(source, target):  # os is one module: numba's cache writes pass through here too
+        if Path(target) == path:
+            writes.append(target)
+            if len(writes) > 1:  # the first write lands; the disk is full from the second on
+                raise OSError(errno.ENOSPC, "No space left on device")
+        rename(source, target)
+
+    monkeypatch.setattr(layer_checkpoint.os, "replace", replace)
+    monkeypatch.setattr(layer_checkpoint.LayerCheckpoint.__init__, "__defaults__", (0.0,))  # a write a layer
+    assert main(["count", "knights-tour", "6x6", "-p", "closed=true", "--backend", "frontier",
+                 "--checkpoint", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "19724 (tours: directed)"
+    assert err.count("gridsat: warning: the checkpoint was not kept: No space left on device (it holds layer") == 1
+    assert len(writes) == 2 and path.exists() and list(tmp_path.iterdir()) == [path]
+
+
 def test_a_checkpoint_of_another_count_is_refused(tmp_path):
     path = tmp_path / "count.ckpt"
     run_spec(spec("5x5"), Stop(), checkpoint=LayerCheckpoint(path, {"instance": "5x5"}, every=0))
@@ -206,3 +317,32 @@ def test_the_command_line_spills_checkpoints_and_cleans_up(tmp_path):
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)
     resumed = json.loads(again.stdout)
     assert resumed["count"] == 19724 and resumed["resumed_at_layer"] == record["layers"]
+
+
+def test_the_command_line_says_which_layer_a_time_limit_kept(tmp_path):
+    """`--time-limit 1` stops a count of 6x6 open tours (seconds long) with a checkpoint of the last finished
+    layer, said on stderr; the same command without the limit goes on from that layer to the golden count."""
+    import json
+    import re
+    import subprocess
+    import sys
+    import zipfile
+
+    from gridsat.models.golden import counts
+
+    golden = next(e["count"] for e in counts("frontier") if e["id"] == "tours-6x6-open")
+    checkpoint = tmp_path / "tours.ckpt"
+    command = [sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "--backend", "frontier",
+               "--checkpoint", str(checkpoint)]
+    stopped = subprocess.run([*command, "--time-limit", "1"], capture_output=True, text=True, timeout=300)
+    assert stopped.returncode == 4 and "incomplete: time limit" in stopped.stdout, stopped.stderr
+    kept = re.search(r"gridsat: note: the checkpoint keeps layer (\d+) of 80, the last one finished: "
+                     r"the same command goes on from it\n", stopped.stderr)
+    assert kept, stopped.stderr
+    with zipfile.ZipFile(checkpoint) as z:
+        meta = json.loads(z.read("meta.json"))
+    assert meta["layer"] == int(kept[1]) == len(meta["states"])
+    resumed = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=300)
+    record = json.loads(resumed.stdout)
+    assert record["count"] == golden and record.get("resumed_at_layer", 0) == int(kept[1])
+    assert record["checkpoint_layer"] == 80

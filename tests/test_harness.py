@@ -123,13 +123,14 @@ def test_incomplete_runs_are_checked_as_subsets():
     assert not partial.complete and compare([whole, partial]) == []
     partial.solutions.append([[[0, 0], [0, 1]]])
     assert compare([partial, whole]) == [
-        "sat:pairwise+nosymmetry/cadical195 (incomplete) found 1 solutions that cpsat:nosymmetry does not have"]
+        "sat:mats+pairwise+nosymmetry/cadical195 (incomplete) found 1 solutions that "
+        "cpsat:mats+nosymmetry does not have"]
 
 
 def test_configurations_cover_each_encoding_once():
     labels = [(c.backend.name, c.request.encoding) for c in configurations(TATAMI, LISTING, scope="each")]
-    assert labels[0] == ("cpsat", "nosymmetry") and ("cpsat", "symmetry") in labels
-    assert ("sat", "sortnetwrk+nosymmetry") in labels and labels[-1] == ("reference", None)
+    assert labels[0] == ("cpsat", "mats+nosymmetry") and ("cpsat", "mats+symmetry") in labels
+    assert ("sat", "mats+sortnetwrk+nosymmetry") in labels and labels[-1] == ("reference", None)
     assert len(configurations(TATAMI, LISTING)) == 3
     # Named none, a cross-check runs the counting backends too, those that can count the puzzle, and the
     # plain backtracking search last (fastest first, tests/test_crosscheck_runs.py).
@@ -139,7 +140,7 @@ def test_configurations_cover_each_encoding_once():
 
 
 def test_options_that_a_backend_would_ignore_are_refused():
-    with pytest.raises(GridsatError, match="--solver 'glucose4' does not apply to backend 'cpsat'"):
+    with pytest.raises(GridsatError, match="solver='glucose4' does not apply to backend 'cpsat'"):
         execute(TATAMI, TATAMI.parse("3x4", {}), "cpsat", Request(solver="glucose4"))
     with pytest.raises(UnknownName, match="unknown algorithm 'dfs'"):
         execute(TATAMI, TATAMI.parse("3x4", {}), "reference", Request(algorithm="dfs"))

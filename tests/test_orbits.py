@@ -268,7 +268,7 @@ def test_cli_names_the_group_it_shrank():
     (["enumerate", "shikaku", "seed", "--up-to", "reversal"], "'shikaku'"),
     (["crosscheck", "prime-grid", "2x2", "--up-to", "reversal"], "'prime-grid'"),
     (["count", "tatami", "3x4", "--up-to", "sideways"], "'sideways'"),
-    (["count", "tatami", "3x4", "--method", "burnside"], "needs up_to"),
+    (["count", "tatami", "3x4", "--method", "burnside"], "needs --up-to"),
     (["count", "tatami", "3x4", "--up-to", "symmetry", "--method", "burnside", "--limit", "1"], "solution limit"),
     (["count", "tatami", "3x4", "--up-to", "symmetry", "--method", "burnside", "--backend", "reference"],
      "'reference'"),

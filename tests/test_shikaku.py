@@ -230,7 +230,7 @@ def test_generator_repeats_for_a_seed_and_respects_max_area():
 def test_generator_rejects_bad_sizes_and_areas():
     with pytest.raises(InvalidInstance, match="bad grid size"):
         SHIKAKU.generate("7by9", seed=1, max_area=None, unique=False)
-    with pytest.raises(InvalidInstance, match="--max-area 0 must be at least 1"):
+    with pytest.raises(InvalidInstance, match="max_area=0 must be at least 1"):
         SHIKAKU.generate("5x5", seed=1, max_area=0, unique=False)
 
 

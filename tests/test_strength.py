@@ -66,6 +66,23 @@ def test_support_is_arc_consistent_and_conflict_is_not() -> None:
     assert consistent and witness.missed not in derived
 
 
+def test_tatami_models_miss_the_same_mat_and_shikaku_rules_an_unusable_rectangle() -> None:
+    """Neither tatami model rules out by propagation a mat that no tiling of 3x4 uses (h(1,2) is the mat
+    on (1,2)-(1,3), which directions name from (1,3) pointing west); Shikaku's cell rules keep a rectangle
+    that no solution uses, with nothing set."""
+    mats, directions, cover, pack = strengths(["tatami corners", "tatami directions", "shikaku cover",
+                                               "shikaku pack"], k=2)
+    assert [s.witness.constraint.literal(s.witness.missed) for s in (mats, directions)] == ["-h(1,2)", "-to(1,3,w)"]
+    from pysat.solvers import Solver
+
+    for found in (mats, directions, cover, pack):
+        assert not found.holds and found.witness.assignment == ()
+        with Solver(name="minisat22", bootstrap_with=found.witness.constraint.clauses) as solver:
+            # Too many variables to enumerate (34 pointers): a SAT call says the missed literal is implied.
+            assert solver.solve() and not solver.solve(assumptions=[-found.witness.missed])
+            assert found.witness.missed not in solver.propagate()[1]
+
+
 def test_the_direct_all_different_misses_a_hall_set_of_two_cells() -> None:
     (found,) = strengths(["all-different direct, values at most once"], k=4)
     assert not found.holds and len(found.witness.assignment) == 4

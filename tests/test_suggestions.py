@@ -16,10 +16,11 @@ from gridsat.models.errors import UnknownName, closest
     (["count", "tatami", "3x4", "--backend", "sat", "--solver", "cadical"],
      "unknown solver 'cadical'; did you mean 'cadical"),
     (["count", "tatami", "3x4", "--backend", "sat", "--encoding", "ladder+seqcountr"],
-     "unknown encoding 'ladder+seqcountr' for the CNF of tatami; did you mean 'seqcounter'? valid: pairwise, "),
+     "unknown encoding 'ladder+seqcountr' for the CNF of tatami; did you mean 'seqcounter'? "
+     "valid: mats, directions, pairwise, "),
     (["count", "prime-grid", "3x3", "-p", "mx=3"], "unknown parameter 'mx'; did you mean 'max'? valid: max, min"),
     (["count", "tatami", "3x4", "--encoding", "seqcounter"],
-     "unknown encoding 'seqcounter' for the CP-SAT model of tatami; valid: nosymmetry, symmetry; "
+     "unknown encoding 'seqcounter' for the CP-SAT model of tatami; valid: mats, directions, nosymmetry, symmetry; "
      "'seqcounter' is a sat encoding: choose backend sat"),
     (["count", "prime-grid", "3x3", "--backend", "sat", "--encoding", "boolean+parity"],
      "'boolean+parity' is a cpsat encoding: choose backend cpsat"),

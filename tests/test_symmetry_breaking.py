@@ -65,6 +65,42 @@ def test_lex_leaders_are_one_solution_per_orbit(entry, backend):
     assert len(expanded) == entry["solutions"]
 
 
+TATAMI = [e for e in ENTRIES if e["puzzle"] == "tatami" and not e.get("slow")]
+
+
+@pytest.mark.parametrize("entry", TATAMI, ids=map(entry_id, TATAMI))
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_the_directions_formulation_keeps_one_tiling_per_orbit_too(entry, backend):
+    """Tatami's second formulation breaks on its pointer variables: Burnside's count kept, every tiling listed."""
+    puzzle = get_puzzle("tatami")
+    instance = puzzle.parse(entry["instance"], {})
+    encoding = f"directions+{entry['up_to']}"
+    bare = replace(puzzle, cnf=leaders_only(puzzle.cnf), cpsat=leaders_only(puzzle.cpsat))
+    kept = execute(bare, instance, backend, Request(encoding=encoding), keep=True)
+    assert (kept.count, kept.duplicates, kept.invalid, kept.complete) == (entry["count"], 0, [], True)
+    listed = execute(puzzle, instance, backend, Request(encoding=encoding))
+    assert (listed.count, listed.duplicates, listed.complete) == (entry["solutions"], 0, True)
+
+
+@pytest.mark.parametrize("room", ["4x4", "6x6"])
+def test_both_tatami_formulations_keep_one_tiling_per_orbit_of_a_square_room(room):
+    """On a square room the group turns horizontal mats into vertical ones; each formulation keeps as many
+    tilings as there are orbits among all tilings, and they are the same tilings."""
+    puzzle = get_puzzle("tatami")
+    instance = puzzle.parse(room, {})
+    group = group_of(puzzle, instance, "symmetry")
+    every = full_enumeration("tatami", room, ())
+    orbits = {frozenset(map(freeze, group.orbit(solution).values())) for solution in every}
+    bare = replace(puzzle, cnf=leaders_only(puzzle.cnf), cpsat=leaders_only(puzzle.cpsat))
+    kept = {}
+    for backend in ("cpsat", "sat"):
+        for model in ("mats", "directions"):
+            outcome = execute(bare, instance, backend, Request(encoding=f"{model}+symmetry"), keep=True)
+            assert (outcome.count, outcome.duplicates, outcome.complete) == (len(orbits), 0, True)
+            kept[backend, model] = sorted(map(freeze, outcome.solutions))
+    assert len(set(map(tuple, kept.values()))) == 1
+
+
 SMALL = [e for e in ENTRIES if not e.get("slow") and e["solutions"] <= 400]
 
 

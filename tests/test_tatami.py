@@ -106,3 +106,38 @@ def test_other_pysat_solvers_agree(solver):
     outcome = execute(TATAMI, Room(4, 10), "sat", Request(solver=solver))
     assert (outcome.count, outcome.complete) == (6, True)
     assert outcome.encoding.endswith(solver)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_the_directions_formulation_counts_the_golden_and_oeis_rooms(backend):
+    wrong = {}
+    cases = [(parse(e["room"], {}), e["count"]) for e in GOLDEN["count"]]
+    cases += [(Room(r, s), n) for (r, s), n in oeis_rooms().items()]
+    for room, expected in cases:
+        outcome = execute(TATAMI, room, backend, Request(encoding="directions"))
+        if (outcome.count, outcome.complete, outcome.invalid, outcome.duplicates) != (expected, True, [], 0):
+            wrong[(room.rows, room.cols)] = (outcome.count, expected)
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("room", ["3x4", "4x7", "6x6", "5x8"])
+def test_both_formulations_decode_to_the_same_canonical_tilings(room):
+    import gridsat
+
+    def tilings(backend: str, encoding: str) -> list:
+        with gridsat.enumerate("tatami", room, backend=backend, encoding=encoding) as found:
+            return sorted(str(t) for t in found)
+
+    mats = tilings("sat", "mats")
+    assert mats and tilings("sat", "directions") == mats == tilings("cpsat", "directions") == tilings("cpsat", "mats")
+
+
+def test_the_directions_formulation_sizes_follow_its_formula():
+    from gridsat.models.tatami.formulations import cnf
+
+    r, c = 4, 7
+    f = cnf(Room(r, c), TATAMI.cnf_encodings.resolve("directions"))
+    edges = 2 * r * c - r - c
+    cells = {"corner": 4, "border": 2 * (r - 2) + 2 * (c - 2), "inner": (r - 2) * (c - 2)}
+    pairwise = cells["corner"] * 1 + cells["border"] * 3 + cells["inner"] * 6  # pairs of 2, 3 or 4 directions
+    assert f.size() == {"variables": 2 * edges, "clauses": r * c + pairwise + 2 * edges + (r - 1) * (c - 1)}

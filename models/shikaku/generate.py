@@ -121,7 +121,7 @@ def generate(size: str, *, seed: int | None = None, max_area: int | None = None,
     rows, cols = parse_size(size, "grid", MAX_CELLS)
     limit = DEFAULT_MAX_AREA if max_area is None else max_area
     if limit < 1:
-        raise InvalidInstance(f"--max-area {max_area} must be at least 1")
+        raise InvalidInstance(f"max_area={max_area} must be at least 1")
     rng = random.Random(seed)
     for _ in range(PARTITIONS if unique else 1):
         rects = partition(rows, cols, limit, rng)
@@ -131,4 +131,4 @@ def generate(size: str, *, seed: int | None = None, max_area: int | None = None,
         made = f"gridsat generate shikaku {rows}x{cols}" + (f" --seed {seed}" if seed is not None else "")
         made += f" --max-area {limit}" + (" --unique" if unique else "")
         return to_text(puzzle(rows, cols, rects, spots), [made])
-    raise InvalidInstance(f"no unique {rows}x{cols} puzzle found in {PARTITIONS} partitions; try another --seed")
+    raise InvalidInstance(f"no unique {rows}x{cols} puzzle found in {PARTITIONS} partitions; try another seed")

@@ -6,7 +6,8 @@ Four mats meet at the corner shared by (r, c), (r, c+1), (r+1, c), (r+1, c+1) ex
 mat crosses that corner's four half-edges, so the rule is one clause per interior corner:
 ``h(r,c) | h(r+1,c) | v(r,c) | v(r,c+1)``.
 
-The package: ``room`` (the instance), ``formulations``, ``frontier`` (the frontier spec), ``solution``
+The package: ``room`` (the instance), ``formulations`` (the ``model`` axis: ``mats`` here, ``directions`` in
+``directions``), ``frontier`` (the frontier spec), ``solution``
 (verify, render), ``reference`` (the searches), and the parts ``symmetry``, ``pictures`` and
 ``mutation``. This file assembles them.
 """
@@ -19,7 +20,7 @@ from gridsat.models.encoding import EncodingSpace
 from gridsat.models.parts import Frontier, MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.tatami import mutation, oracle, pictures, reference, symmetry
-from gridsat.models.tatami.formulations import cnf, cpsat, frontier_spec
+from gridsat.models.tatami.formulations import MODEL, cnf, cpsat, frontier_spec
 from gridsat.models.tatami.room import describe, parse
 from gridsat.models.tatami.solution import render, verify
 
@@ -38,8 +39,8 @@ PUZZLE = Puzzle(
     verify=verify,
     render=render,
     describe=describe,
-    cpsat_encodings=EncodingSpace((axis(GROUPS),)),
-    cnf_encodings=EncodingSpace((amo.axis(), axis(GROUPS))),
+    cpsat_encodings=EncodingSpace((MODEL, axis(GROUPS))),
+    cnf_encodings=EncodingSpace((MODEL, amo.axis(), axis(GROUPS))),
     reference=reference.ALGORITHMS,
     example="4x7",
     symmetry=Symmetry(GROUPS),

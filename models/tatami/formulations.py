@@ -1,5 +1,6 @@
-"""Tatami tilings formulated for CP-SAT and CNF (a Boolean per mat position), and for the frontier
-backend (models/tatami/frontier.py, which needs numba)."""
+"""Tatami tilings formulated for CP-SAT and CNF (``mats``: a Boolean per mat position; ``directions``: each
+cell points to its mat's other half, models/tatami/directions.py), and for the frontier backend
+(models/tatami/frontier.py, which needs numba)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from collections.abc import Iterator, Mapping
 
 from gridsat.models.constraints import Formula, Model
 from gridsat.models.constraints.amo import exactly_one
-from gridsat.models.encoding import Encoding
+from gridsat.models.encoding import Axis, Encoding
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.frontier import FrontierSpec
+from gridsat.models.tatami import directions
 from gridsat.models.tatami.room import Mat, Room, Tiling
 
 
@@ -53,8 +55,14 @@ def decode(values: Mapping[Key, int]) -> Tiling:
     return sorted(mat_cells(key) for key, value in values.items() if value)
 
 
+# The formulation, in both backends: mats (the first, the faster measured) or directions.
+MODEL = Axis("model", ("mats", "directions"))
+
+
 def cpsat(room: Room, encoding: Encoding) -> CpsatFormulation:
-    """Booleans per mat position, exactly one mat per cell, one clause per corner."""
+    """Booleans per mat position, exactly one mat per cell, one clause per corner (or the directions)."""
+    if encoding["model"] == "directions":
+        return directions.cpsat(room, encoding)
     model = Model("tatami:cpsat")
     mats = {key: model.NewBoolVar(f"{key[0]}_{key[1]}_{key[2]}") for key in placements(room)}
     with model.family("one mat per cell"):
@@ -68,6 +76,8 @@ def cpsat(room: Room, encoding: Encoding) -> CpsatFormulation:
 
 def cnf(room: Room, encoding: Encoding) -> CnfFormulation:
     """The same rules as clauses; exactly-one per cell through the named at-most-one encoding."""
+    if encoding["model"] == "directions":
+        return directions.cnf(room, encoding)
     formula = Formula("tatami:cnf")
     projection = [formula.var(key) for key in placements(room)]
     with formula.family("one mat per cell"):

@@ -84,7 +84,7 @@ class FrontierBackend(Backend):
         files, and numba settings the kernels cannot run under."""
         super().vet(puzzle, request, counting=counting)
         if request.spill is not None:
-            check_folder(request.spill, "--spill")
+            check_folder(request.spill, "spill")
         threads = os.environ.get("NUMBA_NUM_THREADS")
         if threads is not None and not (threads.strip().isdigit() and int(threads) >= 1):
             raise InvalidOption(f"NUMBA_NUM_THREADS={excerpt(threads)} must be a whole number of at least 1 "
@@ -126,7 +126,10 @@ class FrontierBackend(Backend):
             if checkpoint is not None:
                 checkpoint.close()
         count = None if run.count is None else run.count * scale
-        return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details_of(spec, run),
+        details = details_of(spec, run)
+        if checkpoint is not None and checkpoint.lost is not None:  # the answer stands; the file is not kept
+            details["checkpoint"] = f"not kept: {checkpoint.lost}"
+        return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details,
                      seconds=run.seconds, build_seconds=build_seconds)
 
 
@@ -139,6 +142,7 @@ def details_of(spec: FrontierSpec, run: EngineRun) -> dict[str, Any]:
         "threads": run.threads, "partitions": run.partitions, "spilled_layers": run.spilled,
         "peak_disk": run.peak_disk, **({"resumed_at_layer": run.resumed} if run.resumed else {}),
         **({"checkpoints_skipped": run.checkpoints_skipped} if run.checkpoints_skipped else {}),
+        **({"checkpoint_layer": run.kept_layer} if run.kept_layer is not None else {}),
         **({"workers": run.workers} if run.workers else {}),
         **spec.details, **summary_of(run.states),
     }

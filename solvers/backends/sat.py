@@ -251,7 +251,7 @@ class SatSearch:
     def solutions(self, stop: Stop) -> Iterator[Any]:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:
             raise InvalidOption(f"solver {self.solver!r} cannot be stopped at a time limit (PySAT gives it no "
-                               "budget or interrupt): drop --time-limit or choose another solver")
+                               "budget or interrupt): drop time_limit= or choose another solver")
         oracle = self._load(stop, proving=self.recorder is not None)
         if oracle is None:
             return
@@ -430,7 +430,7 @@ class SatBackend(Backend):
         if request.certify is not None:
             vet_prover(solver)
             if request.seed is not None:
-                raise InvalidOption("--certify keeps the formula as gridsat builds it: a scrambled one (seed) has "
+                raise InvalidOption("certify=True keeps the formula as gridsat builds it: a scrambled one (seed) has "
                                     "no certificate check-proof could build again")
         refuse_native(resolve_encoding(puzzle, CNF, request.encoding), self.name, solver)
 
@@ -465,12 +465,12 @@ class SatBackend(Backend):
 def vet_prover(solver: str) -> None:
     """A certified run needs numba (the checker) and a solver that writes DRAT proofs."""
     if importlib.util.find_spec("numba") is None:
-        raise BackendUnavailable("--certify checks proofs with numba-compiled code: pip install 'gridsat[certify]'")
+        raise BackendUnavailable("certify=True checks proofs with numba-compiled code: pip install 'gridsat[certify]'")
     from gridsat.solvers.proof.certified import proves
 
     if not proves(solver):
         able = [name for name in solver_names() if proves(name)]
-        raise InvalidOption(f"solver {solver!r} writes no DRAT proof, which --certify needs: choose "
+        raise InvalidOption(f"solver {solver!r} writes no DRAT proof, which certify=True needs: choose "
                             f"{join_or(able)}")
 
 

@@ -4,10 +4,11 @@ The file is a zip (numpy's ``.npz`` layout): ``meta.json`` (what is counted, the
 counts so far) and one ``partN.npy`` a partition. It is written beside itself and renamed over the
 old one, so a kill while writing leaves the previous checkpoint whole. Writing a large layer takes
 a while, so it is done again only when ``every`` seconds have passed and ten times as long as the
-last write took; the last layer, with the count, is always written, and so is the layer a time limit
-stops at. A checkpoint is skipped while the disk lacks room for it and the next layers' spill files
-(the run reports how many). The same command resumes from it: a file written for another count is
-refused, naming what differs.
+last write took; the last layer, with the count, is always written, and so is the last finished layer
+at a stop (the time limit, the memory budget, Ctrl-C or SIGTERM: ``layers.walk`` holds a layer the file
+does not have whole while the next one is made). A checkpoint is skipped while the disk lacks room for it
+and the next layers' spill files (the run reports how many). The same command resumes from it: a file
+written for another count is refused, naming what differs.
 
 ``meta.json`` carries the SHA-256 of every partition's bytes and ``sum``, the SHA-256 of the rest of
 itself, and every field is checked for its type and range before any of it is used, so a damaged or
@@ -34,11 +35,11 @@ from gridsat.solvers.frontier_engine.spill import Shelf
 from gridsat.solvers.locks import WriterLock
 
 if TYPE_CHECKING:
-    from gridsat.solvers.frontier_engine.layers import Engine
+    from gridsat.solvers.frontier_engine.layers import Engine, Lanes
 
 FORMAT = 2  # 2: meta.json sealed with its checksum and the partitions' digests
-# Seconds between checkpoints at least (and ten times what the last write took): a small count keeps a
-# layer a second old, so a Ctrl-C or a SIGTERM finds a recent one; a layer of gigabytes waits longer.
+# Seconds between checkpoints at least (and ten times what the last write took) while a run goes on: a
+# kill -9 finds a layer about a second old (a stop writes the last finished one); gigabytes wait longer.
 EVERY = 1.0
 ROOM = 4  # a checkpoint is skipped unless the disk has this many times its size free (for the spill files)
 
@@ -60,6 +61,7 @@ class LayerCheckpoint:
         self.last = time.monotonic()
         self.cost = 0.0  # seconds the last write took
         self.saved_layer = -1
+        self.lost: str | None = None  # why a write failed: the count goes on, its answer says the file was not kept
 
     def name(self) -> str:
         return f"checkpoint {excerpt(str(self.path))}"
@@ -76,11 +78,12 @@ class LayerCheckpoint:
                 meta = read_meta(z, self.name())
                 self.check_fingerprint(meta, engine)
                 layer, sizes = checked_layer(meta, engine, self.name())
-                shelf = Shelf(len(sizes), engine.width, engine.meter, engine.folder if meta["spilled"] else None)
+                width = engine.spec.words + meta["lanes"]  # rows as wide as the lanes the file's counts use
+                shelf = Shelf(len(sizes), width, engine.meter, engine.folder if meta["spilled"] else None)
                 for p, size in enumerate(sizes):
                     with z.open(f"part{p}.npy") as f:
                         rows = np.lib.format.read_array(f)
-                    if (rows.dtype != np.uint64 or rows.shape != (size, engine.width)
+                    if (rows.dtype != np.uint64 or rows.shape != (size, width)
                             or hashlib.sha256(rows.tobytes()).hexdigest() != meta["digests"][p]):
                         raise InvalidOption(f"{self.name()} is damaged: partition {p} does not match its digest; "
                                             "the file is left as it is")
@@ -115,17 +118,19 @@ class LayerCheckpoint:
         if getattr(self, "lock", None) is not None:
             self.lock.release()
 
-    def save(self, engine: Engine, layer: int, shelf: Shelf, *, final: bool = False) -> None:
-        """Keep ``shelf`` (the states before element ``layer``) when a checkpoint is due, or ``final``."""
+    def save(self, engine: Engine, layer: int, shelf: Shelf, *, final: bool = False,
+             lanes: Lanes | None = None) -> None:
+        """Keep ``shelf`` (the states before element ``layer``) when a checkpoint is due, or ``final``; ``lanes``:
+        the counts as they stood when that layer finished (default: the engine's now)."""
         now = time.monotonic()
         due = self.every <= 0 or now - self.last >= max(self.every, 10 * self.cost)
-        if not final and (not due or layer == self.saved_layer):
+        if self.lost is not None or (not final and (not due or layer == self.saved_layer)):
             return
         need, free = sum(shelf.sizes) * engine.width * 8, shutil.disk_usage(self.path.parent).free
         if free < need * (1 if final else ROOM):  # the disk goes to the next layers' spill files first
             engine.run.checkpoints_skipped += 1
             return
-        lanes = engine.lanes
+        lanes = lanes or engine.lanes
         meta = {"format": FORMAT, "fingerprint": fingerprint(engine.spec, self.what), "layer": layer,
                 "lanes": lanes.used, "total": lanes.total, "exact": str(lanes.exact),
                 "residues": [str(r) for r in lanes.residues], "sizes": list(shelf.sizes),
@@ -143,6 +148,11 @@ class LayerCheckpoint:
             with open(partial, "rb") as f:
                 os.fsync(f.fileno())
             os.replace(partial, target)
+        except OSError as error:  # a full disk, a folder gone read-only: the count matters more than the file
+            partial.unlink(missing_ok=True)
+            self.lost = f"{error.strerror or error} (it holds layer {self.saved_layer})" if self.saved_layer >= 0 \
+                else str(error.strerror or error)
+            return
         except BaseException:
             partial.unlink(missing_ok=True)
             raise

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,7 @@ class EngineRun:
     workers: list[dict[str, Any]] = field(default_factory=list)  # a cluster's workers: each one's share and peak
     resumed: int = 0  # the layer a checkpoint resumed from (0: a fresh run)
     checkpoints_skipped: int = 0  # checkpoints not written: the disk was wanted for spill files
+    kept_layer: int | None = None  # the layer the checkpoint holds when the run ends (None: none written)
     seconds: float = 0.0
 
     @property
@@ -187,6 +188,7 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
         folder.remove()
         if checkpoint is not None:
             checkpoint.close()
+            run.kept_layer = checkpoint.saved_layer if checkpoint.saved_layer >= 0 else None
     run.seconds = time.perf_counter() - started
     return run
 
@@ -201,8 +203,31 @@ def root(spec: FrontierSpec, lanes: Lanes, meter: Meter) -> Shelf:
     return shelf
 
 
+@dataclass
+class Finished:
+    """The last finished layer: its number, its states (held whole through the next layer's hand-overs
+    unless the checkpoint has it already) and the lanes as they stood then. What a stop writes."""
+
+    layer: int
+    shelf: Shelf
+    lanes: Lanes
+
+
+def finished(engine: Engine, layer: int, shelf: Shelf) -> Finished:
+    """``shelf`` as layer ``layer``, finished, with a copy of the lanes (the next layer changes them)."""
+    return Finished(layer, shelf, replace(engine.lanes, residues=list(engine.lanes.residues)))
+
+
+def keep(checkpoint: Any, engine: Engine, last: Finished) -> None:
+    """A stop (the time limit, the memory budget, Ctrl-C or SIGTERM): the checkpoint gets the last finished
+    layer, whatever the clock, unless it has it already."""
+    if checkpoint is not None and checkpoint.saved_layer != last.layer:
+        checkpoint.save(engine, last.layer, last.shelf, final=True, lanes=last.lanes)
+
+
 def walk(engine: Engine, progress: Callable[[str], None] | None, checkpoint: Any, started: float) -> None:
-    """The layer loop: sets ``engine.run.count`` when every layer is done."""
+    """The layer loop: sets ``engine.run.count`` when every layer is done. With a checkpoint, a stop writes
+    the last finished layer: a layer the file does not hold yet is held whole while the next one is made."""
     spec, run, lanes = engine.spec, engine.run, engine.lanes
     first, shelf = 0, None
     if checkpoint is not None:
@@ -212,31 +237,39 @@ def walk(engine: Engine, progress: Callable[[str], None] | None, checkpoint: Any
             run.resumed = first
     if shelf is None:
         shelf = root(spec, lanes, engine.meter)
-    last_report = started
-    for layer in range(first, spec.elements):
-        n = shelf.states
-        run.states.append(n)
-        if n > run.peak_states:
-            run.peak_states, run.peak_layer = n, layer
-        if n == 0:
-            break
-        if engine.stop.expired():
-            if checkpoint is not None:  # the layer is whole: the same command goes on from it
-                checkpoint.save(engine, layer, shelf, final=True)
-            return
-        if lanes.must_widen(spec.choices):
-            shelf = widen(engine, shelf)
-        shelf = step_layer(engine, layer, shelf)
-        if shelf is None:
-            return
-        if checkpoint is not None:
-            checkpoint.save(engine, layer + 1, shelf)
-        now = time.perf_counter()
-        if progress is not None and now - last_report >= PROGRESS_EVERY:
-            last_report = now
-            where = "on disk" if shelf.folder is not None else "in memory"
-            progress(f"layer {layer + 1} of {spec.elements}: {shelf.states:,} states, "
-                     f"{max(run.memory[-1:] or [0]) // MB:,} MB at the peak, {where}")
+    last, last_report = finished(engine, first, shelf), started
+    try:
+        for layer in range(first, spec.elements):
+            n = shelf.states
+            run.states.append(n)
+            if n > run.peak_states:
+                run.peak_states, run.peak_layer = n, layer
+            if n == 0:
+                break
+            if engine.stop.expired():
+                keep(checkpoint, engine, last)
+                return
+            if checkpoint is not None and checkpoint.saved_layer != layer:
+                shelf.hold()
+            if lanes.must_widen(spec.choices):
+                shelf = widen(engine, shelf)
+            shelf = step_layer(engine, layer, shelf)
+            if shelf is None:
+                keep(checkpoint, engine, last)
+                return
+            done, last = last, finished(engine, layer + 1, shelf)  # the new layer is whole before the old goes
+            done.shelf.release()
+            if checkpoint is not None:
+                checkpoint.save(engine, layer + 1, shelf)
+            now = time.perf_counter()
+            if progress is not None and now - last_report >= PROGRESS_EVERY:
+                last_report = now
+                where = "on disk" if shelf.folder is not None else "in memory"
+                progress(f"layer {layer + 1} of {spec.elements}: {shelf.states:,} states, "
+                         f"{max(run.memory[-1:] or [0]) // MB:,} MB at the peak, {where}")
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the last finished layer is written, then the run ends
+        keep(checkpoint, engine, last)
+        raise
     shelf.release()
     if checkpoint is not None:
         checkpoint.save(engine, spec.elements, Shelf(0, engine.width, engine.meter), final=True)

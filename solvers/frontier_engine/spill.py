@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gridsat.models.errors import InvalidOption
+from gridsat.models.params import excerpt
 from gridsat.solvers.machine import check_folder
 
 GB = 1 << 30
@@ -64,7 +65,7 @@ class SpillFolder:
 
     def check(self) -> None:
         """Refuse, before the run starts, a folder that cannot hold spill files (made later, when needed)."""
-        check_folder(self.base, "--spill")
+        check_folder(self.base, "spill")
 
     def file(self, stem: str) -> Path:
         """A new file name in the folder (the folder is made on the first call)."""
@@ -74,7 +75,7 @@ class SpillFolder:
                     self.base.mkdir(parents=True, exist_ok=True)
                     self.path = Path(tempfile.mkdtemp(prefix="gridsat-frontier-", dir=self.base))
                 except OSError as err:
-                    raise InvalidOption(f"--spill {str(self.base)!r}: cannot make a folder there "
+                    raise InvalidOption(f"spill={excerpt(str(self.base))}: cannot make a folder there "
                                         f"({err.strerror or err})") from None
             self.serial += 1
             return self.path / f"{stem}-{self.serial}.bin"
@@ -116,6 +117,7 @@ class Shelf:
         self.keep = keep
         self.items: list[Any] = [None] * parts
         self.sizes = [0] * parts  # states per partition
+        self.held = False  # every partition kept through hand-overs (``hold``)
 
     @property
     def parts(self) -> int:
@@ -140,16 +142,29 @@ class Shelf:
         self.folder.grew(rows.nbytes)
         self.items[p] = path
 
+    def hold(self) -> None:
+        """Keep every partition, whole, through the hand-overs of the next layer until ``release``: the last
+        finished layer, for a stop to write to the checkpoint. A hand-over is then a reference (counted
+        again in the meter, as the taker lets go of it) or the file read and left in place."""
+        self.held = True
+
     def take(self, p: int) -> np.ndarray:
-        """Partition ``p``'s rows, handed over: the shelf lets go of them (and of their file)."""
-        item, self.items[p] = self.items[p], None
+        """Partition ``p``'s rows, handed over: the shelf lets go of them (and of their file) unless held."""
+        item = self.items[p]
+        if not self.held:
+            self.items[p] = None
         if isinstance(item, Path):
             rows = np.fromfile(item, dtype=np.uint64).reshape(-1, self.width)
             assert self.folder is not None
-            self.folder.free(item, rows.nbytes)
+            if not self.held:
+                self.folder.free(item, rows.nbytes)
             self.meter.add(rows.nbytes)
             return rows
-        return item if item is not None else np.zeros((0, self.width), np.uint64)
+        if item is None:
+            return np.zeros((0, self.width), np.uint64)
+        if self.held:
+            self.meter.add(item.nbytes)
+        return item
 
     def peek(self, p: int) -> np.ndarray:
         """Partition ``p``'s rows, kept on the shelf (a checkpoint reads them)."""
@@ -159,7 +174,8 @@ class Shelf:
         return item if item is not None else np.zeros((0, self.width), np.uint64)
 
     def release(self) -> None:
-        """Every partition let go of (and its file removed)."""
+        """Every partition let go of (and its file removed), held or not."""
+        self.held = False
         for p in range(self.parts):
             if self.items[p] is not None:
                 self.meter.sub(self.take(p).nbytes)

@@ -54,7 +54,7 @@ def implied_both_ways(original: Any, mutated: Any, budget: Budget | None = None)
         for c in lost:
             (own if all(abs(lit) in projection for lit in c) else aux).append(list(c))
         try:
-            clause = first_not_implied(holder.cnf.clauses, own, aux, budget=budget)
+            clause = first_not_implied(with_natives(holder.cnf), own, aux, budget=budget)
         except OutOfBudget:
             return False, f"{BUDGET} of {budget.limit:,} conflicts {UNCOUNTED}"
         if clause is not None:
@@ -66,18 +66,43 @@ def implied_both_ways(original: Any, mutated: Any, budget: Budget | None = None)
     return True, ""
 
 
+def with_natives(cnf: Any) -> list[list[int]]:
+    """The clauses of ``cnf``, and when it is a CNF+ its native at-most-k constraints written as clauses (a
+    sequential counter over fresh variables), which the proofs' solvers take no other way: without them,
+    a clause that the native at-most-ones imply (a cell's at-least-one, with the areas summing to the
+    grid's) looked not implied."""
+    atmosts = getattr(cnf, "atmosts", None)
+    if not atmosts:
+        return cnf.clauses
+    from pysat.card import CardEnc, EncType
+
+    top = max([cnf.nv, *(abs(lit) for clause in cnf.clauses for lit in clause)])
+    out = list(cnf.clauses)
+    for lits, bound in atmosts:
+        written = CardEnc.atmost(lits=list(lits), bound=bound, top_id=top, encoding=EncType.seqcounter)
+        out += written.clauses
+        top = max(top, written.nv)
+    return out
+
+
 def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
                       budget: Budget | None = None) -> list[int] | None:
-    """The first of the ``wanted`` clauses (lists searched in order) that ``clauses`` do not imply (with
-    its negation assumed, they are satisfiable), or None when they imply them all. With a ``budget``,
-    raises ``OutOfBudget`` once the SAT calls have spent its conflicts (counted in it, so that one
-    budget can cover several calls of this function) and the LP relaxation (``solvers.mutation.relaxation``)
-    does not prove the clauses left. A SAT call that outruns ``SLICE`` conflicts first has the
-    relaxation asked about the clauses left, once, and the calls go on with those it leaves.
+    """A clause of the ``wanted`` lists (searched in order: one of the first list that is not implied comes
+    before any of the second) that ``clauses`` do not imply (with its negation assumed, they are
+    satisfiable), or None when they imply them all. With a ``budget``, raises ``OutOfBudget`` once the SAT
+    calls have spent its conflicts (counted in it, so that one budget can cover several calls of this
+    function) and the LP relaxation (``solvers.mutation.relaxation``) does not prove the clauses left. A SAT
+    call that outruns ``SLICE`` conflicts first has the relaxation asked about the clauses left, once, and
+    the calls go on with those it leaves.
 
     Most implied clauses are implied by unit propagation alone (a weakened clause by its original, an
     at-most-one pair by the rest of its group): one propagation each settles those, far cheaper than a
-    solver call; the rest get one incremental SAT call each."""
+    solver call. The rest of each list take one SAT call together: the clauses with the negation of one
+    of them (whichever the solver picks, behind a selector literal) are unsatisfiable exactly when they
+    imply every one. What makes one implied clause hard to prove (a counting argument, such as the ranks
+    of a tour being all of 0..n-1) is mostly shared by the others, so the solver learns it once: on the
+    knight's tour ``distance`` encoding's dropped "at most one above" clauses, 10 to 30 times fewer
+    conflicts than one call per clause."""
     asked = [clause for group in wanted for clause in group]
     if not asked:
         return None
@@ -85,39 +110,74 @@ def first_not_implied(clauses: list[list[int]], *wanted: list[list[int]],
 
     with Solver(name="maplechrono", bootstrap_with=clauses) as propagator:
         # propagate() says False when the negated clause conflicts by unit propagation: it is implied.
-        hard = [c for c in asked if propagator.propagate(assumptions=[-lit for lit in c])[0]]
-    if not hard:
+        hard = [[c for c in group if propagator.propagate(assumptions=[-lit for lit in c])[0]] for group in wanted]
+    if not any(hard):
         return None
     with Solver(name="cadical195", bootstrap_with=clauses) as oracle:
-        counted = False  # whether the LP relaxation was asked yet
-        i = 0
-        while i < len(hard):
-            c = hard[i]
-            if budget is None:
-                answer = oracle.solve(assumptions=[-lit for lit in c])
-            else:
-                answer = None
-                # A call that outruns a slice of the budget may be a counting argument: it is cut
-                # short there, once, so the relaxation gets asked before the whole budget is spent.
-                left = budget.limit - budget.spent
-                if left > 0:
-                    before = oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
-                    oracle.conf_budget(left if counted else min(SLICE, left))
-                    answer = oracle.solve_limited(assumptions=[-lit for lit in c])
-                    budget.spent += oracle.accum_stats()["conflicts"] - before
-                if answer is None:
-                    if counted:
-                        raise OutOfBudget
-                    counted = True
-                    # The clauses left may follow by counting, which the relaxation proves at once.
-                    proved = {tuple(p) for p in proved_by_counting(clauses, hard[i:], beside=asked)}
-                    hard = [h for h in hard[i:] if tuple(h) not in proved]
-                    i = 0
-                    continue
-            if answer:
-                return c
-            i += 1
+        proof = Proof(oracle, clauses, asked, budget)
+        for group in hard:
+            broken = proof.one_broken(group)
+            if broken is not None:
+                return broken
     return None
+
+
+class Proof:
+    """The SAT calls of one ``first_not_implied``: an incremental oracle on the clauses, fresh selector
+    variables for each call's negations, and whether the LP relaxation was asked yet (once)."""
+
+    def __init__(self, oracle: Any, clauses: list[list[int]], asked: list[list[int]], budget: Budget | None):
+        from pysat.formula import IDPool
+
+        self.oracle, self.clauses, self.asked, self.budget = oracle, clauses, asked, budget
+        top = max((abs(lit) for c in (*clauses, *asked) for lit in c), default=0)
+        self.pool = IDPool(start_from=top + 1)  # selectors: above every variable of the clauses
+        self.counted = False
+
+    def one_broken(self, group: list[list[int]]) -> list[int] | None:
+        """The first clause of ``group`` that a model of the clauses breaks, or None when none can be broken."""
+        pending = group
+        while pending:
+            answer = self.some_negation(pending)
+            if answer is False:
+                return None
+            if answer is not None:  # a model: the first clause it breaks
+                return next(c for c in pending if not any(lit in answer for lit in c))
+            # A call that outruns a slice of the budget may be a counting argument: it is cut short
+            # there, once, so the relaxation gets asked before the whole budget is spent.
+            if self.counted:
+                raise OutOfBudget
+            self.counted = True
+            proved = {tuple(p) for p in proved_by_counting(self.clauses, pending, beside=self.asked)}
+            pending = [c for c in pending if tuple(c) not in proved]
+        return None
+
+    def some_negation(self, pending: list[list[int]]) -> set[int] | bool | None:
+        """A model of the clauses that breaks one of ``pending`` (its literals), False when there is none,
+        None when the budget's slice ran out. Each negation sits behind a selector and one selector must
+        hold, all of it only while this call's activation literal is assumed (then retired by a unit clause)."""
+        active = self.pool.id(("call", self.pool.top))
+        selectors = []
+        for clause in pending:
+            selector = self.pool.id(("negation", active, len(selectors)))
+            selectors.append(selector)
+            for lit in clause:
+                self.oracle.add_clause([-selector, -lit])
+        self.oracle.add_clause([-active, *selectors])
+        try:
+            if self.budget is None:
+                answer = self.oracle.solve(assumptions=[active])
+            else:
+                left = self.budget.limit - self.budget.spent
+                if left <= 0:
+                    return None
+                before = self.oracle.accum_stats()["conflicts"]  # the oracle's stats add up over its calls
+                self.oracle.conf_budget(left if self.counted else min(SLICE, left))
+                answer = self.oracle.solve_limited(assumptions=[active])
+                self.budget.spent += self.oracle.accum_stats()["conflicts"] - before
+            return set(self.oracle.get_model()) if answer else answer  # read before the clause below
+        finally:
+            self.oracle.add_clause([-active])
 
 
 def implies(clauses: list[list[int]], clause: list[int]) -> bool:

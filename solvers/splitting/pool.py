@@ -218,12 +218,12 @@ def scheduler_address(text: str) -> str:
     if scheme == "inproc" and rest and not any(c.isspace() for c in rest):
         return text.strip()  # a LocalCluster(processes=False) in this process: inproc://HOST/PID/N
     if scheme in SECURED:
-        raise InvalidOption(f"--scheduler {excerpt(text)}: {scheme}:// needs a TLS security configuration, which "
+        raise InvalidOption(f"scheduler={excerpt(text)}: {scheme}:// needs a TLS security configuration, which "
                             "gridsat does not take; reach the scheduler over tcp:// (an SSH tunnel, a private network)")
     host, colon, port = rest.rpartition(":")
     if (sep and scheme not in SCHEMES) or not colon or not host or not port.isascii() or not port.isdigit() \
             or len(port) > 5 or not 1 <= int(port) <= 65535 or any(c.isspace() or c in "/?#" for c in host):
-        raise InvalidOption(f"--scheduler {excerpt(text)} is not a Dask scheduler address: expected "
+        raise InvalidOption(f"scheduler={excerpt(text)} is not a Dask scheduler address: expected "
                             f"[{'|'.join(SCHEMES)}://]HOST:PORT, e.g. tcp://127.0.0.1:8786")
     return text.strip()
 
@@ -234,7 +234,7 @@ def connect(address: str) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise BackendUnavailable("--scheduler needs Dask: pip install 'gridsat[dask]'") from None
+        raise BackendUnavailable("scheduler= needs Dask: pip install 'gridsat[dask]'") from None
     knock(address)
     try:
         return Client(address, timeout=10)

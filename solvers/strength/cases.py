@@ -176,6 +176,21 @@ def register_tatami() -> None:
     """Tatami's corner clauses with one mat per cell, on a small room."""
     register(Claim("tatami corners", "propagation", lambda: [sliced("tatami", "3x4", "pairwise", lambda key: True)],
                   "a 3x4 room: one mat per cell (pairwise) and no four mats meeting at a corner"))
+    register(Claim("tatami directions", "propagation", lambda: [sliced(
+        "tatami", "3x4", "directions+pairwise", lambda key: True)],
+        "a 3x4 room: one direction per cell (pairwise), mates agree, and the corner clauses on directions"))
+
+
+def register_shikaku() -> None:
+    """Shikaku's two ways of covering the cells, on a small puzzle: every candidate rectangle."""
+    rects: Pick = lambda key: isinstance(key, tuple) and key[0] == "rect"  # noqa: E731
+    for cells_rule in ("cover", "pack"):
+        register(Claim(f"shikaku {cells_rule}", "propagation", lambda cells_rule=cells_rule: [sliced(
+            "shikaku", "3x3:a3a3a3c", f"{cells_rule}+pairwise+nosymmetry", rects)],
+            f"the 3x3 puzzle 3x3:a3a3a3c: one rectangle per clue and {CELL_RULES[cells_rule]} (pairwise)"))
+
+
+CELL_RULES = {"cover": "exactly one per cell", "pack": "at most one per cell"}
 
 
 def lex_case(sizes: range) -> list[Constraint]:
@@ -235,5 +250,6 @@ register_adjacency()
 register_domains()
 register_alldifferent()
 register_tatami()
+register_shikaku()
 register_tours()
 register_numbers()
