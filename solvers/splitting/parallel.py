@@ -1,8 +1,9 @@
 """Counting and enumerating in disjoint parts, on local worker processes or a Dask cluster: the runner.
 
-A split run first searches alone while its local workers start (the probe), until splitting can pay,
-as solvers.splitting.split_policy says: a count finished by then is answered without splitting (the
-workers are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
+A split run first searches alone (the probe) until splitting can pay, as solvers.splitting.split_policy
+says, while its local workers start and measure what starting a part costs (with the run, or late
+in a probe that keeps its work): a count finished by then is answered without splitting (the workers,
+if started, are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
 many more than workers so that uneven parts balance, and the workers conquer them, each part verified
 and de-duplicated like any run (``conquer``, in a worker). A formulation backend's probe keeps what it
 counted: it stops between two models and the first split's parts leave its models out, as the
