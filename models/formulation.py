@@ -131,6 +131,21 @@ class CnfFormulation(Formulation):
             return [-v for v, value in zip(self.projection, row, strict=True) if value]
         return [-v if value else v for v, value in zip(self.projection, row, strict=True)]
 
+    def row_of(self, clause: Sequence[int]) -> tuple[int, ...]:
+        """The projection, as 0/1 values in projection order, that a blocking clause of this formulation
+        rules out (``blocking_clause``, ``blocking_of``, or a certified search's over every projection
+        variable): its negative literals are the true variables."""
+        row = [0] * len(self.projection)
+        position = self._positions
+        for literal in clause:
+            if literal < 0:
+                row[position[-literal]] = 1
+        return tuple(row)
+
+    @functools.cached_property
+    def _positions(self) -> dict[int, int]:
+        return {v: i for i, v in enumerate(self.projection)}
+
     def size(self) -> dict[str, int]:
         natives = len(getattr(self.cnf, "atmosts", ()))  # the native at-most-ones of a CNF+
         return {"variables": self.cnf.nv, "clauses": len(self.cnf.clauses), **({"native": natives} if natives else {})}

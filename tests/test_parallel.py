@@ -267,12 +267,12 @@ def test_a_tiny_instance_is_answered_without_splitting() -> None:
 @pytest.mark.parametrize("method", [pytest.param("fork", marks=LINUX_ONLY), "spawn"])
 def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path, method: str) -> None:
     # Spawned workers would run such a script again, each starting workers of its own; a thread left
-    # running makes the pool spawn them. The 3x10 open tours take about 0.6 s on sat, past the probe,
-    # so the count is split (the 5x5 tours, 0.14 s, were sometimes answered by the probe alone).
+    # running makes the pool spawn them. The 3x10 open tours take about 0.6 s on sat, which a probe
+    # would answer alone: with none (probe=0) the count is split.
     script = tmp_path / "count.py"
     busy = "import threading\nthreading.Thread(target=threading.Event().wait, daemon=True).start()\n"
     script.write_text(f'{busy if method == "spawn" else ""}import gridsat\n'
-                      'o = gridsat.count("knights-tour", "3x10", backend="sat", split=gridsat.Split(jobs=2))\n'
+                      'o = gridsat.count("knights-tour", "3x10", backend="sat", split=gridsat.Split(jobs=2, probe=0))\n'
                       'print(o.details["split"]["workers"], o.count, o.complete, o.parts == o.parts_done > 1)\n')
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert (done.stdout, done.stderr, done.returncode) == (f"{method}ed 6096 True True\n", "", 0)
@@ -320,7 +320,7 @@ def test_the_probe_searches_on_until_a_worker_is_ready(ready: bool, monkeypatch)
     # Asked for 0.01 s, the probe of a 0.06 s count searches on while no worker is ready (here never,
     # with a wait long enough for any machine) and answers it whole; with a worker ready it splits.
     # Real workers' start-up races the count on a loaded machine, so readiness is set here.
-    monkeypatch.setattr(LocalPool, "ready", lambda self: ready)
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0 if ready else None)
     monkeypatch.setattr(split_policy, "PROBE_WAIT", 120.0)
     chosen, parsed = load("prime-grid", "4x4", {"max": 16})
     outcome = consume(split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.01)))
@@ -387,25 +387,27 @@ def test_a_checkpoint_of_another_run_is_refused_in_one_line(tmp_path: Path) -> N
     assert "is not a gridsat checkpoint" in gridsat("count", "prime-grid", "3x3", "--checkpoint", str(path)).stderr
 
 
-@pytest.mark.slow  # counts the 6x6 closed tours, and may wait minutes for the resumed count
+@pytest.mark.slow  # counts prime-grid 5x5/1..25 (about 28 s alone), and may wait minutes for the resumed count
 def test_ctrl_c_prints_a_partial_count_and_the_same_command_resumes(tmp_path: Path) -> None:
+    # A count long enough to split after its probe (the 6x6 closed tours, 2.5 s, are answered alone):
+    # the checkpoint holds the probe's kept count, then finished parts.
     path = tmp_path / "c.json"
-    command = [sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "-p", "closed=true", "--backend",
+    command = [sys.executable, "-m", "gridsat", "count", "prime-grid", "5x5", "-p", "max=25", "--backend",
                "sat", "--jobs", "2", "--parts", "64", "--checkpoint", str(path)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (not path.exists() or len(path.read_text().splitlines()) < 4):
+    while time.monotonic() < deadline and (not path.exists() or path.read_text().count('"part":') < 3):
         time.sleep(0.05)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
     assert child.returncode == 130, err
-    partial = re.fullmatch(
-        r"at least (\d+) \(tours: directed; incomplete: interrupted; (\d+) of (\d+) parts done\)\n", out)
+    partial = re.fullmatch(r"at least (\d+) \(incomplete: interrupted; (\d+) of (\d+) parts done\)\n", out)
     assert partial, out
-    assert 0 < int(partial[1]) < 19724 and 3 <= int(partial[2]) < int(partial[3])
+    assert 0 < int(partial[1]) < 917848 and 3 <= int(partial[2]) < int(partial[3])
     assert "Traceback" not in err
+    assert json.loads(path.read_text().splitlines()[1])["split"] == 0  # the probe's count, kept
     resumed = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert (resumed.returncode, resumed.stdout) == (0, "19724 (tours: directed)\n"), resumed.stderr
+    assert (resumed.returncode, resumed.stdout) == (0, "917848\n"), resumed.stderr
 
 
 def test_a_dask_cluster_counts_what_local_workers_count() -> None:
@@ -650,9 +652,78 @@ def test_a_count_the_probe_finishes_says_it_ran_alone() -> None:
     assert probed.count == 8 and probed.parts == 1
     assert re.fullmatch(r"the search finished in 0\.\d\d s, before splitting could pay",
                         probed.details["split"]["alone"])
-    # The command line says it in one line (8 solutions are found well within the probe's 0.1 s).
+    # The command line says it in one line (8 solutions are found well within the probe's least 0.1 s).
     done = gridsat("count", "prime-grid", "2x2", "--backend", "sat", "--jobs", "2")
     assert done.stdout == "8\n" and done.stderr.count("gridsat: note: not split: the search finished in") == 1
     record = json.loads(gridsat("count", "prime-grid", "2x2", "--backend", "sat", "--jobs", "2", "--json").stdout)
     assert record["split"]["alone"].endswith("before splitting could pay") and record["parts"] == 1
     assert "not split" not in gridsat("count", "prime-grid", "2x2").stderr  # a plain run was never asked to split
+
+
+# A probe ended before its count is kept (formulation backends): 0.2 s finds models in both counts below,
+# which take a few seconds alone, so both split.
+@pytest.mark.parametrize("backend, puzzle, instance, golden", [
+    ("sat", "prime-grid", "4x5", 50784), pytest.param("cpsat", "knights-tour", "5x5", 1728, marks=pytest.mark.slow)])
+def test_a_probe_that_splits_keeps_what_it_counted(backend: str, puzzle: str, instance: str, golden: int,
+                                                   tmp_path: Path, monkeypatch) -> None:
+    # The first split's parts leave the probe's models out: its count stays and none is counted twice; a
+    # checkpoint records the probe as the whole run (part 0) split again with its count, and resumes from it.
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)  # spawned workers: the probe would wait for them
+    path = tmp_path / "c.jsonl"
+    chosen, parsed = load(puzzle, instance, {})
+    split = Split(jobs=2, probe=0.2, checkpoint=path)
+    outcome = consume(split_run_of(chosen, parsed, backend, Request(), split))
+    assert (outcome.count, outcome.complete, outcome.duplicates, outcome.invalid) == (golden, True, 0, [])
+    assert outcome.details["split"]["probe_kept"] is True and outcome.parts > 1
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["parts"] == [Part().to_json()] and lines[1]["split"] == 0 and 0 < lines[1]["count"] < golden
+    assert sum(line.get("count", 0) for line in lines[1:]) == golden  # parts split again may keep counts too
+    resumed = split_run_of(chosen, parsed, backend, Request(), split)
+    assert consume(resumed).count == golden and resumed.ledger.spans == []  # every part was recorded
+
+
+def test_an_enumeration_whose_probe_was_kept_streams_each_solution_once(monkeypatch) -> None:
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)  # the probe ends at 0.2 s, whatever the workers
+    chosen, parsed = load("prime-grid", "4x5", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.2), deliver=True)
+    solutions = {freeze(s) for s in run}
+    assert len(solutions) == run.outcome.count == 50784 and run.outcome.duplicates == 0
+    assert run.outcome.details["split"]["probe_kept"] is True
+
+
+def test_an_orbit_count_whose_probe_was_kept_equals_the_whole_one(monkeypatch) -> None:
+    from gridsat.solvers.orbits import OrbitVariant
+
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)
+
+    chosen, parsed = load("prime-grid", "4x5", {})
+    whole = count_orbits(chosen, parsed, "sat", Request(), up_to="symmetry")
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0.2), variant=OrbitVariant("symmetry"))
+    outcome = consume(run)
+    assert (outcome.count, outcome.held, outcome.sizes, outcome.problems) == (whole.count, 50784, whole.sizes, [])
+    assert outcome.details["split"]["probe_kept"] is True
+
+
+def test_a_reference_probe_cannot_keep_its_count_and_its_parts_count_it_again(monkeypatch) -> None:
+    monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)
+    chosen, parsed = load("knights-tour", "5x5", {"start": "0,0"})
+    outcome = consume(split_run_of(chosen, parsed, "reference", Request(algorithm="backtrack"),
+                                   Split(jobs=2, probe=0.01, parts=8)))
+    assert (outcome.count, outcome.complete, outcome.duplicates) == (304, True, 0)
+    assert outcome.details["split"]["probe_kept"] is False
+
+
+def test_a_blocking_clause_names_the_row_it_rules_out() -> None:
+    formulation = gs.formulate("prime-grid", "3x3", backend="sat")
+    model = [v if v % 3 == 0 else -v for v in range(1, formulation.cnf.nv + 1)]
+    row = tuple(int(model[v - 1] > 0) for v in formulation.projection)
+    assert formulation.row_of(formulation.blocking_clause(model)) == row
+    assert formulation.row_of(formulation.blocking_of(row)) == row
+    assert formulation.row_of([-model[v - 1] for v in formulation.projection]) == row  # a certified search's clause
+
+
+def test_a_count_its_probe_finishes_starts_no_worker() -> None:
+    # A probe that keeps its work starts the workers only PROBE_WAIT before it may end at the earliest.
+    chosen, parsed = load("prime-grid", "3x3", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
+    assert consume(run).count == 128 and run.late and run.pool is None

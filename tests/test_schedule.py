@@ -140,3 +140,38 @@ def test_the_ledger_records_the_first_idle_worker_the_plans_and_where_parts_were
     ledger.splitting(3)
     ledger.unsplit(3)  # it finished before it noticed
     assert ledger.split_counts() == (1, 1)
+
+
+def test_the_probe_runs_until_the_split_s_fixed_costs_are_a_small_share_of_its_time() -> None:
+    # 16 parts per worker each starting in 20 ms, and the last part alone at the end: 0.42 s of fixed costs.
+    fixed = 32 / 2 * 0.02 + split_policy.PART_FLOOR
+    kept = split_policy.probe_seconds(0.02, 2, 32, keeps=True)
+    assert kept == pytest.approx(fixed / split_policy.OVERHEAD)
+    # A count that ends just after its split takes at most 1 + OVERHEAD times one plain search.
+    assert (kept + fixed) / kept == pytest.approx(1 + split_policy.OVERHEAD)
+    # Cheap start-ups: until the first split's parts would run PART_FLOOR each, were the rest as long.
+    assert split_policy.probe_seconds(0.001, 2, 32, keeps=True) == pytest.approx(32 * split_policy.PART_FLOOR)
+    assert split_policy.probe_seconds(5.0, 2, 32, keeps=True) == split_policy.probe_seconds(
+        split_policy.PROBE, 2, 32, keeps=True)  # a search to a first solution longer than PROBE is no start-up
+    # Thrown away when the run splits: about as long as the fixed costs (rent or buy).
+    assert split_policy.probe_seconds(0.02, 2, 32, keeps=False) == pytest.approx(fixed)
+    assert split_policy.probe_seconds(0.0, 64, 32, keeps=False) >= split_policy.PROBE
+
+
+def test_after_a_kept_probe_no_part_is_piloted() -> None:
+    ledger = ledger_with(10, {})
+    assert split_policy.refinement(ledger, 3, 0.0, workers=2, pilot=False) is None
+
+
+def test_beside_local_workers_the_probe_may_stretch_in_wall_time() -> None:
+    # Its length is then processor time: on a shared machine it ends later by the clock, at most
+    # SLOWEST times its length and the wait for a worker later; a Dask cluster's probe ends on time.
+    stretched = 10.0 + split_policy.SLOWEST * 2.0 + split_policy.PROBE_WAIT
+    assert split_policy.probe_deadline(10.0, 2.0, waits=True) == stretched
+    assert split_policy.probe_deadline(10.0, 2.0, waits=False) == 12.0
+
+
+def test_the_workers_start_a_worker_start_up_before_the_probe_may_end() -> None:
+    earliest = split_policy.probe_seconds(0.0, 2, 32, keeps=True)
+    assert split_policy.launch_seconds(2, 32) == pytest.approx(earliest - split_policy.PROBE_WAIT)
+    assert split_policy.launch_seconds(2, 4) == 0.0  # a probe that may end within a worker's start-up: at once

@@ -28,9 +28,11 @@ model building included. Targets for splitting again: on 100 workers at least 60
 at most 1%, no worker idle more than 5% of the wall time with --jobs 2.
 
 What this script measured when the split policy's constants (solvers.splitting.split_policy) were tuned:
-- PROBE: the probe's work is thrown away when the run splits. At 0.2 s, knights-tour 6x6 closed on
-  sat took 1.66-2.01 s, at 0.1 s 1.48-1.50 s, at 0.05 s 1.36 s; but at 0.05 s counts of 0.06-0.1 s
-  split and took 0.1-0.15 s more (and ``gridsat count knights-tour 4x5 --backend cpsat --jobs 2``).
+- PROBE (when the probe's work was thrown away as the run split, and the probe was PROBE seconds; it
+  now runs until splitting can pay, at least PROBE, and a sat or cpsat probe keeps its count). At
+  0.2 s, knights-tour 6x6 closed on sat took 1.66-2.01 s, at 0.1 s 1.48-1.50 s, at 0.05 s 1.36 s;
+  but at 0.05 s counts of 0.06-0.1 s split and took 0.1-0.15 s more (and ``gridsat count
+  knights-tour 4x5 --backend cpsat --jobs 2``).
 - PROBE_WAIT: a forked worker is ready at once, a spawned one takes 0.25 s (sat) to 0.5 s (cpsat:
   OR-Tools loads in 0.24 s). With a flat 0.2 s probe, knights-tour 5x5 on cpsat took 0.5 s alone
   and 1.3 s split: its parts waited for spawned workers.

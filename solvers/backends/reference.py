@@ -31,6 +31,7 @@ class Resume(Handback):
 
     throw: Callable[[], None] | None = None  # set while the search runs
     able: bool = False  # whether the part can hand back the rest of its range
+    models: bool = False  # a range, not models: a whole search (a split run's probe) has none to hand back
 
     def drain(self) -> None:
         self.draining = True

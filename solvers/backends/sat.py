@@ -146,6 +146,10 @@ class SatSearch:
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)  # accum_stats() of the solvers this search ran
     cut_short: bool = False  # a solve call was interrupted: CaDiCaL then aborts the process if asked for counters
+    # the solver that enumerates parts' projections, kept from split to split (``split``), and the last
+    # activation literal it used
+    splitter: Any = field(default=None, repr=False)
+    activation: int = 0
 
     def statistics(self) -> dict[str, int | None]:
         """What the PySAT solver counted (None for a counter it does not keep, e.g. Lingeling's)."""
@@ -191,47 +195,58 @@ class SatSearch:
         """Parts on a prefix of the projection, their projections enumerated by the solver (``within``:
         sub-parts of that part, whose fixed values every call assumes).
 
-        One solver serves every prefix: each prefix's blocking clauses carry a fresh activation
-        literal that only that prefix's calls assume, so they never cut another prefix's models. A
-        lazy formulation's models are refined first, so only real solutions' prefixes become parts.
+        One solver serves every prefix, and every split of the run: each prefix's blocking clauses
+        carry a fresh activation literal that only that prefix's calls assume, so they never cut
+        another prefix's models, and are retired (the literal set false) once its projections are
+        known. Kept from split to split, the solver is loaded once and keeps what it learnt: a run
+        split again splits dozens of parts in the parent, and loading a fresh solver for each took
+        most of the parent's time on prime-grid 4x5. A lazy formulation's models are refined first
+        (its cuts hold in every solution, so they stay), so only real solutions' prefixes become parts.
         """
         f = self.formulation
-        oracle = self._load(stop)
+        oracle = self.splitter if self.splitter is not None else self._load(stop)
         if oracle is None:
             raise interrupted_split(stop)
-        with oracle:
-            pace, fresh = Pace(oracle), [max(f.cnf.nv, f.pool.top)]
-            assumed = [f.pool.id(key) if value else -f.pool.id(key) for key, value in (within.fixed if within else ())]
+        self.splitter, pace = oracle, Pace(oracle)
+        assumed = [f.pool.id(key) if value else -f.pool.id(key) for key, value in (within.fixed if within else ())]
 
-            def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
-                variables = [f.pool.id(key) for key in onto]
-                fresh[0] += 1
-                active = fresh[0]
-                found: list[tuple[int, ...]] = []
-                while True:
-                    answer = self._solve(oracle, stop, pace, threaded=False, extra=[active, *assumed])
-                    if answer is None:
-                        raise interrupted_split(stop)
-                    if not answer:
-                        return found
-                    model = oracle.get_model()
-                    cuts = f.refine(model) if f.refine is not None else []
-                    if cuts:
-                        oracle.append_formula(cuts)
-                        continue
-                    values = tuple(int(model[v - 1] > 0) for v in variables)
-                    found.append(values)
-                    if len(found) > limit:
-                        return None
-                    other = [-v if value else v for v, value in zip(variables, values, strict=True)]
-                    oracle.add_clause([-active, *other])
+        def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
+            variables = [f.pool.id(key) for key in onto]
+            self.activation = max(self.activation, f.cnf.nv, f.pool.top) + 1
+            active = self.activation
+            found: list[tuple[int, ...]] | None = []
+            while found is not None:
+                answer = self._solve(oracle, stop, pace, threaded=False, extra=[active, *assumed])
+                if answer is None:
+                    raise interrupted_split(stop)
+                if not answer:
+                    break
+                model = oracle.get_model()
+                cuts = f.refine(model) if f.refine is not None else []
+                if cuts:
+                    oracle.append_formula(cuts)
+                    continue
+                values = tuple(int(model[v - 1] > 0) for v in variables)
+                found.append(values)
+                if len(found) > limit:
+                    found = None
+                    break
+                other = [-v if value else v for v, value in zip(variables, values, strict=True)]
+                oracle.add_clause([-active, *other])
+            oracle.add_clause([-active])  # this prefix's blocking clauses are done with
+            return found
 
-            fixed = len(within.fixed) if within else 0
+        fixed = len(within.fixed) if within else 0
+        try:
             parts = split_prefix([f.pool.obj(v) for v in f.projection], projections, target, cap, within,
                                  self.prefixes.get((fixed, target)))
-            if parts:
-                self.prefixes[(fixed, target)] = len(parts[0].fixed)
-            return parts
+        except BaseException:  # a solver stopped inside a call (Ctrl-C) is not asked anything again
+            self.splitter = None
+            oracle.delete()
+            raise
+        if parts:
+            self.prefixes[(fixed, target)] = len(parts[0].fixed)
+        return parts
 
     def solutions(self, stop: Stop) -> Iterator[Any]:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:
@@ -320,18 +335,19 @@ class SatSearch:
                     self.recorder.certificate.cut(cuts)
                 continue
             yield from f.solutions_of(f.values(model))
-            if handback.recording:
-                handback.found.append(tuple(int(model[v - 1] > 0) for v in f.projection))
-            if self.solver in ONE_SHOT:
-                stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
-                return
             # Block this assignment of the projection, never of the auxiliaries, so that the
             # auxiliaries of an encoding cannot multiply the count.
             # A certified search blocks every projection variable, so that the clause rules out this one
             # assignment only, as its certificate shows.
             recorder = self.recorder
-            oracle.add_clause(f.blocking_clause(model) if recorder is None else recorder.block(
-                model, f.decode(f.values(model))))
+            clause = f.blocking_clause(model) if recorder is None else recorder.block(model, f.decode(f.values(model)))
+            if handback.recording:  # the clause is kept, and turned into the model's row only if handed back
+                handback.row = f.row_of
+                handback.found.append(clause)
+            if self.solver in ONE_SHOT:
+                stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
+                return
+            oracle.add_clause(clause)
 
     def _solve(self, oracle: Any, stop: Stop, pace: Pace, threaded: bool, extra: list[int] | None = None
                ) -> bool | None:

@@ -107,17 +107,28 @@ class Part:
 class Handback:
     """How a formulation backend's search hands back a part split again while it runs: asked to
     ``drain``, it stops between two models (never inside one: every solution of a model it reported
-    was read), and ``found`` lists the models' primary assignments, which the sub-parts then leave
-    out. ``cut`` says it did stop early (a search that ended anyway has nothing to hand back)."""
+    was read), and ``rows()`` lists the models' primary assignments, which the sub-parts then leave
+    out. ``cut`` says it did stop early (a search that ended anyway has nothing to hand back). A
+    split run's probe records its models too, and the first split's parts leave them out."""
 
-    found: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
-    recording: bool = False  # only a part's run keeps ``found`` (a whole run would hold every model)
+    # what the search kept of each model it counted while ``recording``: its primary assignment or,
+    # cheaper to keep, something ``row`` turns into one (the sat backend keeps its blocking clause, and
+    # most parts finish, so their models are never turned into rows)
+    found: list[Any] = dataclasses.field(default_factory=list)
+    row: Callable[[Any], tuple[int, ...]] | None = None  # None: ``found`` holds the rows themselves
+    # only a part's run and a split run's probe keep ``found`` (a plain run would hold every model)
+    recording: bool = False
     draining: bool = False
     cut: bool = False
     halt: Callable[[], None] | None = None  # ends a solver call in progress (set while one runs)
     # the reference backend: the part's decisions numbered below this (at its last level) were searched
     # in full and their solutions counted; the rest of its range is handed back untouched
     upto: int | None = None
+    models: bool = True  # it hands back the models it counted (the reference backend: a range, ``upto``)
+
+    def rows(self) -> list[tuple[int, ...]]:
+        """The primary assignments of the models counted while recording, in the order they came."""
+        return list(self.found) if self.row is None else [self.row(kept) for kept in self.found]
 
     def drain(self) -> None:
         self.draining = True

@@ -1,10 +1,14 @@
 """Counting and enumerating in disjoint parts, on local worker processes or a Dask cluster: the runner.
 
-A split run first searches alone while its local workers start (the probe), for as long as
-solvers.splitting.split_policy says: an instance finished by then is tiny, and is answered without splitting
-(the workers are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
+A split run first searches alone (the probe) until splitting can pay, as solvers.splitting.split_policy
+says, while its local workers start and measure what starting a part costs (with the run, or late
+in a probe that keeps its work): a count finished by then is answered without splitting (the workers,
+if started, are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
 many more than workers so that uneven parts balance, and the workers conquer them, each part verified
-and de-duplicated like any run (``conquer``, in a worker).
+and de-duplicated like any run (``conquer``, in a worker). A formulation backend's probe keeps what it
+counted: it stops between two models and the first split's parts leave its models out, as the
+sub-parts of a part split again do (the whole run, part 0, split again while it ran); a reference
+search's probe cannot, and its parts count its solutions again.
 
 The parts wait in the run's ``Partition`` (solvers.splitting.partition), which hands them out and splits them
 further, before they start and while they run, as the policy says; every part's run is recorded in
@@ -42,11 +46,11 @@ from gridsat.solvers.proof.claim import withdraw
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
-from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Part, StopSplitting
-from gridsat.solvers.splitting.partition import Partition
+from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Part, StopSplitting, shared_out
+from gridsat.solvers.splitting.partition import Partition, kept_record
 from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.splitting.schedule import Ledger
-from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, PROBE, RESPLIT_AGE, first_parts
+from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, first_parts
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -74,7 +78,9 @@ class Split:
     checkpoint: Path | str | None = None
     # the number of parts to aim for, kept; None: as solvers.splitting.split_policy says, first and as the run goes on
     parts: int | None = None
-    probe: float = PROBE  # seconds of plain search first (0: split at once)
+    # seconds of plain search first, the probe's processor time beside local workers (0: split at once;
+    # None: until splitting can pay, as solvers.splitting.split_policy says)
+    probe: float | None = None
     # seconds a part runs before it may be split again (None: never split a part after the first split)
     resplit: float | None = RESPLIT_AGE
 
@@ -161,17 +167,25 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     spent = time.monotonic() - took
     if handback is not None and handback.cut:
         run.outcome.complete, run.outcome.reason = False, RESPLIT
-        return PartResult(index, run.outcome, items, handback.found, first, spent, handback.upto)
+        return PartResult(index, run.outcome, items, handback.rows(), first, spent, handback.upto)
     return PartResult(index, run.outcome, items, first=first, took=spent)
 
 
-def warm(task: Task) -> None:
+def warm(task: Task) -> float:
     """Load and build, in a worker before its first part, what the run's parts need: the puzzle's
     module, the backend's solver library and the formulation a worker keeps for its parts
     (solvers.backends.sat.part_formulation). Its first part then takes its own time, not the loading's, which
     would make the first estimate of the run's length far too long, and its parts far too many.
-    ``task`` is for the whole run (``Part()``); nothing is searched."""
-    task.variant.open(get_puzzle(task.puzzle), task.instance, task.bound, in_part=True).close()
+    ``task`` is for the whole run (``Part()``). Then measure what starting a part costs, for the
+    probe's length (solvers.splitting.split_policy): open the run again as a part would be, and search
+    it to its first solution, for ``PROBE`` seconds at most; return the seconds that took."""
+    puzzle = get_puzzle(task.puzzle)
+    task.variant.open(puzzle, task.instance, task.bound, in_part=True).close()
+    started = time.monotonic()
+    with task.variant.open(puzzle, task.instance, task.bound.narrowed(time_limit=split_policy.PROBE),
+                           in_part=True) as run:
+        next(run, None)
+    return time.monotonic() - started
 
 
 class Watch:
@@ -253,33 +267,98 @@ class Collector:
         return True
 
 
-def time_probe(probe: Run, split: Split, ready: Callable[[], bool]) -> None:
-    """Give the probe's search ``split.probe`` seconds (its building counted against the run's own
-    limit), then (local workers) until ``ready()`` says the first worker is, as long as
-    solvers.splitting.split_policy allows."""
-    probe_end = time.monotonic() + split.probe
-    waits = split.probe > 0 and not split.scheduler
-    end = split_policy.probe_deadline(probe_end, waits)
+def keeps_models(search: object) -> bool:
+    """Whether a probe's search can hand back the models it counted, so that its work is kept when the
+    run splits (a formulation backend's; a reference search hands back a part's range only)."""
+    handback = getattr(search, "handback", None)
+    return isinstance(handback, Handback) and handback.models
+
+
+class ProbeClock:
+    """When a probe beside local workers ends (its stop's ``early``): once it has searched ``seconds`` of
+    processor time (None: as long as solvers.splitting.split_policy says, from what starting a part costs
+    as the first worker ready measured it) and a worker is ready (``cost()`` is not None). It reads the
+    clock first, which costs nothing, and the workers at most every ``LOOK`` seconds: the probe asks
+    after every model. ``launch``: starts the workers, once the probe has searched as long as
+    split_policy.launch_seconds says (None: they started with the run)."""
+
+    LOOK = 0.01
+
+    def __init__(self, seconds: float | None, cost: Callable[[], float | None], workers: int, parts: int,
+                 keeps: bool, launch: Callable[[], None] | None = None) -> None:
+        self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
+        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts)
+        self.started, self.used = time.monotonic(), time.process_time()
+        # processor time never runs ahead of the clock in one searching thread
+        self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
+
+    def launch_if_due(self) -> None:
+        """Start the workers if their time has come (from the thread that reads the probe: it may fork)."""
+        if self.launch is not None and time.process_time() - self.used >= self.launch_at:
+            self.launch()
+            self.launch = None
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if now < self.look:
+            return False
+        self.look = now + self.LOOK
+        if self.seconds is None:
+            start = self.cost()
+            if start is None:
+                return False
+            self.seconds = split_policy.probe_seconds(start, self.workers, self.parts, keeps=self.keeps)
+            self.look = max(self.look, self.started + self.seconds)
+            return False
+        return time.process_time() - self.used >= self.seconds and self.cost() is not None
+
+
+def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, keeps: bool,
+               launch: Callable[[], None] | None = None) -> None:
+    """Give the probe's search ``split.probe`` seconds or (None) as long as splitting needs to pay
+    (``keeps``: its work is kept when the run splits); beside local workers, seconds of its processor
+    time, as ``ProbeClock`` says, and on until the first worker is ready (``cost()``, what starting a part
+    costs as it measured, is not None), as long as solvers.splitting.split_policy allows. A Dask
+    cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. ``launch``: starts the
+    local workers when due (``ProbeClock``). Its building counts against the run's own limit."""
+    workers, parts = max(1, split.jobs), split.target()
+    waits = split.probe != 0 and not split.scheduler
+    seconds = split.probe if split.probe is not None or waits else split_policy.PROBE
+    longest = seconds if seconds is not None else split_policy.probe_seconds(split_policy.PROBE, workers, parts,
+                                                                             keeps=keeps)
+    end = split_policy.probe_deadline(time.monotonic(), longest, waits)
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        ends.early = lambda: time.monotonic() >= probe_end and ready()
+        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch)
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
-                 started: float, *, splitting: bool) -> Iterator[Any]:
+                 started: float, *, splitting: bool, keeps: bool) -> Iterator[Any]:
     """Yield the probe's new solutions until it ends: it finished, its time is up, or a worker is ready
-    (``splitting``: the run will split if it goes on, as the progress line says)."""
-    last = time.monotonic()
+    (``splitting``: the run will split if it goes on, as the progress line says). A probe that
+    ``keeps`` its work is drained (it ends between two models, each of which it read whole)."""
+    last = look = time.monotonic()
     probed, ends = probe.outcome, probe.stop
+    handback = getattr(probe.search, "handback", None)
     for solution in probe:
         if collector.deliver(solution):
             yield solution
-        if on_progress and time.monotonic() - last >= REPORT:
-            on_progress(Progress(probed.count, 0, None, time.monotonic() - started,
-                                 splitting=splitting))
-            last = time.monotonic()
-        if ends.early is not None and ends.expired():
+        now = time.monotonic()
+        if now < look:  # the probe may stream thousands of solutions a second: it looks every LOOK seconds
+            continue
+        look = now + ProbeClock.LOOK
+        if isinstance(ends.early, ProbeClock):
+            ends.early.launch_if_due()
+        if on_progress and now - last >= REPORT:
+            on_progress(Progress(probed.count, 0, None, now - started, splitting=splitting))
+            last = now
+        if keeps and ends.expired() and not handback.draining:
+            # Its time is up: a search that streams solutions is asked to end between two models (one
+            # that finds none for a while ends at the time limit, also between two models), and the
+            # rest of the model it is in is read here, so that it hands back each model it counted.
+            handback.drain()
+        elif not keeps and ends.early is not None and ends.expired():
             # A worker is ready: a search that streams solutions is stopped here (one that
             # finds none for a while, by the thread that reads it), its outcome a time limit's.
             probe.close()
@@ -287,12 +366,13 @@ def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progre
 
 
 def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_seconds: float | None,
-                  now: float) -> dict[str, Any]:
+                  now: float, probe_kept: bool = False) -> dict[str, Any]:
     """How a run was split (``--json``: "split"): the first split's parts, the estimates of the run's
     part time that split parts before they started (the first and the last: when, the run's part
     time, a part's target time, the parts that makes), the estimate at the end (none when no part
     finished), how many parts were split before they started and while they ran, how long the
-    probe searched, and how the workers started (forked, spawned, or a Dask cluster's)."""
+    probe searched and whether its count was kept, and how the workers started (forked, spawned, or a
+    Dask cluster's)."""
     before, running = ledger.split_counts()
     estimates = ledger.plans if len(ledger.plans) < 2 else [ledger.plans[0], ledger.plans[-1]]
     whole = ledger.estimate(now)
@@ -302,7 +382,8 @@ def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_secon
     workers = "dask" if not isinstance(pool, LocalPool) else f"{pool.method}ed"
     return {"first_parts": len(ledger.roots), "estimates": estimates, "estimate_at_end": end,
             "split_before_start": before, "split_while_running": running,
-            "probe_seconds": None if probe_seconds is None else round(probe_seconds, 3), "workers": workers}
+            "probe_seconds": None if probe_seconds is None else round(probe_seconds, 3), "probe_kept": probe_kept,
+            "workers": workers}
 
 
 class SplitRun(Run):
@@ -334,8 +415,16 @@ class SplitRun(Run):
         # Why the run is not split, when it is not (``--json``'s "split"): a search with nothing to
         # split on runs alone from the start, with no worker and no probe's work thrown away.
         self.alone = split_policy.unsplittable(self.probe.search)
+        # A formulation backend's probe records its models, so that its count is kept when the run splits.
+        self.keeps = self.alone is None and keeps_models(self.probe.search)
+        if self.keeps:
+            self.probe.search.handback.recording = True
+        # A probe that keeps its work and runs until splitting can pay starts the local workers late: a
+        # count that ends sooner starts none (split_policy.launch_seconds).
+        self.late = self.keeps and split.probe is None and not split.scheduler
         if self.alone is None:
-            time_probe(self.probe, split, lambda: isinstance(self.pool, LocalPool) and self.pool.ready())
+            time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
+                       keeps=self.keeps, launch=self._launch if self.late else None)
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.bound, self.split = puzzle, instance, bound, split
@@ -345,6 +434,7 @@ class SplitRun(Run):
             split.checkpoint, fingerprint(puzzle, instance, bound, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.probe_seconds: float | None = None  # how long the probe searched (None: it did not)
+        self.probe_kept = False  # whether the run split and kept what the probe had counted
         # What a checkpoint file held when the run started (none for a file this run writes afresh):
         # progress counts them apart, so that a new checkpoint's own parts never show as resumed.
         self.resumed = 0  # solutions
@@ -357,10 +447,11 @@ class SplitRun(Run):
 
     def _run(self) -> Iterator[Any]:
         outcome, stop = self.outcome, self.stop
-        # Local workers start at once: they load gridsat and warm up while the probe searches, so a
-        # split run does not wait for them afterwards (a run the probe answers stops them unused).
-        if not self.split.scheduler and self.alone is None:
-            self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
+        # Local workers start at once (or, ``late``, while the probe searches): they load gridsat and warm
+        # up while it searches, so a split run does not wait for them afterwards (a run the probe answers
+        # stops them unused).
+        if not self.split.scheduler and self.alone is None and not self.late:
+            self._launch()
         try:
             parts = yield from self._plan()
             if parts is not None:
@@ -390,20 +481,25 @@ class SplitRun(Run):
                 withdraw(outcome.details)
             if outcome.parts is not None and outcome.parts > 1:
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
-                                                         time.monotonic() - self.started)
+                                                         time.monotonic() - self.started, self.probe_kept)
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
+
+    def _launch(self) -> None:
+        """Start the local workers (each warms up on the whole run's task)."""
+        if self.pool is None:
+            self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
         outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
         if checkpoint is not None and checkpoint.load():
-            self.partition.know(checkpoint.parts)
+            self._resume(checkpoint)
             return checkpoint.live()
         probed = self.probe.outcome
         try:
             yield from search_probe(self.probe, self.collector, self.on_progress, self.started,
-                                    splitting=self.alone is None)
+                                    splitting=self.alone is None, keeps=self.keeps)
         except KeyboardInterrupt:
             self.collector.take(probed)
             raise
@@ -428,29 +524,54 @@ class SplitRun(Run):
                 raise
             stop.request(str(stopped))
             return None
-        self.collector.probed()
         if parts == [Part()]:  # the backend found nothing to split on: one worker runs the whole search
             self.alone = split_policy.NO_PARTS
-        if checkpoint is not None:
-            checkpoint.start(parts)
+        rows = self.probe.search.handback.rows() if self.keeps else []
+        if rows:
+            parts = self._keep_probe(parts, rows)
+        else:
+            self.collector.probed()
+            if checkpoint is not None:
+                checkpoint.start(parts)
         self.partition.know(parts)
         return parts
+
+    def _keep_probe(self, parts: list[Part], rows: list[tuple[int, ...]]) -> list[Part]:
+        """The probe's count stays: the first split's ``parts`` become the sub-parts of the whole run
+        (part 0) split again while it ran, each leaving out the probe's models (``rows``) that fall in
+        it, and a checkpoint records that split with the probe's count, as it records a part split again."""
+        probed = self.probe.outcome
+        self.collector.take(probed)
+        self.probe_kept = True
+        self.partition.pilots = False  # split_policy's docstring says why
+        into = shared_out([p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
+        if self.checkpoint is not None:
+            self.checkpoint.start([Part()])
+            self.checkpoint.resplit(0, into, kept_record(probed))
+        return into
+
+    def _resume(self, checkpoint: Checkpoint) -> None:
+        """Take in what the checkpoint's file holds: its parts, and the counts of its finished parts and of
+        the parts split again that kept theirs (a checkpoint is only kept by counts, which deliver nothing)."""
+        self.partition.know(checkpoint.parts)
+        for record in [*checkpoint.done.values(), *checkpoint.kept.values()]:
+            self.outcome._merge_record(record)
+        self.resumed = self.outcome.count if self.collector.seen is None else 0
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint
         done = checkpoint.done if checkpoint is not None else {}
-        kept = checkpoint.kept.values() if checkpoint is not None else ()
-        for record in [*done.values(), *kept]:  # a checkpoint is only kept by counts, which deliver nothing
-            outcome._merge_record(record)
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
-        self.resumed = outcome.count if self.collector.seen is None else 0
         self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
         todo = [p for p in parts if p.index not in done]
         if not todo:
             return
         if self.pool is None:
-            self.pool = DaskPool(self.split.scheduler, conquer)
+            if self.split.scheduler:
+                self.pool = DaskPool(self.split.scheduler, conquer)
+            else:
+                self._launch()
         # Parts are handed out in a shuffled order, so that the parts run first are a fair sample of
         # the run for the estimate of its length (solvers.splitting.schedule), and only a few ahead of need, so
         # that those still waiting here can be split before they start.

@@ -33,6 +33,11 @@ from gridsat.solvers.splitting.split_policy import RESPLIT_OVERSHOOT
 from gridsat.solvers.stop import Stop
 
 
+def kept_record(kept: Outcome) -> dict[str, Any]:
+    """What a checkpoint keeps of the count a run split again had made (a part's, or the probe's)."""
+    return {"count": kept.count, "duplicates": kept.duplicates, "seconds": kept.seconds, **kept._record()}
+
+
 class Partition:
     """The parts of a split run not yet finished: those waiting to be handed out (``queue``), each by
     index (``known``, for splitting it again) and those asked to stop to be split again (``halting``).
@@ -51,6 +56,7 @@ class Partition:
         self.halting: dict[int, list[Part]] = {}  # parts asked to stop -> their sub-parts, not yet numbered
         self.next_index = 0  # the index the next sub-part takes
         self.queue: deque[Part] = deque()  # parts not yet handed to the pool
+        self.pilots = True  # first-split parts are piloted before any estimate (not after a probe that kept its work)
 
     def know(self, parts: list[Part]) -> None:
         """``parts`` are the run's parts not yet finished or split (the first split's, or a checkpoint's)."""
@@ -80,7 +86,7 @@ class Partition:
         if not self.refines:
             return None
         now = self.now()
-        sizing = split_policy.refinement(self.ledger, part.index, now, workers)
+        sizing = split_policy.refinement(self.ledger, part.index, now, workers, pilot=self.pilots)
         if sizing is None:
             return None
         into = self._divide(part, sizing.parts)
@@ -138,8 +144,7 @@ class Partition:
                 into = [rest]
         if kept is None:
             return self.adopt(index, into, list(part.blocked))
-        record = {"count": kept.count, "duplicates": kept.duplicates, "seconds": kept.seconds, **kept._record()}
-        return self.adopt(index, into, [*part.blocked, *(found or [])], record)
+        return self.adopt(index, into, [*part.blocked, *(found or [])], kept_record(kept))
 
     def adopt(self, index: int, into: list[Part], blocked: list[Any] | tuple[Any, ...],
               record: dict[str, Any] | None = None) -> list[Part]:

@@ -6,9 +6,9 @@ in a part, local workers only) and ``done`` (a part's result). ``halt(index)`` a
 part to stop it soon (its part is being split again): the part's ``conquer`` polls a flag, a
 shared integer per local worker or a Dask ``Event`` per part. The local pool forks its workers
 where that is safe (``start_method``: Linux, one thread) and spawns them elsewhere, lets each warm
-up (load what parts need) before it says it is ready, makes them ignore Ctrl-C (the parent decides
-what an interrupt means) and, when closed early, terminates them, so an interrupt never waits for
-a part in flight.
+up (load what parts need, and measure what starting a part costs) before it says it is ready,
+makes them ignore Ctrl-C (the parent decides what an interrupt means) and, when closed early,
+terminates them, so an interrupt never waits for a part in flight.
 """
 
 from __future__ import annotations
@@ -59,15 +59,16 @@ DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 
 def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int,
-         warm: Callable[[], None] | None, ready: Any, parent: int) -> None:
-    """A worker's loop: ``warm()`` first (loading what parts need), then ``ready[slot] = 1``, then conquer
-    parts until the parent sends None. ``halts[slot]`` holds 1 + the index of a part the parent wants
-    stopped (an index of a part this worker no longer runs is ignored). The worker ends with its
-    ``parent`` (a pid), and quietly on SIGTERM (``solvers.children``)."""
+         warm: Callable[[], float | None] | None, ready: Any, starts: Any, parent: int) -> None:
+    """A worker's loop: ``warm()`` first (loading what parts need; it may say what starting a part costs,
+    which goes to ``starts[slot]``), then ``ready[slot] = 1``, then conquer parts until the parent sends
+    None. ``halts[slot]`` holds 1 + the index of a part the parent wants stopped (an index of a part
+    this worker no longer runs is ignored). The worker ends with its ``parent`` (a pid), and quietly on
+    SIGTERM (``solvers.children``)."""
     bind_to_parent(parent)
     if warm is not None:
         try:
-            warm()
+            starts[slot] = warm() or 0.0
         except Exception:  # the first part fails the same way, and reports it with its traceback
             pass
     ready[slot] = 1
@@ -127,16 +128,18 @@ def single_threaded_blas() -> None:
 class LocalPool:
     """``jobs`` worker processes on this machine."""
 
-    def __init__(self, jobs: int, conquer: Callable[..., Any], warm: Callable[[], None] | None = None) -> None:
-        """``warm``: what each worker runs once before it says it is ready (``ready()``)."""
+    def __init__(self, jobs: int, conquer: Callable[..., Any], warm: Callable[[], float | None] | None = None) -> None:
+        """``warm``: what each worker runs once before it says it is ready (``ready()``); it may return what
+        starting a part costs, in seconds (``start_cost()``)."""
         self.method = start_method()
         context = multiprocessing.get_context(self.method)
         self.tasks, self.results = context.Queue(), context.Queue()
         self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
         self.warmed = context.Array("b", jobs, lock=False)  # 1 once a worker has warmed up
+        self.starts = context.Array("d", jobs, lock=False)  # what starting a part cost each, as it measured
         self.workers = [context.Process(target=work, daemon=True, name=f"gridsat-worker-{i + 1}",
                                         args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed,
-                                              os.getpid()))
+                                              self.starts, os.getpid()))
                         for i in range(jobs)]
         self.size = jobs
         self.pending = 0  # parts submitted and not yet done
@@ -149,6 +152,12 @@ class LocalPool:
         """Whether a worker has started and warmed up: a part handed out now starts at once (any thread
         may ask: it reads shared memory only)."""
         return any(self.warmed)
+
+    def start_cost(self) -> float | None:
+        """What starting a part costs, in seconds, as the first warmed-up workers measured it (the least;
+        0 when their warm-up measured nothing); None while no worker is ready. Any thread may ask."""
+        costs = [start for warmed, start in zip(self.warmed, self.starts, strict=True) if warmed]
+        return min(costs) if costs else None
 
     def submit(self, tasks: list[Any]) -> None:
         for task in tasks:

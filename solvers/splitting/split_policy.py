@@ -1,8 +1,33 @@
 """When a split run splits, and how finely: the policy, read from the run's ledger (solvers.splitting.schedule).
 
-The probe: a run first searches alone for ``PROBE`` seconds, and on until the first local worker
-is ready, at most ``PROBE_WAIT`` more (``probe_deadline``): a count that ends by then is tiny and is
-answered without splitting.
+The probe: a run first searches alone, and splits only once splitting can pay. What a split costs is
+mostly fixed: every worker starts its share of the first split's parts (``first_parts`` / workers
+start-ups, each what a local worker measured while it warmed up: opening the run as a part and
+searching it to its first solution, at most ``PROBE`` seconds, since a longer search is no
+start-up), and the last part runs on alone at the end (about ``PART_FLOOR``). A probe whose search
+hands back the models it counted (a formulation backend's) keeps its work: the first split's parts
+leave those models out, as the sub-parts of a part split again do, so searching alone longer costs
+nothing against one plain search; it runs until the fixed costs are at most ``OVERHEAD`` of the
+time it has run, so that a count that ends just after its split takes at most about 1 +
+``OVERHEAD`` times a plain search, and until the first split's parts would each run at least
+``PART_FLOOR`` if the rest of the run were as long as the probe (as often as not it is at least
+that long): shorter parts are start-up more than search, at a cost the measured start-up misses
+(a fresh solver has learnt nothing: the last 5% of prime-grid 4x5 sat, split into 55 parts after
+its probe, took 1.7 s of part time, and the whole count takes 2 s alone). A probe that cannot
+hand back (a reference search) loses its work when the run splits: it runs about as long as the
+fixed costs (rent or buy: at most twice what the better choice would have cost). Either way at
+least ``PROBE`` seconds, and on until the first local worker is ready (``probe_deadline``). A count
+that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
+workers measure nothing. A probe that keeps its work starts the local workers late, ``PROBE_WAIT``
+before the earliest it may end (``launch_seconds``): a count that ends sooner starts none, and pays
+nothing for them.
+
+Beside local workers the probe's length is processor time (its process's, while it searches): on a
+machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
+(prime-grid 4x5 sat at a load of 5 on two cores: 21 ms of processor time a part against 3.5 ms on
+an idle machine, and a probe of wall seconds ended before the count did in most runs, which then
+took 1.7 times as long as one plain search); a probe that gets less than 1 / ``SLOWEST`` of a core
+ends anyway.
 
 The first split aims at ``PARTS_PER_WORKER`` parts per worker, at least ``MIN_PARTS`` (``first_parts``;
 a caller may name its own number, which is kept), many more than workers so that uneven parts
@@ -24,7 +49,11 @@ times is split into as many sub-parts as it needs (at most ``REFINE_MAX``), whic
 and throws nothing away. A first-split part is split once it is expected to run more than one
 target time, into at least ``PILOT``: the first split was made before any part ran, and the early
 estimates lean short (the heavy parts are the ones still running). One handed out before any
-estimate exists is split into ``PILOT`` sub-parts, which end soon and give the first estimate.
+estimate exists is split into ``PILOT`` sub-parts, which end soon and give the first estimate;
+not after a probe that kept its work: such a run has searched alone until splitting could pay, so
+waiting for a first-split part costs little, and pilots of what is often a short rest are mostly
+start-up, which the estimate takes for search (prime-grid 4x5 sat on a loaded machine: a rest of
+about 1 s estimated at 11 s, and split into 242 parts against 64 without pilots).
 
 While parts run (``resplit_choice``): when a worker would go idle (no part waits), the part that has
 run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again into about
@@ -46,12 +75,13 @@ from dataclasses import dataclass
 
 from gridsat.solvers.splitting.schedule import Ledger
 
-# The probe: seconds of plain search before a run is split, at least. Its work is thrown away when
-# the run splits, so it is short; a count that ends within it would take longer split.
-PROBE = 0.1
+# The probe (module docstring): a split may cost at most this share more than one plain search ...
+OVERHEAD = 0.1
+PROBE = 0.1  # ... and the probe searches alone for at least this many seconds
 # ... and at most this many more, until the first local worker is ready: a part handed out sooner
 # would only wait for its worker to start (a spawned one loads its solver library first).
 PROBE_WAIT = 1.0
+SLOWEST = 4  # ... and its wall time is at most this many times its length (plus PROBE_WAIT)
 # Why a split run ran alone (``--json``'s "split": {"alone": ...}, and a note on stderr).
 PROBE_FINISHED = "the search finished in {seconds:.2f} s, before splitting could pay"
 NO_PARTS = "the search found nothing to split on: one worker ran it whole"
@@ -100,10 +130,27 @@ def unsplittable(search: object) -> str | None:
     return why.format(label=getattr(search, "label", "the search"))
 
 
-def probe_deadline(end: float, waits: bool) -> float:
-    """When the probe's search must end at the latest: at ``end``, or (``waits``: local workers are
-    starting) up to ``PROBE_WAIT`` later, until the first of them is ready."""
-    return end + PROBE_WAIT if waits else end
+def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool) -> float:
+    """How long the probe searches alone before the run splits (module docstring): ``start`` is what
+    starting a part costs, as a worker measured it (at most ``PROBE`` counts); each of ``workers``
+    starts its share of the first split's ``parts``; ``keeps``: the probe's work is kept when the run
+    splits."""
+    fixed = parts / workers * min(start, PROBE) + PART_FLOOR
+    return max(PROBE, fixed / OVERHEAD, parts * PART_FLOOR) if keeps else max(PROBE, fixed)
+
+
+def launch_seconds(workers: int, parts: int) -> float:
+    """When a probe that keeps its work starts the local workers (seconds of its processor time):
+    ``PROBE_WAIT`` (about the longest a worker takes to start) before the earliest it may end, when the
+    first split's ``parts`` would run ``PART_FLOOR`` each; a count that ends sooner starts none."""
+    return max(0.0, parts * PART_FLOOR - PROBE_WAIT)
+
+
+def probe_deadline(start: float, seconds: float, waits: bool) -> float:
+    """When a probe of ``seconds`` started at ``start`` must end at the latest (wall clock): at once, or
+    (``waits``: local workers are starting, and its length is its processor time) after ``SLOWEST``
+    times its length and ``PROBE_WAIT`` more, until the first worker is ready."""
+    return start + SLOWEST * seconds + PROBE_WAIT if waits else start + seconds
 
 
 def part_seconds(ledger: Ledger, whole: float, workers: int) -> float:
@@ -162,15 +209,15 @@ class Refinement:
     seconds: float | None = None
 
 
-def refinement(ledger: Ledger, index: int, now: float, workers: int) -> Refinement | None:
+def refinement(ledger: Ledger, index: int, now: float, workers: int, *, pilot: bool = True) -> Refinement | None:
     """How to split part ``index``, which has not started (None: it runs as it is): see the module's
-    docstring."""
+    docstring (``pilot``: a first-split part handed out before any estimate is split into pilots)."""
     if index in ledger.unsplittable:
         return None
     whole = ledger.estimate(now)
     root = index in ledger.roots
     if whole is None:
-        return Refinement(PILOT) if root else None
+        return Refinement(PILOT) if root and pilot else None
     seconds = part_seconds(ledger, whole, workers)
     expected = ledger.expected(index, whole)
     if expected <= (1 if root else REFINE) * seconds:
