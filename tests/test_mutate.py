@@ -137,6 +137,24 @@ def test_cnf_operators_change_what_they_say():
     assert mutate(Mutant(corners, "swap", "all"), built, TATAMI) is None
 
 
+def test_a_mutant_blocks_whole_projections():
+    """A weakened "one value per cell" lets a model set two values; the true-only blocking clause of the right
+    filling would hide it, so a mutant's enumeration blocks every projection variable."""
+    puzzle = get_puzzle("prime-grid")
+    built = build(puzzle, puzzle.parse("2x2", {"max": "4"}), "cnf", puzzle.cnf_encodings.resolve(None))
+    assert built.formulation.block_true_only
+    family = next(f for f in built.families if f.endswith("one value per cell at_most"))
+    mutated = mutate(Mutant(family, "drop", "all"), built, puzzle)
+    assert mutated is not None and not mutated.block_true_only
+
+
+@pytest.mark.slow
+def test_prime_grids_direct_one_value_per_cell_mutants_are_all_killed():
+    """The survivors of the direct encoding's pairwise "one value per cell" (drops, wider clauses) are killed."""
+    report = gridsat.mutate("prime-grid", backend="sat", mutants="all", time_limit=5).summary()
+    assert report["survived"] == 0 and report["score"] == 100, report["survivors"]
+
+
 def test_a_mutant_of_a_family_the_instance_lacks_changes_nothing():
     assert mutate(Mutant("nowhere:cnf:1", "drop", "all"), tatami_cnf(), TATAMI) is None
 

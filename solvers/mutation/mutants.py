@@ -225,7 +225,10 @@ def mutate_cnf(mutant: Mutant, built: Built, puzzle: Puzzle) -> CnfFormulation |
     cnf.nv = f.cnf.nv
     if hasattr(f.cnf, "atmosts"):
         cnf.atmosts = f.cnf.atmosts
-    return dataclasses.replace(f, cnf=cnf)
+    # A mutant may break the promise behind ``block_true_only`` (every solution sets as many projection
+    # variables): a weakened "one value per cell" lets a model set two, and the true-only blocking clause of
+    # the right solution would hide it. Blocking whole projections finds it, as a repeat or an invalid one.
+    return dataclasses.replace(f, cnf=cnf, block_true_only=False)
 
 
 def lazy_refine(refine: Refine, operator: str) -> Refine:

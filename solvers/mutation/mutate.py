@@ -420,9 +420,10 @@ class Judge:
                 # enumeration cannot see one, below): neither redundant nor killed.
                 return None, f"not proved redundant: {why} on {built.instance} (a larger proof budget may settle it)"
             if not ok and why == OWN:
-                return None, (f"not redundant: {why} is not implied, so the projected solutions differ; the "
-                              "enumeration never met the difference (a blocking clause over the true variables "
-                              "also blocks a model with more of them true)")
+                # A mutant blocks whole projections (solvers/mutation/mutants.py), so its enumeration lists
+                # every projected model: agreeing runs with differing projections is a bug to report.
+                return None, (f"not redundant: {why} is not implied, so the projected solutions differ, yet the "
+                              "enumeration agreed: report this")
             if not ok:
                 return "enumerated", f"{enumerated}; not implied: {why}"
         return "implied", f"each changed clause follows from the rest, on the {len(changed)} instances it changes"
