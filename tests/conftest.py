@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +48,26 @@ def gridsat_process(*args: str, timeout: float = 120) -> subprocess.CompletedPro
 
 # The layers below the API take a backend bound to a job (``gridsat.solvers.gate.bind``); these helpers bind
 # one by name, as the API does, so a test names the backend and the job as a caller of the API would.
+def spawn(command: list[str], **popen: Any) -> subprocess.Popen[str]:
+    """A gridsat process that a test interrupts: Ctrl-C acts on it even when the tests run with SIGINT ignored
+    (a shell starts a background job so, and a child inherits it), as it does at a terminal."""
+    def default_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            preexec_fn=default_sigint, **popen)
+
+
+def finish(child: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
+    """What an interrupted process printed; one that does not end in time is killed, never left running."""
+    try:
+        return child.communicate(timeout=timeout)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+
+
 def bound(puzzle: Puzzle, backend: str, request: Request | None = None, verb: str = COUNT, **job: Any) -> Bound:
     """The backend ``backend`` bound (and gated) to a job of ``verb`` on ``puzzle``."""
     return bind(backend, puzzle, Job(verb, request or Request(), **job))

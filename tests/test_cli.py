@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, gridsat, gridsat_process
+from conftest import ROOT, finish, gridsat, gridsat_process, spawn
 from gridsat.cli import build_parser
 from gridsat.models.constraints.amo import ENCODINGS as TATAMI_AMO
 from gridsat.models.tatami.formulations import corners
@@ -235,11 +235,10 @@ def test_a_time_limit_gives_a_partial_count(backend):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("backend", list(LONG))
 def test_ctrl_c_and_sigterm_give_a_partial_answer(backend, sig):
-    child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", *LONG[backend], "--backend", backend],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = spawn([sys.executable, "-m", "gridsat", "count", *LONG[backend], "--backend", backend])
     time.sleep(5)  # past start-up (importing OR-Tools), into the search
     child.send_signal(sig)
-    out, err = child.communicate(timeout=30)
+    out, err = finish(child, timeout=30)
     assert child.returncode == 130, err
     assert out.startswith("at least ") and out.endswith("(incomplete: interrupted)\n")
     assert "Traceback" not in err
@@ -249,13 +248,12 @@ def test_ctrl_c_and_sigterm_give_a_partial_answer(backend, sig):
 @pytest.mark.parametrize("gap", [0.05, 0.1, 0.2])
 def test_a_second_sigterm_soon_after_the_first_is_ignored_to_the_end(gap):
     # Python's exit (library teardown) outlasts the handler's block: a repeat then must not turn 130 into 143.
-    child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", *LONG["cpsat"], "--backend", "cpsat"],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = spawn([sys.executable, "-m", "gridsat", "count", *LONG["cpsat"], "--backend", "cpsat"])
     time.sleep(5)
     child.send_signal(signal.SIGTERM)
     time.sleep(gap)
     child.send_signal(signal.SIGTERM)
-    out, err = child.communicate(timeout=30)
+    out, err = finish(child, timeout=30)
     assert child.returncode == 130, err
     assert out.endswith("(incomplete: interrupted)\n") and "Traceback" not in err
 

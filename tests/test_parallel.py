@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import gridsat as gs
-from conftest import ROOT, count_orbits, execute, gridsat, split_run_of
+from conftest import ROOT, count_orbits, execute, finish, gridsat, spawn, split_run_of
 from gridsat.api import load
 from gridsat.models.solution import freeze
 from gridsat.progress import time_left
@@ -394,12 +394,12 @@ def test_ctrl_c_prints_a_partial_count_and_the_same_command_resumes(tmp_path: Pa
     path = tmp_path / "c.json"
     command = [sys.executable, "-m", "gridsat", "count", "prime-grid", "5x5", "-p", "max=25", "--backend",
                "sat", "--jobs", "2", "--parts", "64", "--checkpoint", str(path)]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    child = spawn(command)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not path.exists() or path.read_text().count('"part":') < 3):
         time.sleep(0.05)
     child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
+    out, err = finish(child, timeout=60)
     assert child.returncode == 130, err
     partial = re.fullmatch(r"at least (\d+) \(incomplete: interrupted; (\d+) of (\d+) parts done\)\n", out)
     assert partial, out

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import signal
-import subprocess
 import sys
 import time
 
 import pytest
 from pysat.formula import CNF, IDPool
 
-from conftest import ROOT, execute, gridsat
+from conftest import execute, finish, gridsat, spawn
 from gridsat.api import load
 from gridsat.models.formulation import CnfFormulation
 from gridsat.solvers.backend import Request, get_backend
@@ -91,12 +90,11 @@ def test_a_one_shot_solver_refuses_the_lazy_encoding():
 
 
 def test_ctrl_c_interrupts_a_threaded_solver():
-    child = subprocess.Popen([sys.executable, "-m", "gridsat", "count", "knights-tour", "8x8", "--backend", "sat",
-                              "--solver", "minisat22", "--time-limit", "100"],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = spawn([sys.executable, "-m", "gridsat", "count", "knights-tour", "8x8", "--backend", "sat",
+                   "--solver", "minisat22", "--time-limit", "100"])
     time.sleep(4)
     child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=30)
+    out, err = finish(child, timeout=30)
     assert child.returncode == 130, err
     assert out.startswith("at least ") and out.endswith("incomplete: interrupted)\n")
 
