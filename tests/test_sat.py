@@ -54,6 +54,36 @@ def test_fixed_literals_in_the_cnf_or_as_a_parts_units_leave_the_loop_unchanged(
     assert solutions(part) == [[], [1], [2]]
 
 
+class InterruptedSolver:
+    """A CaDiCaL as Ctrl-C leaves it inside a call: PySAT's handler raises its own error, and asking the
+    solver for counters afterwards aborts the process (here: fails the test)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __enter__(self) -> InterruptedSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def solve(self, assumptions: list[int]) -> bool:
+        raise RuntimeError("Caught keyboard interrupt")  # pysolvers.error, as PySAT raises it
+
+    def accum_stats(self) -> dict[str, int]:
+        self.asked = True
+        return {}
+
+
+def test_a_solver_stopped_by_ctrl_c_inside_a_call_is_never_asked_for_its_counters(monkeypatch):
+    oracle = InterruptedSolver()
+    monkeypatch.setattr(SatSearch, "_load", lambda self, stop, proving=False: oracle)
+    job = SatSearch(pairs_formulation(False), "cadical195", "plain")
+    with pytest.raises(KeyboardInterrupt):
+        list(job.solutions(Stop()))
+    assert job.cut_short and not oracle.asked
+
+
 def test_which_solvers_can_be_interrupted():
     assert interruptible("minisat22") and interruptible("glucose4")
     assert not interruptible("cadical195") and not interruptible("lingeling")

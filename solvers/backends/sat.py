@@ -359,13 +359,19 @@ class SatSearch:
             answer = oracle.solve_limited(assumed, expect_interrupt=True)
             self.cut_short = self.cut_short or answer is None  # CaDiCaL's counters are unreadable then
             return answer
-        if stop.deadline is None or self.solver in UNSTOPPABLE:
-            return _interruptible(lambda: oracle.solve(assumed))
-        while not stop.expired():
-            answer = pace.solve(assumed, stop.remaining() or 0.0)
-            if answer is not None:
-                return answer
-        return None
+        try:
+            if stop.deadline is None or self.solver in UNSTOPPABLE:
+                return _interruptible(lambda: oracle.solve(assumed))
+            while not stop.expired():
+                answer = pace.solve(assumed, stop.remaining() or 0.0)
+                if answer is not None:
+                    return answer
+            return None
+        except KeyboardInterrupt:
+            # Ctrl-C inside the call (PySAT's own SIGINT handler) left CaDiCaL mid-search: asked for its
+            # counters after that, it aborts the whole process, so they are never asked.
+            self.cut_short = True
+            raise
 
 
 def _interruptible(call: Callable[[], bool | None]) -> bool | None:
