@@ -124,6 +124,8 @@ def describe_count(puzzle: Puzzle, outcome: api.Outcome, with_verdict: bool) -> 
         notes.append(f"incomplete: {outcome.reason}{done}")
     if outcome.invalid:
         notes.append(f"{plural(len(outcome.invalid), 'INVALID solution')} not counted")
+    if outcome.duplicates:
+        notes.append(f"{plural(outcome.duplicates, 'REPEATED solution')} not counted")
     certified = api.certification_note(outcome)
     if certified:
         notes.append(certified)
@@ -141,7 +143,7 @@ def note_unsplit(args: argparse.Namespace, outcome: api.Outcome) -> None:
 
 
 def report_problems(outcome: api.Outcome) -> None:
-    """Warn about duplicates and invalid solutions (which make the command fail), and for an orbit count
+    """Say what repeated and invalid solutions there were (they make the command fail), and for an orbit count
     about the group and anything that makes the count wrong (which also fails)."""
     orbits = outcome if isinstance(outcome, api.OrbitOutcome) else None
     if orbits and orbits.group_note:
@@ -149,7 +151,8 @@ def report_problems(outcome: api.Outcome) -> None:
     for problem in orbits.problems if orbits else []:
         print(f"gridsat: WRONG orbit count from {outcome.label}: {problem}", file=sys.stderr)
     if outcome.duplicates:
-        print(f"gridsat: warning: {outcome.label} repeated {outcome.duplicates} solutions (dropped)", file=sys.stderr)
+        print(f"gridsat: REPEATED solutions from {outcome.label}: {outcome.duplicates} returned again, counted once "
+              "(a bug of the backend or encoding: its auxiliary variables or symmetry breaking)", file=sys.stderr)
     if "checkpoint" in outcome.details:  # a write failed during the run: the answer stands, the file does not
         print(f"gridsat: warning: the checkpoint was {outcome.details['checkpoint']}", file=sys.stderr)
     for solution, problems in outcome.invalid:

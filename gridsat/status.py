@@ -2,7 +2,8 @@
 
 =====  ==========================================================================================
 0      the answer asked for: a solution, a complete count, or a count that stopped at ``--limit``
-1      no solution exists (``solve``), a solution that breaks the rules, a certificate the checker refused
+1      no solution exists (``solve``), a solution that breaks the rules or repeats one found before, a
+       certificate the checker refused
        (``--certify``, ``check-proof``), or a cross-check disagreement
 2      bad input: one line on stderr naming the bad value, nothing written; or standard output that
        cannot be written (a full device)
@@ -27,8 +28,8 @@ NOTHING_FINISHED = 3
 GAVE_UP = 4
 INTERRUPTED = 130  # the shell's status for a Ctrl-C; SIGTERM gets the same, as it is handled the same way
 
-SUMMARY = ("exit status: 0 the answer asked for; 1 no solution exists, an invalid solution, a refused certificate "
-           "or a cross-check disagreement; 2 bad input; 3 a cross-check in which no run finished; 4 gave up at a "
+SUMMARY = ("exit status: 0 the answer asked for; 1 no solution exists, an invalid or repeated solution, a refused "
+           "certificate or a cross-check disagreement; 2 bad input; 3 a cross-check in which no run finished; 4 gave up at a "
            "time limit before the answer (partial answer printed); 130 interrupted by Ctrl-C or SIGTERM (partial "
            "answer printed)")
 
@@ -36,13 +37,14 @@ SUMMARY = ("exit status: 0 the answer asked for; 1 no solution exists, an invali
 def of_run(outcome: Outcome, *, solve: bool = False) -> int:
     """The status of ``solve``, ``count`` or ``enumerate``.
 
-    A signal wins (the run was cut short on purpose), then a broken rule; ``solve`` fails when the
+    A signal wins (the run was cut short on purpose), then a broken rule or a repeated solution (a
+    backend's bug: an encoding whose auxiliaries multiply a solution); ``solve`` fails when the
     search proved there is no solution. A run that stopped at the user's own ``--limit`` gave the
     answer that was asked for; any other incomplete run gave up.
     """
     if outcome.reason == STOPPED_BY_SIGNAL:
         return INTERRUPTED
-    if outcome.invalid or getattr(outcome, "problems", None):  # a broken rule, or a wrong orbit count
+    if outcome.invalid or outcome.duplicates or getattr(outcome, "problems", None):  # wrong solutions or orbits
         return FAILED
     if outcome.details.get("certified") is False:  # --certify: the checker refused the certificate
         return FAILED

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from conftest import LISTING, execute
+from gridsat import status
+from gridsat.cli import describe_count, report_problems
 from gridsat.models import get_puzzle
 from gridsat.models.encoding import Axis, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncoding, UnknownName
@@ -77,6 +79,16 @@ def test_a_repeated_solution_is_counted_once_and_fails_the_crosscheck(fakes):
     assert not report.agree
     assert report.problems == ["repeating:edited returned 1 solution more than once: a projection that is not "
                                "one-to-one, or symmetry breaking too weak"]
+
+
+def test_a_repeated_solution_fails_count_in_words_and_status(fakes, capsys):
+    """A repeat is a bug, never dropped quietly: ``count`` says so on both streams and exits 1."""
+    outcome = execute(TATAMI, TATAMI.parse("3x4", {}), "repeating")
+    assert describe_count(TATAMI, outcome, with_verdict=False) == "4 (1 REPEATED solution not counted)"
+    report_problems(outcome)
+    assert capsys.readouterr().err.startswith("gridsat: REPEATED solutions from repeating:edited: 1 returned again")
+    assert status.of_run(outcome) == status.FAILED
+    assert status.of_run(execute(TATAMI, TATAMI.parse("3x4", {}), "reference")) == status.OK
 
 
 def test_a_solution_that_breaks_the_rules_fails_verification(fakes):
