@@ -29,9 +29,9 @@ GAVE_UP = 4
 INTERRUPTED = 130  # the shell's status for a Ctrl-C; SIGTERM gets the same, as it is handled the same way
 
 SUMMARY = ("exit status: 0 the answer asked for; 1 no solution exists, an invalid or repeated solution, a refused "
-           "certificate or a cross-check disagreement; 2 bad input; 3 a cross-check in which no run finished; 4 gave up at a "
-           "time limit before the answer (partial answer printed); 130 interrupted by Ctrl-C or SIGTERM (partial "
-           "answer printed)")
+           "certificate or a cross-check disagreement; 2 bad input; 3 a cross-check in which no run finished; "
+           "4 gave up at a time limit before the answer (partial answer printed); 130 interrupted by Ctrl-C or "
+           "SIGTERM (partial answer printed)")
 
 
 def of_run(outcome: Outcome, *, solve: bool = False) -> int:
