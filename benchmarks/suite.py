@@ -322,9 +322,10 @@ def countable(name: str, puzzle: Puzzle, sample: Instance, encodings: list[str |
 
 
 def refusal(name: str, puzzle: Puzzle, sample: Instance, encoding: str) -> str | None:
-    """Why counter ``name`` cannot count ``encoding`` (it is lazy: its models include non-solutions,
-    known once its CNF is built, here on a small instance), or None."""
-    from gridsat.solvers.backends.counters import check_eager, resolve
+    """Why counter ``name`` cannot count ``encoding``, or None: it is lazy (its models include
+    non-solutions, known once its CNF is built, here on a small instance), or native (CNF+, which a
+    DIMACS counter cannot read)."""
+    from gridsat.solvers.backends.counters import check_dimacs, check_eager, resolve
 
     chosen = resolve(puzzle, Request(encoding))
     try:
@@ -333,6 +334,7 @@ def refusal(name: str, puzzle: Puzzle, sample: Instance, encoding: str) -> str |
         return None  # not buildable on the sample: the runs will say what they can do
     try:
         check_eager(name, puzzle, chosen, formulation)
+        check_dimacs(name, chosen)
     except InvalidOption as error:
         return str(error)
     return None

@@ -376,6 +376,22 @@ def test_a_counter_is_not_planned_on_a_lazy_encoding_and_the_plan_says_why(tmp_p
     assert [r.encoding for r in runs] == [f"crt+{cards.default}+nosymmetry"] and notes == []
 
 
+@pytest.mark.parametrize("counter", ["d4", "ganak"])
+def test_a_counter_is_not_planned_on_a_native_at_most_one_and_the_plan_says_why(tmp_path: Path, counter: str) -> None:
+    """CNF+ has no DIMACS form: planned, the run would only be refused when it starts."""
+    if not backend_class(counter)().supported():
+        pytest.skip(f"{counter} is not installed")
+    text = (f'[[entry]]\npuzzle = "prime-grid"\ninstances = [{{ name = "2x2", params = {{ max = 4 }} }}]\n'
+            f'backends = ["{counter}"]\nencodings = "each"\n')
+    runs, notes = plan(load(suite_file(tmp_path, text)))
+    assert runs and not [r.encoding for r in runs if "native" in r.encoding.split("+")]
+    native = [n for n in notes if "native" in n]
+    assert len(native) == 1 and native[0].startswith(f"mine.toml: entry 1 (prime-grid): backend '{counter}': "
+                                                     "encoding direct+support+native+")
+    assert native[0].endswith(f"which the {counter} backend (it counts a DIMACS CNF) cannot take: choose backend "
+                              "sat with solver minicard (or gluecard3, gluecard4), or another amo encoding")
+
+
 def test_an_array_of_either_kind_is_described_in_plain_words() -> None:
     from gridsat.benchmarks.schema import Table, describe
 

@@ -192,6 +192,11 @@ def exact_instead(puzzle: Puzzle, request: Request, encoding: Encoding) -> list[
     return [mine for (_, mine), (_, theirs) in zip(encoding.choices, default.choices, strict=True) if mine != theirs]
 
 
+def check_dimacs(name: str, encoding: Encoding | None) -> None:
+    """Refuse a native at-most-one: CNF+ has no DIMACS form, and the counters read DIMACS."""
+    refuse_native(encoding, f"the {name} backend (it counts a DIMACS CNF)")
+
+
 def check_eager(name: str, puzzle: Puzzle, encoding: Encoding, f: CnfFormulation) -> None:
     """Refuse a lazy encoding (its models include non-solutions, which a counter would count) and one that keeps
     a solution per orbit when the orbits differ in size (a model count would not say how many solutions)."""
@@ -245,7 +250,7 @@ class ModelCounter(Backend):
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts, and only of encodings the puzzle's CNF offers (a lazy one is refused once built)."""
         super().vet(puzzle, request, counting=counting)
-        refuse_native(resolve(puzzle, request), f"the {self.name} backend (it counts a DIMACS CNF)")
+        check_dimacs(self.name, resolve(puzzle, request))
 
     def listing(self) -> dict[str, Any]:
         """The installed counter's version, for ``gridsat list --json``."""
