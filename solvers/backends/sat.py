@@ -151,6 +151,10 @@ class SatSearch:
     splitter: Any = field(default=None, repr=False)
     activation: int = 0
 
+    def __post_init__(self) -> None:
+        # a recording search keeps each model's blocking clause, turned into its row only if handed back
+        self.handback.row = self.formulation.row_of
+
     def statistics(self) -> dict[str, int | None]:
         """What the PySAT solver counted (None for a counter it does not keep, e.g. Lingeling's)."""
         return {name: self.counters.get(name) for name in STATISTICS}
@@ -341,8 +345,7 @@ class SatSearch:
             # assignment only, as its certificate shows.
             recorder = self.recorder
             clause = f.blocking_clause(model) if recorder is None else recorder.block(model, f.decode(f.values(model)))
-            if handback.recording:  # the clause is kept, and turned into the model's row only if handed back
-                handback.row = f.row_of
+            if handback.recording:
                 handback.found.append(clause)
             if self.solver in ONE_SHOT:
                 stop.request(f"{self.solver} cannot solve incrementally, so it finds one solution")
