@@ -16,14 +16,15 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/gridsat crosscheck tatami 4x7 --show
 
+# The suite runs on every core (pytest-xdist): most tests keep one core busy, and many wait on a child.
 test: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # The inner loop: the suite without the tests marked slow (make test runs them too).
 quick: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples

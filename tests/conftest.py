@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import signal
 import subprocess
 import sys
@@ -17,6 +18,12 @@ from gridsat.solvers import orbits, run
 from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Request
 from gridsat.solvers.gate import BURNSIDE, Bound, Job, bind
 from gridsat.solvers.splitting.parallel import SOLUTIONS, Split, SplitRun, Variant
+
+# Dask's worker profiler calls sys._current_frames() every 10 ms, which on Python 3.11 before 3.11.9 can
+# deadlock threads that take the GIL from C++ (CP-SAT's solution callbacks) when a garbage collection
+# runs Python code inside it (CPython gh-106883; hypothesis installs such a gc callback): an in-process
+# LocalCluster then hung the suite with every solver waiting for the GIL. The tests' clusters go without it.
+os.environ.setdefault("DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED", "False")
 
 # The golden counts ship with gridsat, so that an installed benchmark checks them too; the tests
 # read the same files.
