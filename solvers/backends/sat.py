@@ -43,7 +43,7 @@ from gridsat.solvers.backend import (
     resolve_encoding,
 )
 from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
-from gridsat.solvers.stop import INTERRUPTED, Stop
+from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
 
 if TYPE_CHECKING:
@@ -145,7 +145,9 @@ class SatSearch:
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)  # accum_stats() of the solvers this search ran
-    cut_short: bool = False  # a solve call was interrupted: CaDiCaL then aborts the process if asked for counters
+    # Ctrl-C came inside a CaDiCaL call (PySAT's SIGINT handler): asked for counters then, CaDiCaL aborts the
+    # whole process. A solver interrupted from another thread (MiniSat's family) keeps them readable.
+    cut_short: bool = False
     # the solver that enumerates parts' projections, kept from split to split (``split``), and the last
     # activation literal it used
     splitter: Any = field(default=None, repr=False)
@@ -272,9 +274,7 @@ class SatSearch:
 
                 yield from generate(produce, oracle.interrupt, stop)
             finally:
-                # Not after Ctrl-C or SIGTERM: CaDiCaL asked for its counters then aborted the whole
-                # process ("solver in invalid state"); a limit or a time limit leaves them readable.
-                if stop.reason != INTERRUPTED and not self.cut_short:
+                if not self.cut_short:  # the counters of a run cut short by a limit or Ctrl-C too
                     self.add_counters(oracle)
 
     def _load(self, stop: Stop, proving: bool = False) -> Any:
@@ -359,9 +359,7 @@ class SatSearch:
             return None
         assumed = extra or []
         if threaded:  # the reading thread interrupts this call at the deadline or on Ctrl-C
-            answer = oracle.solve_limited(assumed, expect_interrupt=True)
-            self.cut_short = self.cut_short or answer is None  # CaDiCaL's counters are unreadable then
-            return answer
+            return oracle.solve_limited(assumed, expect_interrupt=True)
         try:
             if stop.deadline is None or self.solver in UNSTOPPABLE:
                 return _interruptible(lambda: oracle.solve(assumed))
@@ -371,9 +369,7 @@ class SatSearch:
                     return answer
             return None
         except KeyboardInterrupt:
-            # Ctrl-C inside the call (PySAT's own SIGINT handler) left CaDiCaL mid-search: asked for its
-            # counters after that, it aborts the whole process, so they are never asked.
-            self.cut_short = True
+            self.cut_short = True  # Ctrl-C inside the call (PySAT's SIGINT handler) left the solver mid-search
             raise
 
 
