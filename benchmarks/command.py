@@ -27,7 +27,7 @@ from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
 from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
-from gridsat.solvers.locks import WriterLock
+from gridsat.solvers.host.locks import WriterLock
 from gridsat.solvers.splitting.pool import scheduler_address
 
 

@@ -15,9 +15,9 @@ from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.version import VERSION
-from gridsat.solvers.crosscheck import Report
+from gridsat.solvers.checks.crosscheck import Report
 from gridsat.solvers.mutation.mutate import MutationReport
-from gridsat.solvers.orbits import Orbit, OrbitOutcome, OrbitReport, Orbits
+from gridsat.solvers.orbits.counting import Orbit, OrbitOutcome, OrbitReport, Orbits
 from gridsat.solvers.run import Enumeration, Outcome
 from gridsat.solvers.splitting.parallel import Split
 

@@ -41,27 +41,27 @@ from gridsat.solvers.backend import (
 )
 from gridsat.solvers.backend import formulate as build
 from gridsat.solvers.backends.algorithms import algorithms
-from gridsat.solvers.crosscheck import RUN_BUDGET as RUN_BUDGET
-from gridsat.solvers.crosscheck import SCOPES, Config, Report, configurations, left_out
-from gridsat.solvers.crosscheck import TOTAL_BUDGET as TOTAL_BUDGET
-from gridsat.solvers.crosscheck import Turn as Turn
-from gridsat.solvers.crosscheck import crosscheck as run_crosscheck
+from gridsat.solvers.checks.crosscheck import RUN_BUDGET as RUN_BUDGET
+from gridsat.solvers.checks.crosscheck import SCOPES, Config, Report, configurations, left_out
+from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET as TOTAL_BUDGET
+from gridsat.solvers.checks.crosscheck import Turn as Turn
+from gridsat.solvers.checks.crosscheck import crosscheck as run_crosscheck
+from gridsat.solvers.checks.fuzz import BUDGET as FUZZ_BUDGET
+from gridsat.solvers.checks.fuzz import PAIRS as FUZZ_PAIRS
+from gridsat.solvers.checks.fuzz import FuzzReport, fuzz_one, parse_mutant
+from gridsat.solvers.checks.fuzz import fuzz as run_fuzz
 from gridsat.solvers.export import FORMATS, Export, exporting
-from gridsat.solvers.fuzz import BUDGET as FUZZ_BUDGET
-from gridsat.solvers.fuzz import PAIRS as FUZZ_PAIRS
-from gridsat.solvers.fuzz import FuzzReport, fuzz_one, parse_mutant
-from gridsat.solvers.fuzz import fuzz as run_fuzz
 from gridsat.solvers.gate import METHODS as METHODS
 from gridsat.solvers.gate import Job, admit, bind
-from gridsat.solvers.machine import cores
+from gridsat.solvers.host.machine import cores
 from gridsat.solvers.mutation.mutate import ALL, MutationReport, Verdict, mutation_report
 from gridsat.solvers.mutation.mutate import Score as Score
 from gridsat.solvers.mutation.redundancy import PROOF_CONFLICTS
-from gridsat.solvers.orbits import UP_TO as UP_TO
-from gridsat.solvers.orbits import OrbitOutcome as OrbitOutcome
-from gridsat.solvers.orbits import Orbits, crosscheck_orbits
-from gridsat.solvers.orbits import count_notes as count_notes
-from gridsat.solvers.orbits import counted as counted
+from gridsat.solvers.orbits.counting import UP_TO as UP_TO
+from gridsat.solvers.orbits.counting import OrbitOutcome as OrbitOutcome
+from gridsat.solvers.orbits.counting import Orbits, crosscheck_orbits
+from gridsat.solvers.orbits.counting import count_notes as count_notes
+from gridsat.solvers.orbits.counting import counted as counted
 from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.route import kept_run, make_count, open_enumeration
 from gridsat.solvers.run import Enumeration, Outcome, Progress, execute
@@ -150,7 +150,7 @@ def count(
 
     ``up_to="symmetry"`` (or ``"reversal"``, knight's tours) counts orbits instead, by ``method``
     ``"canonical"`` (the default: canonical representatives) or ``"burnside"``; the outcome is an
-    ``OrbitOutcome`` (see ``gridsat.solvers.orbits``).
+    ``OrbitOutcome`` (see ``gridsat.solvers.orbits.counting``).
 
     ``split=Split(jobs=2)`` splits the count into disjoint parts on worker processes (``jobs=0``: one
     per core), or on a Dask ``scheduler``; ``checkpoint`` records each finished part in that file and

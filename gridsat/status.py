@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from gridsat.solvers.crosscheck import Report
+from gridsat.solvers.checks.crosscheck import Report
 from gridsat.solvers.run import Outcome
 from gridsat.solvers.stop import INTERRUPTED as STOPPED_BY_SIGNAL
 from gridsat.solvers.stop import SOLUTION_LIMIT

@@ -14,7 +14,7 @@ Burnside's lemma counts.
 
 Such a formulation lists each orbit through ``images`` (the distinct images of the kept solution under
 the group), so a run still counts and lists every solution, while the solver finds one per orbit; an orbit count
-(``--up-to``) counts the kept solutions themselves (solvers/orbits.py). Orbits differ in size (a
+(``--up-to``) counts the kept solutions themselves (solvers/orbits/counting.py). Orbits differ in size (a
 symmetric tiling has fewer images), so ``orbit_size`` is 0: a model count of such a formula counts
 orbits, and the counting backends refuse it.
 

@@ -46,7 +46,7 @@ class Pictures:
 @dataclass(frozen=True)
 class Symmetry:
     """What a count may be "up to" (``symmetry``, ``reversal``), each with the group of the symmetries
-    that map an instance onto itself (see models/symmetry.py and solvers/orbits.py)."""
+    that map an instance onto itself (see models/symmetry.py and solvers/orbits/counting.py)."""
 
     groups: Mapping[str, Callable[[Instance], Group]] = field(default_factory=dict)
 

@@ -19,7 +19,7 @@ from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import Formulation
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.splitting.cubes import Part
+from gridsat.solvers.cubes import Part
 from gridsat.solvers.stop import Stop
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import COUNT, LAYERS, counts_only
-from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.checks.crosscheck import Config
 from gridsat.solvers.gate import BURNSIDE, Bound, Job, admit
-from gridsat.solvers.orbits import OrbitVariant, burnside, tally_orbits
+from gridsat.solvers.orbits.counting import OrbitVariant, burnside, tally_orbits
 from gridsat.solvers.run import Outcome, Progress, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
 

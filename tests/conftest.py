@@ -14,9 +14,10 @@ from typing import Any
 from gridsat.cli import main
 from gridsat.models.golden import golden, path
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers import orbits, run
+from gridsat.solvers import run
 from gridsat.solvers.backend import COUNT, ENUMERATE, SOLVE, Request
 from gridsat.solvers.gate import BURNSIDE, Bound, Job, bind
+from gridsat.solvers.orbits import counting as orbits
 from gridsat.solvers.splitting.parallel import SOLUTIONS, Split, SplitRun, Variant
 
 # Dask's worker profiler calls sys._current_frames() every 10 ms, which on Python 3.11 before 3.11.9 can

@@ -11,12 +11,12 @@ import gridsat as gs
 from gridsat import api
 from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
 from gridsat.solvers import backend as registry
-from gridsat.solvers import machine
 from gridsat.solvers.backend import BACKENDS, Backend, Request, get_backend, reference_backend
 from gridsat.solvers.backends import frontier_dp as frontier
 from gridsat.solvers.backends.counters import D4Backend
 from gridsat.solvers.backends.cpsat import CpsatBackend
 from gridsat.solvers.gate import Job, check
+from gridsat.solvers.host import machine
 from gridsat.solvers.splitting.parallel import Split
 from gridsat.solvers.stop import Stop
 

@@ -17,7 +17,7 @@ from gridsat.models import get_puzzle
 from gridsat.runline import LABEL_WIDTH, RunLine, describe_turn, fit, result_row
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.backends.reference import ReferenceBackend
-from gridsat.solvers.crosscheck import RUN_BUDGET, Config, Turn, budget, configurations, fastest_first
+from gridsat.solvers.checks.crosscheck import RUN_BUDGET, Config, Turn, budget, configurations, fastest_first
 from gridsat.solvers.run import Outcome
 from gridsat.solvers.stop import Stop
 

@@ -501,7 +501,7 @@ def test_a_record_whose_checksum_fails_is_refused(tmp_path):
 
 
 def test_a_checkpoint_in_use_by_another_run_is_refused_and_a_symlink_writes_its_target(tmp_path):
-    from gridsat.solvers.locks import WriterLock
+    from gridsat.solvers.host.locks import WriterLock
 
     target = tmp_path / "real.jsonl"
     link = tmp_path / "link.jsonl"
@@ -649,7 +649,7 @@ TINY_SUITE = '[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["cp
 
 
 def test_a_bench_folder_in_use_is_refused_and_a_closed_pipe_keeps_the_bench_going(tmp_path):
-    from gridsat.solvers.locks import WriterLock
+    from gridsat.solvers.host.locks import WriterLock
 
     suite = tmp_path / "tiny.toml"
     suite.write_text(TINY_SUITE)

@@ -17,7 +17,7 @@ from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncod
 from gridsat.models.solution import digest
 from gridsat.solvers.backend import BACKENDS, Request, get_backend
 from gridsat.solvers.backends.reference import ReferenceBackend
-from gridsat.solvers.crosscheck import Config, compare, configurations, crosscheck
+from gridsat.solvers.checks.crosscheck import Config, compare, configurations, crosscheck
 from gridsat.solvers.stop import Stop
 
 TATAMI = get_puzzle("tatami")

@@ -16,7 +16,7 @@ from gridsat.models.knights_tour.formulations import cpsat
 from gridsat.models.knights_tour.reference import blocks, divide, warnsdorff
 from gridsat.solvers.backend import Request
 from gridsat.solvers.backends.sat import SatSearch
-from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.checks.crosscheck import configurations, crosscheck
 from gridsat.solvers.stop import Stop
 
 TOUR = get_puzzle("knights-tour")

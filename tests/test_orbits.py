@@ -18,8 +18,8 @@ from gridsat.models.parts import Symmetry
 from gridsat.models.prime_grid.symmetry import symmetries
 from gridsat.models.symmetry import Element, Group, motions
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import Config, configurations
-from gridsat.solvers.orbits import crosscheck_orbits
+from gridsat.solvers.checks.crosscheck import Config, configurations
+from gridsat.solvers.orbits.counting import crosscheck_orbits
 
 ALL_GOLDEN = golden("orbits")["count"]
 GOLDEN = [entry for entry in ALL_GOLDEN if not entry.get("slow")]

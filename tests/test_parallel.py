@@ -24,10 +24,10 @@ from gridsat.api import load
 from gridsat.models.solution import freeze
 from gridsat.progress import time_left
 from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.cubes import Part, split_ordinals, split_prefix
 from gridsat.solvers.run import Progress, consume
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
-from gridsat.solvers.splitting.cubes import Part, split_ordinals, split_prefix
 from gridsat.solvers.splitting.parallel import Split, SplitRun, conquer
 from gridsat.solvers.splitting.pool import LocalPool, start_method
 from gridsat.solvers.stop import Stop
@@ -439,7 +439,7 @@ def test_interrupted_split_counts_say_how_many_parts_were_done() -> None:
 
 @pytest.mark.parametrize("backend", [pytest.param("cpsat", marks=pytest.mark.slow), "sat"])  # cpsat: about 20 s
 def test_orbit_counts_split_into_parts_equal_whole_ones(backend: str) -> None:
-    from gridsat.solvers.orbits import OrbitVariant
+    from gridsat.solvers.orbits.counting import OrbitVariant
 
     chosen, parsed = load("knights-tour", "5x5", {})
     whole = count_orbits(chosen, parsed, backend, Request(), up_to="symmetry")
@@ -452,7 +452,7 @@ def test_orbit_counts_split_into_parts_equal_whole_ones(backend: str) -> None:
 
 
 def test_orbits_of_a_symmetry_breaking_encoding_split_into_parts() -> None:
-    from gridsat.solvers.orbits import OrbitVariant
+    from gridsat.solvers.orbits.counting import OrbitVariant
 
     chosen, parsed = load("prime-grid", "4x4", {"max": 16})  # 2992 fillings, orbits of 8, leaders kept
     run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=16),
@@ -462,7 +462,7 @@ def test_orbits_of_a_symmetry_breaking_encoding_split_into_parts() -> None:
 
 
 def test_orbit_representatives_stream_from_parts_with_their_sizes() -> None:
-    from gridsat.solvers.orbits import OrbitVariant
+    from gridsat.solvers.orbits.counting import OrbitVariant
 
     chosen, parsed = load("knights-tour", "5x5", {})
     run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2, probe=0, parts=24),
@@ -518,7 +518,7 @@ def test_parts_split_again_while_they_run_count_what_one_search_counts(case: tup
 
 @pytest.mark.parametrize("backend, board", [("cpsat", "5x5"), ("sat", "3x10")])
 def test_orbit_counts_split_again_while_they_run_equal_whole_ones(backend: str, board: str, monkeypatch) -> None:
-    from gridsat.solvers.orbits import OrbitVariant
+    from gridsat.solvers.orbits.counting import OrbitVariant
 
     monkeypatch.setattr(split_policy, "LEAST_BUDGET", 0.05)
     chosen, parsed = load("knights-tour", board, {})
@@ -692,7 +692,7 @@ def test_an_enumeration_whose_probe_was_kept_streams_each_solution_once(monkeypa
 
 
 def test_an_orbit_count_whose_probe_was_kept_equals_the_whole_one(monkeypatch) -> None:
-    from gridsat.solvers.orbits import OrbitVariant
+    from gridsat.solvers.orbits.counting import OrbitVariant
 
     monkeypatch.setattr(LocalPool, "start_cost", lambda self: 0.0)
 

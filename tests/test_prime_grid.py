@@ -13,7 +13,7 @@ from gridsat.models.prime_grid.rules import phases
 from gridsat.models.prime_grid.solution import render, verify
 from gridsat.models.prime_grid.symmetry import leader_orders, orbit, symmetries
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.checks.crosscheck import configurations, crosscheck
 from gridsat.solvers.stop import Stop
 
 PRIME_GRID = get_puzzle("prime-grid")

@@ -17,7 +17,7 @@ from gridsat.models.shikaku.formats import Board, parse_game_id, parse_text, rea
 from gridsat.models.shikaku.formulations import candidates
 from gridsat.models.shikaku.solution import render, verify
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.checks.crosscheck import configurations, crosscheck
 
 SHIKAKU = get_puzzle("shikaku")
 DATA = path("shikaku")  # the puzzle files that the golden counts name

@@ -16,7 +16,7 @@ from gridsat.models.constraints.lex import lex_leq
 from gridsat.models.errors import InvalidOption
 from gridsat.models.solution import freeze
 from gridsat.solvers.backend import Request
-from gridsat.solvers.orbits import group_of
+from gridsat.solvers.orbits.counting import group_of
 
 ENTRIES = golden("orbits")["count"]
 

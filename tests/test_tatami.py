@@ -12,7 +12,7 @@ from gridsat.models.tatami.mutation import oeis_rooms
 from gridsat.models.tatami.room import Room, parse
 from gridsat.models.tatami.solution import render, verify
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import configurations, crosscheck
+from gridsat.solvers.checks.crosscheck import configurations, crosscheck
 
 TATAMI = get_puzzle("tatami")
 GOLDEN = golden("tatami")

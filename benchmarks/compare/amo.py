@@ -24,7 +24,7 @@ from gridsat.benchmarks.compare.series import Row, finished, measure
 from gridsat.models import get_puzzle
 from gridsat.models.constraints.amo import NATIVE_SOLVERS
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.checks.crosscheck import Config
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import argparse
 from gridsat.benchmarks.compare.prime_grid import golden_counts, instance_params
 from gridsat.benchmarks.compare.series import Series, label, measure, print_table
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.checks.crosscheck import Config
 
 DOMAINS = ("direct", "order", "log", "hall")
 SERIES = Series(module="gridsat.benchmarks.compare.domains", quick=["4x5/20"], quick_limit=120,

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from gridsat.benchmarks.compare.series import Row, Series, finished, label, measure, print_table
 from gridsat.models import get_puzzle, golden
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.checks.crosscheck import Config
 
 SERIES = Series(module="gridsat.benchmarks.compare.knights_tour", quick=["8x8", "20x20", "40x40"], quick_limit=3,
                 full=["8x8", "12x12", "16x16", "20x20", "30x30", "40x40"], full_limit=10,

@@ -25,7 +25,7 @@ from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import Config, configurations
+from gridsat.solvers.checks.crosscheck import Config, configurations
 
 SERIES = Series(module="gridsat.benchmarks.compare.prime_grid", quick=["3x3/10", "4x4/16", "4x4/17", "4x5/20"],
                 quick_limit=10,

@@ -14,7 +14,7 @@ from gridsat import api
 from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
 from gridsat.solvers.backend import ENUMERATE
-from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.checks.crosscheck import Config
 from gridsat.solvers.gate import Job, admit
 from gridsat.solvers.run import Outcome, execute
 from gridsat.solvers.stop import Reason

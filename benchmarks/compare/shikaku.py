@@ -21,7 +21,7 @@ import time
 
 from gridsat.models import get_puzzle
 from gridsat.solvers.backend import ENUMERATE
-from gridsat.solvers.crosscheck import Config, configurations
+from gridsat.solvers.checks.crosscheck import Config, configurations
 from gridsat.solvers.gate import Job, admit
 from gridsat.solvers.run import Outcome, execute
 

@@ -19,7 +19,7 @@ from gridsat.benchmarks.compare.series import Series, label, measure, print_tabl
 from gridsat.models import get_puzzle
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.checks.crosscheck import Config
 
 SIZES = ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
 # The seed's search passes any limit from 16x28 on, so the quick series differs only in the limit:

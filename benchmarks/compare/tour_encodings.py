@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from gridsat.benchmarks.compare.series import Row, finished, label, measure, print_table
 from gridsat.models import get_puzzle, golden
 from gridsat.solvers.backend import Request
-from gridsat.solvers.crosscheck import Config
+from gridsat.solvers.checks.crosscheck import Config
 
 TOUR = get_puzzle("knights-tour")
 CPSAT = [Config.named("cpsat", Request(encoding=name)) for name in TOUR.cpsat_encodings.axes[0].choices]

@@ -21,7 +21,7 @@ Two pieces of redundant knowledge, each an encoding choice that never changes a 
   (x[g^-1(q')] at q') first differ at q, so "x is at most its image" is the single strict
   inequality x[q] < x[g^-1(q)].
 
-Counting up to symmetry (``--up-to symmetry``, solvers/orbits.py) uses that structure. The group is
+Counting up to symmetry (``--up-to symmetry``, solvers/orbits/counting.py) uses that structure. The group is
 the same set of board permutations (a moved filling keeps its values, so the range L..M is always
 preserved), the representative an orbit count prints is the smallest filling read row by row, and
 that is exactly the leader the ``symmetry`` encoding keeps. So with that encoding the orbits are

@@ -72,7 +72,7 @@ def group(grid: Grid) -> Group:
 
     The ``symmetry`` encoding keeps exactly the lexicographic leader of each orbit (see above), and
     that leader is the representative an orbit count prints (the smallest filling, read row by row),
-    so counting orbits needs no images: solvers/orbits.py counts the leaders themselves.
+    so counting orbits needs no images: solvers/orbits/counting.py counts the leaders themselves.
     """
     pickers = dict(zip(symmetries(grid), gatherers(grid), strict=True))
 

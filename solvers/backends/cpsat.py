@@ -10,7 +10,7 @@ from typing import Any
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request, formulate, resolve_encoding
-from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
+from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
 

@@ -34,7 +34,7 @@ from gridsat.solvers.backend import (
     backend_class,
     join_or,
 )
-from gridsat.solvers.machine import check_folder
+from gridsat.solvers.host.machine import check_folder
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 if TYPE_CHECKING:

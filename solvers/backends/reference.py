@@ -12,7 +12,7 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.search import Algorithm
 from gridsat.solvers.backend import ENUMERATORS, SLOW, Backend, Request
 from gridsat.solvers.backends.algorithms import algorithm, algorithms
-from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
+from gridsat.solvers.cubes import RESPLIT, Handback, Level, Part, interrupted_split, split_ordinals
 from gridsat.solvers.stop import Stop
 
 MAX_SPLIT_DEPTH = 64  # decisions deep at most: past that the tree is a path, and splitting it helps nobody

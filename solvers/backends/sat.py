@@ -42,7 +42,7 @@ from gridsat.solvers.backend import (
     join_or,
     resolve_encoding,
 )
-from gridsat.solvers.splitting.cubes import Handback, Part, interrupted_split, split_prefix
+from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
 from gridsat.solvers.threaded import Emit, generate
 

@@ -32,7 +32,7 @@ import numpy as np
 from gridsat.models.errors import InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.solvers.frontier_engine.spill import Shelf
-from gridsat.solvers.locks import WriterLock
+from gridsat.solvers.host.locks import WriterLock
 
 if TYPE_CHECKING:
     from gridsat.solvers.frontier_engine.layers import Engine, Lanes

@@ -23,7 +23,7 @@ import numpy as np
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for
 from gridsat.solvers.frontier_engine.spill import GB, Bins, Meter, Shelf, SpillFolder
-from gridsat.solvers.machine import cores, default_memory, release_freed, steady_allocator
+from gridsat.solvers.host.machine import cores, default_memory, release_freed, steady_allocator
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20

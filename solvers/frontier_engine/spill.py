@@ -19,7 +19,7 @@ import numpy as np
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.params import excerpt
-from gridsat.solvers.machine import check_folder
+from gridsat.solvers.host.machine import check_folder
 
 GB = 1 << 30
 

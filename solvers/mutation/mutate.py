@@ -481,7 +481,7 @@ def run_all(pairs: list[tuple[Assignment, Mutant]], jobs: int = 1) -> Iterator[V
         return
     import multiprocessing
 
-    from gridsat.solvers.children import bind_to_parent, signals_held
+    from gridsat.solvers.host.children import bind_to_parent, signals_held
     from gridsat.solvers.splitting.pool import main_hidden
 
     with main_hidden(), signals_held():

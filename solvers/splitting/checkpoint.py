@@ -36,8 +36,8 @@ from typing import Any
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.params import excerpt
-from gridsat.solvers.locks import WriterLock
-from gridsat.solvers.splitting.cubes import Part
+from gridsat.solvers.cubes import Part
+from gridsat.solvers.host.locks import WriterLock
 
 FORMAT = 2  # 2: every line sealed with its checksum
 MAX_BYTES = 256 << 20  # a checkpoint of a million parts is well under this

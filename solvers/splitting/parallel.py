@@ -41,12 +41,12 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import digest
 from gridsat.models.version import VERSION
 from gridsat.solvers.backend import Request
+from gridsat.solvers.cubes import RESPLIT, Handback, Part, StopSplitting, shared_out
 from gridsat.solvers.gate import Bound
 from gridsat.solvers.proof.claim import withdraw
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
-from gridsat.solvers.splitting.cubes import RESPLIT, Handback, Part, StopSplitting, shared_out
 from gridsat.solvers.splitting.partition import Partition, kept_record
 from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.splitting.schedule import Ledger

@@ -24,10 +24,10 @@ from collections import deque
 from typing import Any
 
 from gridsat.solvers.backend import Search
+from gridsat.solvers.cubes import Part, StopSplitting, shared_out
 from gridsat.solvers.run import Outcome
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
-from gridsat.solvers.splitting.cubes import Part, StopSplitting, shared_out
 from gridsat.solvers.splitting.schedule import Ledger
 from gridsat.solvers.splitting.split_policy import RESPLIT_OVERSHOOT
 from gridsat.solvers.stop import Stop

@@ -28,7 +28,7 @@ from typing import Any
 
 from gridsat.models.errors import BackendUnavailable, InvalidOption
 from gridsat.models.params import excerpt
-from gridsat.solvers.children import bind_to_parent, signals_held
+from gridsat.solvers.host.children import bind_to_parent, signals_held
 
 # Seconds between looks at the workers while no message comes. The parent decides to split a running
 # part again only when it looks: at 0.2 the decision came up to 0.25 s past the part's budget.

@@ -41,7 +41,7 @@ from gridsat.solvers.backend import (
     counts_only,
 )
 from gridsat.solvers.backends.algorithms import algorithms
-from gridsat.solvers.crosscheck import Config, left_out
+from gridsat.solvers.checks.crosscheck import Config, left_out
 from gridsat.solvers.gate import Job, admit, check
 from gridsat.solvers.mutation.mutants import Mutant, build, mutate
 from gridsat.solvers.run import Outcome, execute, tally

@@ -41,7 +41,7 @@ from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import COUNT, Request, available, counts_only, searches_formulation
-from gridsat.solvers.crosscheck import Config, Report, Turn, budget, compare, judge
+from gridsat.solvers.checks.crosscheck import Config, Report, Turn, budget, compare, judge
 from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Bound, Job, admit, check_up_to
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
