@@ -1,7 +1,8 @@
 """The report's plots (matplotlib, Agg backend, imported only here): cactus with the virtual best, scatter
 of a pair with its p-value and instance labels, growth over a scaling series, and bars for one instance.
 
-Every time drawn is a solve time (``solve_seconds``), the report's headline; log axes throughout.
+Every time drawn is a per-instance figure (``spread.cell_time``: the median over seeds and repeats, a run
+not ``ok`` censored) of the CPU time of build and solve, the report's headline; log axes throughout.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def cactus(records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float
     if vbs:
         ax.plot(range(1, len(vbs) + 1), vbs, "--", color="black", linewidth=1.5, label="VBS (per instance)")
     ax.axhline(timeout, color="grey", linestyle="--", linewidth=0.8)
-    ax.set(yscale="log", xlabel="instances solved", ylabel="median solve seconds", title=f"{puzzle}: cactus")
+    ax.set(yscale="log", xlabel="instances solved", ylabel="median CPU seconds", title=f"{puzzle}: cactus")
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     return save(fig, out, f"plots/{puzzle}-cactus.png")
@@ -79,7 +80,7 @@ def cactus(records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float
 
 def scatter(records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float, pair: tuple[str, str],
             test: Paired | None) -> str:
-    """One point per instance (median solve times of the pair), labelled; the diagonal; the p-value."""
+    """One point per instance (the pair's per-instance figures), labelled; the diagonal; the p-value."""
     points = []  # (label, x, y, whether either is drawn at the limit)
     for case in cases_of(records):
         same = [r for r in records if record_case(r) == case]
@@ -100,13 +101,13 @@ def scatter(records: list[dict[str, Any]], puzzle: str, out: Path, timeout: floa
     ax.plot([low, high], [low, high], color="grey", linewidth=0.8, label="equal time")
     title = f"{puzzle}: one point per instance"
     if test is not None and test.p is not None:
-        title += f"\nWilcoxon p = {test.p:.3g} ({test.pairs} pairs)"
+        title += f"\nWilcoxon p = {test.p:.3g} (n = {test.instances} instances)"
     from matplotlib.ticker import NullFormatter
 
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_minor_formatter(NullFormatter())  # the decades only: minor labels collide on a narrow range
     ax.set(xscale="log", yscale="log", xlim=(low, high), ylim=(low, high),
-           xlabel=f"{pair[0]}: solve s", ylabel=f"{pair[1]}: solve s", title=title)
+           xlabel=f"{pair[0]}: CPU s", ylabel=f"{pair[1]}: CPU s", title=title)
     ax.legend(fontsize=7, loc="lower right")
     return save(fig, out, f"plots/{puzzle}-scatter.png")
 
@@ -139,7 +140,7 @@ def growth(records: list[dict[str, Any]], puzzle: str, out: Path) -> str:
         shown = [(x, max(c, 1)) for x, c in zip(xs, conflicts, strict=True) if c is not None]
         if shown:
             bottom.plot([x for x, _ in shown], [c for _, c in shown], "-", label=config, **style)
-    top.set(yscale="log", ylabel="median solve seconds", title=f"{puzzle}: growth over the series")
+    top.set(yscale="log", ylabel="median CPU seconds", title=f"{puzzle}: growth over the series")
     bottom.set(yscale="log", ylabel="median conflicts (solvers that count them)",
                xlabel="instance, placed by its size (cells)" if named else "instance (series order)")
     # Each instance's name at its size, so the series reads along the axis.
@@ -170,7 +171,7 @@ def bars(records: list[dict[str, Any]], puzzle: str, out: Path, timeout: float) 
     ax.axvline(timeout, color="grey", linestyle="--", linewidth=0.8)
     ax.set_yticks(range(len(configs)), configs, fontsize=7)
     ax.invert_yaxis()  # the suite's order, top down
-    ax.set(xscale="log", xlim=(FLOOR, timeout * 3), xlabel="solve seconds; dashed: the limit",
+    ax.set(xscale="log", xlim=(FLOOR, timeout * 3), xlabel="CPU seconds; dashed: the limit",
            title=f"{puzzle} {case}: one instance, time per configuration")
     ax.legend(fontsize=7, loc="lower right")
     return save(fig, out, f"plots/{puzzle}-times.png")

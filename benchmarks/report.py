@@ -1,10 +1,10 @@
 """``report.md``, ``summary.csv``, ``results.csv`` and plots, from the records of an output directory.
 
-The headline time is a run's ``solve_seconds``: the solver's work, measured inside the child after the
-backend's imports and compiled kernels were loaded and the formulation was built (``build_seconds``,
-its own column). Interpreter start-up is in ``wall_seconds`` and ``cpu_seconds``. PAR-2 is the mean
-solve time with every run that did not end ``ok`` counted at twice the time limit. The statistics of
-the spread, the virtual best and the paired test are in ``spread.py``; the plots in ``plots.py``.
+The headline time follows the limit's kind: CPU time (``run_cpu_seconds``) of building the formulation
+and solving, measured inside the child after the backend's imports and compiled kernels were loaded;
+its wall time (``seconds``) stands beside it. Interpreter start-up is in the whole child's
+``wall_seconds`` and ``cpu_seconds``. Every time is from one aggregation per instance (``spread.py``:
+the per-instance figure, the VBS, PAR-2 and the paired tests); the plots are in ``plots.py``.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from typing import Any
 from gridsat.benchmarks import spread
 from gridsat.benchmarks.plots import cases_of, configs_of
 from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case, verdicts
-from gridsat.benchmarks.spread import Best, Paired, solve_time
+from gridsat.benchmarks.spread import Best, Paired
 
 SIZES = ("variables", "clauses", "constraints")
 # The solver statistics a record may hold (None where the solver gives no such number).
 SOLVER_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
 STATISTICS = (*SOLVER_COUNTERS, "refinements", "added_clauses")
+SHORT = 0.01  # seconds: a run shorter than this is too short to time (flagged in the report)
+CLOCK_NAMES = {"cpu": "CPU", "wall": "wall"}
 STRENGTH_K = 3  # gridsat strength -k for the report's strength column (a few seconds for a suite's encodings)
 
 
@@ -48,37 +50,55 @@ def cpu_per_wall(record: dict[str, Any]) -> float | None:
     return record["cpu_seconds"] / wall if wall and record.get("cpu_seconds") is not None else None
 
 
-def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best]) -> list[dict[str, Any]]:
-    """One row per configuration: solved, median solve time and its quartiles, build time, PAR-2, VBS wins,
-    solver statistics (medians over ok runs), cpu/wall, formulation size, peak memory, strength."""
+def clock_of(head: dict[str, Any]) -> str:
+    """The headline clock: the limit's kind (``cpu``, the only limit the runner sets, unless a header says)."""
+    return head["limits"].get("clock", "cpu")
+
+
+def instance_sizes(runs: list[dict[str, Any]], key: str) -> tuple[int, int] | None:
+    """The smallest and largest of one size over the instances (a size is the same on every run of an instance)."""
+    per_case = {record_case(r): r[key] for r in runs if r.get(key) is not None}
+    return (min(per_case.values()), max(per_case.values())) if per_case else None
+
+
+def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best],
+              clock: str = "cpu") -> list[dict[str, Any]]:
+    """One row per configuration, every time from its per-instance figures (``spread``): solved, median
+    CPU and wall seconds over instances, build time, PAR-2, VBS wins, solver statistics (medians over ok
+    runs), cpu/wall, the range of the formulation's sizes over instances, peak memory, strength."""
     rows = []
+    cases = cases_of(records)
     for config in configs_of(records):
         runs = [r for r in records if r["config"] == config]
         ok = [r for r in runs if r["status"] == "ok"]
-        times = sorted(solve_time(r) for r in ok)
-        q1, median, q3 = spread.quartiles(times) if times else (None, None, None)
+        mine = [c for c in cases if any(record_case(r) == c for r in runs)]
+        figures = {k: spread.figures(runs, [config], mine, k) for k in spread.CLOCKS}
+        builds = [median_of([r["build_seconds"] for r in ok if record_case(r) == c and r.get("build_seconds")
+                             is not None]) for c in mine]
         first = runs[0]
         rows.append({
             "puzzle": first["puzzle"], "config": config, "backend": first["backend"], "encoding": first["encoding"],
             "solver": first["solver"], "algorithm": first["algorithm"],
             "runs": len(runs), "solved": len(ok), "wrong": sum(r["status"] == "wrong" for r in runs),
-            "median_seconds": median, "q1_seconds": q1, "q3_seconds": q3,
-            "build_seconds": median_of([r["build_seconds"] for r in ok if r.get("build_seconds") is not None]),
-            "par2_seconds": sum(solve_time(r) if r["status"] == "ok" else 2 * timeout for r in runs) / len(runs),
+            "instances": len(mine), "instances_solved": sum(f is not None for f in figures[clock].values()),
+            **{f"median_{k}_seconds": spread.median_over(figures[k].values()) for k in spread.CLOCKS},
+            "build_seconds": median_of([b for b in builds if b is not None]),
+            "par2_seconds": spread.par2(figures[clock].values(), timeout),
             "vbs_wins": spread.vbs_wins(best, config), "cases": len(best),
             **{k: median_of([r[k] for r in ok if r.get(k) is not None]) for k in STATISTICS},
             "cpu_wall": median_of([v for v in map(cpu_per_wall, ok) if v is not None]),
-            **{k: median_of([r[k] for r in runs if r.get(k) is not None]) for k in SIZES},
+            **{f"{k}_range": instance_sizes(runs, k) for k in SIZES},
             "max_rss_mb": max((r.get("max_rss_bytes") or 0) for r in runs) / 2**20,
             "strength": strength_of(first),
         })
     return rows
 
 
-def seconds(value: float | None) -> str:
-    """A time: three decimals, or three significant digits below 0.1 s (where CNF solves often are)."""
+def seconds(value: float | None, timeout: float | None = None) -> str:
+    """A time: three decimals, or three significant digits below 0.1 s (where CNF solves often are); a
+    censored one (None, with the limit given) as at or above the limit."""
     if value is None:
-        return "—"
+        return "—" if timeout is None else f"≥ {timeout:g}"
     return f"{value:.3f}" if value >= 0.1 or value == 0 else f"{value:.3g}"
 
 
@@ -90,12 +110,18 @@ def number(value: float | None) -> str:
     return "—" if value is None else f"{value:g}"
 
 
+def size_range(found: tuple[int, int] | None, unit: str = "") -> str:
+    """A size over instances: one number when every instance has it, else its range (never a median)."""
+    if found is None:
+        return "—"
+    low, high = found
+    return (f"{low}" if low == high else f"{low}–{high}") + unit
+
+
 def size(row: dict[str, Any]) -> str:
-    if row["clauses"] is not None:
-        return f"{row['clauses']:g}"
-    if row["constraints"] is not None:
-        return f"{row['constraints']:g} constraints"
-    return "—"
+    if row["clauses_range"] is not None:
+        return size_range(row["clauses_range"])
+    return size_range(row["constraints_range"], " constraints")
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -103,23 +129,39 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def summary_table(rows: list[dict[str, Any]], best: list[Best], timeout: float) -> list[str]:
-    """The main table: a row per configuration and the virtual best's row below them."""
-    header = ["configuration", "solved", "wrong", "median solve s", "IQR s", "build s", "PAR-2 s", "VBS wins",
+def summary_table(rows: list[dict[str, Any]], best: list[Best], timeout: float, clock: str = "cpu") -> list[str]:
+    """The main table: a row per configuration and the virtual best's row below them; the headline clock's
+    column first."""
+    clocks = sorted(spread.CLOCKS, key=lambda k: k != clock)
+    header = ["configuration", "solved runs", "solved instances", "wrong",
+              *(f"median {CLOCK_NAMES[k]} s" for k in clocks), "build s", "PAR-2 s", "VBS wins",
               "cpu/wall", "variables", "clauses", "peak MB", "strength"]
     body = [[
-        f"`{r['config']}`", f"{r['solved']}/{r['runs']}", str(r["wrong"]), seconds(r["median_seconds"]),
-        span(r["q1_seconds"], r["q3_seconds"]),
+        f"`{r['config']}`", f"{r['solved']}/{r['runs']}", f"{r['instances_solved']}/{r['instances']}", str(r["wrong"]),
+        *(seconds(r[f"median_{k}_seconds"], timeout) for k in clocks),
         seconds(r["build_seconds"]), seconds(r["par2_seconds"]),
         f"{r['vbs_wins']}/{r['cases']} ({r['vbs_wins'] / max(r['cases'], 1):.0%})",
         "—" if r["cpu_wall"] is None else f"{r['cpu_wall']:.2f}",
-        "—" if r["variables"] is None else f"{r['variables']:g}", size(r), f"{r['max_rss_mb']:.0f}", r["strength"],
+        size_range(r["variables_range"]), size(r), f"{r['max_rss_mb']:.0f}", r["strength"],
     ] for r in rows]
-    solved = [b.seconds for b in best if b.seconds is not None]
-    par2 = (sum(solved) + 2 * timeout * (len(best) - len(solved))) / max(len(best), 1)
-    body.append(["*VBS*", f"{len(solved)}/{len(best)}", "", seconds(median_of(solved)), "", "", seconds(par2),
-                 "", "", "", "", "", ""])
+    figures = [b.seconds for b in best]
+    solved = sum(f is not None for f in figures)
+    body.append(["*VBS*", "", f"{solved}/{len(best)}", "", seconds(spread.median_over(figures), timeout), "", "",
+                 seconds(spread.par2(figures, timeout)), "", "", "", "", "", ""])
     return table(header, body)
+
+
+def too_short(records: list[dict[str, Any]], clock: str) -> list[str]:
+    """A note on the runs too short to time (under ``SHORT`` seconds), and what to run instead."""
+    short = [r for r in records if r["status"] == "ok" and spread.run_time(r, clock) < SHORT]
+    if not short:
+        return []
+    where = list(dict.fromkeys(f"`{r['config']}` on `{record_case(r)}`" for r in short))
+    more = f" and {len(where) - 4} more" if len(where) > 4 else ""
+    return [f"**Too short to time:** {len(short)} of {sum(r['status'] == 'ok' for r in records)} ok runs took under "
+            f"{SHORT * 1000:g} ms of {CLOCK_NAMES[clock]} time ({', '.join(where[:4])}{more}): at that scale the "
+            "timer's resolution, caches and the machine's load decide the order, not the encoding. Use a larger "
+            "instance (a bigger board, or a suite of instances that take a second or more) to compare them.", ""]
 
 
 def statistics_table(rows: list[dict[str, Any]]) -> list[str]:
@@ -145,14 +187,17 @@ def statistics_table(rows: list[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
-def cell(runs: list[dict[str, Any]]) -> str:
-    """One configuration on one case: its median solve time when every run is ok, else what went wrong."""
+def cell(runs: list[dict[str, Any]], timeout: float, clock: str) -> str:
+    """One configuration on one case: its figure (the censored median of its runs), how many of its runs
+    were ok when not all, and WRONG when any run was."""
     if not runs:
         return ""
     bad = [r["status"] for r in runs if r["status"] != "ok"]
-    if bad:
-        return bad[0].upper() if bad[0] == "wrong" else bad[0]
-    return seconds(statistics.median(solve_time(r) for r in runs))
+    if "wrong" in bad:
+        return "WRONG"
+    figure = spread.cell_time(runs, clock)
+    shown = seconds(figure) if figure is not None else f"{bad[0]} (≥ {timeout:g})"
+    return f"{shown} ({len(runs) - len(bad)}/{len(runs)} ok)" if bad and len(runs) > 1 else shown
 
 
 def answers(records: list[dict[str, Any]]) -> dict[str, str]:
@@ -164,28 +209,32 @@ def answers(records: list[dict[str, Any]]) -> dict[str, str]:
     return found
 
 
-def matrix_table(records: list[dict[str, Any]], best: list[Best]) -> list[str]:
-    """Configurations down, cases across: the median solve time of each, or its status; the VBS and the counts."""
+def matrix_table(records: list[dict[str, Any]], best: list[Best], timeout: float, clock: str) -> list[str]:
+    """Configurations down, cases across: each figure, or its status; the VBS and the counts."""
     cases = cases_of(records)
     counts = answers(records)
-    rows = [[f"`{config}`"] + [cell([r for r in records if r["config"] == config and record_case(r) == case])
-                                for case in cases] for config in configs_of(records)]
-    rows.append(["*VBS*"] + [seconds(b.seconds) for b in best])
+    rows = [[f"`{config}`"] + [cell([r for r in records if r["config"] == config and record_case(r) == case],
+                                     timeout, clock) for case in cases] for config in configs_of(records)]
+    rows.append(["*VBS*"] + [seconds(b.seconds, timeout) for b in best])
     rows.append(["*count*"] + [counts[case] for case in cases])
-    return table(["solve seconds"] + [f"`{c}`" for c in cases], rows)
+    return table([f"{CLOCK_NAMES[clock]} seconds"] + [f"`{c}`" for c in cases], rows)
 
 
-def spread_table(records: list[dict[str, Any]]) -> list[str]:
+def spread_table(records: list[dict[str, Any]], timeout: float, clock: str) -> list[str]:
     """Per configuration and case with several runs: median, interquartile range, bootstrap 95% interval."""
-    found = [spread.spread(config, case, [r for r in records if r["config"] == config and record_case(r) == case])
-             for config in configs_of(records) for case in cases_of(records)]
+    found = [spread.spread(config, case, [r for r in records if r["config"] == config and record_case(r) == case],
+                           clock) for config in configs_of(records) for case in cases_of(records)]
     found = [s for s in found if s.runs > 1]
     if not found:
         return []
-    body = [[f"`{s.config}`", f"`{s.case}`", f"{s.ok}/{s.runs}", seconds(s.median),
-             span(s.q1, s.q3), span(s.low, s.high)] for s in found]
-    return ["Spread over the runs of each configuration and instance (seeds and repeats; ok runs only): the "
-            "median solve time, its interquartile range and a bootstrap 95% interval of the median.", "",
+    censored = f"≥ {timeout:g}"
+    body = [[f"`{s.config}`", f"`{s.case}`", f"{s.ok}/{s.runs}", seconds(s.median, timeout),
+             f"{seconds(s.q1, timeout)}–{seconds(s.q3, timeout)}",
+             span(*s.interval) if s.interval else "—"] for s in found]
+    return [f"Spread over the runs of each configuration and instance (seeds and repeats), {CLOCK_NAMES[clock]} "
+            f"seconds: the median, its interquartile range, a run that did not end ok counted as censored "
+            f"({censored}), and a bootstrap 95% interval of the median, shown only over at least "
+            f"{spread.BOOTSTRAP_LEAST} runs all ok (over fewer it is close to [min, max] and says nothing).", "",
             *table(["configuration", "instance", "ok", "median s", "IQR s", "95% interval s"], body), ""]
 
 
@@ -198,8 +247,7 @@ def ranking(rows: list[dict[str, Any]]) -> list[str]:
         return []
     orders = {}
     for solver in solvers:
-        mine = sorted((r for r in rows if r["solver"] == solver),
-                      key=lambda r: (r["par2_seconds"], r["median_seconds"] if r["median_seconds"] is not None else 0))
+        mine = sorted((r for r in rows if r["solver"] == solver), key=lambda r: r["par2_seconds"])
         orders[solver] = [r["encoding"] for r in mine]
     body = [[f"`{solver}`", " < ".join(f"`{e}`" for e in order)] for solver, order in orders.items()]
     firsts = {order[0] for order in orders.values()}
@@ -210,7 +258,7 @@ def ranking(rows: list[dict[str, Any]]) -> list[str]:
     else:
         verdict = "The ranking changes with the solver: the best encoding is " + ", ".join(
             f"`{order[0]}` on {solver}" for solver, order in orders.items()) + "."
-    return ["Ranking of the encodings per solver (fastest first, by PAR-2 and then median solve time):", "",
+    return ["Ranking of the encodings per solver (fastest first, by PAR-2):", "",
             *table(["solver", "encodings, fastest first"], body), "", verdict, ""]
 
 
@@ -254,7 +302,7 @@ def strength_of(record: dict[str, Any]) -> str:
 
 def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
     """The report's title, what ran where, and how to read the times."""
-    limits = head["limits"]
+    limits, clock = head["limits"], clock_of(head)
     statuses = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     return [
         f"# Benchmark: {head['suite']}",
@@ -270,15 +318,19 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         f"Machine: {head['machine']['system']}, {head['machine']['cpus']} CPUs; Python {head['python']}; "
         + ", ".join(f"{k} {v}" for k, v in head["packages"].items()) + ".",
         "",
-        "**The headline time is the solve time** (`solve_seconds`): the solver's work inside the child process, "
-        "after the backend's imports and compiled kernels were loaded and the formulation was built; building "
-        "is `build s`. `cpu/wall` is the CPU time over the wall time of build and solve (above 1: several "
-        "threads). The time limit is on the child's whole CPU time, start-up included, as with runsolver. "
-        "PAR-2 counts every run that did not end `ok` at twice the limit. VBS is the virtual best solver: per "
-        "instance the best configuration's median solve time; `VBS wins` is on how many instances a "
-        "configuration is (one of) the best. `clauses` is the CNF size, or CP-SAT's constraints; `strength` "
-        f"the encoding's propagation strength (`gridsat strength -k {STRENGTH_K}`: PC propagation-complete, "
-        "AC arc-consistent). Tables: `summary.csv`; every run: `results.csv` and `results.jsonl`.",
+        f"**The headline time is {CLOCK_NAMES[clock]} time, as the limit is** (`run_cpu_seconds`, or `seconds` on "
+        "the wall clock): the child's work on building the formulation and solving, after the backend's imports "
+        "and compiled kernels were loaded; building alone is `build s`. Every time is from one aggregation per "
+        "instance: a configuration's figure on an instance is the median over its runs there (seeds and "
+        "repeats), a run that did not end `ok` counted as censored (at or above the limit, never dropped; a "
+        "censored median shows as `≥` the limit). `median s` is the median of the figures over instances; "
+        "PAR-2 the mean of the figures, a censored one at twice the limit; the VBS (virtual best solver) takes "
+        "per instance the smallest figure, so it is never worse than a configuration; `VBS wins` is on how "
+        "many instances a configuration is (one of) the best. `cpu/wall` is the CPU time over the wall time "
+        "of build and solve (above 1: several threads). `variables` and `clauses` (or CP-SAT's constraints) "
+        "are the formulation's size, a range over the instances; `strength` the encoding's propagation "
+        f"strength (`gridsat strength -k {STRENGTH_K}`: PC propagation-complete, AC arc-consistent). Tables: "
+        "`summary.csv`; every run: `results.csv` and `results.jsonl`.",
         "",
     ]
 
@@ -299,29 +351,47 @@ def draw(group: list[dict[str, Any]], puzzle: str, out: Path, timeout: float, be
     return files
 
 
+def tested_pairs(pair: tuple[str, str], configs: list[str]) -> list[tuple[str, str]]:
+    """The scatter pair, then its first configuration against each other one."""
+    return [pair, *((pair[0], c) for c in configs if c not in pair)]
+
+
+def tests_words(tests: list[Paired], cases: int) -> list[str]:
+    """The paired tests' lines; one line when there are too few instances for any test."""
+    if cases < spread.TEST_LEAST:
+        return [f"Paired test: too few instances for a test (n = {cases} instances; a Wilcoxon signed-rank test "
+                f"over instances needs at least {spread.TEST_LEAST}): nothing here is called significant.", ""]
+    lines = [f"- {t.words()}" for t in tests]
+    holm = (["Several pairs were tested: each p is also given adjusted by Holm's step-down method, which "
+             "decides the verdict."] if sum(t.adjusted is not None for t in tests) else [])
+    return [*holm, "", *lines, ""] if holm else [*lines, ""]
+
+
 def section(out: Path, puzzle: str, group: list[dict[str, Any]], timeout: float, scatter: tuple[str, str] | None,
-            plots: bool) -> tuple[list[str], list[dict[str, Any]], bool]:
+            plots: bool, clock: str = "cpu") -> tuple[list[str], list[dict[str, Any]], bool]:
     """One puzzle's part of the report: its lines, its summary rows, and whether matplotlib was missing."""
     cases, configs = cases_of(group), configs_of(group)
-    best = spread.virtual_best(group, configs, cases)
-    rows = summarize(group, timeout, best)
-    lines = [f"## {puzzle}", "", *summary_table(rows, best, timeout), "", *statistics_table(rows), *ranking(rows)]
+    best = spread.virtual_best(group, configs, cases, clock)
+    rows = summarize(group, timeout, best, clock)
+    lines = [f"## {puzzle}", "", *summary_table(rows, best, timeout, clock), "", *too_short(group, clock),
+             *statistics_table(rows), *ranking(rows)]
     if len(cases) > 1:
-        lines += [*matrix_table(group, best), ""]
+        lines += [*matrix_table(group, best, timeout, clock), ""]
     else:
         [(case, count)] = answers(group).items()
         lines += [f"Count on `{case}` ({group[0]['mode']} mode): {count}.", ""]
-    lines += spread_table(group)
+    lines += spread_table(group, timeout, clock)
     pair, asked = pick_pair(configs, scatter)
-    test = spread.paired_test(group, *pair, timeout) if pair else None
-    if test is not None:
-        aside = "" if asked else (f" The scatter pair asked for is not among {puzzle}'s configurations: these "
-                                  "are its first two.")
-        lines += [test.words() + aside, ""]
+    tests = spread.paired_tests(group, tested_pairs(pair, configs), timeout, clock) if pair else []
+    if tests:
+        if not asked:
+            lines += [f"The scatter pair asked for is not among {puzzle}'s configurations: the first two are tested.",
+                      ""]
+        lines += tests_words(tests, len(cases))
     files, missing = [], False
     if plots:
         try:
-            files = draw(group, puzzle, out, timeout, best, pair, test)
+            files = draw(group, puzzle, out, timeout, best, pair, tests[0] if tests else None)
         except ImportError:
             missing = True
     return [*lines, *(f"![{Path(f).stem}]({f})" for f in files), ""], rows, missing
@@ -344,7 +414,7 @@ def write(
     missing = False
     measured = [r for r in records if r["status"] != NOT_APPLICABLE]  # a refused run has no time to show
     for puzzle, group in by_puzzle(measured).items():
-        part, rows, lacking = section(out, puzzle, group, timeout, scatter, plots and not missing)
+        part, rows, lacking = section(out, puzzle, group, timeout, scatter, plots and not missing, clock_of(head))
         lines += part
         summary_rows += rows
         missing = missing or lacking

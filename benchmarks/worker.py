@@ -89,6 +89,12 @@ def statistics_of(summary: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def cpu_now() -> float:
+    """CPU seconds used so far by this process (all its threads) and the children it waited for (a counter's)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def work(spec: dict[str, Any]) -> dict[str, Any]:
     """Run the spec in this process and describe the result."""
     from gridsat.models import get_puzzle
@@ -111,13 +117,14 @@ def work(spec: dict[str, Any]) -> dict[str, Any]:
                                               time_limit=left))
     warm = warm_up(puzzle, bound, left)
     left = max(left - warm, 1e-3)
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = time.perf_counter(), cpu_now()
     if solve:
         outcome = execute(puzzle, instance, bound.narrowed(time_limit=left))
     else:  # by the route its backend takes: a counter counts (the suite plans it for count only)
         outcome = make_count(puzzle, instance, bound.narrowed(time_limit=left))
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    wall, cpu = time.perf_counter() - wall, cpu_now() - cpu
     summary = outcome.summary()
+    summary["run_cpu_seconds"] = round(cpu, 6)  # the headline: the limit is CPU time
     summary |= statistics_of(summary)
     summary["warm_seconds"] = round(warm, 6)
     summary["cpu_wall"] = round(cpu / wall, 3) if wall > 0 else None

@@ -4,6 +4,8 @@ scatter checks that run before any run."""
 from __future__ import annotations
 
 import json
+import random
+import statistics
 from pathlib import Path
 
 import pytest
@@ -15,56 +17,122 @@ HEAD = {"suite": "mine", "description": "", "limits": {"timeout": 10.0, "memory"
         "machine": {"system": "Linux", "cpus": 2}, "python": "3.11", "packages": {}}
 
 
-def record(config: str, case: str, seed: int, solve: float, status: str = "ok", **more: object) -> dict:
+def record(config: str, case: str, seed: int, solve: float, status: str = "ok", cpu: bool = False,
+           **more: object) -> dict:
+    """A run's record; ``cpu``: with the CPU time of build and solve (1.1 times their wall time)."""
     backend, encoding = config.split(":")
-    return {"kind": "run", "puzzle": "tatami", "instance": case, "params": {}, "backend": backend,
+    timed = {"run_cpu_seconds": round(1.1 * solve, 6)} if cpu else {}
+    return {**timed, "kind": "run", "puzzle": "tatami", "instance": case, "params": {}, "backend": backend,
             "encoding": encoding, "solver": None, "algorithm": None, "config": config, "mode": "count",
-            "repeat": 0, "seed": seed, "status": status, "count": 1, "seconds": solve + 0.01, "solve_seconds": solve,
-            "build_seconds": 0.01, "wall_seconds": 1.0, "cpu_seconds": 0.5, "max_rss_bytes": 1 << 20,
+            "repeat": 0, "seed": seed, "status": status, "count": 1, "seconds": solve, "solve_seconds": solve,
+            "build_seconds": 0.0, "wall_seconds": 1.0, "cpu_seconds": 0.5, "max_rss_bytes": 1 << 20,
             "variables": 10, "clauses": 20, "constraints": None, **more}
 
 
-def test_quartiles_and_the_bootstrap_interval_surround_the_median() -> None:
+def test_quartiles_and_the_bootstrap_interval_need_ten_values() -> None:
     values = [1.0, 2.0, 3.0, 4.0, 100.0]
     assert spread.quartiles(values) == (2.0, 3.0, 4.0)
+    assert spread.bootstrap(values) is None  # over 5 values the interval is nearly [min, max]: not shown
+    values = [1.0 + i / 10 for i in range(12)]
     low, high = spread.bootstrap(values)
-    assert low <= 3.0 <= high and (low, high) == spread.bootstrap(values)  # fixed seed: the same report twice
-    assert spread.bootstrap([5.0]) == (5.0, 5.0)
+    assert low <= statistics.median(values) <= high and (low, high) == spread.bootstrap(values)  # fixed seed
 
 
-def test_the_virtual_best_takes_each_instance_from_its_fastest_configuration() -> None:
-    records = [record("sat:a", "3x4", 1, 1.0), record("sat:b", "3x4", 1, 2.0),
-               record("sat:a", "4x7", 1, 5.0), record("sat:b", "4x7", 1, 3.0),
-               record("sat:a", "5x5", 1, 1.0, "timeout"), record("sat:b", "5x5", 1, 9.0, "timeout")]
-    best = spread.virtual_best(records, ["sat:a", "sat:b"], ["3x4", "4x7", "5x5"])
-    assert [(b.seconds, b.winners) for b in best] == [(1.0, ("sat:a",)), (3.0, ("sat:b",)), (None, ())]
-    assert spread.vbs_wins(best, "sat:a") == 1 and spread.vbs_wins(best, "sat:b") == 1
+def test_a_figure_is_the_median_with_timeouts_censored_never_dropped() -> None:
+    runs = [record("sat:a", "4x7", s, 1.0) for s in (1, 2, 3)] + [record("sat:a", "4x7", 4, 9.0, "timeout")]
+    assert spread.cell_time(runs) == 1.0  # 3 of 4 solved in 1 s: the median is 1 s
+    half = runs[:2] + [record("sat:a", "4x7", s, 9.0, "timeout") for s in (3, 4)]
+    assert spread.cell_time(half) is None  # the upper middle run timed out: the median is at or above the limit
+    slow = [record("sat:a", "4x7", 1, 1.0), record("sat:a", "4x7", 2, 5.0), record("sat:a", "4x7", 3, 9.0, "memout")]
+    assert spread.cell_time(slow) == 5.0  # the unsolved run still counts: not the median of the ok runs (3.0)
+    found = spread.spread("sat:a", "4x7", half)
+    assert (found.ok, found.median, found.q1, found.q3, found.interval) == (2, None, 1.0, None, None)
 
 
-def test_the_paired_test_says_its_p_value_in_words() -> None:
+def test_the_vbs_is_never_worse_than_a_member_in_the_issue_case() -> None:
+    """A solves 3 of 4 seeds in 1 s, B always times out, 10 s limit: the VBS's PAR-2 was 20, A's 5.75."""
+    records = [record("sat:a", "4x7", s, 1.0) for s in (1, 2, 3)] + [record("sat:a", "4x7", 4, 10.0, "timeout")]
+    records += [record("sat:b", "4x7", s, 10.0, "timeout") for s in (1, 2, 3, 4)]
+    best = spread.virtual_best(records, ["sat:a", "sat:b"], ["4x7"])
+    assert [(b.seconds, b.winners) for b in best] == [(1.0, ("sat:a",))]
+    rows = {r["config"]: r for r in report.summarize(records, 10.0, best)}
+    vbs = spread.par2([b.seconds for b in best], 10.0)
+    assert (rows["sat:a"]["par2_seconds"], rows["sat:b"]["par2_seconds"], vbs) == (1.0, 20.0, 1.0)
+
+
+def test_the_vbs_median_and_par2_are_never_worse_than_any_member_on_random_runs() -> None:
+    rng = random.Random(52)
+    cases = [f"{n}x{n}" for n in range(3, 9)]
+    for _ in range(200):
+        records = [record(config, case, seed, rng.choice([0.001, 0.1, 1.0, 3.0, 9.0]) * rng.random(),
+                          rng.choice(["ok", "ok", "ok", "timeout"]), cpu=True)
+                   for config in ("sat:a", "sat:b", "sat:c") for case in cases for seed in range(1, 6)]
+        best = spread.virtual_best(records, ["sat:a", "sat:b", "sat:c"], cases)
+        figures = [b.seconds for b in best]
+        vbs_median, vbs_par2 = spread.median_over(figures), spread.par2(figures, 10.0)
+        for row in report.summarize(records, 10.0, best):
+            assert vbs_par2 <= row["par2_seconds"]
+            assert row["median_cpu_seconds"] is None or vbs_median <= row["median_cpu_seconds"]
+
+
+def tour(config: str, case: str, seed: int, solve: float) -> dict:
+    return record(config, case, seed, solve, cpu=True)
+
+
+def test_the_paired_test_runs_on_instances_not_seeds() -> None:
     pytest.importorskip("scipy")
-    records = [record("sat:a", case, seed, 1.0 + seed / 10) for case in ("3x4", "4x7") for seed in range(1, 6)]
-    records += [record("sat:b", case, seed, 2.0 + seed / 7) for case in ("3x4", "4x7") for seed in range(1, 6)]
-    test = spread.paired_test(records, "sat:a", "sat:b", 10.0)
-    assert (test.pairs, test.first_faster, test.second_faster) == (10, 10, 0)
-    assert test.p is not None and test.p < 0.01
-    assert "the difference is significant at the 5% level" in test.words()
-    same = spread.paired_test(records, "sat:a", "sat:a", 10.0)
-    assert same.p is None and "no pair differs" in same.words()
+    few = [tour(c, case, seed, t * seed) for case in ("4x7", "6x6", "5x8") for seed in range(1, 5)
+           for c, t in (("sat:a", 1.0), ("sat:b", 2.0))]
+    test = spread.paired_test(few, "sat:a", "sat:b", 10.0)
+    assert (test.instances, test.first_faster, test.p) == (3, 3, None)  # 12 (instance, seed) pairs: still 3
+    assert "too few instances for a test" in test.words() and "significant" not in test.words()
+    cases = [f"{n}x7" for n in range(3, 11)]
+    many = [tour(c, case, seed, (i + 1) * t + seed / 100) for i, case in enumerate(cases) for seed in range(1, 6)
+            for c, t in (("sat:a", 1.0), ("sat:b", 1.5))]
+    test = spread.paired_test(many, "sat:a", "sat:b", 100.0)
+    assert (test.instances, test.first_faster, test.method) == (8, 8, "exact")
+    assert test.p == pytest.approx(2 / 2**8)  # exact: all 8 signs one way
+    assert test.ratio == pytest.approx(1 / 1.5, rel=0.01) and test.interval is None  # 8 instances: no interval
+    assert "n = 8 instances" in test.words() and "is significant" in test.words()
 
 
-def test_the_report_shows_spread_vbs_statistics_and_the_p_value(tmp_path: Path) -> None:
+def test_holm_corrects_several_pairs() -> None:
+    assert spread.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    pytest.importorskip("scipy")
+    cases = [f"{n}x7" for n in range(3, 9)]  # 6 instances: the smallest exact p is 0.03125
+    records = [tour(c, case, 1, (i + 1) * t) for i, case in enumerate(cases)
+               for c, t in (("sat:a", 1.0), ("sat:b", 2.0), ("sat:c", 3.0))]
+    first, second = spread.paired_tests(records, [("sat:a", "sat:b"), ("sat:a", "sat:c")], 100.0)
+    assert first.p == pytest.approx(0.03125) and first.adjusted == pytest.approx(0.0625)
+    assert not first.significant() and "Holm-adjusted p = 0.0625" in first.words()
+    alone = spread.paired_tests(records, [("sat:a", "sat:b")], 100.0)[0]
+    assert alone.adjusted is None and alone.significant()
+
+
+def test_the_report_shows_cpu_and_wall_size_ranges_and_the_vbs(tmp_path: Path) -> None:
     stats = {"conflicts": 10, "decisions": 20, "propagations": 300, "restarts": 1}
     runs = [(case, seed) for case in ("3x4", "4x7") for seed in range(1, 6)]
-    records = [record("sat:pairwise", case, seed, 0.2 * seed, **stats) for case, seed in runs]
-    records += [record("reference:rowscan", case, seed, 0.3 * seed) for case, seed in runs]
+    records = [record("sat:pairwise", case, seed, 0.2 * seed, cpu=True, variables=10 if case == "3x4" else 13,
+                      **stats) for case, seed in runs]
+    records += [record("reference:rowscan", case, seed, 0.3 * seed, cpu=True) for case, seed in runs]
     text = report.write(tmp_path, records, HEAD, scatter=("sat", "reference"), plots=False).read_text()
-    assert "| *VBS* | 2/2 |" in text and "VBS wins" in text
-    assert "| `sat:pairwise` | 10/10 | 0 | 0.600 | 0.400–0.800 |" in text
+    assert "| configuration | solved runs | solved instances | wrong | median CPU s | median wall s |" in text
+    assert "| `sat:pairwise` | 10/10 | 2/2 | 0 | 0.660 | 0.600 |" in text  # CPU is 1.1 x the wall time here
+    assert "| *VBS* |  | 2/2 |  | 0.660 |" in text and "VBS wins" in text
+    assert "| 10–13 | 20 |" in text  # variables as a range over the instances, never a median
     assert "| configuration | conflicts | decisions | propagations | restarts |" in text
     assert "No statistics (the solver gives none): `reference:rowscan`." in text
-    assert "95% interval s" in text and "Wilcoxon signed-rank p = " in text
+    assert "95% interval s" in text and "too few instances for a test (n = 2 instances" in text
+    assert "Wilcoxon" not in text.split("Paired test")[-1].split("\n")[0].replace("Wilcoxon signed-rank test", "")
     assert "pairwise PC" in text  # the strength column
+    assert "Too short to time" not in text
+
+
+def test_runs_under_ten_milliseconds_are_flagged_too_short_to_time(tmp_path: Path) -> None:
+    records = [record("sat:a", "3x4", seed, 0.002, cpu=True) for seed in range(1, 4)]
+    text = report.write(tmp_path, records, HEAD, plots=False).read_text()
+    assert "**Too short to time:** 3 of 3 ok runs took under 10 ms of CPU time (`sat:a` on `3x4`)" in text
+    assert "Use a larger instance" in text
 
 
 def test_a_folder_of_another_suite_is_refused_and_left_unchanged(tmp_path: Path, capsys) -> None:
