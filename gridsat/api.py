@@ -518,7 +518,7 @@ def export(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | N
     """The CNF (``format="dimacs"``, with its projection) or the CP-SAT model (``format="cpsat"``, protobuf
     text) of an instance, ready to be written: ``.write(out)``, and ``.notes()`` when the file's models
     are not exactly the solutions. The encoding is exact unless ``encoding`` names a reduced one.
-    ``scramble``: a DIMACS file's variables renamed and its clauses and literals shuffled from that seed
+    ``scramble``: a DIMACS file's variables renamed, polarities flipped, clauses and literals shuffled from that seed
     (the same formula: its projection names the renamed variables, so a projected count is the same)."""
     chosen, parsed = load(puzzle, instance, params)
     return exporting(chosen, parsed, format, encoding, scramble)

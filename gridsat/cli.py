@@ -760,8 +760,9 @@ def add_export(sub: Commands) -> None:
     export.add_argument("--encoding", help="choices joined by '+'; by default the file's models are exactly the "
                         "solutions (prime-grid: nosymmetry unless you name symmetry)")
     export.add_argument("--scramble", type=whole, metavar="SEED",
-                        help="dimacs: rename the variables and shuffle the clauses and their literals from SEED "
-                             "(the same formula and projected count; for spread over equivalent formulas)")
+                        help="dimacs: rename the variables, flip their polarities and shuffle the clauses and their "
+                             "literals from SEED (the same formula and projected count; for spread over equivalent "
+                             "formulas)")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (nothing on failure)")
     export.set_defaults(run=cmd_export)
 

@@ -118,6 +118,11 @@ class CnfFormulation(Formulation):
         values.update(dict.fromkeys(compress(self.keys, [model[i] > 0 for i in self._indices]), 1))
         return values
 
+    def literal(self, key: Key, value: int) -> int:
+        """The literal that gives ``key`` the value ``value`` (1 or 0)."""
+        var = self.pool.id(key)
+        return var if value else -var
+
     def blocking_clause(self, model: list[int]) -> list[int]:
         """A clause that this model's projection violates and every other projection satisfies."""
         if self.block_true_only:

@@ -70,8 +70,9 @@ def write_dimacs(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Enc
     for line in header(puzzle, instance, encoding, puzzle.cnf_encodings, f):
         out.write(f"c {line}\n")
     if scramble is not None:
-        out.write(f"c gridsat scrambled from seed {scramble}: variables renamed, clauses and their literals "
-                  "shuffled; the projection\nc and the legend name the renamed variables.\n")
+        out.write(f"c gridsat scrambled from seed {scramble}: variables renamed, polarities flipped, clauses and "
+                  "their literals\nc shuffled; the projection and the legend name the renamed variables, and "
+                  "'c v -ID KEY' a flipped\nc one: KEY is true when ID is false.\n")
     out.write("c The projection (the puzzle's own variables) is listed twice: 'c p show' for projected model\n"
               "c counters such as Ganak and d4, 'c ind' for ApproxMC; 'c v ID KEY' names each variable.\n")
     out.write(f"c p show {shown} 0\nc ind {shown} 0\n")
@@ -133,7 +134,8 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
               scramble: int | None = None) -> Export:
     """The formulation ``format`` writes (``dimacs``: the CNF; ``cpsat``: the CP-SAT model), built with an
     exact encoding (its models are the solutions) unless ``encoding`` names a reduced one; ``scramble``: the
-    CNF's variables renamed and its clauses and literals shuffled from that seed (models/scramble.py)."""
+    CNF's variables renamed, their polarities flipped and its clauses and literals shuffled from that seed
+    (models/scramble.py)."""
     if scramble is not None and format != "dimacs":
         raise InvalidOption(f"scramble={scramble} applies to the dimacs format, not {format}")
     if format == "dimacs":

@@ -189,8 +189,7 @@ class SatSearch:
         """Search one part only: its fixed projection variables become unit clauses in a fresh solver,
         not assumptions to one solver kept from part to part: a solver simplifies with units, and a
         small part is then a simpler problem (python -m gridsat.benchmarks.compare.parallel)."""
-        pool = self.formulation.pool
-        self.units = [[pool.id(key) if value else -pool.id(key)] for key, value in part.fixed]
+        self.units = [[self.formulation.literal(key, value)] for key, value in part.fixed]
         # models a run split again already counted, blocked as the search blocks a model it found
         self.units += [self.formulation.blocking_of(row) for row in part.blocked]
         self.handback.recording = True
@@ -214,10 +213,10 @@ class SatSearch:
         if oracle is None:
             raise interrupted_split(stop)
         self.splitter, pace = oracle, Pace(oracle)
-        assumed = [f.pool.id(key) if value else -f.pool.id(key) for key, value in (within.fixed if within else ())]
+        assumed = [f.literal(key, value) for key, value in (within.fixed if within else ())]
 
         def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
-            variables = [f.pool.id(key) for key in onto]
+            trues = [f.literal(key, 1) for key in onto]  # the literal that makes each key true (a scramble flips some)
             self.activation = max(self.activation, f.cnf.nv, f.pool.top) + 1
             active = self.activation
             found: list[tuple[int, ...]] | None = []
@@ -232,12 +231,12 @@ class SatSearch:
                 if cuts:
                     oracle.append_formula(cuts)
                     continue
-                values = tuple(int(model[v - 1] > 0) for v in variables)
+                values = tuple(int(model[abs(lit) - 1] == lit) for lit in trues)
                 found.append(values)
                 if len(found) > limit:
                     found = None
                     break
-                other = [-v if value else v for v, value in zip(variables, values, strict=True)]
+                other = [-lit if value else lit for lit, value in zip(trues, values, strict=True)]
                 oracle.add_clause([-active, *other])
             oracle.add_clause([-active])  # this prefix's blocking clauses are done with
             return found
