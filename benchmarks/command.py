@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from gridsat.arguments import at_least, folder, positive_float, positive_int, whole
 from gridsat.benchmarks import report
+from gridsat.benchmarks.fingerprint import fingerprint
 from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
 from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_TIMEOUT, builtin_suites, load, plan
@@ -50,9 +51,11 @@ class Deprecated(argparse.Action):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``bench`` options."""
     parser.add_argument("suite", metavar="SUITE",
-                        help=f"a built-in suite ({', '.join(builtin_suites())}) or a suite file (.toml)")
-    parser.add_argument("--out", required=True, type=folder, metavar="DIR",
-                        help="directory for results.jsonl, report.md, CSV, plots")
+                        help=f"a built-in suite ({', '.join(builtin_suites())}) or a suite file (.toml); "
+                             "'compare A B' puts two results folders side by side")
+    parser.add_argument("folders", nargs="*", metavar="FOLDER", help="with compare: the results folders A and B")
+    parser.add_argument("--out", type=folder, metavar="DIR",
+                        help="directory for results.jsonl, report.md, CSV, plots (required to run a suite)")
     parser.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                         help=f"local runs at once, at most the cores ({os.cpu_count()})")
     parser.add_argument("--time-limit", type=positive_float, metavar="SEC",
@@ -70,6 +73,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="send runs to a Dask scheduler, e.g. tcp://host:8786 (its workers need gridsat installed)")
     parser.add_argument("--scatter", nargs=2, metavar="CONFIG", help="two configurations (label prefixes) to scatter")
     parser.add_argument("--no-plots", action="store_true", help="write tables only")
+    parser.add_argument("--fresh", action="store_true",
+                        help="run everything again, ignoring the runs recorded in DIR (else only the runs whose code "
+                             "or versions changed run again)")
+
+
+COMPARE = "compare"  # ``gridsat bench compare A B`` (no suite has this name)
+
+
+def compare_folders(folders: list[str]) -> int:
+    """Print two results folders side by side; 0, or an input error."""
+    from gridsat.benchmarks.side_by_side import compare
+
+    if len(folders) != 2:
+        raise GridsatError(f"{COMPARE} takes two results folders (A B), not {len(folders)}")
+    say("\n".join(compare(Path(folders[0]), Path(folders[1]))))
+    return 0
 
 
 def check(args: argparse.Namespace) -> None:
@@ -110,7 +129,13 @@ def check_scatter(pair: tuple[str, ...] | None, runs: list[Any], given: bool) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the suite into ``args.out``; the exit status."""
+    """Run the suite into ``args.out``, or compare two results folders (``compare A B``); the exit status."""
+    if args.suite == COMPARE:
+        return compare_folders(args.folders)
+    if args.folders:
+        raise GridsatError(f"unexpected {excerpt(args.folders[0])} after the suite: only '{COMPARE} A B' takes folders")
+    if args.out is None:
+        raise GridsatError("--out DIR is required to run a suite")
     check(args)
     suite = load(args.suite)
     runs, notes = plan(suite, args.repeat, args.seeds)
@@ -129,10 +154,15 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
                limits: Limits) -> int:
     """``run`` once the results folder is this run's alone."""
     results = Results(args.out)
-    results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description))
+    results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description),
+                  fresh=args.fresh)
+    err = sys.stderr
+    stale = results.forget_stale({r.id: fingerprint(r.puzzle, r.backend) for r in runs})
+    if stale:
+        print(f"note: {len(stale)} recorded runs were made with other code or versions (their fingerprint "
+              f"changed: {changes(stale, runs)}): they run again", file=err)
     finished = results.done()
     todo = [r for r in runs if r.id not in finished]
-    err = sys.stderr
     for note in notes:
         print(f"note: {note}", file=err)
     if not memory_watched() and not args.scheduler:
@@ -176,6 +206,19 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
         if item["status"] == "error":
             print(f"ERROR {item['puzzle']} {item['instance']} {item['config']}: {item['message']}", file=err)
     return 1 if counts["wrong"] or counts["error"] or cases["disputed"] else 0
+
+
+def changes(stale: list[dict[str, Any]], runs: list[Any]) -> str:
+    """What changed in the stale records' fingerprints (gridsat, encoding, backend, solver, plugins)."""
+    by_id = {r.id: r for r in runs}
+    parts = set()
+    if any(not record.get("fingerprint") for record in stale):
+        parts.add("none recorded")
+    for record in (r for r in stale if r.get("fingerprint")):
+        run = by_id[record["id"]]
+        now, then = fingerprint(run.puzzle, run.backend), record.get("fingerprint") or {}
+        parts |= {k for k in now if now[k] != then.get(k)}
+    return ", ".join(sorted(parts))
 
 
 def say(line: str) -> None:

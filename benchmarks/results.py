@@ -102,13 +102,16 @@ class Results:
             else:
                 raise GridsatError(f"{where}: not a gridsat bench record (a header first, then runs): {excerpt(text)}")
 
-    def start(self, head: dict[str, Any]) -> None:
-        """Resume when the limits match the file's; start the file when there is none."""
+    def start(self, head: dict[str, Any], fresh: bool = False) -> None:
+        """Resume when the limits match the file's; start the file when there is none, or anew (``fresh``:
+        every run is made again, under the limits given now)."""
         if self.header is not None:
             if self.header.get("suite") != head["suite"]:
                 raise GridsatError(f"{self.path.parent} holds the results of suite {self.header.get('suite')!r}, not "
                                    f"{head['suite']!r}: a results folder belongs to one suite; choose another --out")
-            if self.header.get("limits") != head["limits"]:
+            if fresh:
+                self.header, self.records = head, []
+            elif self.header.get("limits") != head["limits"]:
                 raise GridsatError(
                     f"{self.path} was made with limits {self.header.get('limits')}, not {head['limits']}: "
                     "use the same limits to resume, or another --out"
@@ -126,6 +129,16 @@ class Results:
     def done(self) -> set[str]:
         """The ids of runs already recorded."""
         return {r["id"] for r in self.records}
+
+    def forget_stale(self, current: dict[str, Any]) -> list[dict[str, Any]]:
+        """Drop the records whose fingerprint differs from ``current[id]`` (the code they ran has changed:
+        benchmarks/fingerprint.py), so that those runs are made again; the records dropped."""
+        stale = [r for r in self.records if r["id"] in current and r.get("fingerprint") != current[r["id"]]]
+        if stale:
+            gone = {id(r) for r in stale}
+            self.records = [r for r in self.records if id(r) not in gone]
+            self.rewrite()
+        return stale
 
     def append(self, record: dict[str, Any]) -> None:
         with self._lock:

@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from gridsat.benchmarks.fingerprint import fingerprint
 from gridsat.benchmarks.suite import Trial
 from gridsat.solvers.backend import BACKENDS
 
@@ -81,6 +82,7 @@ def spec_of(run: Trial, limits: Limits) -> dict[str, Any]:
         "config": run.config,
         "case": run.case,
         "backend_path": BACKENDS[run.backend],
+        "fingerprint": fingerprint(run.puzzle, run.backend),
         "timeout": limits.timeout,
         "memory_bytes": limits.memory * 2**20,
         "cpu_limit": limits.cpu_limit,
@@ -211,7 +213,7 @@ RECORD_FIELDS = (
     "status", "count", "complete", "reason", "message", "expected", "seconds", "build_seconds", "solve_seconds",
     "run_cpu_seconds", "wall_seconds", "cpu_seconds", "max_rss_bytes", "variables", "clauses", "constraints",
     "duplicates", "invalid", "verdict", "label", "described", "seed", "workers", "warm_seconds", "cpu_wall",
-    "conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses",
+    "conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses", "fingerprint",
 )
 
 

@@ -11,6 +11,7 @@ puzzles are ``gridsat.models``, the backends ``gridsat.solvers``, the benchmark 
 
 from gridsat import display as _display  # noqa: F401 - hands results the SVG drawing of their solutions
 from gridsat.api import count, crosscheck, enumerate, formulate, load, mutate, solve
+from gridsat.harness import Benchmark, bench
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
@@ -25,6 +26,7 @@ __version__ = VERSION
 
 __all__ = [
     "BackendUnavailable",
+    "Benchmark",
     "Enumeration",
     "GridsatError",
     "InvalidInstance",
@@ -39,6 +41,7 @@ __all__ = [
     "Report",
     "Split",
     "UnknownName",
+    "bench",
     "count",
     "crosscheck",
     "enumerate",
