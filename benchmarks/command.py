@@ -69,6 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seeds", type=whole, metavar="K",
                         help="run every configuration with seeds 1..K: CP-SAT's random seed (variables permuted), "
                              "a scrambled formula for the CNF backends (default: the suite's, else one unseeded run)")
+    parser.add_argument("--scramble", type=whole, metavar="SEED",
+                        help="run every configuration once, from this seed: a CNF backend on the formula scrambled "
+                             "from it (as gridsat export --scramble SEED writes it), CP-SAT with it as random seed")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send runs to a Dask scheduler, e.g. tcp://host:8786 (its workers need gridsat installed)")
     parser.add_argument("--scatter", nargs=2, metavar="CONFIG", help="two configurations (label prefixes) to scatter")
@@ -138,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
         raise GridsatError("--out DIR is required to run a suite")
     check(args)
     suite = load(args.suite)
-    runs, notes = plan(suite, args.repeat, args.seeds)
+    if args.scramble is not None and args.seeds is not None:
+        raise GridsatError(f"--scramble {args.scramble} runs one seed: give it or --seeds {args.seeds}, not both")
+    runs, notes = plan(suite, args.repeat, args.seeds, args.scramble)
     scatter = tuple(args.scatter) if args.scatter else suite.scatter
     check_scatter(scatter, runs, bool(args.scatter))
     limits = Limits(args.time_limit or suite.timeout, args.memory or suite.memory)
@@ -192,6 +197,8 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
     problems = judge(records)
     results.rewrite()
     seeds = suite.seeds if args.seeds is None else args.seeds
+    if args.scramble is not None:
+        seeds = f"the one seed {args.scramble} (--scramble)"
     head = {**results.header, "limits": {**results.header["limits"], "repeat": args.repeat or suite.repeat,
                                          "seeds": seeds, "workers": suite.workers}}
     plots = not args.no_plots

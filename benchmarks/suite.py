@@ -387,10 +387,13 @@ def backends_of(entry: dict[str, Any], where: str, notes: list[str]) -> list[tup
     return chosen
 
 
-def plan(suite: Suite, repeat: int | None = None, seeds: int | None = None) -> tuple[list[Trial], list[str]]:
+def plan(suite: Suite, repeat: int | None = None, seeds: int | None = None,
+         scramble: int | None = None) -> tuple[list[Trial], list[str]]:
     """Every run of the suite, checked; and notes on what was skipped and why. With seeds (``seeds``, else
-    the suite's), every repeat runs once per seed 1..K."""
+    the suite's), every repeat runs once per seed 1..K; with ``scramble``, once from that seed alone."""
     seeded: list[int | None] = list(range(1, (seeds if seeds is not None else suite.seeds) + 1)) or [None]
+    if scramble is not None:
+        seeded = [scramble]
     runs: list[Trial] = []
     notes: list[str] = []
     for i, entry in enumerate(expand(suite, notes), 1):

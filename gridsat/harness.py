@@ -47,18 +47,20 @@ class Benchmark:
 
 def bench(suite: str | Path, *folders: str | Path, out: str | Path | None = None, jobs: int = 1,
           time_limit: float | None = None, memory: int | None = None, repeat: int | None = None,
-          seeds: int | None = None, fresh: bool = False, plots: bool = False,
+          seeds: int | None = None, scramble: int | None = None, fresh: bool = False, plots: bool = False,
           scatter: tuple[str, str] | None = None) -> Benchmark:
     """Run a benchmark suite into ``out`` (``gridsat bench SUITE --out DIR``), or with ``suite="compare"``
     put two results folders side by side (``gridsat.bench("compare", A, B)``).
 
-    ``fresh`` runs everything again; otherwise the runs already recorded are kept unless their
-    fingerprint (gridsat's version, the encoding's source, the backend's, the solver's version,
-    plugins) changed. Bad input raises ``GridsatError`` with the command's one-line message.
+    ``seeds`` K runs each configuration from seeds 1..K, ``scramble`` S from seed S alone (a CNF backend
+    on the formula scrambled from it). ``fresh`` runs everything again; otherwise the runs already
+    recorded are kept unless their fingerprint (gridsat's version, the encoding's source, the
+    backend's, the solver's version, plugins) changed. Bad input raises ``GridsatError`` with the
+    command's one-line message.
     """
     argv = [str(suite), *map(str, folders)]
     options = {"--out": out, "--jobs": jobs, "--time-limit": time_limit, "--memory": memory, "--repeat": repeat,
-               "--seeds": seeds}
+               "--seeds": seeds, "--scramble": scramble}
     for flag, value in options.items():
         if value is not None and str(suite) != COMPARE:
             argv += [flag, str(value)]

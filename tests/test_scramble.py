@@ -3,6 +3,7 @@ shuffled; the count is unchanged and the decoder maps flipped polarities back.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,17 @@ def test_a_split_count_of_a_scrambled_formula_counts_the_same() -> None:
     grid = puzzle.parse("3x3", {})
     outcome = consume(split_run_of(puzzle, grid, "sat", Request(seed=3), Split(jobs=1, probe=0, parts=6)))
     assert (outcome.count, outcome.complete, outcome.duplicates) == (128, True, 0) and outcome.parts > 1
+
+
+def test_bench_scramble_runs_every_configuration_from_that_seed(tmp_path: Path, capsys) -> None:
+    from gridsat.benchmarks.command import main
+
+    suite = tmp_path / "tiny.toml"
+    suite.write_text('[[entry]]\npuzzle = "tatami"\ninstances = [{ name = "4x7", expected = 3 }]\n'
+                     'backends = ["sat"]\nencodings = ["pairwise", "seqcounter"]\n')
+    assert main([str(suite), "--out", str(tmp_path / "out"), "--no-plots", "--scramble", "4"]) == 0
+    lines = (tmp_path / "out" / "results.jsonl").read_text().splitlines()[1:]
+    assert [(r["seed"], r["count"], r["status"]) for r in map(json.loads, lines)] == [(4, 3, "ok"), (4, 3, "ok")]
+    assert "seeds: the one seed 4 (--scramble)" in (tmp_path / "out" / "report.md").read_text()
+    assert main([str(suite), "--out", str(tmp_path / "no"), "--scramble", "4", "--seeds", "2"]) == 2
+    assert "--scramble 4 runs one seed: give it or --seeds 2, not both" in capsys.readouterr().err
