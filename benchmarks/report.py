@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -61,11 +61,21 @@ def instance_sizes(runs: list[dict[str, Any]], key: str) -> tuple[int, int] | No
     return (min(per_case.values()), max(per_case.values())) if per_case else None
 
 
+def instance_median(ok: list[dict[str, Any]], cases: list[str],
+                    value: Callable[[dict[str, Any]], float | None]) -> float | None:
+    """The median over instances of each instance's median ``value`` over its ok runs (instances with none
+    left out): one aggregation per instance, as the times have."""
+    per_case = [median_of([v for r in ok if record_case(r) == case and (v := value(r)) is not None])
+                for case in cases]
+    return median_of([v for v in per_case if v is not None])
+
+
 def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best],
               clock: str = "cpu") -> list[dict[str, Any]]:
-    """One row per configuration, every time from its per-instance figures (``spread``): solved, median
-    CPU and wall seconds over instances, build time, PAR-2, VBS wins, solver statistics (medians over ok
-    runs), cpu/wall, the range of the formulation's sizes over instances, peak memory, strength."""
+    """One row per configuration, every figure aggregated per instance first (times: ``spread``; build time,
+    solver statistics and cpu/wall: medians over each instance's ok runs, then over instances): solved,
+    median CPU and wall seconds, build time, PAR-2, VBS wins, solver statistics, cpu/wall, the range of the
+    formulation's sizes over instances, peak memory, strength."""
     rows = []
     cases = cases_of(records)
     for config in configs_of(records):
@@ -73,8 +83,6 @@ def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best],
         ok = [r for r in runs if r["status"] == "ok"]
         mine = [c for c in cases if any(record_case(r) == c for r in runs)]
         figures = {k: spread.figures(runs, [config], mine, k) for k in spread.CLOCKS}
-        builds = [median_of([r["build_seconds"] for r in ok if record_case(r) == c and r.get("build_seconds")
-                             is not None]) for c in mine]
         first = runs[0]
         rows.append({
             "puzzle": first["puzzle"], "config": config, "backend": first["backend"], "encoding": first["encoding"],
@@ -82,11 +90,11 @@ def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best],
             "runs": len(runs), "solved": len(ok), "wrong": sum(r["status"] == "wrong" for r in runs),
             "instances": len(mine), "instances_solved": sum(f is not None for f in figures[clock].values()),
             **{f"median_{k}_seconds": spread.median_over(figures[k].values()) for k in spread.CLOCKS},
-            "build_seconds": median_of([b for b in builds if b is not None]),
+            "build_seconds": instance_median(ok, mine, lambda r: r.get("build_seconds")),
             "par2_seconds": spread.par2(figures[clock].values(), timeout),
             "vbs_wins": spread.vbs_wins(best, config), "cases": len(best),
-            **{k: median_of([r[k] for r in ok if r.get(k) is not None]) for k in STATISTICS},
-            "cpu_wall": median_of([v for v in map(cpu_per_wall, ok) if v is not None]),
+            **{k: instance_median(ok, mine, lambda r, k=k: r.get(k)) for k in STATISTICS},
+            "cpu_wall": instance_median(ok, mine, cpu_per_wall),
             **{f"{k}_range": instance_sizes(runs, k) for k in SIZES},
             "max_rss_mb": max((r.get("max_rss_bytes") or 0) for r in runs) / 2**20,
             "strength": strength_of(first),
@@ -165,7 +173,8 @@ def too_short(records: list[dict[str, Any]], clock: str) -> list[str]:
 
 
 def statistics_table(rows: list[dict[str, Any]]) -> list[str]:
-    """The solver statistics, medians over each configuration's ok runs; and which give none."""
+    """The solver statistics (per instance the median over ok runs, then the median over instances); and
+    which configurations give none."""
     present = [k for k in STATISTICS if any(r[k] is not None for r in rows)]
     if not present:
         return ["No configuration here reports solver statistics (conflicts, decisions, propagations, restarts).",
