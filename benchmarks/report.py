@@ -82,13 +82,16 @@ def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best],
         runs = [r for r in records if r["config"] == config]
         ok = [r for r in runs if r["status"] == "ok"]
         mine = [c for c in cases if any(record_case(r) == c for r in runs)]
+        # Every instance of the puzzle counts: one this configuration did not run is unsolved (None), as in
+        # a competition, so that the VBS over the same instances is never worse than a configuration.
         figures = {k: spread.figures(runs, [config], mine, k) for k in spread.CLOCKS}
+        figures = {k: {c: found.get((config, c)) for c in cases} for k, found in figures.items()}
         first = runs[0]
         rows.append({
             "puzzle": first["puzzle"], "config": config, "backend": first["backend"], "encoding": first["encoding"],
             "solver": first["solver"], "algorithm": first["algorithm"],
             "runs": len(runs), "solved": len(ok), "wrong": sum(r["status"] == "wrong" for r in runs),
-            "instances": len(mine), "instances_solved": sum(f is not None for f in figures[clock].values()),
+            "instances": len(cases), "instances_solved": sum(f is not None for f in figures[clock].values()),
             **{f"median_{k}_seconds": spread.median_over(figures[k].values()) for k in spread.CLOCKS},
             "build_seconds": instance_median(ok, mine, lambda r: r.get("build_seconds")),
             "par2_seconds": spread.par2(figures[clock].values(), timeout),
@@ -333,7 +336,8 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         "instance: a configuration's figure on an instance is the median over its runs there (seeds and "
         "repeats), a run that did not end `ok` counted as censored (at or above the limit, never dropped; a "
         "censored median shows as `≥` the limit). `median s` is the median of the figures over instances; "
-        "PAR-2 the mean of the figures, a censored one at twice the limit; the VBS (virtual best solver) takes "
+        "PAR-2 the mean of the figures, a censored one, or an instance a configuration did not run, at twice "
+        "the limit; the VBS (virtual best solver) takes "
         "per instance the smallest figure, so it is never worse than a configuration; `VBS wins` is on how "
         "many instances a configuration is (one of) the best. `cpu/wall` is the CPU time over the wall time "
         "of build and solve (above 1: several threads). `variables` and `clauses` (or CP-SAT's constraints) "

@@ -230,3 +230,12 @@ def test_every_builtin_suites_scatter_pair_matches_its_plan(name: str) -> None:
     suite = load(name)
     runs, _ = plan(suite)
     check_scatter(suite.scatter, runs, given=False)  # raises when a prefix matches nothing
+
+
+def test_an_instance_a_configuration_did_not_run_counts_as_unsolved() -> None:
+    records = [record("sat:a", "3x4", 1, 1.0), record("sat:b", "3x4", 1, 2.0), record("sat:b", "4x7", 1, 3.0)]
+    best = spread.virtual_best(records, ["sat:a", "sat:b"], ["3x4", "4x7"])
+    rows = {r["config"]: r for r in report.summarize(records, 10.0, best)}
+    a = rows["sat:a"]
+    assert (a["instances_solved"], a["instances"], a["par2_seconds"]) == (1, 2, 10.5)  # 4x7 at twice the limit
+    assert spread.par2([b.seconds for b in best], 10.0) == 2.0 <= rows["sat:b"]["par2_seconds"]
