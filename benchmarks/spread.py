@@ -45,12 +45,6 @@ EXACT_MOST = 50  # instances up to which the exact Wilcoxon distribution is used
 CLOCKS = ("cpu", "wall")
 
 
-def solve_time(record: dict[str, Any]) -> float:
-    """A run's solve seconds on the wall clock (the whole ``seconds`` for records made before the split)."""
-    value = record.get("solve_seconds")
-    return record["seconds"] if value is None else value
-
-
 def run_time(record: dict[str, Any], clock: str = "cpu") -> float:
     """A run's time on ``clock``: ``cpu`` the CPU seconds of building and solving (``run_cpu_seconds``,
     the child's threads and waited-for processes included), ``wall`` their wall seconds (``seconds``).
