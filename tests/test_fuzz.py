@@ -483,7 +483,9 @@ def test_an_edited_part_record_is_refused_and_the_file_kept(tmp_path, edit):
 
     path = split_checkpoint(tmp_path)
     lines = path.read_text().splitlines()
-    lines[1] = seal({**unseal(lines[1]), **edit})
+    _, chain = unseal(lines[0])
+    lines[1] = seal({**unseal(lines[1], chain)[0], **edit}, chain)
+    lines[2:] = []  # the lines after it were sealed after the line as it was
     path.write_text("\n".join(lines) + "\n")
     before = path.read_bytes()
     done = gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(path))
@@ -498,6 +500,19 @@ def test_a_record_whose_checksum_fails_is_refused(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     done = gridsat("count", "tatami", "4x7", "--jobs", "2", "--checkpoint", str(path))
     assert done.returncode == 2 and "checksum" in done.stderr
+
+
+def test_records_spliced_under_another_runs_header_are_refused_and_the_file_kept(tmp_path):
+    a = split_checkpoint(tmp_path)
+    b = tmp_path / "b.jsonl"
+    assert gridsat("count", "tatami", "4x8", "--jobs", "2", "--checkpoint", str(b)).stdout == "5\n"
+    spliced = tmp_path / "spliced.jsonl"
+    spliced.write_text(b.read_text().splitlines(keepends=True)[0] + "".join(a.read_text().splitlines(True)[1:]))
+    before = spliced.read_bytes()
+    done = gridsat("count", "tatami", "4x8", "--jobs", "2", "--checkpoint", str(spliced))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
+    assert "line 2 is damaged, or was not written after line 1 of this file" in done.stderr
+    assert spliced.read_bytes() == before
 
 
 def test_a_checkpoint_in_use_by_another_run_is_refused_and_a_symlink_writes_its_target(tmp_path):

@@ -359,6 +359,23 @@ def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:
     assert sum(r["count"] for r in kept.done.values()) == 1728
 
 
+def test_checkpoint_lines_reordered_are_refused_but_a_file_cut_after_any_line_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"
+    first = split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None)
+    assert consume(first).count == 1728
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) > 3
+    path.write_text(lines[0] + lines[2] + lines[1] + "".join(lines[3:]))
+    with pytest.raises(gs.InvalidOption, match="line 2 is damaged, or was not written after line 1 of this file"):
+        consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None))
+    path.write_text(lines[0] + "".join(lines[2:]))  # a line left out between others
+    with pytest.raises(gs.InvalidOption, match="line 2 is damaged, or was not written after line 1 of this file"):
+        consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None))
+    path.write_text("".join(lines[:3]))  # the lines after the third lost: their parts are counted again
+    resumed = split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None)
+    assert consume(resumed).count == 1728
+
+
 def test_only_parts_a_checkpoint_held_before_the_run_show_as_resumed(tmp_path: Path) -> None:
     path = tmp_path / "count.json"  # no file yet: this run writes it, and resumes nothing
     seen: list[Progress] = []
