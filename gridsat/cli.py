@@ -388,7 +388,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         print(fuzz_text(report, args))
     if report.stopped == "interrupted":
         return status.INTERRUPTED
-    return status.FAILED if report.differences else status.GAVE_UP if report.stopped else status.OK
+    if report.differences:
+        return status.FAILED
+    return status.NOTHING_FINISHED if not report.pairs else status.GAVE_UP if report.stopped else status.OK
 
 
 def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
@@ -398,7 +400,8 @@ def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
         lines += [f"DIFFERENCE: {d.label} on {d.instance}: {d.what}", f"  {d.command}"]
     for note in report.checked.unfinished:
         lines.append(f"note: unfinished: {note}")
-    verdict = plural(len(report.differences), "difference") if report.differences else "no difference"
+    verdict = plural(len(report.differences), "difference") if report.differences else "no difference" \
+        if report.pairs else "nothing was compared"
     stopped = f"; stopped by {report.stopped}" if report.stopped else ""
     what = " ".join(["fuzz", *args.names, *(f"-p {p}" for p in args.param)]) if args.backend else \
         f"fuzz --seed {args.seed}"
