@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.arguments import at_least, folder, positive_float, positive_int, whole
+from gridsat.arguments import at_least, folder, positive_float, positive_int
 from gridsat.benchmarks import report
 from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
-from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_TIMEOUT, builtin_suites, load, plan
+from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_SEEDS, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 from gridsat.solvers.host.locks import WriterLock
@@ -63,9 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="MB of resident memory per run (default: the suite's)")
     parser.add_argument("--repeat", type=at_least(1, most=MAX_REPEAT), metavar="K",
                         help=f"runs per configuration and instance (default: the suite's; at most {MAX_REPEAT})")
-    parser.add_argument("--seeds", type=whole, metavar="K",
+    parser.add_argument("--seeds", type=at_least(0, most=MAX_SEEDS), metavar="K",
                         help="run every configuration with seeds 1..K: CP-SAT's random seed (variables permuted), "
-                             "a scrambled formula for the CNF backends (default: the suite's, else one unseeded run)")
+                             "a scrambled formula for the CNF backends (default: the suite's, else one unseeded run; "
+                             f"at most {MAX_SEEDS})")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send runs to a Dask scheduler, e.g. tcp://host:8786 (its workers need gridsat installed)")
     parser.add_argument("--scatter", nargs=2, metavar="CONFIG", help="two configurations (label prefixes) to scatter")
