@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     scatter = tuple(args.scatter) if args.scatter else suite.scatter
     check_scatter(scatter, runs, bool(args.scatter))
     limits = Limits(args.time_limit or suite.timeout, args.memory or suite.memory)
-    lock = WriterLock(args.out, f"--out {excerpt(str(args.out))}")  # two runs on one folder lost half the runs
+    # Two runs on one folder lost half the runs; the lock is the folder's, whatever link names it.
+    lock = WriterLock(Path(os.path.realpath(args.out)), f"--out {excerpt(str(args.out))}")
     lock.acquire()
     try:
         return run_locked(args, suite, runs, notes, scatter, limits)

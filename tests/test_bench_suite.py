@@ -290,6 +290,21 @@ def test_bad_options_are_input_errors(option: str, value: object, tmp_path: Path
     assert not (tmp_path / "out").exists()
 
 
+def test_an_out_folder_in_use_through_a_link_is_refused(tmp_path: Path) -> None:
+    from gridsat.solvers.host.locks import WriterLock
+
+    (tmp_path / "res").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "res")
+    holder = WriterLock(tmp_path / "res", "--out res")  # as a bench writing into res holds it
+    holder.acquire()
+    try:
+        done = gridsat("bench", "smoke", "--out", str(tmp_path / "link"))
+    finally:
+        holder.release()
+    assert done.returncode == 2 and "in use by another gridsat run" in done.stderr, done.stderr
+    assert list((tmp_path / "res").iterdir()) == []
+
+
 def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok",
         puzzle: str = "p", instance: str = "i", expected: int | None = None, duplicates: int = 0) -> dict:
     return {"puzzle": puzzle, "instance": instance, "params": {}, "mode": mode, "backend": backend,
