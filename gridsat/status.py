@@ -58,9 +58,9 @@ def of_run(outcome: Outcome, *, solve: bool = False) -> int:
 
 
 def of_crosscheck(report: Report) -> int:
-    """The status of ``crosscheck``: interrupted, disagreeing, nothing finished, or agreed."""
+    """The status of ``crosscheck``: interrupted, disagreeing, nothing compared, or agreed."""
     if any(o.reason == STOPPED_BY_SIGNAL for o in report.outcomes):
         return INTERRUPTED
     if not report.agree:
         return FAILED
-    return OK if report.complete else NOTHING_FINISHED
+    return OK if report.compared else NOTHING_FINISHED
