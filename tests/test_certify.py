@@ -42,10 +42,15 @@ def test_a_run_that_stops_early_certifies_nothing() -> None:
 @pytest.mark.parametrize("args, named", [
     (["--backend", "cpsat", "--certify"], "cannot certify"),
     (["--backend", "sat", "--solver", "minisat22", "--certify"], "writes no DRAT proof"),
+    (["--backend", "sat", "--solver", "maplesat", "--certify"], "naming variables the formula does not have"),
+    (["--backend", "sat", "--solver", "mergesat3", "--certify"], "gives no proof back"),  # was a traceback
 ])
 def test_certify_is_refused_where_no_proof_can_come(args: list[str], named: str) -> None:
     done = gridsat("count", "tatami", "4x7", *args)
     assert done.returncode == 2 and named in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    if "--solver" in args:  # the choices it offers are the solvers whose proofs certify
+        assert "choose cadical195" in done.stderr and "maplesat" not in done.stderr.split("choose")[1]
+        assert "mergesat3" not in done.stderr.split("choose")[1] and "maplechrono" in done.stderr
 
 
 def test_a_kept_certificate_checks_again_and_tampering_is_named(tmp_path: Path) -> None:
