@@ -25,7 +25,7 @@ from gridsat.benchmarks import report
 from gridsat.benchmarks.fingerprint import fingerprint
 from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
-from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_TIMEOUT, builtin_suites, load, plan
+from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_SEEDS, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 from gridsat.solvers.host.locks import WriterLock
@@ -66,9 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="MB of resident memory per run (default: the suite's)")
     parser.add_argument("--repeat", type=at_least(1, most=MAX_REPEAT), metavar="K",
                         help=f"runs per configuration and instance (default: the suite's; at most {MAX_REPEAT})")
-    parser.add_argument("--seeds", type=whole, metavar="K",
+    parser.add_argument("--seeds", type=at_least(0, most=MAX_SEEDS), metavar="K",
                         help="run every configuration with seeds 1..K: CP-SAT's random seed (variables permuted), "
-                             "a scrambled formula for the CNF backends (default: the suite's, else one unseeded run)")
+                             "a scrambled formula for the CNF backends (default: the suite's, else one unseeded run; "
+                             f"at most {MAX_SEEDS})")
     parser.add_argument("--scramble", type=whole, metavar="SEED",
                         help="run every configuration once, from this seed: a CNF backend on the formula scrambled "
                              "from it (as gridsat export --scramble SEED writes it), CP-SAT with it as random seed")
@@ -147,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
     scatter = tuple(args.scatter) if args.scatter else suite.scatter
     check_scatter(scatter, runs, bool(args.scatter))
     limits = Limits(args.time_limit or suite.timeout, args.memory or suite.memory)
-    lock = WriterLock(args.out, f"--out {excerpt(str(args.out))}")  # two runs on one folder lost half the runs
+    # Two runs on one folder lost half the runs; the lock is the folder's, whatever link names it.
+    lock = WriterLock(Path(os.path.realpath(args.out)), f"--out {excerpt(str(args.out))}")
     lock.acquire()
     try:
         return run_locked(args, suite, runs, notes, scatter, limits)

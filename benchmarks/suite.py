@@ -69,7 +69,7 @@ INSTANCE = Table({"name": str, "params": PARAMS, "expected": int})
 ENTRY = Table({"puzzle": str, "instances": [OneOf((str, INSTANCE))], "params": PARAMS, "backends": [str],
                "encodings": OneOf((str, [str], MapOf(NAMES))), "solvers": NAMES, "algorithms": NAMES, "mode": str,
                "optional": bool})
-SUITE = Table({"description": str, "mode": str, "timeout": float, "memory": float, "repeat": int, "seeds": int,
+SUITE = Table({"description": str, "mode": str, "timeout": float, "memory": int, "repeat": int, "seeds": int,
                "workers": int, "scatter": [str], "entry": [ENTRY]})
 SUITE_KEYS = tuple(SUITE.fields)
 ENTRY_KEYS = tuple(ENTRY.fields)
@@ -204,7 +204,9 @@ def load(name: str) -> Suite:
     suite.description = expect(data.get("description", ""), str, where, "description")
     suite.mode = pick_mode(data.get("mode", "count"), where)
     suite.timeout = positive(data.get("timeout", suite.timeout), where, "timeout", MAX_TIMEOUT)
-    suite.memory = int(positive(data.get("memory", suite.memory), where, "memory", MAX_MEMORY))
+    # A whole number of MB: int(0.5) would be 0, which the runner reads as no limit at all.
+    suite.memory = int(positive(expect(data.get("memory", suite.memory), int, where, "memory"), where, "memory",
+                                MAX_MEMORY))
     suite.repeat = int(positive(expect(data.get("repeat", 1), int, where, "repeat"), where, "repeat", MAX_REPEAT))
     if "seeds" in data:
         suite.seeds = int(positive(expect(data["seeds"], int, where, "seeds"), where, "seeds", MAX_SEEDS))

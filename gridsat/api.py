@@ -34,6 +34,7 @@ from gridsat.solvers.backend import (
     Request,
     backend_class,
     backends_where,
+    counts_only,
     reference_backend,
     resolve_encoding,
     searcher_of,
@@ -493,15 +494,16 @@ EXPORT_FORMATS = FORMATS  # what ``export`` writes: dimacs (the CNF) or cpsat (t
 
 
 def formulate(puzzle: str | Puzzle, instance: str | Instance, *, params: Params | None = None,
-              backend: str | None = None, encoding: str | None = None, exact: bool = True) -> Formulation:
+              backend: str | None = None, encoding: str | None = None, exact: bool | None = None) -> Formulation:
     """The formulation a backend solves, as the object gridsat itself builds, exports and mutates: for a
     backend that reads CNF (``sat``, ``d4``, ``ganak``) a ``CnfFormulation`` (``.cnf``, a PySAT ``CNF``;
     ``.projection``, the puzzle's own variables; ``.pool``, the ``IDPool`` that names them, so
     ``pool.obj(v)`` is a variable's key; ``.decode``), for ``cpsat`` a ``CpsatFormulation`` (``.model``,
-    the ``CpModel``; ``.primary``, its primary variables by key; ``.decode``). ``encoding`` as the backend
-    takes it; an axis not named takes its exact choice, as export does (``exact=False``: the backend's
-    default, which may be a lazy or symmetry-reduced encoding, as a run uses). No ``backend``: the CNF, as
-    the first backend that searches CNF (``sat``) solves it."""
+    the ``CpModel``; ``.primary``, its primary variables by key; ``.decode``); ``.encoding`` names the
+    encoding in full. ``encoding`` as the backend takes it; an axis not named takes the choice ``count``
+    makes on that backend (the backend's default, which may be a lazy or symmetry-reduced encoding; a
+    counting backend's exact one); ``exact=True``: the exact choice, as export takes it. No ``backend``:
+    the CNF, as the first backend that searches CNF (``sat``) solves it."""
     chosen, parsed = load(puzzle, instance, params)
     backend = backend or searcher_of("cnf")
     if backend not in BACKENDS:
@@ -510,6 +512,7 @@ def formulate(puzzle: str | Puzzle, instance: str | Instance, *, params: Params 
     if kind is None:
         having = [name for name in BACKENDS if backend_class(name).formulation is not None]
         raise InvalidOption(f"backend {backend!r} has no formulation: formulate for one of {', '.join(having)}")
+    exact = counts_only(backend_class(backend)()) if exact is None else exact  # as count resolves it
     return build(chosen, parsed, kind, resolve_encoding(chosen, kind, encoding, exact=exact))
 
 

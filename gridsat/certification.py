@@ -69,6 +69,10 @@ def check_proof(folder: str | Path) -> tuple[Judgement, str]:
     path = Path(folder)
     if not (path / "formula.cnf").is_file():
         raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf)")
+    for name in ("blocking.cnf", "cuts.cnf", "proof.drat"):  # a pipe would wait forever, a device never end
+        if (path / name).exists() and not (path / name).is_file():
+            raise InvalidOption(f"cannot read the certificate in {excerpt(str(folder))}: {name} is not a regular "
+                                "file (a folder, a pipe or a device)")
     built: list[tuple[Any, Any, Any]] = []
 
     def build_once(ident: Identity) -> tuple[Any, Any, Any]:

@@ -142,6 +142,9 @@ def note_unsplit(args: argparse.Namespace, outcome: api.Outcome) -> None:
         print(f"gridsat: note: not split: {split['alone']}", file=sys.stderr)
 
 
+SHOWN_INVALID = 3  # invalid solutions shown one a line; the rest are counted
+
+
 def report_problems(outcome: api.Outcome) -> None:
     """Say what repeated and invalid solutions there were (they make the command fail), and for an orbit count
     about the group and anything that makes the count wrong (which also fails)."""
@@ -155,9 +158,12 @@ def report_problems(outcome: api.Outcome) -> None:
               "(a bug of the backend or encoding: its auxiliary variables or symmetry breaking)", file=sys.stderr)
     if "checkpoint" in outcome.details:  # a write failed during the run: the answer stands, the file does not
         print(f"gridsat: warning: the checkpoint was {outcome.details['checkpoint']}", file=sys.stderr)
-    for solution, problems in outcome.invalid:
+    for solution, problems in outcome.invalid[:SHOWN_INVALID]:
         print(f"gridsat: INVALID solution from {outcome.label}: {'; '.join(problems)}: {dumps(solution)}",
               file=sys.stderr)
+    if len(outcome.invalid) > SHOWN_INVALID:  # a broken encoding can return thousands
+        print(f"gridsat: INVALID solutions from {outcome.label}: {len(outcome.invalid) - SHOWN_INVALID:,} more, "
+              f"{len(outcome.invalid):,} in all", file=sys.stderr)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -388,7 +394,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         print(fuzz_text(report, args))
     if report.stopped == "interrupted":
         return status.INTERRUPTED
-    return status.FAILED if report.differences else status.GAVE_UP if report.stopped else status.OK
+    if report.differences:
+        return status.FAILED
+    return status.NOTHING_FINISHED if not report.pairs else status.GAVE_UP if report.stopped else status.OK
 
 
 def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
@@ -398,7 +406,8 @@ def fuzz_text(report: api.FuzzReport, args: argparse.Namespace) -> str:
         lines += [f"DIFFERENCE: {d.label} on {d.instance}: {d.what}", f"  {d.command}"]
     for note in report.checked.unfinished:
         lines.append(f"note: unfinished: {note}")
-    verdict = plural(len(report.differences), "difference") if report.differences else "no difference"
+    verdict = plural(len(report.differences), "difference") if report.differences else "no difference" \
+        if report.pairs else "nothing was compared"
     stopped = f"; stopped by {report.stopped}" if report.stopped else ""
     what = " ".join(["fuzz", *args.names, *(f"-p {p}" for p in args.param)]) if args.backend else \
         f"fuzz --seed {args.seed}"
@@ -492,6 +501,9 @@ def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution
     elif not complete:
         reasons = ", ".join(sorted({o.reason or "unknown" for o in report.outcomes}))
         text = f"no run finished ({reasons}), so nothing was compared"
+    elif not report.compared:
+        text = (f"{runs}, {plural(complete[0].count, noun)}, but nothing was compared: no golden count, and no "
+                "other run finished")
     else:
         meta = api.count_notes(puzzle, complete[0])
         found = plural(complete[0].count, noun) + (f" ({'; '.join(meta)})" if meta else "")
@@ -508,9 +520,11 @@ def crosscheck_verdict(puzzle: Puzzle, report: api.Report, noun: str = "solution
 
 
 def tally_text(tally: dict[str, int]) -> str:
-    """``3 checked against the golden count, 0 agreed, 0 disputed, 0 unchecked``."""
-    return (f"{tally['checked']} checked against the golden count, {tally['agreed']} agreed, "
-            f"{tally['disputed']} disputed, {tally['unchecked']} unchecked")
+    """Each run once, in the one way it was judged: ``3 checked against the golden count, 1 unchecked``
+    (the kinds no run had are left out, so that no word contradicts the verdict before it)."""
+    words = {"checked": "checked against the golden count", "agreed": "checked against one another only (no golden "
+             "count)", "disputed": "disputed (no golden count to settle it)", "unchecked": "unchecked"}
+    return ", ".join(f"{tally[kind]} {said}" for kind, said in words.items() if tally[kind]) or "no run"
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -7,7 +7,8 @@
        (``--certify``, ``check-proof``), or a cross-check disagreement
 2      bad input: one line on stderr naming the bad value, nothing written; or standard output that
        cannot be written (a full device)
-3      a cross-check in which no run finished, so nothing was compared
+3      a cross-check or a fuzz in which nothing was compared: no run finished, or no run was checked
+       against another or a golden count
 4      gave up before the answer: a time limit (or a method that never sees every solution) ended
        the run first; what was found so far is printed, marked incomplete
 130    interrupted by Ctrl-C (SIGINT) or SIGTERM, after printing the partial answer
@@ -29,7 +30,8 @@ GAVE_UP = 4
 INTERRUPTED = 130  # the shell's status for a Ctrl-C; SIGTERM gets the same, as it is handled the same way
 
 SUMMARY = ("exit status: 0 the answer asked for; 1 no solution exists, an invalid or repeated solution, a refused "
-           "certificate or a cross-check disagreement; 2 bad input; 3 a cross-check in which no run finished; "
+           "certificate or a cross-check disagreement; 2 bad input; 3 a cross-check or fuzz in which nothing was "
+           "compared; "
            "4 gave up at a time limit before the answer (partial answer printed); 130 interrupted by Ctrl-C or "
            "SIGTERM (partial answer printed)")
 
@@ -56,9 +58,9 @@ def of_run(outcome: Outcome, *, solve: bool = False) -> int:
 
 
 def of_crosscheck(report: Report) -> int:
-    """The status of ``crosscheck``: interrupted, disagreeing, nothing finished, or agreed."""
+    """The status of ``crosscheck``: interrupted, disagreeing, nothing compared, or agreed."""
     if any(o.reason == STOPPED_BY_SIGNAL for o in report.outcomes):
         return INTERRUPTED
     if not report.agree:
         return FAILED
-    return OK if report.complete else NOTHING_FINISHED
+    return OK if report.compared else NOTHING_FINISHED

@@ -59,6 +59,8 @@ class Formulation:
     # Where each clause or constraint comes from (models/constraints/notes.py): the Formula or Model the
     # formulation was written through, None when it was written to a bare CNF or CpModel.
     notes: Noted | None = None
+    # The encoding's full name (``cutset+bitwise+nosymmetry``), set by ``solvers.backend.formulate``.
+    encoding: str = ""
 
     def solutions_of(self, values: Mapping[Key, int]) -> list[Solution]:
         """The canonical solutions one assignment of the primary variables stands for."""

@@ -229,13 +229,13 @@ def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: b
 
 
 def formulate(puzzle: Puzzle, instance: Instance, kind: str, encoding: Encoding) -> Formulation:
-    """The formulation of ``kind`` (``cnf`` or ``cpsat``) built with ``encoding``: the one object that
-    export writes, mutation changes and the backends solve."""
-    if kind == "cnf":
-        return puzzle.cnf(instance, encoding)
-    if kind == "cpsat":
-        return puzzle.cpsat(instance, encoding)
-    raise ValueError(f"no formulation of kind {kind!r} (cnf or cpsat)")
+    """The formulation of ``kind`` (``cnf`` or ``cpsat``) built with ``encoding`` (its name in ``.encoding``):
+    the one object that export writes, mutation changes and the backends solve."""
+    if kind not in ("cnf", "cpsat"):
+        raise ValueError(f"no formulation of kind {kind!r} (cnf or cpsat)")
+    built = puzzle.cnf(instance, encoding) if kind == "cnf" else puzzle.cpsat(instance, encoding)
+    built.encoding = built.encoding or encoding.name
+    return built
 
 
 def counts_only(backend: Backend) -> bool:

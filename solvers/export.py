@@ -64,8 +64,8 @@ def header(puzzle: Puzzle, instance: Instance, encoding: Encoding, space: Encodi
 
 def write_dimacs(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Encoding, f: CnfFormulation,
                  scramble: int | None = None) -> None:
-    """The CNF with ``c p show``/``c ind`` lines (the projection) and one ``c v`` line per named variable;
-    a scrambled one says its seed."""
+    """The CNF with ``c p show``/``c ind`` lines (the projection) and one ``c v`` line per variable with a
+    key (a PySAT cardinality encoding's auxiliaries have none); a scrambled one says its seed."""
     shown = " ".join(map(str, f.projection))
     for line in header(puzzle, instance, encoding, puzzle.cnf_encodings, f):
         out.write(f"c {line}\n")
@@ -74,7 +74,8 @@ def write_dimacs(out: IO[str], puzzle: Puzzle, instance: Instance, encoding: Enc
                   "their literals\nc shuffled; the projection and the legend name the renamed variables, and "
                   "'c v -ID KEY' a flipped\nc one: KEY is true when ID is false.\n")
     out.write("c The projection (the puzzle's own variables) is listed twice: 'c p show' for projected model\n"
-              "c counters such as Ganak and d4, 'c ind' for ApproxMC; 'c v ID KEY' names each variable.\n")
+              "c counters such as Ganak and d4, 'c ind' for ApproxMC; 'c v ID KEY' names each variable that has\n"
+              "c a key (the auxiliaries a PySAT cardinality encoding adds have none).\n")
     out.write(f"c p show {shown} 0\nc ind {shown} 0\n")
     for line in f.legend():
         out.write(f"c {line}\n")

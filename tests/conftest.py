@@ -34,7 +34,18 @@ ROOT = Path(__file__).parent.parent
 # encoding; the counting backends (frontier, d4, ganak) have test files of their own.
 LISTING = ["cpsat", "sat", "reference"]
 __all__ = ["DATA", "LISTING", "ROOT", "bound", "burnside", "count_canonical", "count_orbits", "execute", "golden",
-           "gridsat", "gridsat_process", "orbits_of", "split_run_of"]
+           "gridsat", "gridsat_process", "orbits_of", "patience", "split_run_of"]
+# A wall-clock bound in a test guards against a hang or a limit not honoured, never measures speed: it is
+# MARGIN times what an idle machine needs, and more on a busy one (CI shares its cores).
+MARGIN = 3.0
+
+
+def patience(seconds: float, margin: float = MARGIN) -> float:
+    """How long a test waits for what takes at most ``seconds`` on an idle machine: ``margin`` times that,
+    times the runnable processes per core (the load average, read now) when there are more than one. A
+    bound that must stay below what the bug it catches would take keeps ``margin=1``: both scale alike."""
+    busy = os.getloadavg()[0] / (os.cpu_count() or 1) if hasattr(os, "getloadavg") else 1.0
+    return seconds * margin * max(1.0, busy)
 
 
 def gridsat(*args: str) -> subprocess.CompletedProcess[str]:
@@ -48,10 +59,11 @@ def gridsat(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
 
 
-def gridsat_process(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run the real ``gridsat`` in a child process (for signals and the installed script)."""
+def gridsat_process(*args: str, timeout: float = 40) -> subprocess.CompletedProcess[str]:
+    """Run the real ``gridsat`` in a child process (for signals and the installed script); ``timeout``:
+    its idle-machine bound, given ``patience``."""
     return subprocess.run([sys.executable, "-m", "gridsat", *args],
-                          capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+                          capture_output=True, text=True, timeout=patience(timeout), cwd=ROOT)
 
 
 # The layers below the API take a backend bound to a job (``gridsat.solvers.gate.bind``); these helpers bind

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import patience
 from gridsat.benchmarks.command import ProgressBar, add_arguments, main
 from gridsat.benchmarks.runner import Limits
 from gridsat.solvers.backend import BACKENDS
@@ -75,7 +76,8 @@ def test_tiny_time_limit_gives_timeouts_and_a_report_without_dask(tmp_path: Path
         "'--time-limit', '0.001', '--jobs', '2', '--no-plots']); "
         "print(sorted(m for m in ('dask', 'distributed', 'matplotlib') if m in sys.modules)); sys.exit(status)"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
+                          timeout=patience(20))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
     runs = records(out)

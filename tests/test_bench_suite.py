@@ -37,6 +37,14 @@ def test_unknown_top_level_key_is_named(tmp_path: Path) -> None:
         load(path)
 
 
+@pytest.mark.parametrize("memory", ["0.5", "2048.0", "0", "-1"])
+def test_a_memory_limit_is_a_whole_number_of_mb(tmp_path: Path, memory: str) -> None:
+    """int(0.5) is 0, which the runner reads as no limit at all: such a suite ran unbounded."""
+    with pytest.raises(SuiteError, match=f"memory must be .*{memory}"):
+        load(suite_file(tmp_path, f"memory = {memory}\n"))
+    assert load(suite_file(tmp_path, "memory = 1\n")).memory == 1
+
+
 def test_unknown_entry_key_names_the_entry(tmp_path: Path) -> None:
     path = suite_file(tmp_path, '[[entry]]\npuzzle = "tatami"\ninstances = ["4x7"]\nencoding = "each"\n')
     with pytest.raises(SuiteError, match=r"mine.toml: entry 1: unknown key 'encoding'; valid: .*encodings"):
@@ -274,11 +282,27 @@ def args(**given: object) -> argparse.Namespace:
 
 
 @pytest.mark.parametrize(("option", "value"), [("jobs", 0), ("jobs", 10_000), ("time-limit", -1), ("repeat", 0),
-                                               ("time-limit", "1e309"), ("memory", 10**12), ("jobs", "²")])
+                                               ("time-limit", "1e309"), ("memory", 10**12), ("jobs", "²"),
+                                               ("seeds", 1001), ("seeds", 999999999999999999)])
 def test_bad_options_are_input_errors(option: str, value: object, tmp_path: Path) -> None:
     done = gridsat("bench", "smoke", "--out", str(tmp_path / "out"), f"--{option}={value}")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and f"--{option}" in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_an_out_folder_in_use_through_a_link_is_refused(tmp_path: Path) -> None:
+    from gridsat.solvers.host.locks import WriterLock
+
+    (tmp_path / "res").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "res")
+    holder = WriterLock(tmp_path / "res", "--out res")  # as a bench writing into res holds it
+    holder.acquire()
+    try:
+        done = gridsat("bench", "smoke", "--out", str(tmp_path / "link"))
+    finally:
+        holder.release()
+    assert done.returncode == 2 and "in use by another gridsat run" in done.stderr, done.stderr
+    assert list((tmp_path / "res").iterdir()) == []
 
 
 def rec(backend: str, count: int, *, mode: str = "count", invalid: int = 0, status: str = "ok",

@@ -3,6 +3,7 @@ the first thing that fails when a certificate is tampered with."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ def test_a_certified_count_says_so_in_json() -> None:
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert (record["count"], record["certified"]) == (128, True)
-    assert record["proof_bytes"] > 0 and record["proof_steps"] > 0 and record["check_seconds"] >= 0
+    assert record["proof_bytes"] > 0 and record["proof_steps"] > 0 and record["check_seconds"] > 0
 
 
 def test_uniqueness_and_none_are_certified() -> None:
@@ -41,10 +42,15 @@ def test_a_run_that_stops_early_certifies_nothing() -> None:
 @pytest.mark.parametrize("args, named", [
     (["--backend", "cpsat", "--certify"], "cannot certify"),
     (["--backend", "sat", "--solver", "minisat22", "--certify"], "writes no DRAT proof"),
+    (["--backend", "sat", "--solver", "maplesat", "--certify"], "naming variables the formula does not have"),
+    (["--backend", "sat", "--solver", "mergesat3", "--certify"], "gives no proof back"),  # was a traceback
 ])
 def test_certify_is_refused_where_no_proof_can_come(args: list[str], named: str) -> None:
     done = gridsat("count", "tatami", "4x7", *args)
     assert done.returncode == 2 and named in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    if "--solver" in args:  # the choices it offers are the solvers whose proofs certify
+        assert "choose cadical195" in done.stderr and "maplesat" not in done.stderr.split("choose")[1]
+        assert "mergesat3" not in done.stderr.split("choose")[1] and "maplechrono" in done.stderr
 
 
 def test_a_kept_certificate_checks_again_and_tampering_is_named(tmp_path: Path) -> None:
@@ -93,6 +99,57 @@ def test_a_formula_that_is_not_the_puzzles_encoding_is_named(tmp_path: Path) -> 
     done = gridsat("check-proof", str(folder))
     assert done.returncode == 1 and done.stdout == "not certified: formula.cnf clause 1 is not clause 1 of the " \
         "puzzle's encoding\n", done.stdout
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("kept") / "mats"
+    assert gridsat("count", "tatami", "4x7", "--backend", "sat", "--proof", str(folder)).returncode == 0
+    return folder
+
+
+@pytest.mark.parametrize("data, named", [
+    (b"a\x82\x80\x80\x80\x08\x00a\x00", "binary DRAT unreadable at byte 5"),  # a literal code past 2**31
+    (b"536870911 0\n", "step 1 names variable 536870911, beyond the formula's"),  # 2**29 - 1: memory for 2**30
+    (b"-2 0\n99 1 0\n0\n", "step 2 names variable 99, beyond the formula's"),
+], ids=["past-int32", "huge-variable", "new-variable"])
+def test_a_proof_with_literals_past_the_formulas_is_refused_in_one_line(kept: Path, tmp_path: Path, data: bytes,
+                                                                       named: str) -> None:
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    for file in kept.iterdir():
+        (folder / file.name).write_bytes(file.read_bytes())
+    (folder / "proof.drat").write_bytes(data)
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and named in done.stdout and done.stdout.count("\n") == 1, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero", "folder"])
+def test_a_certificate_file_that_is_no_regular_file_is_refused(kept: Path, tmp_path: Path, special: str) -> None:
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    for file in kept.iterdir():
+        (folder / file.name).write_bytes(file.read_bytes())
+    for name in ("proof.drat", "blocking.cnf"):
+        (folder / name).unlink()
+        if special == "fifo":
+            os.mkfifo(folder / name)  # reading it would wait for a writer forever
+        elif special == "folder":
+            (folder / name).mkdir()
+        else:
+            (folder / name).symlink_to(special)
+        done = gridsat("check-proof", str(folder))
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout, done.stderr
+        assert f"{name} is not a regular file" in done.stderr
+        (folder / name).unlink() if special != "folder" else (folder / name).rmdir()
+        (folder / name).write_bytes((kept / name).read_bytes())
+
+
+@pytest.mark.parametrize("folder", ["x" * 300, "/proc/x"], ids=["name-too-long", "proc"])
+def test_a_certificate_folder_that_cannot_be_made_is_refused_before_the_count(folder: str) -> None:
+    done = gridsat("count", "tatami", "4x7", "--backend", "sat", "--proof", folder)
+    assert done.returncode == 2 and not done.stdout and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("gridsat: error: cannot keep a certificate in ") and not os.path.exists(folder)
 
 
 def test_a_certificate_folder_must_be_new_or_empty(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, finish, gridsat, gridsat_process, spawn
+from conftest import ROOT, finish, gridsat, gridsat_process, patience, spawn
 from gridsat.cli import build_parser
 from gridsat.models.constraints.amo import ENCODINGS as TATAMI_AMO
 from gridsat.models.tatami.formulations import corners
@@ -93,7 +93,8 @@ def test_count_counts_valid_solutions_only(monkeypatch):
     done = gridsat("count", "tatami", "3x4", "--backend", "cornerless", "--json")
     record = json.loads(done.stdout)
     assert (record["count"], record["invalid"], done.returncode) == (4, 7, 1)
-    assert done.stderr.count("INVALID solution from cornerless") == 7
+    assert done.stderr.count("INVALID solution from cornerless") == 3  # the first few, then a count
+    assert done.stderr.count("\n") == 4 and done.stderr.splitlines()[-1].endswith(": 4 more, 7 in all")
     text = gridsat("count", "tatami", "3x4", "--backend", "cornerless")
     assert (text.stdout, text.returncode) == ("4 (7 INVALID solutions not counted)\n", 1)
 
@@ -227,7 +228,7 @@ LONG = {"reference": ("tatami", "30x30"), "cpsat": ("prime-grid", "5x5"), "sat":
 def test_a_time_limit_gives_a_partial_count(backend):
     started = time.monotonic()
     done = gridsat("count", *LONG[backend], "--backend", backend, "--time-limit", "1")
-    assert done.returncode == 4 and time.monotonic() - started < 15  # gave up: not 0, not 1
+    assert done.returncode == 4 and time.monotonic() - started < patience(5)  # gave up: not 0, not 1
     assert done.stdout.startswith("at least ") and done.stdout.endswith("(incomplete: time limit)\n")
 
 
@@ -238,7 +239,7 @@ def test_ctrl_c_and_sigterm_give_a_partial_answer(backend, sig):
     child = spawn([sys.executable, "-m", "gridsat", "count", *LONG[backend], "--backend", backend])
     time.sleep(5)  # past start-up (importing OR-Tools), into the search
     child.send_signal(sig)
-    out, err = finish(child, timeout=30)
+    out, err = finish(child, timeout=patience(10))
     assert child.returncode == 130, err
     assert out.startswith("at least ") and out.endswith("(incomplete: interrupted)\n")
     assert "Traceback" not in err
@@ -253,7 +254,7 @@ def test_a_second_sigterm_soon_after_the_first_is_ignored_to_the_end(gap):
     child.send_signal(signal.SIGTERM)
     time.sleep(gap)
     child.send_signal(signal.SIGTERM)
-    out, err = finish(child, timeout=30)
+    out, err = finish(child, timeout=patience(10))
     assert child.returncode == 130, err
     assert out.endswith("(incomplete: interrupted)\n") and "Traceback" not in err
 
@@ -264,7 +265,7 @@ def test_timeout_sends_sigterm_twice_and_the_partial_crosscheck_still_prints():
     # timeout signals the command, then its whole process group: the repeat must not cut the report short.
     done = subprocess.run(["timeout", "--preserve-status", "-s", "TERM", "6", sys.executable, "-m", "gridsat",
                            "crosscheck", "prime-grid", "5x5", "--backends", "sat,cpsat", "--json"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+                          cwd=ROOT, capture_output=True, text=True, timeout=patience(20))
     assert done.returncode == 130, done.stderr
     report = json.loads(done.stdout)
     assert report["interrupted"] is True and report["complete"] is False
@@ -306,7 +307,7 @@ def test_crosscheck_says_when_nothing_finished():
     done = gridsat("crosscheck", "tatami", "30x30", "--backends", "reference", "--time-limit", "0.3")
     assert done.returncode == 3
     assert done.stdout.splitlines()[-1] == ("tatami 30x30: no run finished (time limit), so nothing was compared; "
-                                            "0 checked against the golden count, 0 agreed, 0 disputed, 1 unchecked")
+                                            "1 unchecked")
     assert "agree:" not in done.stdout.splitlines()[-1]
 
 

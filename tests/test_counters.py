@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import gridsat
-from conftest import DATA, ROOT, golden
+from conftest import DATA, ROOT, golden, patience
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Puzzle
@@ -185,14 +185,14 @@ def tatami_strip(length: int) -> int:
 def test_big_counts_are_exact_python_ints(counter: str) -> None:
     outcome = count(counter, "tatami", "2x200")
     assert outcome.count == tatami_strip(200) and outcome.count > 2**64 and type(outcome.count) is int
-    assert outcome.seconds < 5
+    assert outcome.seconds < patience(5, margin=1)
 
 
 def test_a_time_limit_ends_the_count_with_none_known(counter: str) -> None:
     # Both counters take many seconds here (d4 about 60 s, Ganak longer).
     started = time.monotonic()
     outcome = count(counter, "prime-grid", "5x5", {"max": "25"}, time_limit=1)
-    assert time.monotonic() - started < 4
+    assert time.monotonic() - started < patience(4, margin=1)  # far below the 60 s unstopped
     assert (outcome.known, outcome.complete, outcome.reason) == (False, False, TIME_LIMIT)
     assert outcome.summary()["count"] is None
 
@@ -208,7 +208,7 @@ def test_a_stop_requested_from_another_thread_ends_the_count(counter: str) -> No
         found = backend.tally(puzzle, puzzle.parse("5x5", {"max": "25"}), Request(), stop)
     finally:
         timer.cancel()
-    assert found.count is None and stop.reason == INTERRUPTED and time.monotonic() - started < 3
+    assert found.count is None and stop.reason == INTERRUPTED and time.monotonic() - started < patience(3, margin=1)
 
 
 def test_the_counters_chatter_stays_off_stdout_and_in_the_details(counter: str, capfd: pytest.CaptureFixture[str]
@@ -266,7 +266,7 @@ def test_sigterm_ends_a_count_and_its_counter_process() -> None:
         time.sleep(2.0)  # past start-up and building: the counter is counting
         workers = counter_processes(run.pid)
         run.send_signal(signal.SIGTERM)
-        out, err = run.communicate(timeout=20)
+        out, err = run.communicate(timeout=patience(20))
     assert workers, "the count ran no counter process"
     assert "no count known" in out + err and "interrupted" in out + err
     time.sleep(0.2)

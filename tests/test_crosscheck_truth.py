@@ -35,8 +35,7 @@ def test_weakened_symmetry_breaking_fails_the_command_naming_the_run_and_its_rep
     assert done.returncode == 1, done.stdout + done.stderr
     lines = [line for line in done.stdout.splitlines() if line.startswith("DISAGREE:") and "more than once" in line]
     assert any("cpsat:integer+parity+symmetry returned" in line for line in lines), done.stdout
-    assert done.stdout.strip().splitlines()[-1].endswith("DISAGREE; 2 checked against the golden count, 0 agreed, "
-                                                         "0 disputed, 0 unchecked")
+    assert done.stdout.strip().splitlines()[-1].endswith("DISAGREE; 2 checked against the golden count")
 
 
 def test_the_golden_count_is_the_truth_and_its_source_is_named(monkeypatch):
@@ -55,8 +54,7 @@ def test_runs_that_differ_with_no_golden_count_are_disputed(monkeypatch):
                         else [])
     done = run_gridsat("crosscheck", "prime-grid", "2x3", "-p", "max=9", "--backends", "cpsat,reference")
     assert done.returncode == 1
-    assert done.stdout.strip().splitlines()[-1].endswith("0 checked against the golden count, 0 agreed, 2 disputed, "
-                                                         "0 unchecked")
+    assert done.stdout.strip().splitlines()[-1].endswith("DISAGREE; 2 disputed (no golden count to settle it)")
 
 
 def test_agreeing_runs_with_no_golden_count_agree_and_a_run_alone_is_unchecked():
@@ -68,9 +66,37 @@ def test_agreeing_runs_with_no_golden_count_agree_and_a_run_alone_is_unchecked()
     assert alone.agree and alone.tally() == {"checked": 0, "agreed": 0, "disputed": 0, "unchecked": 1}
     summary = alone.summary()
     assert summary["golden"] is None and summary["verdicts"]["unchecked"] == 1
+    assert both.compared and not alone.compared
+
+
+def test_a_run_alone_with_no_golden_count_compared_nothing_and_exits_3():
+    done = run_gridsat("crosscheck", "prime-grid", "2x3", "-p", "max=9", "--backends", "cpsat")
+    assert done.returncode == 3, done.stdout
+    assert done.stdout.splitlines()[-1] == ("prime-grid 2x3/1..9: 1 run, 68 solutions, but nothing was compared: no "
+                                            "golden count, and no other run finished; 1 unchecked")
+
+
+def test_a_backend_that_takes_no_encoding_runs_when_encodings_are_named_and_one_left_out_is_named():
+    done = run_gridsat("crosscheck", "tatami", "9x17", "--backends", "sat,reference", "--encodings", "seqcounter")
+    assert done.returncode == 0 and "reference:rowscan" in done.stdout, done.stdout
+    assert done.stdout.splitlines()[-1].endswith(
+        "2 runs agree: 0 solutions; 2 checked against one another only (no golden count)"), done.stdout
+    alone = run_gridsat("crosscheck", "tatami", "9x17", "--backends", "cpsat,sat", "--encodings", "seqcounter")
+    assert "note: cpsat: not run: it offers none of the encodings named (seqcounter)" in alone.stdout
+    assert alone.returncode == 3, alone.stdout
 
 
 def test_a_golden_instance_is_checked_whatever_its_parameters_spell():
     report = gridsat.crosscheck("prime-grid", "3x3", params={"max": "10"}, backends=["cpsat"])
     assert report.golden is not None and report.golden.count == 128
     assert report.tally()["checked"] == 1 and report.summary()["golden"]["count"] == 128
+
+
+def test_notes_are_said_once_however_many_runs_bring_them():
+    from gridsat.solvers.checks.crosscheck import Report
+    from gridsat.solvers.run import Outcome
+
+    runs = [Outcome("tatami", "4x7", "ganak", e, count=3, details={"guarantee": "probabilistic"}) for e in "abc"]
+    report = Report("tatami", "4x7", runs, skipped=["sat:x: not run: why", "sat:x: not run: why"])
+    assert report.notes == ["sat:x: not run: why",
+                            "ganak: probabilistic counts (exact with high probability; pyganak offers no exact mode)"]

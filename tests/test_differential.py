@@ -89,10 +89,18 @@ def test_fuzz_refuses_bad_requests_in_one_line():
     for args, named in ((["fuzz", "tatami", "3x4", "--backend", "sat", "--encoding", "nonsense"], "nonsense"),
                         (["fuzz", "tatami", "--mutant", "nothing"], "nothing"),
                         (["fuzz", "tatami", "--mutant", "no such family drop [all]"], "no such family"),
+                        (["fuzz", "tatami", "--mutant", "tatami:cnf:no four mats meet DROP [1]"], "no operator 'DROP'"),
+                        (["fuzz", "tatami", "--mutant", "tatami:cnf:no four mats meet drop [1]"], "no selector '1'"),
                         (["fuzz", "nopuzzle", "--pairs", "1"], "nopuzzle"),
                         (["fuzz", "tatami", "--encoding", "seqcounter"], "--backend")):
         done = gridsat(*args)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and named in done.stderr, done
+
+
+def test_a_fuzz_that_checks_no_pair_is_no_pass():
+    done = gridsat("fuzz", "knights-tour", "3x4", "--backend", "reference", "--algorithm", "warnsdorff")
+    assert done.returncode == 3 and ": 0 pairs (instance, configuration) checked" in done.stdout, done.stdout
+    assert done.stdout.rstrip().endswith("s: nothing was compared") and "does not search for every" in done.stdout
 
 
 @pytest.mark.parametrize("jobs", [2])

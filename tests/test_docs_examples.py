@@ -17,7 +17,7 @@ import pytest
 
 import gridsat
 import gridsat.plugin
-from conftest import ROOT
+from conftest import ROOT, patience
 from docs_examples import Checker, Example, commands, examples, matches, unrun_fences
 from gridsat.cli import build_parser
 
@@ -62,12 +62,13 @@ def run_console(example: Example, where: Path) -> None:
     for command in commands(example):
         started = time.monotonic()
         done = subprocess.run(["bash", "-c", command.text], cwd=where, env=environment(where), capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL, timeout=example.budget)
+                              text=True, stdin=subprocess.DEVNULL, timeout=patience(example.budget, margin=1))
         took = time.monotonic() - started
         where_ = f"{example.page}:{command.line}: $ {command.text}"
         assert done.returncode == 0, f"{where_}\nexit status {done.returncode}\n{done.stdout}{done.stderr}"
         assert matches(command.expected, done.stdout), f"{where_}\nshown:\n{command.expected}\nprinted:\n{done.stdout}"
-        assert took <= example.budget, f"{where_}: {took:.1f} s, over the budget of {example.budget:g} s"
+        assert took <= patience(example.budget, margin=1), \
+            f"{where_}: {took:.1f} s, over the budget of {example.budget:g} s (on an idle machine)"
 
 
 def run_pycon(example: Example) -> None:
@@ -79,7 +80,8 @@ def run_pycon(example: Example) -> None:
     failed, tried = runner.summarize(verbose=False)
     assert tried > 0 and failed == 0, f"{example.id}: {failed} of {tried} examples failed (printed above)"
     took = time.monotonic() - started
-    assert took <= example.budget, f"{example.id}: {took:.1f} s, over the budget of {example.budget:g} s"
+    assert took <= patience(example.budget, margin=1), \
+        f"{example.id}: {took:.1f} s, over the budget of {example.budget:g} s (on an idle machine)"
 
 
 @pytest.mark.parametrize("example", CASES)

@@ -71,17 +71,29 @@ def test_a_hand_written_proof_is_accepted_and_each_break_is_named() -> None:
 
 def test_a_rat_lemma_is_checked_on_its_first_literal_only() -> None:
     # (6 1) is RAT on 6 (no clause holds -6); on 1 it is not: the resolvent with (-1 4) is (6 4), not RUP.
-    right = check(FORMULA, proof("6 1", "-1", "-2", ""))
+    right = check(FORMULA, proof("6 1", "-1", "-2", ""), extension=True)
     assert right.accepted and right.rat_lemmas == 1
-    wrong = check(FORMULA, proof("1 6", "-1", "-2", ""))
+    wrong = check(FORMULA, proof("1 6", "-1", "-2", ""), extension=True)
     assert (wrong.accepted, wrong.failed_step) == (False, 1)
 
 
 def test_extended_resolution_definitions_are_rat() -> None:
     # 7 <-> (3 and 6), 6 a new variable: each clause RAT on its first literal (none is RUP), the last one
     # by tautological resolvents.
-    verdict = check(FORMULA, proof("-7 3", "-7 6", "7 -3 -6", "-1", "-2", ""))
+    verdict = check(FORMULA, proof("-7 3", "-7 6", "7 -3 -6", "-1", "-2", ""), extension=True)
     assert verdict.accepted and verdict.rat_lemmas == 3
+
+
+def test_a_variable_the_formula_lacks_is_refused_unless_extension_and_then_within_the_proofs_length() -> None:
+    plain = check(FORMULA, proof("6 1", "-1", "-2", ""))
+    assert (plain.accepted, plain.failed_step) == (False, 1)
+    assert plain.failure == "step 1 names variable 6, beyond the formula's 5 variables"
+    far = check(FORMULA, proof("-1", "10 -2", "-2", ""), extension=True)  # 5 variables and 4 steps: at most 9
+    assert (far.accepted, far.failed_step) == (False, 2) and "variable 10, beyond the formula's 5" in far.failure
+    huge = check(FORMULA, read_drat(b"536870911 0\n"))  # memory for 2**30 variables is never asked for
+    assert (huge.accepted, huge.failed_step) == (False, 1)
+    binary = read_drat(b"a\x82\x80\x80\x80\x08\x00a\x00")  # a literal code of 2**31: past int32
+    assert binary.error == "binary DRAT unreadable at byte 5" and not check(FORMULA, binary).accepted
 
 
 def test_deletions_are_honoured_but_not_of_units() -> None:

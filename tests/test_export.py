@@ -160,3 +160,11 @@ def test_five_scrambles_of_one_formula_are_five_files_with_one_count(tmp_path: P
 def test_scramble_is_for_dimacs_only() -> None:
     done = run_gridsat("export", "tatami", "4x7", "--format", "cpsat", "--scramble", "1")
     assert done.returncode == 2 and "--scramble 1 applies to the dimacs format" in done.stderr
+
+
+def test_a_dimacs_file_names_the_variables_with_a_key_and_says_the_others_have_none():
+    text = run_gridsat("export", "tatami", "3x4", "--encoding", "seqcounter", "--format", "dimacs").stdout
+    named = [line for line in text.splitlines() if line.startswith("c v ")]
+    header = next(line for line in text.splitlines() if line.startswith("p cnf"))
+    assert (len(named), header) == (17, "p cnf 35 68")  # seqcounter's 18 auxiliaries have no key
+    assert "names each variable that has\nc a key (the auxiliaries a PySAT cardinality encoding adds have none)" in text

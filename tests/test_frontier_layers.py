@@ -279,6 +279,31 @@ def test_a_checkpoint_of_another_count_is_refused(tmp_path):
         run_spec(spec("5x5"), Stop(), checkpoint=LayerCheckpoint(path, {"instance": "5x5"}))
 
 
+def test_partitions_spliced_from_another_checkpoint_are_refused_and_the_file_kept(monkeypatch, tmp_path):
+    """Two files of the same count, stopped at other layers: meta.json of one with the other's partitions."""
+    import zipfile
+
+    small_partitions(monkeypatch)
+    what = {"puzzle": "knights-tour", "instance": "6x6 closed"}
+    files = {}
+    for stop_after in (60, 100):
+        path = tmp_path / f"at{stop_after}.ckpt"
+        board = spec("6x6", {"closed": "true"})
+        run_spec(board, StopAfter(stop_after), checkpoint=LayerCheckpoint(path, what, every=0))
+        with zipfile.ZipFile(path) as z:
+            files[stop_after] = {name: z.read(name) for name in z.namelist()}
+    spliced = tmp_path / "spliced.ckpt"
+    with zipfile.ZipFile(spliced, "w") as z:
+        z.writestr("meta.json", files[60]["meta.json"])
+        for name, data in files[100].items():
+            if name != "meta.json":
+                z.writestr(name, data)
+    before = spliced.read_bytes()
+    with pytest.raises(InvalidOption, match="does not match its digest|cannot be read"):
+        run_spec(spec("6x6", {"closed": "true"}), Stop(), checkpoint=LayerCheckpoint(spliced, what))
+    assert spliced.read_bytes() == before
+
+
 def test_one_lane_while_counts_are_small_then_all_the_bound_needs():
     """Tatami 8x100 has a bound of 401 bits but 3021 tilings: one lane suffices all along. The 2x200
     room passes 2**64 on the way: its counts are widened to the lanes the bound needs, and exact."""

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import LISTING, execute, golden, gridsat
+from conftest import LISTING, execute, golden, gridsat, patience
 from gridsat.models import get_puzzle
 from gridsat.models.constraints.circuit import primes_for
 from gridsat.models.errors import InvalidInstance
@@ -283,7 +283,7 @@ def test_oversized_cnf_is_refused_in_one_line_and_the_estimate_is_close():
 def test_building_stops_at_the_deadline():
     outcome = execute(TOUR, parse("24x24", {}), "sat", Request(encoding="position+seqcounter"), time_limit=0.2)
     assert (outcome.count, outcome.complete, outcome.reason) == (0, False, "time limit")
-    assert outcome.build_seconds < 5  # building all of it takes several seconds
+    assert outcome.build_seconds < patience(5, margin=1)  # building all of it takes several seconds (both scale)
 
 
 def test_export_writes_an_exact_encoding_unless_the_lazy_one_is_named_and_then_says_so():

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import gridsat as gs
-from conftest import ROOT, count_orbits, execute, finish, gridsat, spawn, split_run_of
+from conftest import ROOT, count_orbits, execute, finish, gridsat, patience, spawn, split_run_of
 from gridsat.api import load
 from gridsat.models.solution import freeze
 from gridsat.progress import time_left
@@ -255,7 +255,7 @@ def test_a_time_limit_gives_a_partial_split_count() -> None:
     run = split_run("prime-grid", "5x5", {"max": 25}, "sat", time_limit=3)
     started = time.monotonic()
     outcome = consume(run)
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < patience(15, margin=1)
     assert not outcome.complete and outcome.reason == "time limit" and 0 < outcome.count < 917848
 
 
@@ -274,8 +274,11 @@ def test_a_script_without_a_main_guard_counts_on_workers(tmp_path: Path, method:
     script.write_text(f'{busy if method == "spawn" else ""}import gridsat\n'
                       'o = gridsat.count("knights-tour", "3x10", backend="sat", split=gridsat.Split(jobs=2, probe=0))\n'
                       'print(o.details["split"]["workers"], o.count, o.complete, o.parts == o.parts_done > 1)\n')
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert (done.stdout, done.stderr, done.returncode) == (f"{method}ed 6096 True True\n", "", 0)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=patience(40),
+                          cwd=tmp_path)
+    # Not stderr == "": multiprocessing's resource tracker may warn of a semaphore on a loaded machine.
+    assert (done.stdout, done.returncode) == (f"{method}ed 6096 True True\n", 0), done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr
 
 
 @LINUX_ONLY
@@ -287,7 +290,7 @@ def test_the_command_line_forks_its_workers_with_or_tools_loaded() -> None:
             "single_threaded_blas()\n"
             "import ortools.sat.python.cp_model, pysat.solvers, gridsat.cli\n"
             "print(start_method())\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=patience(20), cwd=ROOT,
                           env={k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"})
     assert (done.stdout, done.stderr) == ("fork\n", "")
 
@@ -359,6 +362,23 @@ def test_a_checkpoint_resumes_the_parts_not_recorded(tmp_path: Path) -> None:
     assert sum(r["count"] for r in kept.done.values()) == 1728
 
 
+def test_checkpoint_lines_reordered_are_refused_but_a_file_cut_after_any_line_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"
+    first = split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None)
+    assert consume(first).count == 1728
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) > 3
+    path.write_text(lines[0] + lines[2] + lines[1] + "".join(lines[3:]))
+    with pytest.raises(gs.InvalidOption, match="line 2 is damaged, or was not written after line 1 of this file"):
+        consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None))
+    path.write_text(lines[0] + "".join(lines[2:]))  # a line left out between others
+    with pytest.raises(gs.InvalidOption, match="line 2 is damaged, or was not written after line 1 of this file"):
+        consume(split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None))
+    path.write_text("".join(lines[:3]))  # the lines after the third lost: their parts are counted again
+    resumed = split_run("knights-tour", "5x5", {}, "sat", checkpoint=path, resplit=None)
+    assert consume(resumed).count == 1728
+
+
 def test_only_parts_a_checkpoint_held_before_the_run_show_as_resumed(tmp_path: Path) -> None:
     path = tmp_path / "count.json"  # no file yet: this run writes it, and resumes nothing
     seen: list[Progress] = []
@@ -399,7 +419,7 @@ def test_ctrl_c_prints_a_partial_count_and_the_same_command_resumes(tmp_path: Pa
     while time.monotonic() < deadline and (not path.exists() or path.read_text().count('"part":') < 3):
         time.sleep(0.05)
     child.send_signal(signal.SIGINT)
-    out, err = finish(child, timeout=60)
+    out, err = finish(child, timeout=patience(20))
     assert child.returncode == 130, err
     partial = re.fullmatch(r"at least (\d+) \(incomplete: interrupted; (\d+) of (\d+) parts done\)\n", out)
     assert partial, out
@@ -593,7 +613,7 @@ def test_kill_9_while_parts_are_split_again_then_the_same_command_gives_the_exac
             break
         time.sleep(0.02)
     os.killpg(child.pid, signal.SIGKILL)  # the parent and its workers, at once
-    child.communicate(timeout=30)
+    child.communicate(timeout=patience(10))
     lines = path.read_text().splitlines()
     assert any('"split"' in line and '"count"' in line for line in lines), "no re-split was recorded"
     # A kill in the middle of writing a re-split's line: the line is dropped, the part counted again.

@@ -82,6 +82,8 @@ def test_a_long_blank_run_is_written_in_letters_of_at_most_twenty() -> None:
     ("https://puzz.link/p?shikaku/6/6/s66j4.g8n4h4g", "is '?'"),
     ("https://puzz.link/p?lits/6/6/abc", "not a Shikaku"),
     ("https://puzz.link/p?shikaku/6/6/j3", "cover 5 cells"),
+    ("https://puzz.link/p?shikaku/2/2/4j", "the clues and blanks run to 5 cells, but 2 columns x 2 rows have 4"),
+    ("https://puzz.link/p?shikaku/2/2/4\u0130", "character 2 is '\u0130'"),  # lowers to two characters
     ("https://puzz.link/p?shikaku/6/6/j3g56h6t6h23g5jzzz", "after the last cell"),
     ("https://puzz.link/p?shikaku/6/6/j3g56h6t6h23g5!", "'!'"),
     ("https://puzz.link/p?shikaku/6/6/-4", "2 hexadecimal digits"),

@@ -108,6 +108,14 @@ def test_a_directory_and_parameters_are_rejected(tmp_path):
         SHIKAKU.parse("seed", {"k": "1"})
 
 
+def test_a_file_name_with_a_trailing_slash_names_a_folder_and_is_refused(tmp_path):
+    (tmp_path / "p.txt").write_text("2 .\n. 2\n")
+    assert SHIKAKU.parse(str(tmp_path / "p.txt"), {})  # the file itself reads
+    with pytest.raises(InvalidInstance, match=r"ends in '/' \(a folder's name\)") as error:
+        SHIKAKU.parse(str(tmp_path / "p.txt") + "/", {})
+    assert "\n" not in str(error.value)
+
+
 # --- the model -----------------------------------------------------------------------------------
 
 

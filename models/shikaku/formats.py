@@ -9,6 +9,7 @@ Note the order: a game id is columns x rows, while gridsat sizes (``generate 10x
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Iterable
@@ -114,8 +115,9 @@ def read(text: str) -> Board:
         return board(*parse_url(text, MAX_CELLS))
     path = Path(text)
     try:  # stat can fail too: a name too long, a folder the user may not search
-        if not path.is_file():
+        if not path.is_file() or text.endswith(("/", os.sep)):  # Path drops the slash that names a folder
             what = "is a directory" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
+            what = "ends in '/' (a folder's name)" if text.endswith(("/", os.sep)) and not path.is_dir() else what
             raise InvalidInstance(
                 f"puzzle file {excerpt(text)} {what} "
                 "(INSTANCE is a puzzle file, a game id WxH:desc, a puzz.link URL, '-' or 'seed')"

@@ -37,6 +37,7 @@ VARIETIES = ("shikaku",)
 # A clue of many digits: the prefix, the digits after it, and the value the digits are added to.
 WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192), "*": (4, 12240), "$": (5, 77776)}
 HEX = frozenset("0123456789abcdef")
+RUNS = frozenset("ghijklmnopqrstuvwxyz")  # g..z: runs of 1..20 blank cells
 MAX_RUN = 20  # "z": the longest run of blank cells one letter holds
 
 
@@ -76,8 +77,8 @@ def decode_body(body: str, rows: int, cols: int, name: str) -> list[Clue]:
     clues: list[Clue] = []
     cell, i = 0, 0
     while i < len(body) and cell < rows * cols:
-        ch = body[i].lower()
-        if "g" <= ch <= "z":
+        ch = body[i].lower()  # one letter may lower to two ('İ'): such a one is no run, nor a clue
+        if ch in RUNS:
             cell, i = cell + int(ch, 36) - 15, i + 1
             continue
         where = f"{name}: character {i + 1}"
@@ -87,9 +88,9 @@ def decode_body(body: str, rows: int, cols: int, name: str) -> list[Clue]:
         value, i = read_clue(body, i, where)
         clues.append((cell // cols, cell % cols, value))
         cell += 1
-    if cell < rows * cols:
-        raise InvalidInstance(f"{name}: the clues cover {cell} cells, but {cols} columns x {rows} rows "
-                              f"have {rows * cols}")
+    if cell != rows * cols:
+        raise InvalidInstance(f"{name}: the clues {'cover' if cell < rows * cols else 'and blanks run to'} {cell} "
+                              f"cells, but {cols} columns x {rows} rows have {rows * cols}")
     if i < len(body) and body[i:] != "/":  # pzprjs ends some URLs with a slash
         raise InvalidInstance(f"{name}: {len(body) - i} characters after the last cell ({excerpt(body[i:])})")
     return clues

@@ -470,12 +470,13 @@ def vet_prover(solver: str) -> None:
     """A certified run needs numba (the checker) and a solver that writes DRAT proofs."""
     if importlib.util.find_spec("numba") is None:
         raise BackendUnavailable("certify=True checks proofs with numba-compiled code: pip install 'gridsat[certify]'")
-    from gridsat.solvers.proof.certified import proves
+    from gridsat.solvers.proof.certified import UNUSABLE_PROOFS, proves
 
-    if not proves(solver):
-        able = [name for name in solver_names() if proves(name)]
-        raise InvalidOption(f"solver {solver!r} writes no DRAT proof, which certify=True needs: choose "
-                            f"{join_or(able)}")
+    if not proves(solver) or solver in UNUSABLE_PROOFS:
+        able = [name for name in solver_names() if proves(name) and name not in UNUSABLE_PROOFS]
+        why = UNUSABLE_PROOFS.get(solver, "writes no DRAT proof")
+        raise InvalidOption(f"solver {solver!r} {why}: certify=True needs a solver whose proofs the checker reads; "
+                            f"choose {join_or(able)}")
 
 
 def recorder_for(puzzle: Puzzle, instance: Instance, wish: Certify, f: CnfFormulation, encoding: Encoding,

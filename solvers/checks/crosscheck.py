@@ -87,8 +87,15 @@ class Report:
 
     @property
     def notes(self) -> list[str]:
-        """What to tell the user besides the verdict: backends left out, counts only probably exact."""
-        return list(self.skipped) + guarantees(self.outcomes)
+        """What to tell the user besides the verdict: runs left out and why, counts only probably exact
+        (each note once)."""
+        return list(dict.fromkeys([*self.skipped, *guarantees(self.outcomes)]))
+
+    @property
+    def compared(self) -> bool:
+        """Whether anything was checked: a finished run against the golden count or another run, or a run's
+        solutions against the rules (a run alone, with no golden count, is checked against nothing)."""
+        return bool(self.problems) or any(v != UNCHECKED for v in self.verdicts)
 
     @property
     def agree(self) -> bool:
@@ -124,9 +131,11 @@ class Report:
 
 
 def guarantees(outcomes: list[Outcome]) -> list[str]:
-    """A note per run whose count is exact with high probability only (Ganak, as pyganak runs it)."""
-    return [f"{o.label}: probabilistic count (exact with high probability; pyganak offers no exact mode)"
-            for o in outcomes if o.details.get("guarantee") == "probabilistic"]
+    """A note per backend whose counts are exact with high probability only (Ganak, as pyganak runs it),
+    once however many of its encodings ran."""
+    backends = dict.fromkeys(o.backend for o in outcomes if o.details.get("guarantee") == "probabilistic")
+    return [f"{name}: probabilistic counts (exact with high probability; pyganak offers no exact mode)"
+            for name in backends]
 
 
 def left_out(puzzle: Puzzle) -> dict[str, str]:
@@ -160,7 +169,7 @@ def configurations(
     for name in chosen_backends:
         backend = backend_class(name)()
         if names is not None:
-            configs += named_configs(puzzle, name, backend, names, solver)
+            configs += named_configs(puzzle, name, backend, names, solver, notes)
         elif "encoding" in backend.takes:
             space = puzzle.encodings(backend.formulation)
             # A counting backend counts an axis not named at its exact choice (an eager one), so its
@@ -193,9 +202,22 @@ def configurations(
     return configs
 
 
-def named_configs(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None) -> list[Config]:
+def named_configs(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None,
+                  notes: list[str] | None = None) -> list[Config]:
     """The runs of backend ``name`` among the chosen encoding or algorithm ``names`` (``backend:choice``
-    names one backend's own)."""
+    names one backend's own). A backend that takes no encoding, none of whose algorithms is named, runs
+    its default: encodings are no reason to drop it. One that takes encodings and offers none of those
+    named is left out, with a line in ``notes``."""
+    configs = named_choices(puzzle, name, backend, names, solver)
+    if not configs and "encoding" not in backend.takes:
+        configs.append(Config(backend))
+    elif not configs and notes is not None:
+        notes.append(f"{name}: not run: it offers none of the encodings named ({', '.join(names)})")
+    return configs
+
+
+def named_choices(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None) -> list[Config]:
+    """The runs of backend ``name`` whose encoding or algorithm is among ``names``."""
     configs = []
     for text in names:
         owner, _, choice = text.rpartition(":")

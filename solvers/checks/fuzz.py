@@ -43,7 +43,15 @@ from gridsat.solvers.backend import (
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.checks.crosscheck import Config, left_out
 from gridsat.solvers.gate import Job, admit, check
-from gridsat.solvers.mutation.mutants import Mutant, build, mutate
+from gridsat.solvers.mutation.mutants import (
+    CNF_OPERATORS,
+    CPSAT_OPERATORS,
+    LAZY_OPERATORS,
+    SELECTORS,
+    Mutant,
+    build,
+    mutate,
+)
 from gridsat.solvers.run import Outcome, execute, tally
 
 PAIRS = 10_000  # what ``gridsat fuzz`` checks by default
@@ -123,6 +131,13 @@ def parse_mutant(text: str) -> Mutant:
     match = MUTANT.fullmatch(text.strip())
     if not match:
         raise InvalidOption(f"mutant={text!r} is not 'FAMILY OPERATOR [SELECTOR]' (as gridsat mutate names one)")
+    operators = dict.fromkeys([*CNF_OPERATORS, *LAZY_OPERATORS, *CPSAT_OPERATORS])
+    if match["operator"] not in operators:
+        raise InvalidOption(f"mutant={text!r}: no operator {match['operator']!r}; "
+                            f"the operators: {', '.join(operators)}")
+    if match["selector"] not in SELECTORS:
+        raise InvalidOption(f"mutant={text!r}: no selector {match['selector']!r}; "
+                            f"the selectors: {', '.join(SELECTORS)}")
     return Mutant(match["family"], match["operator"], match["selector"])
 
 

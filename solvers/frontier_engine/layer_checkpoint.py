@@ -10,9 +10,12 @@ does not have whole while the next one is made). A checkpoint is skipped while t
 and the next layers' spill files (the run reports how many). The same command resumes from it: a file
 written for another count is refused, naming what differs.
 
-``meta.json`` carries the SHA-256 of every partition's bytes and ``sum``, the SHA-256 of the rest of
-itself, and every field is checked for its type and range before any of it is used, so a damaged or
-edited file is refused in one line and left as it is: it never reaches an answer. A symlink writes
+``meta.json`` carries the count's fingerprint, the SHA-256 of every partition's bytes and ``sum``, the
+SHA-256 of the rest of itself, and every field is checked for its type and range before any of it is
+used, so a damaged file, or one whose partitions come from another file, is refused in one line and
+left as it is: it never reaches an answer. The seal is an unkeyed hash: it guards against accidents and
+mixed-up files, not against someone who edits ``meta.json`` and computes ``sum`` again on purpose (the
+field checks still bound what such an edit can hold). A symlink writes
 its target, and one run at a time uses the file (``solvers.locks``).
 """
 

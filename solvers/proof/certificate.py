@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -154,12 +155,22 @@ def check_folder(folder: Path) -> None:
     """Refuse, before any work, a certificate folder that cannot be written or holds anything already (an
     earlier run's parts beside this run's would read as one certificate): it must be new or empty."""
     where = excerpt(str(folder))
-    if folder.exists() and not folder.is_dir():
-        raise InvalidOption(f"cannot keep a certificate in {where}: it is not a folder")
-    if not folder.exists() and not folder.resolve().parent.is_dir():
-        raise InvalidOption(f"cannot keep a certificate in {where}: its parent folder does not exist")
-    if folder.is_dir() and any(folder.iterdir()):
-        raise InvalidOption(f"cannot keep a certificate in {where}: it is not empty")
+    try:  # stat can fail too: a name too long, a folder the user may not search
+        if folder.exists() and not folder.is_dir():
+            raise InvalidOption(f"cannot keep a certificate in {where}: it is not a folder")
+        if not folder.exists() and not folder.resolve().parent.is_dir():
+            raise InvalidOption(f"cannot keep a certificate in {where}: its parent folder does not exist")
+        if folder.is_dir() and any(folder.iterdir()):
+            raise InvalidOption(f"cannot keep a certificate in {where}: it is not empty")
+        if folder.is_dir():  # a file made and removed again: the folder takes the certificate's files
+            fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe.")
+            os.close(fd)
+            os.unlink(probe)
+        else:  # the folder made and removed again: the name is one this file system takes, here
+            folder.mkdir()
+            folder.rmdir()
+    except OSError as error:
+        raise InvalidOption(f"cannot keep a certificate in {where}: {error.strerror or error}") from None
 
 
 def write(certificate: Certificate, folder: Path, header: list[str]) -> None:

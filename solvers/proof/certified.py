@@ -22,6 +22,12 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
 from gridsat.solvers.proof.claim import Certify
 
+# Solvers PySAT builds with a proof whose proofs cannot certify a count, and why (seen with PySAT 1.8).
+UNUSABLE_PROOFS = {
+    "maplesat": "writes DRAT proofs naming variables the formula does not have (the checker refuses them)",
+    "mergesat3": "gives no proof back (PySAT: proof tracing is unsupported by MergeSat 3)",
+}
+
 
 @functools.cache
 def proves(solver: str) -> bool:

@@ -10,6 +10,7 @@ The text format (DIMACS and text DRAT) is whitespace-separated integers, each cl
 proof line starting with ``d`` is a deletion, lines starting with ``c`` (and DIMACS's ``p`` header) are
 skipped. The binary format is a byte ``a`` (addition) or ``d`` (deletion), then each literal code as an
 unsigned LEB128 number (7 bits a byte, low first, high bit set on all but the last), then a zero byte.
+A literal code must fit int32 (a variable below 2**30): a larger one is an unreadable byte, in either form.
 Parsing is a numba loop over the bytes, since proofs run to millions of literals.
 """
 from __future__ import annotations
@@ -123,6 +124,8 @@ def _read_binary(data):
             if i >= len(data) or shift > 28:
                 return lits[:m], starts[:n + 1], kinds[:n], i
             value |= data[i] << shift
+            if value >= 1 << 31:  # a literal code must fit int32, as in text
+                return lits[:m], starts[:n + 1], kinds[:n], i
             i += 1
             if value == 0:
                 break

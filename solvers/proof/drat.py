@@ -22,6 +22,9 @@ What it trusts: that the formula it is given is the formula meant (the caller's 
 checks the formula it wrote with the blocking and cut clauses it justified), this module's unit
 propagation (two watched literals per clause, Moskewicz et al. 2001), and numba compiling it faithfully.
 It trusts nothing of the solver that wrote the proof. Literals repeated within a clause are kept once.
+A proof naming a variable the formula does not name is refused at that step (``check(..., extension=True)``
+takes extended resolution's new variables, up to one a step), so the checker's memory is bounded by the
+formula's and the proof's sizes, never by the numbers written in the proof.
 
 Forward checking checks every lemma, needed or not (drat-trim checks backward from the empty clause and
 only the lemmas in its core); the cost is about one propagation per lemma, like the solver's own work.
@@ -308,20 +311,32 @@ class DratVerdict:
     seconds: float
 
 
-def check(formula: Clauses | list[list[int]], proof: Clauses) -> DratVerdict:
-    """Check ``proof`` (DRAT steps) against ``formula``; see the module docstring for what is checked."""
+def check(formula: Clauses | list[list[int]], proof: Clauses, *, extension: bool = False) -> DratVerdict:
+    """Check ``proof`` (DRAT steps) against ``formula``; see the module docstring for what is checked.
+    A proof naming a variable the formula does not is refused unless ``extension`` (extended resolution's
+    new variables), and then only up to one new variable per proof step, so that the checker's memory
+    stays within a multiple of the formula's and the proof's sizes whatever numbers the proof holds."""
     start = time.perf_counter()
     if not isinstance(formula, Clauses):
         formula = from_lists(formula)
+    nvars = int(formula.lits.max()) >> 1 if len(formula.lits) else 0
+    beyond = _beyond(proof, nvars + (len(proof) if extension else 0))
     both = join(formula, proof)
-    nvars = int(both.lits.max()) >> 1 if len(both.lits) else 0
-    status, index, stats = _check(both.lits.copy(), both.starts.astype(np.int64), both.kinds, nvars)
+    if beyond is None and not formula.error and not proof.error:
+        status, index, stats = _check(both.lits.copy(), both.starts.astype(np.int64), both.kinds,
+                                      max(nvars, int(both.lits.max()) >> 1 if len(both.lits) else 0))
+    else:
+        status, index, stats = FAILED, len(formula), np.zeros(5, np.int64)
     seconds = time.perf_counter() - start
     step = int(index) - len(formula) + 1
     failure = ""
     if formula.error or proof.error:
         status, step = FAILED, 1
         failure = f"the formula is unreadable: {formula.error}" if formula.error else proof.error
+    elif beyond is not None:
+        step, variable = beyond
+        failure = f"step {step} names variable {variable}, beyond the formula's {nvars} variables" + \
+            (f" and the {len(proof)} new ones a proof of {len(proof)} steps may define" if extension else "")
     elif status == FAILED:
         lemma = proof.clause(step - 1)
         text = " ".join([*map(str, lemma[:8]), *(["...", f"({len(lemma)} literals)"] if len(lemma) > 8 else ["0"])])
@@ -331,6 +346,15 @@ def check(formula: Clauses | list[list[int]], proof: Clauses) -> DratVerdict:
     return DratVerdict(status == ACCEPTED, min(step, len(proof)), failure, step if status != ACCEPTED else None,
                    int(stats[LEMMAS]), int(stats[RAT]), int(stats[DELETED]), int(stats[UNIT_DELETIONS]),
                    int(stats[MISSING_DELETIONS]), seconds)
+
+
+def _beyond(proof: Clauses, most: int) -> tuple[int, int] | None:
+    """The first proof step (1-based) naming a variable above ``most``, and that variable; None if none."""
+    over = np.flatnonzero(proof.lits >> 1 > most)
+    if not len(over):
+        return None
+    at = int(over[0])
+    return int(np.searchsorted(proof.starts, at, side="right")), int(proof.lits[at]) >> 1
 
 
 @functools.cache

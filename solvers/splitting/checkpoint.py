@@ -15,9 +15,14 @@ When the part's worker handed back the models it had counted, the line also hold
 out (``blocked``), all in one line, so the count and the exclusion are kept or lost together.
 A checkpoint written before re-splitting existed has no such lines and reads the same.
 
-Every line carries ``sum``, the first 16 hex digits of the SHA-256 of the line without it, and every
-field is checked for its type and range (a count is a whole number from 0 to 10**18), so an edited,
-damaged or foreign file is refused in one line and left as it is, never summed into an answer. A
+Every line carries ``sum``, the first 16 hex digits of the SHA-256 of the line before's ``sum`` (none for
+the header) and the line without it: a chain from the header, whose fingerprint names the run. A line
+is taken only after the line written before it in the same file, so a damaged line, a line from another
+file (records spliced under another run's header), lines reordered or one left out between others is
+refused in one line, with the file left as it is, never summed into an answer; every field is also
+checked for its type and range (a count is a whole number from 0 to 10**18). The seal is an unkeyed
+hash: it guards against accidents and mixed-up files, not against someone who edits a line and
+computes the chain again on purpose (the field checks still bound what such an edit can hold). A
 symlink writes its target. One run at a time writes a checkpoint (``solvers.locks``). A write that
 fails while the run goes on (a full disk) stops the checkpoint, not the run: the answer is still
 printed, with a line saying the checkpoint was not kept.
@@ -39,23 +44,25 @@ from gridsat.models.params import excerpt
 from gridsat.solvers.cubes import Part
 from gridsat.solvers.host.locks import WriterLock
 
-FORMAT = 2  # 2: every line sealed with its checksum
+FORMAT = 3  # 2: every line sealed with its checksum; 3: each seal chained to the line before
 MAX_BYTES = 256 << 20  # a checkpoint of a million parts is well under this
 MAX_COUNT = 10**18  # a part lists or counts its solutions one by one: none holds more
 
 
-def seal(line: dict[str, Any]) -> str:
-    """A line of the file: the record with its checksum."""
+def seal(line: dict[str, Any], before: str = "") -> str:
+    """A line of the file: the record with its checksum, chained to ``before`` (the sum of the line
+    written before it; "" for the header)."""
+    return json.dumps({**line, "sum": digest(line, before)}, separators=(",", ":"))
+
+
+def digest(line: dict[str, Any], before: str) -> str:
     body = json.dumps(line, separators=(",", ":"), sort_keys=True)
-    return json.dumps({**line, "sum": digest(body)}, separators=(",", ":"))
+    return hashlib.sha256((before + body).encode("utf-8")).hexdigest()[:16]
 
 
-def digest(body: str) -> str:
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
-
-
-def unseal(text: str) -> dict[str, Any] | None:
-    """The record of a line whose checksum holds; None for any other line."""
+def unseal(text: str, before: str = "") -> tuple[dict[str, Any], str] | None:
+    """The record of a line whose checksum holds after the line whose sum is ``before``, and its own
+    sum; None for any other line."""
     try:
         line = json.loads(text)
     except json.JSONDecodeError:
@@ -63,7 +70,7 @@ def unseal(text: str) -> dict[str, Any] | None:
     if not isinstance(line, dict) or not isinstance(line.get("sum"), str):
         return None
     given = line.pop("sum")
-    return line if digest(json.dumps(line, separators=(",", ":"), sort_keys=True)) == given else None
+    return (line, given) if digest(line, before) == given else None
 
 
 def is_count(value: Any) -> bool:
@@ -94,6 +101,7 @@ class Checkpoint:
     kept: dict[int, dict[str, Any]] = field(default_factory=dict)  # a part split again -> what it had counted
 
     lock: WriterLock | None = None
+    chain: str = ""  # the sum of the file's last line: the next line is sealed after it
     lost: str | None = None  # why the checkpoint stopped being written, when a write failed
 
     @property
@@ -121,13 +129,15 @@ class Checkpoint:
             raise InvalidOption(f"{self.name()} is not a gridsat checkpoint") from None
         self._read_header(lines[0] if lines else "")
         for number, line in enumerate(lines[1:], 2):
-            record = unseal(line)
-            if record is None:
+            sealed = unseal(line, self.chain)
+            if sealed is None:
                 if number == len(lines) and not line.endswith("}"):  # cut short by a kill while written
                     self.write(lines[:-1])
                     break
-                raise InvalidOption(f"{self.name()}: line {number} is damaged (its checksum does not hold); "
-                                    "the file is left as it is")
+                raise InvalidOption(f"{self.name()}: line {number} is damaged, or was not written after line "
+                                    f"{number - 1} of this file (its checksum does not hold); the file is left "
+                                    "as it is")
+            record, self.chain = sealed
             if "split" in record:
                 self._read_split(record, number)
             elif is_finished_part(record, len(self.parts)) and record["part"] not in self.split:
@@ -146,9 +156,10 @@ class Checkpoint:
         if plain.get("gridsat_checkpoint") != FORMAT:
             raise InvalidOption(f"{self.name()} is of format {excerpt(str(plain.get('gridsat_checkpoint')))}, "
                                 f"not {FORMAT} (written by another gridsat release): remove it to start again")
-        header = unseal(line)
-        if header is None:
+        sealed = unseal(line)
+        if sealed is None:
             raise InvalidOption(f"{self.name()}: its header is damaged (its checksum does not hold)")
+        header, self.chain = sealed
         theirs = header.get("fingerprint")
         if not isinstance(theirs, dict):
             raise InvalidOption(f"{self.name()}: its header's fingerprint is damaged")
@@ -200,6 +211,7 @@ class Checkpoint:
         self.parts = parts
         header = {"gridsat_checkpoint": FORMAT, "fingerprint": self.fingerprint, "parts": [p.to_json() for p in parts]}
         self.write([seal(header)])
+        self.chain = digest(header, "")
 
     def write(self, lines: list[str]) -> None:
         """Replace the file (a symlink's target) with these lines, atomically."""
@@ -229,9 +241,10 @@ class Checkpoint:
             return
         try:
             with open(self.target, "a", encoding="utf-8") as out:
-                out.write(seal(line) + "\n")
+                out.write(seal(line, self.chain) + "\n")
                 out.flush()
                 os.fsync(out.fileno())
+            self.chain = digest(line, self.chain)
         except OSError as error:  # the run goes on; its answer says the checkpoint was not kept
             self.lost = error.strerror or str(error)
 
