@@ -232,16 +232,18 @@ def pick_pair(configs: list[str], prefixes: tuple[str, str] | None) -> tuple[tup
 
 @cache
 def verdict_of(token: str) -> str | None:
-    """An encoding token's propagation strength in short (``PC``, ``not AC``) from ``gridsat strength``'s
-    cases (the exactly-one, adjacency and tour ones), or None when no case checks it."""
+    """An encoding token's propagation strength in short (``PC``, ``not AC``, a tour encoding's part in
+    brackets with its scope) from ``gridsat strength``'s cases (the exactly-one, adjacency and tour ones),
+    or None when no case checks it. At-most-ones are checked exhaustively (every input count of their case)."""
     from gridsat.solvers.strength import CASES, strengths
+    from gridsat.solvers.strength.cases import CARDINALITY_SIZES
 
     names = [name for name in (f"exactly-one {token}", f"adjacency {token}", f"tour {token}") if name in CASES]
     if not names:
         return None
-    [found] = strengths(names[:1], STRENGTH_K)
-    short = found.case.verdict(True).replace("propagation-complete", "PC").replace("arc-consistent", "AC")
-    return short if found.holds else f"not {short}"
+    k = CARDINALITY_SIZES.stop - 1 if names[0].startswith("exactly-one ") else STRENGTH_K
+    [found] = strengths(names[:1], k)
+    return found.short()
 
 
 def strength_of(record: dict[str, Any]) -> str:
@@ -254,6 +256,8 @@ def strength_of(record: dict[str, Any]) -> str:
 
 def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
     """The report's title, what ran where, and how to read the times."""
+    from gridsat.solvers.strength.cases import CARDINALITY_SIZES as sizes
+
     limits = head["limits"]
     statuses = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     return [
@@ -277,8 +281,11 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         "PAR-2 counts every run that did not end `ok` at twice the limit. VBS is the virtual best solver: per "
         "instance the best configuration's median solve time; `VBS wins` is on how many instances a "
         "configuration is (one of) the best. `clauses` is the CNF size, or CP-SAT's constraints; `strength` "
-        f"the encoding's propagation strength (`gridsat strength -k {STRENGTH_K}`: PC propagation-complete, "
-        "AC arc-consistent). Tables: `summary.csv`; every run: `results.csv` and `results.jsonl`.",
+        "the encoding's propagation strength as `gridsat strength` finds it (PC propagation-complete, AC "
+        f"arc-consistent; at-most-ones exhaustively on {sizes.start} to {sizes.stop - 1} inputs, the rest on every "
+        "assignment of at most "
+        f"{STRENGTH_K} literals: `to k = {STRENGTH_K}`; a tour encoding's claim, in brackets, is about the part it "
+        "names, never the whole tour). Tables: `summary.csv`; every run: `results.csv` and `results.jsonl`.",
         "",
     ]
 
