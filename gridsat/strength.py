@@ -18,7 +18,7 @@ from typing import Any
 
 from gridsat.arguments import positive_int
 from gridsat.models.errors import InvalidOption
-from gridsat.solvers.strength import CASES, Claim, Constraint, Strength, strength, strengths
+from gridsat.solvers.strength import Claim, Constraint, Strength, claims, strength, strengths
 from gridsat.solvers.strength.check import Witness
 
 DEFAULT_K = 4  # enough for a Hall set of two cells (the direct all-different's witness); about a minute in all
@@ -39,13 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def chosen(names: list[str]) -> list[str]:
     """The registered names that the given names or name prefixes pick, in registry order."""
+    registered = claims()
     if not names:
-        return list(CASES)
+        return list(registered)
     for name in names:
-        if not any(case == name or case.startswith(name + " ") for case in CASES):
-            groups = sorted({case.split(" ")[0] for case in CASES})
+        if not any(case == name or case.startswith(name + " ") for case in registered):
+            groups = sorted({case.split(" ")[0] for case in registered})
             raise InvalidOption(f"no encoding named {name!r} to check; names start with: {', '.join(groups)}")
-    return [case for case in CASES if any(case == name or case.startswith(name + " ") for name in names)]
+    return [case for case in registered if any(case == name or case.startswith(name + " ") for name in names)]
 
 
 def primaries(text: str | None) -> list[int]:
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         if args.list:
             width = max(map(len, names))
             for name in names:
-                print(f"{name:<{width}}  {CASES[name].summary}")
+                print(f"{name:<{width}}  {claims()[name].summary}")
             return 0
         found = strengths(names, args.k)
     if args.json:

@@ -143,18 +143,6 @@ def test_the_command_prints_json_and_refuses_an_unknown_name() -> None:
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "pairwize" in bad.stderr
 
 
-def test_the_encodings_page_states_each_at_most_one_strength_as_the_checker_finds_it() -> None:
-    from conftest import ROOT
-
-    page = (ROOT / "docs" / "explanation" / "encodings.md").read_text(encoding="utf-8")
-    rows = [line.split("|") for line in page.splitlines() if line.startswith("| `") and "exhaustive)" in line]
-    stated = {row[1].strip().strip("`"): row[-2].strip() for row in rows}
-    assert stated and set(stated) == {name.split(" ", 1)[1] for name in CASES if name.startswith("at-most-one ")}
-    found = strengths([f"{kind} {name}" for name in stated for kind in ("at-most-one", "exactly-one")], k=10)
-    assert all(s.holds and s.exhaustive and s.upto == 10 for s in found)
-    assert set(stated.values()) == {"propagation-complete (at-most-one and exactly-one, n = 2..10, exhaustive)"}
-
-
 def test_hall_intervals_are_propagation_complete_where_per_value_clauses_are_not() -> None:
     """On a 1x3 row of values 1..4 (k = 4: bounds of all three cells): Bessiere et al.'s decomposition
     derives every bound the all-different implies; the per-value conflict clauses miss a Hall set."""

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gridsat.models.errors import InvalidOption
-from gridsat.solvers.strength.cases import CASES, Claim, register
+from gridsat.solvers.strength.cases import CASES, Claim, claims, register
 from gridsat.solvers.strength.check import Constraint, Finding, Witness, check
 
-__all__ = ["CASES", "Claim", "Constraint", "Finding", "Strength", "Witness", "check", "register", "strengths"]
+__all__ = ["CASES", "Claim", "Constraint", "Finding", "Strength", "Witness", "check", "claims", "register", "strengths"]
 
 
 @dataclass(frozen=True)
@@ -118,5 +118,6 @@ def strength(case: Claim, k: int) -> Strength:
 
 def strengths(names: Iterable[str] | None = None, k: int = 3) -> list[Strength]:
     """The verdicts of the named cases (every registered case by default), in registry order."""
-    wanted = list(CASES) if names is None else list(names)
-    return [strength(CASES[name], k) for name in wanted]
+    registered = claims()
+    wanted = list(registered) if names is None else list(names)
+    return [strength(registered[name], k) for name in wanted]

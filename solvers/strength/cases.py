@@ -40,6 +40,7 @@ class Claim:
     families: tuple[str, ...] = ()  # the start of each family label the instances must hold a clause of
     part: str = ""  # the part of the encoding the instances hold ("" when the claim is the whole constraint)
     unchecked: str = ""  # what of the encoding the claim leaves out
+    claimed: str = ""  # the strength its registration declares ("propagation-complete"), when it does
 
     @property
     def word(self) -> str:
@@ -116,15 +117,26 @@ CARDINALITY_SIZES = range(2, 11)  # n = 10: 3^10 partial assignments, exhaustive
 
 
 def register_cardinality() -> None:
-    """Every at-most-one and exactly-one encoding the registry holds, on 2 to 10 literals (``native``
-    writes no clauses: the solver propagates it itself)."""
+    """Every at-most-one and exactly-one encoding the registry holds and that has no claim yet, on 2 to 10
+    literals (``native`` writes no clauses: the solver propagates it itself). Run again before every check,
+    so that an encoding a plugin registers later is checked like the built-in ones."""
     sizes = CARDINALITY_SIZES
     for exactly, group, what in ((False, "at-most-one", "at_most_one"), (True, "exactly-one", "exactly_one")):
-        for name in (n for n in amo.ENCODINGS if n != "native"):
+        for name in amo.ENCODINGS:
+            if name == "native" or f"{group} {name}" in CASES:
+                continue
+            declared = amo.DECLARED.get(name)
             register(Claim(f"{group} {name}", "propagation",
                           lambda name=name, exactly=exactly: cardinality_case(name, sizes, exactly),
                           f"{sizes.start} to {sizes.stop - 1} literals, as models/constraints/amo.{what} writes them",
-                          ("one of at_most", "one of at_least") if exactly else ("one of at_most",)))
+                          ("one of at_most", "one of at_least") if exactly else ("one of at_most",),
+                          claimed=declared.strength if declared else ""))
+
+
+def claims() -> dict[str, Claim]:
+    """The registry, with a claim for every at-most-one encoding registered since it was last read."""
+    register_cardinality()
+    return CASES
 
 
 def cells(*where: tuple[int, int]) -> Pick:

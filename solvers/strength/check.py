@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 SOLVER = "minisat22"
 CONFLICT = 0  # the "literal" a witness misses when propagation misses a conflict
 MODEL_CAP = 4096  # projected models kept to answer what is implied; past it, SAT calls answer
-UC_BUDGET = 50_000  # assignments tried after a PC witness, looking for a UC one (a missed conflict)
+UC_BUDGET = 100_000  # assignments tried after a PC witness, looking for a UC one (a missed conflict)
 
 
 @dataclass(frozen=True)
