@@ -234,16 +234,15 @@ def pick_pair(configs: list[str], prefixes: tuple[str, str] | None) -> tuple[tup
 def verdict_of(token: str) -> str | None:
     """An encoding token's propagation strength in short (``PC``, ``not AC``, a tour encoding's part in
     brackets with its scope) from ``gridsat strength``'s cases (the exactly-one, adjacency and tour ones),
-    or None when no case checks it. At-most-ones are checked exhaustively (every input count of their case)."""
-    from gridsat.solvers.strength import CASES, strengths
-    from gridsat.solvers.strength.cases import CARDINALITY_SIZES
+    or None when no case checks it: exhaustively where that takes seconds, else at ``STRENGTH_K``."""
+    from gridsat.solvers.strength import CASES, strength
+    from gridsat.solvers.strength.atlas import reach
 
     names = [name for name in (f"exactly-one {token}", f"adjacency {token}", f"tour {token}") if name in CASES]
     if not names:
         return None
-    k = CARDINALITY_SIZES.stop - 1 if names[0].startswith("exactly-one ") else STRENGTH_K
-    [found] = strengths(names[:1], k)
-    return found.short()
+    case = CASES[names[0]]
+    return strength(case, reach(case, STRENGTH_K)).short()
 
 
 def strength_of(record: dict[str, Any]) -> str:
@@ -256,7 +255,7 @@ def strength_of(record: dict[str, Any]) -> str:
 
 def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
     """The report's title, what ran where, and how to read the times."""
-    from gridsat.solvers.strength.cases import CARDINALITY_SIZES as sizes
+    from gridsat.solvers.strength.atlas import EXHAUSTIVE_BUDGET
 
     limits = head["limits"]
     statuses = {s: sum(r["status"] == s for r in records) for s in STATUSES}
@@ -282,10 +281,10 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         "instance the best configuration's median solve time; `VBS wins` is on how many instances a "
         "configuration is (one of) the best. `clauses` is the CNF size, or CP-SAT's constraints; `strength` "
         "the encoding's propagation strength as `gridsat strength` finds it (PC propagation-complete, AC "
-        f"arc-consistent; at-most-ones exhaustively on {sizes.start} to {sizes.stop - 1} inputs, the rest on every "
-        "assignment of at most "
-        f"{STRENGTH_K} literals: `to k = {STRENGTH_K}`; a tour encoding's claim, in brackets, is about the part it "
-        "names, never the whole tour). Tables: `summary.csv`; every run: `results.csv` and `results.jsonl`.",
+        "arc-consistent; exhaustively where a claim's instances have at most "
+        f"{EXHAUSTIVE_BUDGET:,} partial assignments, else on every assignment of at most {STRENGTH_K} literals: "
+        f"`to k = {STRENGTH_K}`; a tour encoding's claim, in brackets, is about the part it names, never the whole "
+        "tour). Tables: `summary.csv`; every run: `results.csv` and `results.jsonl`.",
         "",
     ]
 

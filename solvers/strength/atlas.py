@@ -33,11 +33,11 @@ def strength_disagreements(found: list[Strength]) -> list[str]:
             if s.case.claimed and s.case.claimed != s.verdict]
 
 
-def reach(case: Claim) -> int:
+def reach(case: Claim, fallback: int = OTHER_K) -> int:
     """The k the atlas checks ``case`` at: every primary variable when its instances have at most
-    ``EXHAUSTIVE_BUDGET`` partial assignments in all (seconds), else ``OTHER_K``."""
+    ``EXHAUSTIVE_BUDGET`` partial assignments in all (seconds), else ``fallback``."""
     sizes = [len(constraint.primary) for constraint in case.build()]
-    return max(sizes) if sum(3**n for n in sizes) <= EXHAUSTIVE_BUDGET else OTHER_K
+    return max(sizes) if sum(3**n for n in sizes) <= EXHAUSTIVE_BUDGET else fallback
 
 
 def cardinality_strengths() -> list[Strength]:
