@@ -85,8 +85,9 @@ def said(witness: Witness | None) -> dict[str, Any] | None:
 
 
 def as_json(found: Strength) -> dict[str, Any]:
-    return {"name": found.case.name, "verdict": found.verdict, "strength": found.strength, "part": found.case.part,
-            "unchecked": found.case.unchecked, "holds": found.holds, "uc": found.uc, "k": found.k, "n": found.n,
+    return {"name": found.case.name, "verdict": found.verdict, "strength": found.strength,
+            "claimed": found.case.claimed, "part": found.case.part, "unchecked": found.case.unchecked,
+            "holds": found.holds, "uc": found.uc, "k": found.k, "n": found.n,
             "exhaustive": found.exhaustive, "exhaustive_up_to_n": found.upto, "clauses": found.clauses,
             "families": found.families, "assignments_tried": found.tried, "instance": found.case.summary,
             "witness": said(found.witness), "refutation": said(found.refutation)}

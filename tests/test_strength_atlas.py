@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT, gridsat
 from gridsat.models.constraints import amo
-from gridsat.solvers.strength import CASES, Strength, atlas
+from gridsat.solvers.strength import CASES, Claim, Constraint, Strength, atlas, strength
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +74,27 @@ def test_the_docs_build_writes_the_atlas_the_encodings_page_includes(tmp_path: P
     assert "```{include} ../_build/generated/atlas-amo.md" in page
     assert "```{include} ../_build/generated/atlas-claims.md" in page
     assert "atlas.write(GENERATED)" in (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+
+
+def test_every_other_claim_declares_a_strength_the_checker_does_not_contradict() -> None:
+    found = atlas.other_strengths()
+    assert all(s.case.claimed for s in found)
+    assert atlas.strength_disagreements(found) == []
+    confirmed = [s.case.name for s in found if atlas.confirmation(s).endswith(": confirmed")]
+    assert {"tour cutset", "tour transitive", "tour binary", "prime-grid all-different hall", "lex-leader"} <= set(
+        confirmed)
+
+
+@pytest.mark.parametrize(("claimed", "clauses", "contradicted"), [
+    ("propagation-complete", [[1, 2], [1, -2]], True),  # 1 is implied with nothing set, and not propagated
+    ("not propagation-complete", [[-1, 2]], True),  # a binary clause misses nothing
+    ("propagation-complete", [[-1, 2]], False),
+    ("not propagation-complete", [[1, 2], [1, -2]], False),
+])
+def test_a_declared_strength_the_checker_refutes_is_caught(claimed: str, clauses: list[list[int]],
+                                                          contradicted: bool) -> None:
+    case = Claim("test declared", "propagation", lambda: [Constraint(clauses, [1, 2])], claimed=claimed)
+    found = strength(case, 2)
+    assert atlas.contradicted(found) is contradicted
+    assert bool(atlas.strength_disagreements([found])) is contradicted
+    assert atlas.confirmation(found) == f"{claimed}: " + ("**contradicted**" if contradicted else "confirmed")

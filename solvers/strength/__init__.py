@@ -15,7 +15,8 @@ from gridsat.models.errors import InvalidOption
 from gridsat.solvers.strength.cases import CASES, Claim, claims, register
 from gridsat.solvers.strength.check import Constraint, Finding, Witness, check
 
-__all__ = ["CASES", "Claim", "Constraint", "Finding", "Strength", "Witness", "check", "claims", "register", "strengths"]
+__all__ = ["CASES", "Claim", "Constraint", "Finding", "Strength", "Witness", "check", "claims", "register", "strength",
+           "strengths"]
 
 
 @dataclass(frozen=True)

@@ -27,10 +27,29 @@ def size_disagreements(name: str, declared: amo.Declared) -> list[str]:
             for n in CHECKED_SIZES if n >= declared.least and declared.size(n) != amo.measured(name, n)]
 
 
+def contradicted(found: Strength) -> bool:
+    """Whether the verdict contradicts the declared strength: a witness against a claim of completeness, none
+    against a claim of incompleteness, or an exhaustive verdict other than the one declared."""
+    claimed = found.case.claimed
+    if not claimed:
+        return False
+    if claimed.startswith("not "):
+        return found.holds
+    return not found.holds or (found.exhaustive and found.strength != claimed)
+
+
+def confirmation(found: Strength) -> str:
+    """The declared strength and what the check made of it: confirmed, confirmed to k, or contradicted."""
+    if not found.case.claimed:
+        return "—"
+    said = ("**contradicted**" if contradicted(found) else "confirmed" if found.exhaustive or not found.holds
+            else f"not contradicted to k = {found.k}")
+    return f"{found.case.claimed}: {said}"
+
+
 def strength_disagreements(found: list[Strength]) -> list[str]:
-    """Each claim whose declared strength differs from the verdict (a claim not exhaustive cannot confirm one)."""
-    return [f"{s.case.name}: declared {s.case.claimed}, found {s.verdict}" for s in found
-            if s.case.claimed and s.case.claimed != s.verdict]
+    """Each claim whose verdict contradicts its declared strength."""
+    return [f"{s.case.name}: declared {s.case.claimed}, found {s.verdict}" for s in found if contradicted(s)]
 
 
 def reach(case: Claim, fallback: int = OTHER_K) -> int:
@@ -47,10 +66,17 @@ def cardinality_strengths() -> list[Strength]:
 
 
 def disagreements(found: list[Strength] | None = None) -> list[str]:
-    """Every declared size and strength of an at-most-one encoding that the code does not bear out."""
+    """Every declared size and strength of an at-most-one encoding that the code does not bear out, and
+    every claim in ``found`` (default: the at-most-one claims) whose verdict contradicts its declaration."""
     sizes = [line for name, declared in amo.DECLARED.items() for line in size_disagreements(name, declared)]
     undeclared = [f"{name}: no declared size and strength" for name in amo.ENCODINGS if name not in amo.DECLARED]
     return undeclared + sizes + strength_disagreements(cardinality_strengths() if found is None else found)
+
+
+def other_strengths(k: int | None = None) -> list[Strength]:
+    """Every claim but the at-most-ones, at ``k`` (default: each at its ``reach``)."""
+    return [strength(case, reach(case) if k is None else k) for name, case in claims().items()
+            if not name.startswith(("at-most-one ", "exactly-one "))]
 
 
 def checked_at(declared: amo.Declared) -> str:
@@ -89,12 +115,13 @@ def cardinality_table(found: list[Strength]) -> list[str]:
 
 def claims_table(found: list[Strength]) -> list[str]:
     """One row per other claim: its instance, the families its clauses come from, n, verdict and witness."""
-    rows = ["| claim | instance | clauses (families) | n | k | verdict (scope) | witness |", "| --- " * 7 + "|"]
+    rows = ["| claim | instance | clauses (families) | n | k | verdict (scope) | declared | witness |",
+            "| --- " * 8 + "|"]
     for s in found:
         families = ", ".join(f"{label} {count}" for label, count in s.families.items())
         witness = str(s.witness) if s.witness else ""
         rows.append(f"| {s.case.name} | {cell(s.case.summary)} | {s.clauses} ({cell(families)}) | {s.n} | {s.k} | "
-                    f"{cell(s.verdict)} | {cell(witness)} |")
+                    f"{cell(s.verdict)} | {confirmation(s)} | {cell(witness)} |")
     return rows
 
 
@@ -102,8 +129,7 @@ def atlas(cardinality: list[Strength] | None = None, k: int | None = None) -> di
     """The atlas in MyST Markdown, by file name: the at-most-one table (``atlas-amo.md``, from ``cardinality``
     when given), and every other claim (``atlas-claims.md``) at ``-k k``, by default at its ``reach``."""
     cardinality = cardinality_strengths() if cardinality is None else cardinality
-    others = [strength(case, reach(case) if k is None else k) for name, case in claims().items()
-              if not name.startswith(("at-most-one ", "exactly-one "))]
+    others = other_strengths(k)
     return {
         "atlas-amo.md": "\n".join([
             f"Computed when this page was built: sizes by writing each encoding, strengths by `gridsat strength -k "

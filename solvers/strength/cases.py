@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gridsat.models.constraints import Formula, amo
 from gridsat.solvers.strength.check import Constraint
@@ -56,9 +56,33 @@ CASES: dict[str, Claim] = {}
 
 
 def register(case: Claim) -> Claim:
-    """Add ``case`` to the registry (a later case of the same name replaces it)."""
+    """Add ``case`` to the registry (a later case of the same name replaces it), with the strength
+    ``CLAIMED`` declares for it when it declares none itself."""
+    if not case.claimed and case.name in CLAIMED:
+        case = replace(case, claimed=CLAIMED[case.name])
     CASES[case.name] = case
     return case
+
+
+PC, AC = "propagation-complete", "arc-consistent"
+# The strength each built-in claim declares, from its paper or its construction; the at-most-ones declare
+# theirs beside their registration (models/constraints/amo). tests/test_strength_atlas.py checks them all.
+CLAIMED = {
+    "lex-leader": PC,  # the chain of lex.py (Crawford et al.'s predicate with an auxiliary per prefix)
+    "adjacency support": AC, "adjacency conflict": f"not {AC}",  # Gent 2002: support clauses keep AC, conflicts do not
+    "domain direct": AC, "domain order": AC, "domain log": AC,
+    "all-different direct, values used once": f"not {AC}",  # the pairwise decomposition misses Hall sets
+    "all-different direct, values at most once": f"not {AC}",
+    "tatami corners": f"not {PC}", "tatami directions": f"not {PC}",  # a tiling is a global property
+    "shikaku cover": f"not {PC}", "shikaku pack": f"not {PC}",
+    "tour crt": PC, "tour rank": PC, "tour ordering": PC, "tour cutset": PC, "tour position": PC,
+    "tour distance": PC, "tour transitive": PC,  # each on its part only
+    "tour binary": f"not {PC}",  # an incrementer's carry chain
+    "prime-grid domain order": PC, "prime-grid domain log": PC, "prime-grid adjacency order": PC,
+    "prime-grid adjacency log": f"not {PC}", "prime-grid all-different order": f"not {PC}",
+    "prime-grid all-different log": f"not {PC}",
+    "prime-grid all-different hall": PC,  # Bessiere et al., IJCAI 2009, Theorem 1: bounds consistency
+}
 
 
 def counted(labels: list[str]) -> dict[str, int]:
