@@ -11,29 +11,10 @@ import random
 from pathlib import Path
 
 import pytest
+from naive_propagation import propagate
 
 from conftest import gridsat
 from gridsat.solvers.strength.check import CONFLICT, Constraint, check
-
-
-def propagate(clauses: list[list[int]], given: set[int]) -> set[int] | None:
-    """Plain unit propagation: the literals ``given`` and the clauses force, None on a conflict."""
-    known = set(given)
-    if any(-lit in known for lit in known):
-        return None
-    changed = True
-    while changed:
-        changed = False
-        for clause in clauses:
-            if any(lit in known for lit in clause):
-                continue
-            free = [lit for lit in clause if -lit not in known]
-            if not free:
-                return None
-            if len(free) == 1:
-                known.add(free[0])
-                changed = True
-    return known
 
 
 def models(clauses: list[list[int]], variables: list[int]) -> list[set[int]]:
