@@ -16,7 +16,7 @@ CHECKED_SIZES = (*range(2, 41), 64, 100, 128, 129)  # the n a declared size form
 SHOWN_SIZES = (8, 64)  # the n whose measured size the atlas prints
 CARDINALITY_K = CARDINALITY_SIZES.stop - 1  # exhaustive on every instance of an at-most-one claim
 OTHER_K = 4  # gridsat strength's default, for the claims too large to check exhaustively
-EXHAUSTIVE_BUDGET = 3**11  # the partial assignments of every primary variable a claim's instances may have
+EXHAUSTIVE_BUDGET = 3**12  # the partial assignments of every primary variable a claim's instances may have
 
 
 def size_disagreements(name: str, declared: amo.Declared) -> list[str]:
@@ -140,7 +140,7 @@ def atlas(cardinality: list[Strength] | None = None, k: int | None = None) -> di
             *cardinality_table(cardinality), ""]),
         "atlas-claims.md": "\n".join([
             "Every other claim `gridsat strength` checks, computed when this page was built: exhaustively (k = n) "
-            f"where its instances have at most {EXHAUSTIVE_BUDGET:,} partial assignments in all (3^11), else at "
+            f"where its instances have at most {EXHAUSTIVE_BUDGET:,} partial assignments in all (3^12), else at "
             f"`-k {OTHER_K}`, whose verdict holds for every assignment of at most that many literals.", "",
             *claims_table(others), ""]),
     }
