@@ -145,3 +145,17 @@ def test_a_bad_dimacs_check_is_one_line(tmp_path: Path, args: tuple[str, ...], n
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and named in done.stderr
     missing = gridsat("strength", "--dimacs", str(tmp_path / "none.cnf"), "--primary", "1")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "none.cnf" in missing.stderr
+
+
+def test_the_binary_tour_witness_is_a_smallest_one() -> None:
+    """No gap of one literal, and the two-literal witness is a real one (the old checker, whose propagation
+    used clauses learnt by its earlier SAT calls, reported three literals on this encoding)."""
+    from gridsat.solvers.strength import strengths
+
+    (found,) = strengths(["tour binary"], k=3)
+    assert found.witness is not None and len(found.witness.assignment) == 2
+    constraint = found.witness.constraint
+    variables = sorted({abs(lit) for clause in constraint.clauses for lit in clause} | set(constraint.primary))
+    assert not gaps(constraint.clauses, constraint.primary, variables, 1)
+    assert (tuple(sorted(found.witness.assignment)), found.witness.missed) in gaps(
+        constraint.clauses, constraint.primary, variables, 2)

@@ -218,6 +218,7 @@ def arc_and(kinds: tuple[str, ...], u: tuple[int, int], v: tuple[int, int]) -> P
 
 TOUR_BOARD = "3x4"  # the smallest board whose knight graph has a triangle of its chordal completion
 SUBTOURS = "subtour elimination as a whole"
+LEFT_OUT = {"cutset": "subtour elimination", "position": "one step per square (a pigeonhole) and every other step"}
 
 
 def register_tours() -> None:
@@ -248,7 +249,7 @@ def register_tours() -> None:
     for tour, (primary, auxiliary, families, part) in local.items():
         register(Claim(f"tour {tour}", "propagation", lambda tour=tour, primary=primary, auxiliary=auxiliary: [
             sliced("knights-tour", TOUR_BOARD, tour, primary, auxiliary)], f"a {TOUR_BOARD} board: {part}",
-            families, part, "subtour elimination" if tour == "cutset" else SUBTOURS))
+            families, part, LEFT_OUT.get(tour, SUBTOURS)))
 
 
 def register_tatami() -> None:
