@@ -159,3 +159,23 @@ def test_the_binary_tour_witness_is_a_smallest_one() -> None:
     assert not gaps(constraint.clauses, constraint.primary, variables, 1)
     assert (tuple(sorted(found.witness.assignment)), found.witness.missed) in gaps(
         constraint.clauses, constraint.primary, variables, 2)
+
+
+def test_guarded_pigeonhole_variants_get_the_naive_verdict() -> None:
+    """The issue's case: pigeonhole formulas whose clauses are switched on by guard literals, primary the
+    guards (and a pigeon's holes in some variants). A checker whose propagation used learnt clauses called
+    many of these propagation-complete; the naive checker and this one agree on every variant: none is."""
+    rng = random.Random(75)
+    verdicts = []
+    for _ in range(40):
+        holes = rng.choice((2, 3))
+        pigeon = [[p * holes + h + 1 for h in range(holes)] for p in range(holes + 1)]
+        clauses = [list(row) for row in pigeon] + [[-a, -b] for h in range(holes)
+                                                   for a, b in itertools.combinations([row[h] for row in pigeon], 2)]
+        top = (holes + 1) * holes
+        guards = list(range(top + 1, top + 1 + rng.randint(1, 3)))
+        guarded = [[*clause, -rng.choice(guards)] if rng.random() < 0.7 else clause for clause in clauses]
+        primary = guards + (pigeon[0] if rng.random() < 0.5 else [])
+        agree(guarded, primary, list(range(1, guards[-1] + 1)), len(primary))
+        verdicts.append(check(Constraint(guarded, primary), len(primary)).witness is None)
+    assert len(verdicts) == 40 and not any(verdicts)  # pigeonhole is hard for propagation: never complete
