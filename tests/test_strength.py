@@ -195,6 +195,7 @@ def test_k_below_one_is_refused_in_one_line() -> None:
         strengths(["at-most-one pairwise"], k=0)
 
 
+@pytest.mark.slow
 def test_every_at_most_one_is_checked_exhaustively_at_ten_inputs() -> None:
     """``gridsat strength at-most-one -k 10 --json``: every record exhaustive, n = 10, propagation-complete."""
     records = json.loads(gridsat("strength", "at-most-one", "-k", "10", "--json").stdout)

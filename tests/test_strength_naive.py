@@ -118,6 +118,7 @@ def test_a_solver_that_has_learnt_clauses_would_hide_a_gap() -> None:
         assert not solver.propagate(assumptions=[g])[0]
 
 
+@pytest.mark.slow
 def test_gridsat_strength_on_a_dimacs_file_agrees_with_the_naive_checker(tmp_path: Path) -> None:
     """The done-when of issue 51: random CNFs of four primary and two auxiliary variables, through the
     command, ``holds`` as the naive checker says, 0 disagreements."""
@@ -147,6 +148,7 @@ def test_a_bad_dimacs_check_is_one_line(tmp_path: Path, args: tuple[str, ...], n
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "none.cnf" in missing.stderr
 
 
+@pytest.mark.slow
 def test_the_binary_tour_witness_is_a_smallest_one() -> None:
     """No gap of one literal, and the two-literal witness is a real one (the old checker, whose propagation
     used clauses learnt by its earlier SAT calls, reported three literals on this encoding)."""
@@ -161,6 +163,7 @@ def test_the_binary_tour_witness_is_a_smallest_one() -> None:
         constraint.clauses, constraint.primary, variables, 2)
 
 
+@pytest.mark.slow
 def test_guarded_pigeonhole_variants_get_the_naive_verdict() -> None:
     """The issue's case: pigeonhole formulas whose clauses are switched on by guard literals, primary the
     guards (and a pigeon's holes in some variants). A checker whose propagation used learnt clauses called
