@@ -182,3 +182,12 @@ def test_guarded_pigeonhole_variants_get_the_naive_verdict() -> None:
         agree(guarded, primary, list(range(1, guards[-1] + 1)), len(primary))
         verdicts.append(check(Constraint(guarded, primary), len(primary)).witness is None)
     assert len(verdicts) == 40 and not any(verdicts)  # pigeonhole is hard for propagation: never complete
+
+
+def test_primary_without_dimacs_and_dimacs_with_names_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 2 1\n1 2 0\n")
+    for args, said in ((("--primary", "1"), "--primary goes with --dimacs"),
+                       (("tour", "--dimacs", str(path), "--primary", "1"), "no encoding names")):
+        done = gridsat("strength", *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and said in done.stderr
