@@ -61,7 +61,9 @@ def bimander_size(n: int) -> tuple[int, int]:
 
 
 @encoding("commander", Declared("Klieber and Kwon, CFV 2007 (groups of three)",
-                                "about n/2; about 3.5n ((n-3)/2; 3.5n-7.5 for n = 3^k)", commander_size, least=2))
+                                "about n/2; about 3.5n ((n-3)/2; 3.5n-7.5 for n = 3^k; "
+                                "exactly commander_size's recurrence)",
+                                commander_size, least=2))
 def commander(formula: Formula, lits: list[int]) -> None:
     """The commander encoding (Klieber and Kwon, "Efficient CNF Encoding for Selecting 1 from N Objects",
     CFV 2007), groups of three.
@@ -87,7 +89,8 @@ def commander(formula: Formula, lits: list[int]) -> None:
 
 
 @encoding("product", Declared("Chen, ModRef 2010 (2-product, recursive down to four inputs)",
-                              "2 sqrt(n) + O(n^(1/4)); 2n + 4 sqrt(n) + O(n^(1/4))", product_size, least=2))
+                              "2 sqrt(n) + O(n^(1/4)); 2n + 4 sqrt(n) + O(n^(1/4)) (exactly product_size's recurrence)",
+                              product_size, least=2))
 def product(formula: Formula, lits: list[int]) -> None:
     """The 2-product encoding (Chen, "A New SAT Encoding of the At-Most-One Constraint", ModRef 2010).
 
