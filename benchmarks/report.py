@@ -292,16 +292,17 @@ def pick_pair(configs: list[str], prefixes: tuple[str, str] | None) -> tuple[tup
 
 @cache
 def verdict_of(token: str) -> str | None:
-    """An encoding token's propagation strength in short (``PC``, ``not AC``) from ``gridsat strength``'s
-    cases (the exactly-one, adjacency and tour ones), or None when no case checks it."""
-    from gridsat.solvers.strength import CASES, strengths
+    """An encoding token's propagation strength in short (``PC``, ``not AC``, a tour encoding's part in
+    brackets with its scope) from ``gridsat strength``'s cases (the exactly-one, adjacency and tour ones),
+    or None when no case checks it: exhaustively where that takes seconds, else at ``STRENGTH_K``."""
+    from gridsat.solvers.strength import CASES, strength
+    from gridsat.solvers.strength.atlas import reach
 
     names = [name for name in (f"exactly-one {token}", f"adjacency {token}", f"tour {token}") if name in CASES]
     if not names:
         return None
-    [found] = strengths(names[:1], STRENGTH_K)
-    short = found.case.verdict(True).replace("propagation-complete", "PC").replace("arc-consistent", "AC")
-    return short if found.holds else f"not {short}"
+    case = CASES[names[0]]
+    return strength(case, reach(case, STRENGTH_K)).short()
 
 
 def strength_of(record: dict[str, Any]) -> str:
@@ -314,6 +315,8 @@ def strength_of(record: dict[str, Any]) -> str:
 
 def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
     """The report's title, what ran where, and how to read the times."""
+    from gridsat.solvers.strength.atlas import EXHAUSTIVE_BUDGET
+
     limits, clock = head["limits"], clock_of(head)
     statuses = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     return [
@@ -342,8 +345,11 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         "many instances a configuration is (one of) the best. `cpu/wall` is the CPU time over the wall time "
         "of build and solve (above 1: several threads). `variables` and `clauses` (or CP-SAT's constraints) "
         "are the formulation's size, a range over the instances; `strength` the encoding's propagation "
-        f"strength (`gridsat strength -k {STRENGTH_K}`: PC propagation-complete, AC arc-consistent). Tables: "
-        "`summary.csv`; every run: `results.csv` and `results.jsonl`.",
+        "strength as `gridsat strength` finds it (PC propagation-complete, AC arc-consistent; exhaustively where "
+        f"a claim's instances have at most {EXHAUSTIVE_BUDGET:,} partial assignments, else on every assignment of "
+        f"at most {STRENGTH_K} literals: `to k = {STRENGTH_K}`; a tour encoding's claim, in brackets, is about the "
+        "part it names, never the whole tour). Tables: `summary.csv`; every run: `results.csv` and "
+        "`results.jsonl`.",
         "",
     ]
 

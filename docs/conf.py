@@ -3,7 +3,8 @@
 MyST Markdown pages (through myst-nb, which also renders the notebook), the command-line reference
 generated from ``gridsat.cli:build_parser`` by sphinx-argparse, the Python API by autodoc, the furo
 theme. The search animation is made by ``gridsat animate`` during the build, so it always shows the
-reference search of the gridsat that builds the site.
+reference search of the gridsat that builds the site; the encodings atlas (sizes and propagation
+strengths) is computed from the code by ``gridsat.solvers.strength.atlas`` during the build too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pygments.lexers.shell import BashSessionLexer
 
 HERE = Path(__file__).parent
 EXTRA = HERE / "_build" / "extra"  # copied to the site's root: the generated animation pages
+GENERATED = HERE / "_build" / "generated"  # pages computed from the code, included by the pages that show them
 
 project = "gridsat"
 author = "the gridsat authors"
@@ -64,6 +66,16 @@ def make_animations() -> None:
 
 
 make_animations()
+
+
+def make_atlas() -> None:
+    """Write the encodings atlas (sizes and strengths computed from the code) that encodings.md includes."""
+    from gridsat.solvers.strength import atlas
+
+    atlas.write(GENERATED)
+
+
+make_atlas()
 
 
 class ConsoleLexer(BashSessionLexer):

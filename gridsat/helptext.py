@@ -68,11 +68,13 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
               "record every run, judge the answers and write the report (a rerun resumes).",
               ("gridsat bench smoke --out bench-out",
                "gridsat bench smoke --out bench-out --jobs 2 --time-limit 30 --no-plots")),
-    "strength": ("Check the propagation strength of each constraint encoding gridsat writes, on small instances: "
-                 "every partial assignment of at most K primary literals, unit propagation against what the "
-                 "constraint implies; one line per encoding, with a witness when propagation misses something.",
+    "strength": ("Check the propagation strength of each constraint encoding gridsat writes, on small instances, "
+                 "or of any DIMACS CNF: every partial assignment of at most K primary literals, unit propagation "
+                 "on the constraint's own clauses against what they imply; one line per encoding with the part "
+                 "checked and its scope, and a smallest witness when propagation misses something.",
                  ("gridsat strength",
-                  "gridsat strength at-most-one adjacency -k 3",
+                  "gridsat strength at-most-one -k 10 --json",
+                  "gridsat strength --dimacs mine.cnf --primary 1,2,3,4 -k 4",
                   "gridsat strength --list")),
     "check-proof": ("Check again, from its files alone, a certificate that --proof DIR kept: the formula is the "
                     "puzzle's encoding, each blocking clause rules out exactly one verified solution, each cut "

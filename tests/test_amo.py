@@ -12,6 +12,7 @@ from pysat.solvers import Solver
 from conftest import gridsat
 from gridsat.models.constraints import Formula
 from gridsat.models.constraints.amo import ENCODINGS, NATIVE_SOLVERS, at_most_one, exactly_one, measured
+from gridsat.models.constraints.amo.papers import bimander_size, commander_size, product_size
 from gridsat.models.constraints.cardinality import at_least, at_most
 from gridsat.models.errors import InvalidOption
 
@@ -68,29 +69,6 @@ def test_exactly_one_has_one_model_per_input(name):
         with loaded(formula) as solver:
             models = projected_models(solver, lits)
         assert sorted(models) == sorted(tuple(int(i == j) for j in range(n)) for i in range(n)), (name, n)
-
-
-def commander_size(n: int) -> tuple[int, int]:
-    if n <= 3:
-        return 0, n * (n - 1) // 2
-    m = math.ceil(n / 3)
-    groups = [n // m + (i < n % m) for i in range(m)]
-    variables, clauses = commander_size(m)
-    return m + variables, sum(g * (g - 1) // 2 + g + 1 for g in groups) + clauses
-
-
-def product_size(n: int) -> tuple[int, int]:
-    if n <= 4:
-        return 0, n * (n - 1) // 2
-    p = math.ceil(math.sqrt(n))
-    q = math.ceil(n / p)
-    (vp, cp), (vq, cq) = product_size(p), product_size(q)
-    return p + q + vp + vq, 2 * n + cp + cq
-
-
-def bimander_size(n: int) -> tuple[int, int]:
-    bits = math.ceil(math.log2(math.ceil(n / 2))) if n > 2 else 0
-    return bits, n // 2 + n * bits
 
 
 @pytest.mark.parametrize(("name", "size"), [("commander", commander_size), ("product", product_size),

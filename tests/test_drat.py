@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from naive_propagation import propagate  # noqa: E402
 from pysat.examples.genhard import PHP  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
 
@@ -163,23 +164,8 @@ def test_a_proof_for_a_stronger_formula_never_refutes_a_satisfiable_one(name: st
 
 
 def propagates_to_conflict(clauses: list[list[int]], assigned: set[int]) -> bool:
-    """Unit propagation the slow, obvious way: scan every clause until nothing changes."""
-    true = set(assigned)
-    if any(-lit in true for lit in true):
-        return True
-    changed = True
-    while changed:
-        changed = False
-        for clause in clauses:
-            if any(lit in true for lit in clause):
-                continue
-            open_ = [lit for lit in clause if -lit not in true]
-            if not open_:
-                return True
-            if len(open_) == 1:
-                true.add(open_[0])
-                changed = True
-    return False
+    """Unit propagation the slow, obvious way reaches a conflict."""
+    return propagate(clauses, assigned) is None
 
 
 def reference_verdict(formula: list[list[int]], lemmas: list[list[int]]) -> int | None:

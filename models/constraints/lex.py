@@ -21,7 +21,7 @@ last position, none before the first). The ``e`` are only implied, never defined
 puzzle's own variables, so a second extension never repeats a solution.
 
 Propagation: on two vectors of distinct variables, unit propagation on the chain is
-propagation-complete (``gridsat strength lex-leader`` checks 1 to 4 pairs exhaustively); when y
+propagation-complete (``gridsat strength lex-leader -k 8`` checks 1 to 4 pairs exhaustively); when y
 repeats variables of x, as x o g does, the chains of a group's elements are separate and unit
 propagation does not see all that they imply together.
 

@@ -11,13 +11,16 @@ Two ways to build one:
   primary variables and the named auxiliaries). So the check reads the very clauses a run solves.
 
 A case's ``kind`` says the verdict's words: ``propagation`` (propagation-complete) or ``arc`` (arc
-consistency, for the value literals of finite-domain variables). Add a case with ``register``.
+consistency, for the value literals of finite-domain variables). A claim about part of an encoding
+says which (``part``) and what it leaves unchecked; ``families`` names the clause families its
+instances must hold (the checker refuses an instance without one). Add a case with ``register``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gridsat.models.constraints import Formula, amo
 from gridsat.solvers.strength.check import Constraint
@@ -34,19 +37,63 @@ class Claim:
     kind: str  # "propagation" or "arc"
     build: Callable[[], list[Constraint]]
     summary: str = ""
+    families: tuple[str, ...] = ()  # the start of each family label the instances must hold a clause of
+    part: str = ""  # the part of the encoding the instances hold ("" when the claim is the whole constraint)
+    unchecked: str = ""  # what of the encoding the claim leaves out
+    claimed: str = ""  # the strength its registration declares ("propagation-complete"), when it does
 
-    def verdict(self, holds: bool) -> str:
-        word = "propagation-complete" if self.kind == "propagation" else "arc-consistent"
-        return word if holds else f"not {word}"
+    @property
+    def word(self) -> str:
+        return "propagation-complete" if self.kind == "propagation" else "arc-consistent"
+
+    def scoped(self, said: str) -> str:
+        """``said`` of the part checked: ``degrees of one square: PC; subtour elimination: not checked``."""
+        text = f"{self.part}: {said}" if self.part else said
+        return f"{text}; {self.unchecked}: not checked" if self.unchecked else text
 
 
 CASES: dict[str, Claim] = {}
 
 
 def register(case: Claim) -> Claim:
-    """Add ``case`` to the registry (a later case of the same name replaces it)."""
+    """Add ``case`` to the registry (a later case of the same name replaces it), with the strength
+    ``CLAIMED`` declares for it when it declares none itself."""
+    if not case.claimed and case.name in CLAIMED:
+        case = replace(case, claimed=CLAIMED[case.name])
     CASES[case.name] = case
     return case
+
+
+PC, AC = "propagation-complete", "arc-consistent"
+# The strength each built-in claim declares, from its paper or its construction; the at-most-ones declare
+# theirs beside their registration (models/constraints/amo). tests/test_strength_atlas.py checks them all.
+CLAIMED = {
+    "lex-leader": PC,  # the chain of lex.py (Crawford et al.'s predicate with an auxiliary per prefix)
+    "adjacency support": AC, "adjacency conflict": f"not {AC}",  # Gent 2002: support clauses keep AC, conflicts do not
+    "domain direct": AC, "domain order": AC, "domain log": AC,
+    "all-different direct, values used once": f"not {AC}",  # the pairwise decomposition misses Hall sets
+    "all-different direct, values at most once": f"not {AC}",
+    "tatami corners": f"not {PC}", "tatami directions": f"not {PC}",  # a tiling is a global property
+    "shikaku cover": f"not {PC}", "shikaku pack": f"not {PC}",
+    "tour crt": PC, "tour rank": PC, "tour ordering": PC, "tour cutset": PC, "tour position": PC,
+    "tour distance": PC, "tour transitive": PC,  # each on its part only
+    "tour binary": f"not {PC}",  # an incrementer's carry chain
+    "prime-grid domain order": PC, "prime-grid domain log": PC, "prime-grid adjacency order": PC,
+    "prime-grid adjacency log": f"not {PC}", "prime-grid all-different order": f"not {PC}",
+    "prime-grid all-different log": f"not {PC}",
+    "prime-grid all-different hall": PC,  # Bessiere et al., IJCAI 2009, Theorem 1: bounds consistency
+}
+
+
+def counted(labels: list[str]) -> dict[str, int]:
+    """How many clauses of each family label."""
+    return dict(Counter(labels))
+
+
+def fresh(formula: Formula, primary: list[int], about: str) -> Constraint:
+    """The clauses ``formula`` holds, on the ``primary`` variables it made, with their families."""
+    labels = [origin.family.split(":", 1)[-1] for origin in formula.origins()]
+    return Constraint(list(formula.clauses), primary, {v: formula.pool.obj(v) for v in primary}, about, counted(labels))
 
 
 def cardinality_case(name: str, sizes: range, exactly: bool) -> list[Constraint]:
@@ -55,8 +102,9 @@ def cardinality_case(name: str, sizes: range, exactly: bool) -> list[Constraint]
     for n in sizes:
         formula = Formula("strength")
         lits = [formula.var(f"x{i}") for i in range(n)]
-        (amo.exactly_one if exactly else amo.at_most_one)(formula, lits, name)
-        built.append(Constraint(list(formula.clauses), lits, {v: formula.pool.obj(v) for v in lits}, f"n = {n}"))
+        with formula.family("one of"):
+            (amo.exactly_one if exactly else amo.at_most_one)(formula, lits, name)
+        built.append(fresh(formula, lits, f"n = {n}"))
     return built
 
 
@@ -78,23 +126,41 @@ def sliced(puzzle: str, text: str, encoding: str, primary: Pick, auxiliary: Pick
     keys = {var: pool.obj(var) for var in range(1, pool.top + 1)}
     chosen = [var for var, key in keys.items() if key is not None and primary(key)]
     allowed = set(chosen) | {var for var, key in keys.items() if key is not None and auxiliary and auxiliary(key)}
-    clauses = []
+    clauses, labels = [], []
     for clause, origin in zip(formulation.cnf.clauses, origins_of(formulation), strict=True):
         scope = origin.scope if origin.scope is not None else [abs(lit) for lit in clause]
         label = origin.family.split(":", 2)[-1]
         if set(scope) <= allowed and (not families or label.startswith(families)):
             clauses.append(list(clause))
-    return Constraint(clauses, chosen, {var: keys[var] for var in chosen}, f"{puzzle} {text} {encoding}")
+            labels.append(label)
+    return Constraint(clauses, chosen, {var: keys[var] for var in chosen}, f"{puzzle} {text} {encoding}",
+                      counted(labels))
+
+
+CARDINALITY_SIZES = range(2, 11)  # n = 10: 3^10 partial assignments, exhaustive at -k 10 in seconds
 
 
 def register_cardinality() -> None:
-    """Every at-most-one and exactly-one encoding gridsat names, on 2 to 6 literals (``native`` writes no
-    clauses: the solver propagates it itself)."""
+    """Every at-most-one and exactly-one encoding the registry holds and that has no claim yet, on 2 to 10
+    literals (``native`` writes no clauses: the solver propagates it itself). Run again before every check,
+    so that an encoding a plugin registers later is checked like the built-in ones."""
+    sizes = CARDINALITY_SIZES
     for exactly, group, what in ((False, "at-most-one", "at_most_one"), (True, "exactly-one", "exactly_one")):
-        for name in (n for n in amo.ENCODINGS if n != "native"):
+        for name in amo.ENCODINGS:
+            if name == "native" or f"{group} {name}" in CASES:
+                continue
+            declared = amo.DECLARED.get(name)
             register(Claim(f"{group} {name}", "propagation",
-                          lambda name=name, exactly=exactly: cardinality_case(name, range(2, 7), exactly),
-                          f"2 to 6 literals, as models/constraints/amo.{what} writes them"))
+                          lambda name=name, exactly=exactly: cardinality_case(name, sizes, exactly),
+                          f"{sizes.start} to {sizes.stop - 1} literals, as models/constraints/amo.{what} writes them",
+                          ("one of at_most", "one of at_least") if exactly else ("one of at_most",),
+                          claimed=declared.strength if declared else ""))
+
+
+def claims() -> dict[str, Claim]:
+    """The registry, with a claim for every at-most-one encoding registered since it was last read."""
+    register_cardinality()
+    return CASES
 
 
 def cells(*where: tuple[int, int]) -> Pick:
@@ -108,19 +174,21 @@ def register_adjacency() -> None:
     for how in ("support", "conflict"):
         register(Claim(f"adjacency {how}", "arc", lambda how=how: [sliced(
             "prime-grid", "2x3", f"{how}+noparity+nosymmetry", edge)],
-            "a 2x3 prime-grid's edge (0,0)-(0,1): both cells' one value each, and the edge's clauses"))
+            "a 2x3 prime-grid's edge (0,0)-(0,1): both cells' one value each, and the edge's clauses",
+            ("one value per cell", "a neighbour sums" if how == "support" else "no non-prime neighbours")))
 
 
 def register_domains() -> None:
     """Finite-domain variables as gridsat writes them: one-hot, order-encoded and binary."""
     register(Claim("domain direct", "arc", lambda: [sliced("prime-grid", "2x3", "noparity+nosymmetry", cells((0, 0)))],
-                  "a prime-grid cell's one-hot value (exactly one, pairwise)"))
+                  "a prime-grid cell's one-hot value (exactly one, pairwise)", ("one value per cell",)))
     u = (0, 0)
-    register(Claim("domain order", "arc", lambda: [sliced("knights-tour", "2x4", "rank", square_keys(("ge",), u))],
-                  "a knight's-tour square's rank, order-encoded (the p >= k ladder)"))
+    register(Claim("domain order", "arc", lambda: [sliced("knights-tour", TOUR_BOARD, "rank", square_keys(("ge",), u))],
+                  "a knight's-tour square's rank, order-encoded (the p >= k ladder)", ("rank order",)))
     register(Claim("domain log", "arc", lambda: [sliced(
-        "knights-tour", "2x4", "binary", square_keys(("bit",), u), families=("rank below n",))],
-        "a knight's-tour square's rank in binary, below n"))
+        "knights-tour", TOUR_BOARD, "binary", square_keys(("bit",), u), families=("rank below n",))],
+        f"a knight's-tour square's rank in binary, below n (a {TOUR_BOARD} board: 4 bits, below 12)",
+        ("rank below n",)))
 
 
 def register_alldifferent() -> None:
@@ -129,10 +197,12 @@ def register_alldifferent() -> None:
     alldiff = ("one value per cell", "value")
     register(Claim("all-different direct, values used once", "arc", lambda: [sliced(
         "prime-grid", "1x4", "noparity+nosymmetry", line, params={"max": "4"}, families=alldiff)],
-        "a 1x4 row of values 1..4: one value per cell, every value exactly once"))
+        "a 1x4 row of values 1..4: one value per cell, every value exactly once",
+        ("one value per cell", "value used once")))
     register(Claim("all-different direct, values at most once", "arc", lambda: [sliced(
         "prime-grid", "1x3", "noparity+nosymmetry", line, families=alldiff)],
-        "a 1x3 row of values 1..4: one value per cell, every value at most once"))
+        "a 1x3 row of values 1..4: one value per cell, every value at most once",
+        ("one value per cell", "value at most once")))
 
 
 def square_keys(kinds: tuple[str, ...], *squares: object) -> Pick:
@@ -146,39 +216,51 @@ def arc_and(kinds: tuple[str, ...], u: tuple[int, int], v: tuple[int, int]) -> P
     return lambda key: key == ("arc", u, v) or named(key)
 
 
+TOUR_BOARD = "3x4"  # the smallest board whose knight graph has a triangle of its chordal completion
+SUBTOURS = "subtour elimination as a whole"
+LEFT_OUT = {"cutset": "subtour elimination", "position": "one step per square (a pigeonhole) and every other step"}
+
+
 def register_tours() -> None:
-    """Each knight's-tour encoding's local constraint on a 2x4 board (open tours): around one arc or step."""
-    board, u, v = "2x4", (0, 0), (1, 2)
+    """Each knight's-tour encoding's local constraint on a 3x4 board (open tours), around one arc, one
+    square, two steps or one triangle: a claim about that part, never about the tour constraint (no
+    polynomial CNF of a Hamiltonian cycle is propagation-complete unless P = NP)."""
+    u, v, w, square = (0, 0), (1, 2), (2, 1), (0, 1)
     local = {
-        "crt": (arc_and(("residue",), u, v), None),
-        "rank": (arc_and(("ge",), u, v), None),
-        "ordering": (arc_and(("ge",), u, v), None),
-        "binary": (arc_and(("bit",), u, v), square_keys(("carry",), u, v)),
-        "cutset": (lambda key: isinstance(key, tuple) and (key[0] in ("first", "last") and key[1] == u
-                                                          or key[0] == "arc" and u in key[1:]), None),
-        "position": (lambda key: isinstance(key, tuple) and key[0] == "at" and key[2] in (0, 1), None),
-        "distance": (arc_and(("rank",), u, v), None),
-        "transitive": (lambda key: key == ("arc", u, v) or isinstance(key, tuple) and key[0] == "before", None),
+        "crt": (arc_and(("residue",), u, v), None, ("one residue per node", "an arc steps the residue"),
+                "an arc and the residues of its ends"),
+        "rank": (arc_and(("ge",), u, v), None, ("rank order", "ranks rise by one along an arc"),
+                 "an arc and the order-encoded ranks of its ends"),
+        "ordering": (arc_and(("ge",), u, v), None, ("rank order", "ranks rise along an arc"),
+                     "an arc and the order-encoded ranks of its ends"),
+        "binary": (arc_and(("bit",), u, v), square_keys(("carry",), u, v), ("carries", "an arc adds one"),
+                   "an arc and the binary ranks of its ends (carries auxiliary)"),
+        "cutset": (lambda key: isinstance(key, tuple) and (key[0] in ("first", "last") and key[1] == square
+                                                          or key[0] == "arc" and square in key[1:]),
+                   None, ("one arc in and one out", "no arc and its reverse"), "the degree constraints of one square"),
+        "position": (lambda key: isinstance(key, tuple) and key[0] == "at" and key[2] in (0, 1), None,
+                     ("one square per step", "a knight move"), "two consecutive steps, one square each"),
+        "distance": (arc_and(("rank",), u, v), None, ("rank order", "an arc's head ranks"),
+                     "an arc and the distance-pruned positions of its ends"),
+        "transitive": (lambda key: isinstance(key, tuple) and key[0] in ("arc", "before") and set(key[1:]) <= {u, v, w},
+                       None, ("an arc orders its ends", "no ordering cycle"),
+                       "the arcs and ordering variables of one triangle"),
     }
-    about = {"crt": "an arc u->v and the residues of u and v", "rank": "an arc and the order-encoded ranks of its ends",
-             "ordering": "an arc and the order-encoded ranks of its ends",
-             "binary": "an arc and the binary ranks of its ends (carries auxiliary)",
-             "cutset": "the arcs into and out of one square (one in, one out, no 2-cycle)",
-             "position": "two consecutive steps (one square each, a knight move apart)",
-             "distance": "an arc and the order-encoded, distance-pruned positions of its ends",
-             "transitive": "an arc and every ordering variable (the transitivity of the chordal completion)"}
-    for tour, (primary, auxiliary) in local.items():
+    for tour, (primary, auxiliary, families, part) in local.items():
         register(Claim(f"tour {tour}", "propagation", lambda tour=tour, primary=primary, auxiliary=auxiliary: [
-            sliced("knights-tour", board, tour, primary, auxiliary)], f"a 2x4 board: {about[tour]}"))
+            sliced("knights-tour", TOUR_BOARD, tour, primary, auxiliary)], f"a {TOUR_BOARD} board: {part}",
+            families, part, LEFT_OUT.get(tour, SUBTOURS)))
 
 
 def register_tatami() -> None:
     """Tatami's corner clauses with one mat per cell, on a small room."""
     register(Claim("tatami corners", "propagation", lambda: [sliced("tatami", "3x4", "pairwise", lambda key: True)],
-                  "a 3x4 room: one mat per cell (pairwise) and no four mats meeting at a corner"))
+                  "a 3x4 room: one mat per cell (pairwise) and no four mats meeting at a corner",
+                  ("one mat per cell", "no four mats meet")))
     register(Claim("tatami directions", "propagation", lambda: [sliced(
         "tatami", "3x4", "directions+pairwise", lambda key: True)],
-        "a 3x4 room: one direction per cell (pairwise), mates agree, and the corner clauses on directions"))
+        "a 3x4 room: one direction per cell (pairwise), mates agree, and the corner clauses on directions",
+        ("one direction per cell", "mates agree", "no four mats meet")))
 
 
 def register_shikaku() -> None:
@@ -186,11 +268,14 @@ def register_shikaku() -> None:
     rects: Pick = lambda key: isinstance(key, tuple) and key[0] == "rect"  # noqa: E731
     for cells_rule in ("cover", "pack"):
         register(Claim(f"shikaku {cells_rule}", "propagation", lambda cells_rule=cells_rule: [sliced(
-            "shikaku", "3x3:a3a3a3c", f"{cells_rule}+pairwise+nosymmetry", rects)],
-            f"the 3x3 puzzle 3x3:a3a3a3c: one rectangle per clue and {CELL_RULES[cells_rule]} (pairwise)"))
+            "shikaku", SHIKAKU, f"{cells_rule}+pairwise+nosymmetry", rects)],
+            f"the 4x3 puzzle {SHIKAKU}: one rectangle per clue and {CELL_RULES[cells_rule]} (pairwise)",
+            ("one rectangle per clue", CELL_FAMILIES[cells_rule])))
 
 
 CELL_RULES = {"cover": "exactly one per cell", "pack": "at most one per cell"}
+CELL_FAMILIES = {"cover": "one rectangle per cell", "pack": "at most one rectangle per cell"}
+SHIKAKU = "4x3:a4e4a4b"  # three 4s, every clue with two or more rectangles (no unit clause decides one)
 
 
 def lex_case(sizes: range) -> list[Constraint]:
@@ -201,8 +286,9 @@ def lex_case(sizes: range) -> list[Constraint]:
     for n in sizes:
         formula = Formula("strength")
         xs, ys = [formula.var(f"x{i}") for i in range(n)], [formula.var(f"y{i}") for i in range(n)]
-        lex_leq(formula, xs, ys)
-        built.append(Constraint(list(formula.clauses), xs + ys, {v: formula.pool.obj(v) for v in xs + ys}, f"n = {n}"))
+        with formula.family("lex"):
+            lex_leq(formula, xs, ys)
+        built.append(fresh(formula, xs + ys, f"n = {n}"))
     return built
 
 
@@ -222,26 +308,28 @@ def register_numbers() -> None:
     (models/constraints/domains.py, alldiff.py)."""
     row, edge = ((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1))
     domain = ("order chain", "candidate values")
-    cases = [
-        ("prime-grid domain order", "2x3", "order", {}, tagged(("ge",), (0, 0)), None, domain,
+    order, log, sums, differ = ("order chain",), ("candidate values",), ("a neighbour sums",), ("values all differ",)
+    cases = [  # name, instance, encoding, params, primary, auxiliary, families sliced, families needed, about
+        ("prime-grid domain order", "2x3", "order", {}, tagged(("ge",), (0, 0)), None, domain, order,
          "a 2x3 prime-grid's cell (0,0): the order chain and its range"),
-        ("prime-grid domain log", "2x3", "log", {"max": "6"}, tagged(("bit",), (0, 0)), None, domain,
+        ("prime-grid domain log", "2x3", "log", {"max": "6"}, tagged(("bit",), (0, 0)), None, domain, log,
          "a 2x3 prime-grid's cell (0,0) over 1..6: three bits, the patterns past 6 forbidden"),
-        ("prime-grid adjacency order", "2x3", "order", {}, tagged(("ge",), *edge), None,
-         (*domain, "a neighbour sums"), "the edge (0,0)-(0,1): both cells' order literals and the support clauses"),
-        ("prime-grid adjacency log", "2x3", "log", {"max": "6"}, tagged(("bit",), *edge), None,
-         (*domain, "a neighbour sums"), "the edge (0,0)-(0,1) over 1..6: both cells' bits and the support clauses"),
-        ("prime-grid all-different order", "1x3", "order", {}, tagged(("ge",), *row), None,
-         (*domain, "values all differ"), "a 1x3 row of values 1..4: the per-value conflict clauses"),
-        ("prime-grid all-different log", "1x3", "log", {}, tagged(("bit",), *row), None,
-         (*domain, "values all differ"), "a 1x3 row of values 1..4: the per-value conflict clauses on bits"),
+        ("prime-grid adjacency order", "2x3", "order", {}, tagged(("ge",), *edge), None, (*domain, *sums),
+         order + sums, "the edge (0,0)-(0,1): both cells' order literals and the support clauses"),
+        ("prime-grid adjacency log", "2x3", "log", {"max": "6"}, tagged(("bit",), *edge), None, (*domain, *sums),
+         log + sums, "the edge (0,0)-(0,1) over 1..6: both cells' bits and the support clauses"),
+        ("prime-grid all-different order", "1x3", "order", {}, tagged(("ge",), *row), None, (*domain, *differ),
+         order + differ, "a 1x3 row of values 1..4: the per-value conflict clauses"),
+        ("prime-grid all-different log", "1x3", "log", {}, tagged(("bit",), *row), None, (*domain, *differ),
+         differ, "a 1x3 row of values 1..4 (two bits each, none to forbid): the per-value conflict clauses on bits"),
         ("prime-grid all-different hall", "1x3", "hall", {}, tagged(("ge",), *row), tagged(("in",)),
-         (*domain, "interval membership", "hall interval"), "a 1x3 row of values 1..4: the Hall intervals"),
+         (*domain, "interval membership", "hall interval"), (*order, "interval membership", "hall interval"),
+         "a 1x3 row of values 1..4: the Hall intervals"),
     ]
-    for name, text, encoding, params, primary, auxiliary, families, about in cases:
+    for name, text, encoding, params, primary, auxiliary, families, needed, about in cases:
         register(Claim(name, "propagation", lambda text=text, full=f"{encoding}+noparity+nosymmetry", params=params,
                        primary=primary, auxiliary=auxiliary, families=families: [
-                           sliced("prime-grid", text, full, primary, auxiliary, params, families)], about))
+                           sliced("prime-grid", text, full, primary, auxiliary, params, families)], about, needed))
 
 
 register_cardinality()

@@ -9,10 +9,15 @@ when, for every partial assignment of primary literals, unit propagation
 - reaches a conflict whenever the assignment has no extension to a model, and otherwise
 - sets every primary literal that all the assignment's models set.
 
-``check`` tries every partial assignment of at most ``k`` primary literals, smallest first, and
-compares ``Solver.propagate`` with what SAT calls on the same clauses say is implied; the first
-assignment where propagation falls short is the witness. With ``k`` at least the number of primary
-variables the verdict is exact; below it, it holds for the assignments tried.
+It is **unit-refutation complete** (UC, Gwynne and Kullmann, "Generalising unit-refutation
+completeness and SLUR via nested input resolution", J. Autom. Reasoning 2014) when the first holds:
+every partial assignment without a model is refuted by unit propagation. PC implies UC.
+
+``check`` tries every partial assignment of at most ``k`` primary literals, smallest first. What
+propagation derives comes from a MiniSat that never solves (so holds no learnt clause: only the
+constraint's own clauses propagate); what the clauses imply comes from their models projected onto
+the primary variables (or, past ``MODEL_CAP`` of them, from SAT calls on a second solver). The first
+assignment where propagation falls short is the witness, so it is a smallest one.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from dataclasses import dataclass, field
 # pysat's propagate() is offered by the MiniSat family; the constraints checked are tiny.
 SOLVER = "minisat22"
 CONFLICT = 0  # the "literal" a witness misses when propagation misses a conflict
+MODEL_CAP = 4096  # projected models kept to answer what is implied; past it, SAT calls answer
+UC_BUDGET = 100_000  # assignments tried after a PC witness, looking for a UC one (a missed conflict)
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,7 @@ class Constraint:
     primary: list[int]
     names: dict[int, Hashable] = field(default_factory=dict)
     about: str = ""  # what instance of the encoding this is (``n = 4``, ``2x3 grid, cells (0,0) (0,1)``)
+    families: dict[str, int] = field(default_factory=dict)  # the clauses of each family it holds
 
     def literal(self, lit: int) -> str:
         """A primary literal in words: its variable's name, ``-`` when negative."""
@@ -68,11 +76,18 @@ class Witness:
 
 @dataclass(frozen=True)
 class Finding:
-    """What ``check`` found on one constraint: a witness, or none after ``tried`` assignments."""
+    """What ``check`` found on one constraint: a PC witness, or none after ``tried`` assignments.
+
+    ``refutation`` is a UC witness (an assignment without a model that propagation does not refute);
+    ``uc_decided`` says whether the search for one ended (it stops ``UC_BUDGET`` assignments past a PC
+    witness). Every verdict covers the assignments of at most k literals; ``exhaustive``: that is all of them.
+    """
 
     witness: Witness | None
     tried: int
-    exhaustive: bool  # every partial assignment was tried (k at least the number of primary variables)
+    exhaustive: bool  # k is at least the number of primary variables: every partial assignment is in reach
+    refutation: Witness | None = None
+    uc_decided: bool = True
 
 
 def assignments(primary: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
@@ -83,35 +98,99 @@ def assignments(primary: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
                 yield tuple(s * v for s, v in zip(signs, chosen, strict=True))
 
 
+def guarded(clauses: list[list[int]], guard: int) -> list[list[int]]:
+    """``clauses`` with every unit clause made ``[lit, -guard]``: MiniSat's propagate() reports only what it
+    derives above decision level 0, so with ``guard`` assumed first, the units' consequences are reported too."""
+    return [[*clause, -guard] if len(clause) == 1 else list(clause) for clause in clauses]
+
+
 def check(constraint: Constraint, k: int) -> Finding:
     """Propagate every partial assignment of at most ``k`` primary literals; the first shortfall is the witness."""
     from pysat.solvers import Solver
 
-    tried = 0
-    with Solver(name=SOLVER, bootstrap_with=constraint.clauses) as solver:
-        for assumption in assignments(constraint.primary, k):
+    primary = constraint.primary
+    guard = 1 + max([*primary, *(abs(lit) for clause in constraint.clauses for lit in clause)], default=0)
+    tried, pc, stop = 0, None, 0
+    with Solver(name=SOLVER, bootstrap_with=guarded(constraint.clauses, guard)) as propagator, \
+            Implied(constraint) as implied:
+        for assumption in assignments(primary, k):
+            if pc is not None and tried >= stop:
+                return Finding(pc, tried, k >= len(primary), None, False)
             tried += 1
-            missed = shortfall(solver, constraint.primary, list(assumption))
-            if missed is not None:
-                return Finding(Witness(constraint, assumption, missed), tried, False)
-    return Finding(None, tried, k >= len(constraint.primary))
+            consistent, derived = propagator.propagate(assumptions=[guard, *assumption])
+            if not consistent:
+                continue  # propagation is sound: a conflict it finds is real
+            missed = implied.shortfall(assumption, set(derived), only_conflict=pc is not None)
+            if missed is None:
+                continue
+            if pc is None:
+                pc, stop = Witness(constraint, assumption, missed), tried + UC_BUDGET
+            if missed == CONFLICT:
+                return Finding(pc, tried, k >= len(primary), Witness(constraint, assumption, missed))
+    return Finding(pc, tried, k >= len(primary), None, True)
 
 
-def shortfall(solver, primary: Sequence[int], assumption: list[int]) -> int | None:  # noqa: ANN001
-    """A primary literal (or ``CONFLICT``) the clauses imply under ``assumption`` and propagation misses."""
-    consistent, derived = solver.propagate(assumptions=assumption)
-    if not consistent:
-        return None  # propagation is sound: a conflict it finds is real
-    if not solver.solve(assumptions=assumption):
-        return CONFLICT
-    model = set(solver.get_model())
-    known = set(derived)
-    # A literal is implied only if every model sets it: each model found rules out the others it flips.
-    candidates = [v if v in model else -v for v in primary if v not in known and -v not in known]
-    while candidates:
-        lit = candidates.pop()
-        if not solver.solve(assumptions=[*assumption, -lit]):
-            return lit
-        other = set(solver.get_model())
-        candidates = [c for c in candidates if c in other]
-    return None
+class Implied:
+    """What the clauses imply under an assignment of primary literals: from their models projected onto
+    the primary variables when there are at most ``MODEL_CAP`` of them, else from SAT calls."""
+
+    def __init__(self, constraint: Constraint) -> None:
+        from pysat.solvers import Solver
+
+        self.primary = constraint.primary
+        # A tautology per primary variable: every one gets a value in every model, even one in no clause.
+        self.clauses = [*constraint.clauses, *([v, -v] for v in self.primary)]
+        self.models = self.projected()
+        self.solver = Solver(name=SOLVER, bootstrap_with=self.clauses) if self.models is None else None
+
+    def __enter__(self) -> Implied:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+
+    def projected(self) -> list[frozenset[int]] | None:
+        """Every model's primary literals, each once (each blocked as found); None past ``MODEL_CAP``."""
+        from pysat.solvers import Solver
+
+        models: list[frozenset[int]] = []
+        primary = set(self.primary)
+        with Solver(name=SOLVER, bootstrap_with=self.clauses) as solver:
+            while solver.solve():
+                if len(models) == MODEL_CAP:
+                    return None
+                models.append(frozenset(lit for lit in solver.get_model() if abs(lit) in primary))
+                if not models[-1]:
+                    break  # no primary variable: one projected model, the empty one
+                solver.add_clause([-lit for lit in models[-1]])
+        return models
+
+    def shortfall(self, assumption: tuple[int, ...], derived: set[int], only_conflict: bool) -> int | None:
+        """A primary literal (or ``CONFLICT``) the clauses imply under ``assumption`` and ``derived`` lacks."""
+        if self.models is None:
+            return self.asked(list(assumption), derived, only_conflict)
+        given = set(assumption)
+        fitting = [model for model in self.models if given <= model]
+        if not fitting:
+            return CONFLICT
+        if only_conflict:
+            return None
+        common = frozenset.intersection(*fitting)
+        return next((lit for v in self.primary for lit in (v, -v) if lit in common and lit not in derived), None)
+
+    def asked(self, assumption: list[int], derived: set[int], only_conflict: bool) -> int | None:
+        """``shortfall`` by SAT calls: every model found rules out the literals it does not set."""
+        assert self.solver is not None
+        if not self.solver.solve(assumptions=assumption):
+            return CONFLICT
+        if only_conflict:
+            return None
+        alive = set(self.solver.get_model())
+        for lit in (v if v in alive else -v for v in self.primary):
+            if lit in derived or lit not in alive:
+                continue
+            if not self.solver.solve(assumptions=[*assumption, -lit]):
+                return lit
+            alive &= set(self.solver.get_model())
+        return None

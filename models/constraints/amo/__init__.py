@@ -23,15 +23,15 @@ from gridsat.models.constraints.amo import pysat_card  # noqa: F401
 from gridsat.models.constraints.amo import papers  # noqa: F401
 from gridsat.models.constraints.amo.native import NATIVE_SOLVERS
 # isort: on
-from gridsat.models.constraints.amo.registry import ENCODINGS, Write, encoding
+from gridsat.models.constraints.amo.registry import DECLARED, ENCODINGS, Declared, Write, encoding
 from gridsat.models.encoding import Axis, Encoding
 from gridsat.models.errors import InvalidOption
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
 
-__all__ = ["ENCODINGS", "NATIVE_SOLVERS", "Write", "at_least_one", "at_most_one", "axis", "encoding", "exactly_one",
-           "measured", "native_in", "refuse_native"]
+__all__ = ["DECLARED", "ENCODINGS", "NATIVE_SOLVERS", "Declared", "Write", "at_least_one", "at_most_one", "axis",
+           "encoding", "exactly_one", "measured", "native_in", "refuse_native"]
 
 
 def at_most_one(formula: Formula, lits: Sequence[int], name: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gridsat.models.constraints.amo.registry import encoding
+from gridsat.models.constraints.amo.registry import Declared, encoding
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
 
 
-@encoding("native")
+@encoding("native", Declared("PySAT's CNF+ (CNFPlus.atmosts), propagated by MiniCard (Liffiton and Maglalang, "
+                             "SAT 2012) and Glucard", "0; 0, and one native constraint", lambda n: (0, 1),
+                             "not checked: no clauses (the solver propagates it natively)", least=2))
 def native(formula: Formula, lits: list[int]) -> None:
     """A native cardinality constraint (PySAT's CNFPlus ``atmost``), no clauses: propagated by the solver
     itself (MiniCard: Liffiton and Maglalang, SAT 2012; Glucard). Only the solvers in ``NATIVE_SOLVERS``

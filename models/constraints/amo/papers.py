@@ -10,7 +10,7 @@ import math
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from gridsat.models.constraints.amo.registry import encoding
+from gridsat.models.constraints.amo.registry import Declared, encoding
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
@@ -35,7 +35,35 @@ def split(lits: list[int], parts: int) -> list[list[int]]:
     return out
 
 
-@encoding("commander")
+def commander_size(n: int) -> tuple[int, int]:
+    """V(n) = m + V(m), C(n) = sum over the m = ceil(n/3) groups g of (g(g-1)/2 + g + 1) + C(m); pairwise at n <= 3."""
+    if n <= COMMANDER_GROUP:
+        return 0, n * (n - 1) // 2
+    m = math.ceil(n / COMMANDER_GROUP)
+    variables, clauses = commander_size(m)
+    return m + variables, sum(len(g) * (len(g) - 1) // 2 + len(g) + 1 for g in split(list(range(n)), m)) + clauses
+
+
+def product_size(n: int) -> tuple[int, int]:
+    """V(n) = p + q + V(p) + V(q), C(n) = 2n + C(p) + C(q), p = ceil(sqrt n), q = ceil(n/p); pairwise at n <= 4."""
+    if n <= PRODUCT_BASE:
+        return 0, n * (n - 1) // 2
+    p = math.ceil(math.sqrt(n))
+    q = math.ceil(n / p)
+    (vp, cp), (vq, cq) = product_size(p), product_size(q)
+    return p + q + vp + vq, 2 * n + cp + cq
+
+
+def bimander_size(n: int) -> tuple[int, int]:
+    """ceil(log2 ceil(n/2)) variables, floor(n/2) + n ceil(log2 ceil(n/2)) clauses."""
+    bits = (math.ceil(n / 2) - 1).bit_length()
+    return bits, n // 2 + n * bits
+
+
+@encoding("commander", Declared("Klieber and Kwon, CFV 2007 (groups of three)",
+                                "about n/2; about 3.5n ((n-3)/2; 3.5n-7.5 for n = 3^k; "
+                                "exactly commander_size's recurrence)",
+                                commander_size, least=2))
 def commander(formula: Formula, lits: list[int]) -> None:
     """The commander encoding (Klieber and Kwon, "Efficient CNF Encoding for Selecting 1 from N Objects",
     CFV 2007), groups of three.
@@ -60,7 +88,9 @@ def commander(formula: Formula, lits: list[int]) -> None:
     pairs(formula, lits)
 
 
-@encoding("product")
+@encoding("product", Declared("Chen, ModRef 2010 (2-product, recursive down to four inputs)",
+                              "2 sqrt(n) + O(n^(1/4)); 2n + 4 sqrt(n) + O(n^(1/4)) (exactly product_size's recurrence)",
+                              product_size, least=2))
 def product(formula: Formula, lits: list[int]) -> None:
     """The 2-product encoding (Chen, "A New SAT Encoding of the At-Most-One Constraint", ModRef 2010).
 
@@ -85,7 +115,8 @@ def product(formula: Formula, lits: list[int]) -> None:
     product(formula, cols)
 
 
-@encoding("bimander")
+@encoding("bimander", Declared("Hölldobler and Nguyen, 2013 (ceil(n/2) groups of two)",
+                               "ceil(log2 ceil(n/2)); floor(n/2) + n ceil(log2 ceil(n/2))", bimander_size, least=2))
 def bimander(formula: Formula, lits: list[int]) -> None:
     """The bimander encoding (Hölldobler and Nguyen, "An Efficient Encoding of the At-Most-One Constraint",
     TU Dresden KRR report 13-04, 2013), with m = ceil(n/2) groups (groups of two, PBLib's default).
