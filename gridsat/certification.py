@@ -46,8 +46,9 @@ def note(outcome: Any) -> str | None:
     if certified is None:
         return None
     if certified:
+        assumes = outcome.details.get("certificate_assumes")
         return f"certified: proof of {outcome.details['proof_steps']:,} steps checked in " \
-               f"{outcome.details['check_seconds']:.3f} s"
+               f"{outcome.details['check_seconds']:.3f} s" + (f", assuming {assumes}" if assumes else "")
     return f"NOT certified: {outcome.details.get('certificate_failure', 'the checker refused')}"
 
 

@@ -832,7 +832,9 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
         print(f"not certified: {verdict.failure}")
         return status.FAILED
     within = f" within its cube of {plural(verdict.cube, 'clause')}" if verdict.cube else ""
-    print(f"certified: {what} has exactly {plural(verdict.solutions, 'solution')}{within} "
+    exactly = f"{plural(verdict.solutions, 'solution')}, assuming {verdict.assumed}" if verdict.assumed else \
+        f"exactly {plural(verdict.solutions, 'solution')}"
+    print(f"certified: {what} has {exactly}{within} "
           f"({plural(verdict.blocking, 'blocking clause')}, {plural(verdict.cuts, 'cut clause')}, a proof of "
           f"{verdict.proof_steps:,} steps checked in {verdict.check_seconds:.3f} s)")
     return status.OK

@@ -21,6 +21,7 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
 from gridsat.solvers.proof.claim import Certify
+from gridsat.solvers.proof.orbits import expand, unbroken_of
 
 
 @functools.cache
@@ -56,7 +57,8 @@ class Recorder:
     def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str,
               solver: str, header: list[str]) -> Recorder:
         ident = Identity(puzzle.name, wish.instance, dict(wish.params), encoding, solver)
-        return cls(wish, puzzle, instance, Certificate(ident, f), header)
+        unbroken = unbroken_of(puzzle, instance, f, encoding)
+        return cls(wish, puzzle, instance, Certificate(ident, f, unbroken=unbroken), header)
 
     def block(self, model: list[int], solution: Any) -> list[int]:
         """The clause that rules out exactly this model's projection, kept with the solution it blocks."""
@@ -67,10 +69,29 @@ class Recorder:
     def finish(self, oracle: Any) -> Judgement:
         """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
         self.certificate.proof = closed(proof_of(oracle))
+        if self.certificate.proves_orbits:
+            self.prove_orbits()
         self.verdict = judge(self.certificate, self.puzzle, self.instance)
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
+
+
+    def prove_orbits(self) -> None:
+        """Prove that the orbits of the solutions found hold every solution of the formula without symmetry
+        breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked.
+        If it finds a model instead, the breaking lost an orbit: no proof, and the certificate is refused."""
+        from pysat.solvers import Solver
+
+        unbroken, f = self.certificate.unbroken, self.certificate.formulation
+        assert unbroken is not None
+        counted = expand(f, unbroken, [c for c, _ in self.certificate.blocking], self.puzzle, self.instance)
+        if counted.failure:
+            return  # judged and named next
+        with Solver(name=self.certificate.identity.solver, with_proof=True,
+                    bootstrap_with=[*unbroken.formulation.cnf.clauses, *counted.members]) as solver:
+            if not solver.solve():
+                unbroken.proof = closed(proof_of(solver))
 
 
 def proof_of(oracle: Any) -> bytes:

@@ -1,0 +1,96 @@
+"""check-proof recomputes the claim: each repro of issue 50 planted in a kept certificate is refused (exit 1),
+and a symmetry-broken run's count is the sum of its orbits, proved over the formula without the breaking."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from conftest import gridsat  # noqa: E402
+
+
+def kept(tmp_path: Path, *args: str) -> Path:
+    folder = tmp_path / "kept"
+    done = gridsat("count", *args, "--backend", "sat", "--proof", str(folder))
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+def test_tatami_with_symmetry_breaking_checks_to_the_runs_count(tmp_path: Path) -> None:
+    folder = tmp_path / "mats"
+    done = gridsat("count", "tatami", "4x7", "--backend", "sat", "--encoding", "mats+pairwise+symmetry",
+                   "--proof", str(folder))
+    assert done.returncode == 0 and done.stdout.startswith("3 (certified"), done.stdout
+    assert (folder / "orbits.drat").is_file()
+    again = gridsat("check-proof", str(folder))
+    assert again.returncode == 0 and "has exactly 3 solutions" in again.stdout, again.stdout
+
+
+def test_a_rotated_leader_blocked_beside_the_leaders_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "prime-grid", "3x3")
+    assert "exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
+    variable = {("x", r, c, v): 1 + 10 * (3 * r + c) + v - 1 for r in range(3) for c in range(3) for v in range(1, 11)}
+    rotated = [[7, 4, 1], [10, 3, 2], [9, 8, 5]]  # a quarter turn of [[1,2,5],[4,3,8],[7,10,9]], the first leader
+    true = {variable["x", r, c, rotated[r][c]] for r in range(3) for c in range(3)}
+    clause = " ".join(str(-v if v in true else v) for v in range(1, 91))
+    assert "c p show 1 2 3 " in (folder / "formula.cnf").read_text()
+    with (folder / "blocking.cnf").open("a") as blocking:
+        blocking.write(f"c gridsat solution {json.dumps(rotated, separators=(',', ':'))}\n{clause} 0\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and "136" not in done.stdout, done.stdout
+    assert done.stdout.startswith("not certified: blocking clause 17: the assignment it rules out is no model"), \
+        done.stdout
+
+
+def test_a_weakened_leader_constraint_is_refused_by_run_and_check(tmp_path: Path, monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.models.prime_grid import symmetry
+
+    full = symmetry.leader_orders
+    monkeypatch.setattr(symmetry, "leader_orders", lambda grid: full(grid)[:3])
+    outcome = api.count("prime-grid", "3x3", backend="sat", proof=tmp_path / "weak")
+    assert outcome.details["certified"] is False, outcome.details
+    assert "stands for a solution that blocked assignment" in outcome.details["certificate_failure"]
+    verdict, _ = api.check_proof(tmp_path / "weak")
+    assert not verdict.certified and "stands for a solution that blocked assignment" in verdict.failure
+
+
+def test_a_self_contradicting_cube_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "tatami", "4x7")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2")
+    (folder / "formula.cnf").write_text(text + "1 0\n-1 0\n")
+    (folder / "blocking.cnf").write_text("")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout == "not certified: the cube contradicts itself: it holds both 1 and " \
+        "-1\n", done.stdout
+
+
+def test_a_blocked_assignment_that_is_no_model_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "tatami", "4x7")
+    first = next(line for line in (folder / "blocking.cnf").read_text().splitlines() if not line.startswith("c"))
+    true = next(-int(lit) for lit in first.split() if int(lit) < 0)  # a variable the first solution sets
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1")
+    (folder / "formula.cnf").write_text(text + f"{-true} 0\n")  # a cube that leaves the first solution out
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout.startswith("not certified: blocking clause 1: the assignment it "
+                                                           "rules out is no model"), done.stdout
+
+
+def test_two_blocked_assignments_of_one_solution_are_refused(tmp_path: Path, monkeypatch) -> None:
+    from gridsat.certification import build
+    from gridsat.solvers.proof.certificate import identity, judge, read
+
+    folder = kept(tmp_path, "tatami", "4x7")
+    ident = identity(folder)
+    puzzle, instance, formulation = build(ident)
+    certificate, _ = read(folder, ident, formulation)
+    assert judge(certificate, puzzle, instance).certified
+    first = json.loads(certificate.blocking[0][1])
+    monkeypatch.setattr(formulation, "decode", lambda values: first)  # a decoder that reads every model as one
+    certificate.blocking = [(clause, certificate.blocking[0][1]) for clause, _ in certificate.blocking]
+    verdict = judge(certificate, puzzle, instance)
+    assert not verdict.certified
+    assert verdict.failure == "blocked assignment 2: it stands for a solution that blocked assignment 1 stands for too"
