@@ -39,7 +39,7 @@ def test_a_run_that_stops_early_certifies_nothing() -> None:
 
 
 @pytest.mark.parametrize("args, named", [
-    (["--backend", "cpsat", "--certify"], "cannot certify"),
+    (["--backend", "frontier", "--certify"], "cannot certify"),
     (["--backend", "sat", "--solver", "minisat22", "--certify"], "writes no DRAT proof"),
 ])
 def test_certify_is_refused_where_no_proof_can_come(args: list[str], named: str) -> None:

@@ -94,3 +94,38 @@ def test_two_blocked_assignments_of_one_solution_are_refused(tmp_path: Path, mon
     verdict = judge(certificate, puzzle, instance)
     assert not verdict.certified
     assert verdict.failure == "blocked assignment 2: it stands for a solution that blocked assignment 1 stands for too"
+
+
+def test_cpsat_enumeration_is_certified_and_its_certificate_checks_again(tmp_path: Path) -> None:
+    folder = tmp_path / "tours"
+    done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "cpsat", "--certify", "--json",
+                   "--proof", str(folder))
+    record = json.loads(done.stdout)
+    assert done.returncode == 0 and (record["count"], record["certified"]) == (304, True), done.stdout
+    again = gridsat("check-proof", str(folder))
+    assert again.returncode == 0 and "has exactly 304 solutions" in again.stdout, again.stdout
+    blocking = (folder / "blocking.cnf").read_text().splitlines()
+    (folder / "blocking.cnf").write_text("\n".join(blocking[2:]) + "\n")  # one of CP-SAT's solutions left out
+    assert gridsat("check-proof", str(folder)).returncode == 1
+
+
+@pytest.mark.parametrize("args, starts", [
+    (["count", "prime-grid", "3x3"], "128 (certified"),  # CP-SAT keeps one filling per orbit: orbits.drat
+    (["count", "shikaku", "seed", "--limit", "2"], "1 (unique; certified"),
+    (["solve", "prime-grid", "3x3", "-p", "max=9"], "no solution exists (certified"),
+    (["enumerate", "tatami", "4x7"], ""),
+])
+def test_cpsat_answers_are_certified(args: list[str], starts: str) -> None:
+    done = gridsat(*args, "--backend", "cpsat", "--certify")
+    assert done.stdout.startswith(starts) and "certified: proof of" in done.stdout, done.stdout
+
+
+def test_cpsat_solutions_the_cnf_does_not_hold_are_refused(monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.solvers.proof import replay
+
+    real = replay.Replay.add
+    monkeypatch.setattr(replay.Replay, "add", lambda self, values, n: None if self.reported else real(self, values, n))
+    outcome = api.count("tatami", "4x7", backend="cpsat", certify=True)  # the replay sees only the first solution
+    assert outcome.count == 3 and outcome.details["certified"] is False
+    assert outcome.details["certificate_failure"].startswith("the CNF has a solution CP-SAT did not report")

@@ -69,29 +69,29 @@ class Recorder:
     def finish(self, oracle: Any) -> Judgement:
         """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
         self.certificate.proof = closed(proof_of(oracle))
-        if self.certificate.proves_orbits:
-            self.prove_orbits()
+        prove_orbits(self.certificate, self.puzzle, self.instance)
         self.verdict = judge(self.certificate, self.puzzle, self.instance)
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
 
 
-    def prove_orbits(self) -> None:
-        """Prove that the orbits of the solutions found hold every solution of the formula without symmetry
-        breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked.
-        If it finds a model instead, the breaking lost an orbit: no proof, and the certificate is refused."""
-        from pysat.solvers import Solver
+def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> None:
+    """Prove that the orbits of the solutions blocked hold every solution of the formula without symmetry
+    breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked. If it
+    finds a model instead, the breaking lost an orbit: no proof, and ``judge`` refuses the certificate."""
+    from pysat.solvers import Solver
 
-        unbroken, f = self.certificate.unbroken, self.certificate.formulation
-        assert unbroken is not None
-        counted = expand(f, unbroken, [c for c, _ in self.certificate.blocking], self.puzzle, self.instance)
-        if counted.failure:
-            return  # judged and named next
-        with Solver(name=self.certificate.identity.solver, with_proof=True,
-                    bootstrap_with=[*unbroken.formulation.cnf.clauses, *counted.members]) as solver:
-            if not solver.solve():
-                unbroken.proof = closed(proof_of(solver))
+    unbroken = certificate.unbroken
+    if unbroken is None or not certificate.proves_orbits:
+        return
+    counted = expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+    if counted.failure:
+        return  # judged and named next
+    with Solver(name=certificate.identity.solver, with_proof=True,
+                bootstrap_with=[*unbroken.formulation.cnf.clauses, *counted.members]) as solver:
+        if not solver.solve():
+            unbroken.proof = closed(proof_of(solver))
 
 
 def proof_of(oracle: Any) -> bytes:

@@ -14,7 +14,8 @@ the breaking kept a member of every orbit. So a certificate of such a run also h
   every orbit is unsatisfiable: those members are all its solutions.
 
 Then the count, the sum of the orbits' sizes, is proved without trusting the symmetry breaking. A part of a
-split run (a cube) gets no such proof, as its orbits leave its cube; its count is then said to assume that
+split run (a cube) gets no such proof, as its orbits leave its cube, nor does a lazy formula (its models need
+cuts, which that proof does not keep); the count is then said to assume that
 the breaking keeps a member of every orbit, and never printed as exact.
 """
 from __future__ import annotations
@@ -45,7 +46,8 @@ class Unbroken:
 
 def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str) -> Unbroken | None:
     """The group and unbroken formula of a formulation that keeps one solution per orbit; None when it
-    keeps every solution, or when no encoding without the breaking (or no group) is declared."""
+    keeps every solution, when no encoding without the breaking (or no group) is declared, or when that
+    formula is lazy (then the count assumes the breaking: ``ASSUMED``)."""
     if f.images is None or f.orbits_of is None or f.orbits_of not in puzzle.symmetry.groups:
         return None
     group = puzzle.symmetry.groups[f.orbits_of](instance)
@@ -53,7 +55,8 @@ def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding:
     if full is None:
         return None
     formulation = puzzle.cnf(instance, full)
-    return None if formulation.images is not None else Unbroken(group, formulation)
+    # A lazy formula's models need cuts before they are solutions, which orbits.drat does not keep.
+    return None if formulation.images is not None or formulation.refine is not None else Unbroken(group, formulation)
 
 
 def blocked_values(f: CnfFormulation, clause: list[int]) -> dict[Key, int]:
