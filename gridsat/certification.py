@@ -64,12 +64,17 @@ def build(ident: Identity) -> tuple[Any, Any, Any]:
 
 def check_proof(folder: str | Path) -> tuple[Judgement, str]:
     """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
-    (verdict, ``knights-tour 5x5 from 0,0``). A folder that is no certificate raises ``InvalidOption``."""
+    (verdict, ``knights-tour 5x5 from 0,0``). A split run's folder (``part-N`` folders) is checked as a
+    whole (``solvers.proof.whole``). A folder that is no certificate raises ``InvalidOption``."""
     from gridsat.solvers.proof.certificate import recheck
+    from gridsat.solvers.proof.whole import check_parts, part_folders
 
     path = Path(folder)
-    if not (path / "formula.cnf").is_file():
-        raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf)")
+    # A split run's answer is its parts' (a probe that ran to its end while the run split may have left a
+    # certificate of its own beside them).
+    split = path.is_dir() and bool(part_folders(path))
+    if not (path / "formula.cnf").is_file() and not split:
+        raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf, no part-N folders)")
     built: list[tuple[Any, Any, Any]] = []
 
     def build_once(ident: Identity) -> tuple[Any, Any, Any]:
@@ -77,7 +82,7 @@ def check_proof(folder: str | Path) -> tuple[Judgement, str]:
         return built[-1]
 
     try:
-        verdict = recheck(path, build_once)
+        verdict = check_parts(path, build_once)[0].judgement() if split else recheck(path, build_once)
     except GridsatError:
         raise
     except (ValueError, OSError) as error:

@@ -831,10 +831,11 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     if not verdict.certified:
         print(f"not certified: {verdict.failure}")
         return status.FAILED
-    within = f" within its cube of {plural(verdict.cube, 'clause')}" if verdict.cube else ""
-    exactly = f"{plural(verdict.solutions, 'solution')}, assuming {verdict.assumed}" if verdict.assumed else \
-        f"exactly {plural(verdict.solutions, 'solution')}"
-    print(f"certified: {what} has {exactly}{within} "
+    within = f" within its cube of {plural(verdict.cube, 'clause')}" if verdict.cube else \
+        f" in {verdict.parts} parts whose cubes cover every solution" if verdict.parts else ""
+    exactly = ("" if verdict.assumed else "exactly ") + plural(verdict.solutions, "solution")
+    assuming = f", assuming {verdict.assumed}" if verdict.assumed else ""
+    print(f"certified: {what} has {exactly}{within}{assuming} "
           f"({plural(verdict.blocking, 'blocking clause')}, {plural(verdict.cuts, 'cut clause')}, a proof of "
           f"{verdict.proof_steps:,} steps checked in {verdict.check_seconds:.3f} s)")
     return status.OK

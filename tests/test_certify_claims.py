@@ -129,3 +129,27 @@ def test_cpsat_solutions_the_cnf_does_not_hold_are_refused(monkeypatch) -> None:
     outcome = api.count("tatami", "4x7", backend="cpsat", certify=True)  # the replay sees only the first solution
     assert outcome.count == 3 and outcome.details["certified"] is False
     assert outcome.details["certificate_failure"].startswith("the CNF has a solution CP-SAT did not report")
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_a_split_run_is_checked_as_a_whole(tmp_path: Path, backend: str) -> None:
+    import shutil
+
+    from gridsat import Split, api
+
+    folder = tmp_path / "parts"
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend=backend, proof=folder,
+                        split=Split(jobs=2, probe=0, parts=8))
+    assert (outcome.count, outcome.details["certified"]) == (304, True), outcome.details
+    parts = sorted(folder.glob("part-*"))
+    assert len(parts) > 1
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 0 and "has exactly 304 solutions in " in done.stdout, done.stdout
+    fullest = max(parts, key=lambda p: len((p / "blocking.cnf").read_text()))
+    shutil.copytree(fullest, folder / "part-999")  # an extra part: its solutions counted twice
+    extra = gridsat("check-proof", str(folder))
+    assert extra.returncode == 1 and "count the same solution" in extra.stdout, extra.stdout
+    shutil.rmtree(folder / "part-999")
+    shutil.rmtree(fullest)  # a missing part: its solutions lie in no other part's cube
+    missing = gridsat("check-proof", str(folder))
+    assert missing.returncode == 1 and "lies in no part's cube" in missing.stdout, missing.stdout

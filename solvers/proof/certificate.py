@@ -101,6 +101,8 @@ class Judgement:
     cuts: int = 0
     cube: int = 0  # clauses: a part's cube (0: the whole run)
     assumed: str = ""  # what the count assumes, in words (empty: ``solutions`` is proved exact)
+    kept: frozenset[Any] = field(default=frozenset(), repr=False)  # the solutions counted, frozen
+    parts: int = 0  # a split run's part certificates checked as one (0: one certificate)
 
     def summary(self) -> dict[str, Any]:
         return {"certified": self.certified, "proof_bytes": self.proof_bytes, "proof_steps": self.proof_steps,
@@ -145,7 +147,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judge
     assumed = ASSUMED if f.images is not None and unbroken is None else ""
     return Judgement(not failure, failure, counted.solutions, len(certificate.proof), steps,
                      time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
-                     len(certificate.cube), assumed)
+                     len(certificate.cube), assumed, frozenset(counted.seen))
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
@@ -304,9 +306,12 @@ def _lines(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
-def recheck(folder: Path, build: Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]) -> Judgement:
-    """Check the certificate in ``folder`` from its files alone; ``build`` makes the puzzle, the instance
-    and the CNF again from what formula.cnf names (a ``ValueError`` when it cannot)."""
+Build = Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]
+
+
+def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str]:
+    """The certificate in ``folder``, its puzzle and instance built again by ``build`` from what formula.cnf
+    names (a ``ValueError`` when it cannot), and the first way its files differ from what they must be."""
     ident = identity(folder)
     puzzle, instance, formulation = build(ident)
     certificate, difference = read(folder, ident, formulation)
@@ -315,6 +320,12 @@ def recheck(folder: Path, build: Callable[[Identity], tuple[Puzzle, Instance, Cn
         certificate.unbroken.proof = (folder / "orbits.drat").read_bytes()
     if not (folder / "proof.drat").exists():
         difference = difference or "proof.drat is missing"
+    return certificate, puzzle, instance, difference
+
+
+def recheck(folder: Path, build: Build) -> Judgement:
+    """Check the certificate in ``folder`` from its files alone (``build``: see ``load``)."""
+    certificate, puzzle, instance, difference = load(folder, build)
     if difference:
         return Judgement(False, difference, 0, len(certificate.proof), 0, 0.0)
     return judge(certificate, puzzle, instance)

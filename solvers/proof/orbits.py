@@ -100,6 +100,7 @@ class OrbitCount:
     solutions: int = 0
     members: list[list[int]] = field(default_factory=list)
     failure: str = ""
+    seen: dict[Hashable, int] = field(default_factory=dict)  # each solution (frozen) -> its blocked assignment
 
 
 def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
@@ -107,7 +108,8 @@ def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int
     """Expand each blocked assignment's orbit as the run counted it (``images``) and check it: every image
     a solution the rule verifier accepts, no solution in two orbits; with ``unbroken``, also on the
     variables, whose images must decode to the same solutions (their models are ``solvers.proof.models``'s)."""
-    found, owner = OrbitCount(), {}
+    found = OrbitCount()
+    owner = found.seen
     for i, clause in enumerate(blocking, 1):
         values = blocked_values(f, clause)
         orbit = {freeze(s): s for s in (f.images(f.decode(values)) if f.images is not None else [f.decode(values)])}
