@@ -590,7 +590,7 @@ def solving_args(p: argparse.ArgumentParser, verb: str) -> None:
     p.add_argument("--algorithm", help="the algorithm of the reference backend")
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
     p.add_argument("--certify", action="store_true",
-                   help="prove the final 'no more solutions' (sat backend): the solver writes a DRAT proof that "
+                   help="prove the final 'no more solutions' (sat, cpsat): a SAT solver writes a DRAT proof that "
                         "gridsat checks, every blocking and cut clause justified (see the how-to on certificates)")
     p.add_argument("--proof", metavar="DIR", help="keep the certificate in DIR as files (implies --certify); "
                                                   "gridsat check-proof DIR checks it again")

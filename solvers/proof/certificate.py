@@ -226,6 +226,11 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
     _replace(folder / "cuts.cnf", "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
     _replace(folder / "proof.drat", certificate.proof)
     if certificate.proves_orbits and certificate.unbroken is not None:
+        full = certificate.unbroken.formulation  # orbits.cnf: for other checkers; check-proof builds it again
+        clauses = [*full.cnf.clauses, *certificate.unbroken.members]
+        header = "c gridsat the formula without symmetry breaking, every orbit member blocked\n" \
+                 f"p cnf {max(full.cnf.nv, full.pool.top)} {len(clauses)}\n"
+        _replace(folder / "orbits.cnf", (header + "".join(f"{_line(c)}\n" for c in clauses)).encode())
         _replace(folder / "orbits.drat", certificate.unbroken.proof)
 
 

@@ -91,7 +91,7 @@ def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -
     with Solver(name=certificate.identity.solver, with_proof=True,
                 bootstrap_with=[*unbroken.formulation.cnf.clauses, *counted.members]) as solver:
         if not solver.solve():
-            unbroken.proof = closed(proof_of(solver))
+            unbroken.proof, unbroken.members = closed(proof_of(solver)), counted.members
 
 
 def proof_of(oracle: Any) -> bytes:

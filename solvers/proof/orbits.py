@@ -42,6 +42,7 @@ class Unbroken:
     group: Group
     formulation: CnfFormulation
     proof: bytes = b""
+    members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
 
 
 def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str) -> Unbroken | None:
