@@ -836,7 +836,9 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     exactly = ("" if verdict.assumed else "exactly ") + plural(verdict.solutions, "solution")
     assuming = f", assuming {verdict.assumed}" if verdict.assumed else ""
     print(f"certified: {what} has {exactly}{within}{assuming} "
-          f"({plural(verdict.blocking, 'blocking clause')}, {plural(verdict.cuts, 'cut clause')}, a proof of "
+          f"({plural(verdict.blocking, 'blocking clause')}, "
+          f"{plural(verdict.left_out, 'assignment') + ' the cubes leave out, ' if verdict.parts else ''}"
+          f"{plural(verdict.cuts, 'cut clause')}, a proof of "
           f"{verdict.proof_steps:,} steps checked in {verdict.check_seconds:.3f} s)")
     return status.OK
 

@@ -153,3 +153,16 @@ def test_a_split_run_is_checked_as_a_whole(tmp_path: Path, backend: str) -> None
     shutil.rmtree(fullest)  # a missing part: its solutions lie in no other part's cube
     missing = gridsat("check-proof", str(folder))
     assert missing.returncode == 1 and "lies in no part's cube" in missing.stdout, missing.stdout
+
+
+def test_a_split_run_under_symmetry_breaking_is_exact_only_as_a_whole(tmp_path: Path) -> None:
+    from gridsat import Split, api
+
+    folder = tmp_path / "parts"
+    outcome = api.count("prime-grid", "3x3", backend="sat", proof=folder, split=Split(jobs=2, probe=0, parts=4))
+    assert (outcome.count, outcome.details["certified"]) == (128, True), outcome.details
+    assert "symmetry breaking keeps a member of every orbit" in outcome.details["certificate_assumes"]
+    part = gridsat("check-proof", str(sorted(folder.glob("part-*"))[0]))
+    assert part.returncode == 0 and "exactly" not in part.stdout and ", assuming that the symmetry" in part.stdout
+    whole = gridsat("check-proof", str(folder))
+    assert whole.returncode == 0 and "has exactly 128 solutions in " in whole.stdout, whole.stdout

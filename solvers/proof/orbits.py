@@ -14,9 +14,10 @@ the breaking kept a member of every orbit. So a certificate of such a run also h
   every orbit is unsatisfiable: those members are all its solutions.
 
 Then the count, the sum of the orbits' sizes, is proved without trusting the symmetry breaking. A part of a
-split run (a cube) gets no such proof, as its orbits leave its cube, nor does a lazy formula (its models need
-cuts, which that proof does not keep); the count is then said to assume that
-the breaking keeps a member of every orbit, and never printed as exact.
+split run (a cube) gets no such proof, as its orbits leave its cube (``solvers.proof.whole`` proves the
+orbits of all the parts together), nor does a lazy formula (its models need cuts, which that proof does not
+keep); the count is then said to assume that the breaking keeps a member of every orbit, and never printed
+as exact.
 """
 from __future__ import annotations
 

@@ -12,9 +12,12 @@ add up to the run's count only if the cubes leave no solution out and no solutio
    solution of point 2 blocked, is unsatisfiable. CaDiCaL proves it now, writing a DRAT proof, and gridsat's
    checker checks that proof (a lazy formula's cuts are added as a search adds them, each vouched for by
    its witness). So every solution lies in some part's cube: a missing part is refused, as is a cube that
-   contradicts itself (its part then covers nothing).
+   contradicts itself (its part then covers nothing);
+5. under symmetry breaking, the orbits of all the parts' solutions and of point 2's, expanded and checked
+   as for one run (``solvers.proof.orbits``), and proved now, in the same way, to hold every solution of the
+   formula without the breaking (which a part alone cannot prove, its orbits leaving its cube).
 
-The total is the sum of the parts' counts and the solutions of point 2.
+The total is the sum of the parts' counts and the solutions of point 2, exact once point 5 is proved.
 """
 from __future__ import annotations
 
@@ -26,9 +29,9 @@ from typing import Any
 
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.certificate import Build, Certificate, Judgement, judge, load
+from gridsat.solvers.proof.certificate import Build, Certificate, Judgement, judge, load, members_failure
 from gridsat.solvers.proof.models import first_non_model
-from gridsat.solvers.proof.orbits import blocked_values
+from gridsat.solvers.proof.orbits import blocked_values, expand
 
 PROVER = "cadical195"
 
@@ -43,6 +46,7 @@ class Whole:
     cover_steps: int = 0
     assumed: str = ""
     seconds: float = 0.0
+    left_out: int = 0  # the assignments the cubes leave out (point 2)
 
     def judgement(self) -> Judgement:
         """The whole as one verdict: the parts' sizes and times added up, the cover proof's steps too."""
@@ -50,7 +54,7 @@ class Whole:
         return Judgement(not self.failure, self.failure, self.solutions, sum(v.proof_bytes for v in parts),
                          sum(v.proof_steps for v in parts) + self.cover_steps, self.seconds,
                          sum(v.blocking for v in parts), sum(v.cuts for v in parts), 0, self.assumed,
-                         parts=len(self.parts))
+                         parts=len(self.parts), left_out=self.left_out)
 
 
 def part_folders(folder: Path) -> list[Path]:
@@ -76,6 +80,7 @@ def check_parts(folder: Path, build: Build) -> tuple[Whole, Any, Any]:
     whole.failure = same_claim(loaded) or count_once(whole, loaded, puzzle, instance)
     if not whole.failure:
         whole.cover_steps, whole.failure = cover(loaded)
+    whole.failure = whole.failure or orbits(whole, loaded, puzzle, instance)
     whole.seconds = time.perf_counter() - started
     return whole, puzzle, instance
 
@@ -108,6 +113,7 @@ def count_once(whole: Whole, certificates: list[Certificate], puzzle: Any, insta
                 return f"{name} and {seen[solution]} count the same solution"
             seen[solution] = name
     extra = cube_solutions(certificates)
+    whole.left_out = len(extra)
     if (i := first_non_model(f.cnf.clauses, extra)) is not None:
         return f"a solution a cube leaves out (number {i}) is no model of the formula"
     for clause in extra:
@@ -130,24 +136,51 @@ def cube_images(f: CnfFormulation, clause: list[int]) -> list[Any]:
 
 def cover(certificates: list[Certificate]) -> tuple[int, str]:
     """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube."""
+    f = certificates[0].formulation
+    clauses = [*f.cnf.clauses, *cube_solutions(certificates),
+               *([-c[0] for c in certificate.cube if len(c) == 1] for certificate in certificates)]
+    return refute_now(clauses, f, "a solution lies in no part's cube (a part is missing?)", "the cover proof")
+
+
+def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance: Any) -> str:
+    """Under symmetry breaking, prove that the orbits of every part's solutions (and the cubes') hold every
+    solution of the formula without the breaking, as ``orbits.drat`` does for a run not split: the count
+    is then exact. Why not (empty when proved, or when the formula keeps every solution)."""
+    first = certificates[0]
+    if first.unbroken is None:
+        return ""
+    leaders = [clause for certificate in certificates for clause, _ in certificate.blocking]
+    counted = expand(first.formulation, first.unbroken, [*leaders, *cube_solutions(certificates)], puzzle, instance)
+    failure = counted.failure or members_failure(first.unbroken, counted.members)
+    if not failure and counted.solutions != whole.solutions:
+        failure = f"the orbits hold {counted.solutions} solutions, the parts count {whole.solutions}"
+    if failure:
+        return failure
+    steps, failure = refute_now([*first.unbroken.formulation.cnf.clauses, *counted.members], first.unbroken.formulation,
+                                "the formula without symmetry breaking has a solution in no orbit", "the orbits proof")
+    whole.cover_steps += steps
+    whole.assumed = whole.assumed if failure else ""
+    return failure
+
+
+def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, name: str) -> tuple[int, str]:
+    """Prove ``clauses`` unsatisfiable now (CaDiCaL, DRAT; a lazy formula's cuts added, each vouched for by
+    its witness) and check the proof with gridsat's checker: its steps, and why not (``satisfiable``: a
+    model that needs no cut was found, named after it)."""
     from pysat.solvers import Solver
 
     from gridsat.solvers.proof.certificate import proved
     from gridsat.solvers.proof.certified import closed, proof_of
 
-    f = certificates[0].formulation
-    clauses = [*f.cnf.clauses, *cube_solutions(certificates),
-               *([-c[0] for c in certificate.cube if len(c) == 1] for certificate in certificates)]
+    clauses = list(clauses)
     with Solver(name=PROVER, with_proof=True, bootstrap_with=clauses) as oracle:
         while oracle.solve():
             model = oracle.get_model() or []
             cuts = f.refine(model) if f.refine is not None else []
             vouched = [c for c in cuts if f.vouch and f.witness and f.vouch(c, f.witness(c)) is None]
             if not cuts or len(vouched) != len(cuts):
-                escaped = dumps(f.decode(f.values(model)))
-                return 0, f"a solution lies in no part's cube (a part is missing?): {escaped[:80]}"
+                return 0, f"{satisfiable}: {dumps(f.decode(f.values(model)))[:80]}"
             clauses += cuts
             oracle.append_formula(cuts)
         proof = closed(proof_of(oracle))
-    steps, failure = proved(clauses, proof, "the cover proof")
-    return steps, failure
+    return proved(clauses, proof, name)
