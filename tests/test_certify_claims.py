@@ -124,8 +124,9 @@ def test_cpsat_solutions_the_cnf_does_not_hold_are_refused(monkeypatch) -> None:
     from gridsat import api
     from gridsat.solvers.proof import replay
 
-    real = replay.Replay.add
-    monkeypatch.setattr(replay.Replay, "add", lambda self, values, n: None if self.reported else real(self, values, n))
+    real = replay.CpsatReplay.add
+    monkeypatch.setattr(replay.CpsatReplay, "add",
+                        lambda self, values, n: None if self.reported else real(self, values, n))
     outcome = api.count("tatami", "4x7", backend="cpsat", certify=True)  # the replay sees only the first solution
     assert outcome.count == 3 and outcome.details["certified"] is False
     assert outcome.details["certificate_failure"].startswith("the CNF has a solution CP-SAT did not report")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
@@ -13,6 +13,9 @@ from gridsat.solvers.backend import CERTIFY, CPSAT, ENUMERATORS, Backend, Reques
 from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
+
+if TYPE_CHECKING:  # loaded when a run certifies
+    from gridsat.solvers.proof.replay import CpsatReplay
 
 
 @dataclass
@@ -29,13 +32,19 @@ class CpsatSearch:
     handback: Handback = field(default_factory=Handback)
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
-    replay: Any = None  # --certify: the solutions replayed in the CNF (solvers.proof.replay.Replay)
+    replay: CpsatReplay | None = None  # --certify: the solutions replayed in the CNF (solvers.proof.replay)
 
     def certification(self) -> dict[str, Any]:
         """What ``count --json`` says of the certificate (as the sat backend's ``SatSearch`` does)."""
         if self.replay is None:
             return {}
         return {"certified": None} if self.replay.verdict is None else self.replay.verdict.summary()
+
+    def settle(self, ended: bool, stopped: bool) -> None:
+        """Certify a "no more solutions" (``ended``: an enumeration that ran to its end, or a search that found
+        none), unless the search was stopped early or cut to be split again."""
+        if self.replay is not None and ended and not stopped and not self.handback.draining:
+            self.replay.finish()
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
@@ -150,10 +159,7 @@ class CpsatSearch:
             finally:
                 handback.halt = None
                 self.count_from(solver)
-            # "No more solutions": an enumeration that ran to its end, or a search that found none.
-            ended = status == cp_model.INFEASIBLE or (status == cp_model.OPTIMAL and not self.single)
-            if replay is not None and ended and not relay.stopped and not handback.draining:
-                replay.finish()
+            self.settle(status == cp_model.INFEASIBLE or status == cp_model.OPTIMAL and not self.single, relay.stopped)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
             if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and handback.draining:

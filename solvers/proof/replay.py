@@ -44,7 +44,8 @@ def cnf_values(f: CnfFormulation, values: Mapping[Key, int], partial: bool = Fal
     return out
 
 
-def replay_for(puzzle: Puzzle, instance: Instance, request: Any, source: CpsatFormulation, encoding: str) -> Replay:
+def replay_for(puzzle: Puzzle, instance: Instance, request: Any, source: CpsatFormulation,
+               encoding: str) -> CpsatReplay:
     """A certified CP-SAT search's replay (the checker compiled, or loaded from numba's cache, now)."""
     import importlib.util
 
@@ -55,7 +56,7 @@ def replay_for(puzzle: Puzzle, instance: Instance, request: Any, source: CpsatFo
     from gridsat.solvers.proof.drat import warm_up
 
     wish = request.certify.into(request.part.index if request.part is not None else None)
-    replay = Replay.start(wish, puzzle, instance, source, encoding)
+    replay = CpsatReplay.start(wish, puzzle, instance, source, encoding)
     warm_up()
     return replay
 
@@ -67,7 +68,7 @@ def clause_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
 
 
 @dataclass
-class Replay:
+class CpsatReplay:
     """The solutions of one CP-SAT search as it runs, and its certificate once CP-SAT said "no more"."""
 
     wish: Certify
@@ -82,7 +83,7 @@ class Replay:
 
     @classmethod
     def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, source: CpsatFormulation,
-              encoding: str) -> Replay:
+              encoding: str) -> CpsatReplay:
         cnf_encoding = resolve_for(puzzle, "cnf", source.orbits_of if source.images else None, exact=True)
         f = puzzle.cnf(instance, cnf_encoding)
         ident = Identity(puzzle.name, wish.instance, dict(wish.params), cnf_encoding.name, PROVER)
