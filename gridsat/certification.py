@@ -1,6 +1,6 @@
 """Certified answers for the API and the command line: a run's wish for a certificate, what an outcome
-says of its certificate, and ``check_proof``, a kept certificate checked again from its files alone
-(see docs/howto/certify.md; the work is in ``gridsat.solvers.proof``)."""
+says of its certificate, and ``check_proof``, a kept certificate checked again from its files and the
+formula the installed gridsat builds again (see docs/howto/certify.md; the work is in ``gridsat.solvers.proof``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -821,7 +821,7 @@ def add_strength(sub: Commands) -> None:
 
 
 def add_check_proof(sub: Commands) -> None:
-    checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept, from its files alone")
+    checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept (the formula rebuilt)")
     checking.add_argument("folder", metavar="DIR", help="a folder that --proof DIR wrote")
     checking.set_defaults(run=cmd_check_proof)
 

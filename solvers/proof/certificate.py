@@ -330,7 +330,7 @@ def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str
 
 
 def recheck(folder: Path, build: Build) -> Judgement:
-    """Check the certificate in ``folder`` from its files alone (``build``: see ``load``)."""
+    """Check the certificate in ``folder`` from its files, the formula built again (``build``: see ``load``)."""
     certificate, puzzle, instance, difference = load(folder, build)
     if difference:
         return Judgement(False, difference, 0, len(certificate.proof), 0, 0.0)
