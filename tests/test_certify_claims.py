@@ -167,3 +167,14 @@ def test_a_split_run_under_symmetry_breaking_is_exact_only_as_a_whole(tmp_path: 
     assert part.returncode == 0 and "exactly" not in part.stdout and ", assuming that the symmetry" in part.stdout
     whole = gridsat("check-proof", str(folder))
     assert whole.returncode == 0 and "has exactly 128 solutions in " in whole.stdout, whole.stdout
+
+
+def test_a_model_is_evaluated_not_taken_from_the_solver() -> None:
+    from gridsat.solvers.proof.clausal import from_lists
+    from gridsat.solvers.proof.models import first_non_model, satisfies
+
+    formula = [[1, 2], [-1, 3]]
+    assert satisfies(from_lists(formula), [1, -2, 3]) and not satisfies(from_lists(formula), [1, -2, -3])
+    assert first_non_model(formula, [[-1, -3], [1, -2]]) is None  # {1, 3} and {-1, 2} are models
+    assert first_non_model(formula, [[-1, -3], [-1, 3]]) == 2  # {1, -3} breaks the second clause
+    assert first_non_model(formula, [[1, 2]]) == 1  # {-1, -2} breaks the first

@@ -37,8 +37,10 @@ def first_non_model(clauses: list[list[int]], blocking: list[list[int]]) -> int 
     formula = from_lists(clauses)
     with Solver(name=FINDER, bootstrap_with=clauses) as solver:
         for i, clause in enumerate(blocking, 1):
-            if not solver.solve(assumptions=[-lit for lit in clause]):
+            blocked = [-lit for lit in clause]
+            if not solver.solve(assumptions=blocked):
                 return i
-            if not satisfies(formula, solver.get_model() or []):
+            model = solver.get_model() or []
+            if not satisfies(formula, model) or not set(blocked) <= set(model):
                 return i
     return None
