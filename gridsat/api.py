@@ -164,8 +164,9 @@ def count(
     keeps a finished layer in ``checkpoint`` (about once a second, and at a stop the last one finished:
     ``.details["checkpoint_layer"]`` says which).
 
-    ``certify=True`` (sat backend) proves the final "no more solutions" with a DRAT proof the solver writes
-    and gridsat's own checker checks, with every blocking and cut clause justified: ``.details`` then holds
+    ``certify=True`` (sat and cpsat backends) proves the final "no more solutions" with a DRAT proof a SAT
+    solver writes and gridsat's own checker checks, with every blocking and cut clause justified (CP-SAT's
+    solutions are replayed in the puzzle's CNF): ``.details`` then holds
     ``certified`` (None when the run ended before that final answer), ``proof_bytes``, ``proof_steps`` and
     ``check_seconds``. ``proof`` (a folder) keeps the certificate as files, for ``check_proof``; it implies
     ``certify``. See docs/howto/certify.md.

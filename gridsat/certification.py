@@ -1,6 +1,6 @@
 """Certified answers for the API and the command line: a run's wish for a certificate, what an outcome
-says of its certificate, and ``check_proof``, a kept certificate checked again from its files alone
-(see docs/howto/certify.md; the work is in ``gridsat.solvers.proof``)."""
+says of its certificate, and ``check_proof``, a kept certificate checked again from its files and the
+formula the installed gridsat builds again (see docs/howto/certify.md; the work is in ``gridsat.solvers.proof``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -46,8 +46,9 @@ def note(outcome: Any) -> str | None:
     if certified is None:
         return None
     if certified:
+        assumes = outcome.details.get("certificate_assumes")
         return f"certified: proof of {outcome.details['proof_steps']:,} steps checked in " \
-               f"{outcome.details['check_seconds']:.3f} s"
+               f"{outcome.details['check_seconds']:.3f} s" + (f", assuming {assumes}" if assumes else "")
     return f"NOT certified: {outcome.details.get('certificate_failure', 'the checker refused')}"
 
 
@@ -61,18 +62,34 @@ def build(ident: Identity) -> tuple[Any, Any, Any]:
     return puzzle, instance, puzzle.cnf(instance, resolve_for(puzzle, "cnf", ident.encoding))
 
 
+CERTIFICATE_FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat", "orbits.cnf", "orbits.drat")
+
+
+def refuse_irregular(where: Path, folder: str | Path) -> None:
+    """Refuse a certificate file that is a folder, a pipe or a device: a pipe would wait forever, a
+    device never end."""
+    for name in CERTIFICATE_FILES:
+        if (where / name).exists() and not (where / name).is_file():
+            shown = name if where == Path(folder) else f"{where.name}/{name}"
+            raise InvalidOption(f"cannot read the certificate in {excerpt(str(folder))}: {shown} is not a regular "
+                                "file (a folder, a pipe or a device)")
+
+
 def check_proof(folder: str | Path) -> tuple[Judgement, str]:
     """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
-    (verdict, ``knights-tour 5x5 from 0,0``). A folder that is no certificate raises ``InvalidOption``."""
+    (verdict, ``knights-tour 5x5 from 0,0``). A split run's folder (``part-N`` folders) is checked as a
+    whole (``solvers.proof.whole``). A folder that is no certificate raises ``InvalidOption``."""
     from gridsat.solvers.proof.certificate import recheck
+    from gridsat.solvers.proof.whole import check_parts, part_folders
 
     path = Path(folder)
-    if not (path / "formula.cnf").is_file():
-        raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf)")
-    for name in ("blocking.cnf", "cuts.cnf", "proof.drat"):  # a pipe would wait forever, a device never end
-        if (path / name).exists() and not (path / name).is_file():
-            raise InvalidOption(f"cannot read the certificate in {excerpt(str(folder))}: {name} is not a regular "
-                                "file (a folder, a pipe or a device)")
+    # A split run's answer is its parts' (a probe that ran to its end while the run split may have left a
+    # certificate of its own beside them).
+    split = path.is_dir() and bool(part_folders(path))
+    if not (path / "formula.cnf").is_file() and not split:
+        raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf, no part-N folders)")
+    for where in [path, *(part_folders(path) if split else [])]:
+        refuse_irregular(where, folder)
     built: list[tuple[Any, Any, Any]] = []
 
     def build_once(ident: Identity) -> tuple[Any, Any, Any]:
@@ -80,7 +97,7 @@ def check_proof(folder: str | Path) -> tuple[Judgement, str]:
         return built[-1]
 
     try:
-        verdict = recheck(path, build_once)
+        verdict = check_parts(path, build_once)[0].judgement() if split else recheck(path, build_once)
     except GridsatError:
         raise
     except (ValueError, OSError) as error:

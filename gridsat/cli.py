@@ -604,7 +604,7 @@ def solving_args(p: argparse.ArgumentParser, verb: str) -> None:
     p.add_argument("--algorithm", help="the algorithm of the reference backend")
     p.add_argument("--time-limit", type=positive_float, metavar="SEC", help="stop after SEC seconds of solving")
     p.add_argument("--certify", action="store_true",
-                   help="prove the final 'no more solutions' (sat backend): the solver writes a DRAT proof that "
+                   help="prove the final 'no more solutions' (sat, cpsat): a SAT solver writes a DRAT proof that "
                         "gridsat checks, every blocking and cut clause justified (see the how-to on certificates)")
     p.add_argument("--proof", metavar="DIR", help="keep the certificate in DIR as files (implies --certify); "
                                                   "gridsat check-proof DIR checks it again")
@@ -836,7 +836,7 @@ def add_strength(sub: Commands) -> None:
 
 
 def add_check_proof(sub: Commands) -> None:
-    checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept, from its files alone")
+    checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept (the formula rebuilt)")
     checking.add_argument("folder", metavar="DIR", help="a folder that --proof DIR wrote")
     checking.set_defaults(run=cmd_check_proof)
 
@@ -846,9 +846,14 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     if not verdict.certified:
         print(f"not certified: {verdict.failure}")
         return status.FAILED
-    within = f" within its cube of {plural(verdict.cube, 'clause')}" if verdict.cube else ""
-    print(f"certified: {what} has exactly {plural(verdict.solutions, 'solution')}{within} "
-          f"({plural(verdict.blocking, 'blocking clause')}, {plural(verdict.cuts, 'cut clause')}, a proof of "
+    within = f" within its cube of {plural(verdict.cube, 'clause')}" if verdict.cube else \
+        f" in {verdict.parts} parts whose cubes cover every solution" if verdict.parts else ""
+    exactly = ("" if verdict.assumed else "exactly ") + plural(verdict.solutions, "solution")
+    assuming = f", assuming {verdict.assumed}" if verdict.assumed else ""
+    print(f"certified: {what} has {exactly}{within}{assuming} "
+          f"({plural(verdict.blocking, 'blocking clause')}, "
+          f"{plural(verdict.left_out, 'assignment') + ' the cubes leave out, ' if verdict.parts else ''}"
+          f"{plural(verdict.cuts, 'cut clause')}, a proof of "
           f"{verdict.proof_steps:,} steps checked in {verdict.check_seconds:.3f} s)")
     return status.OK
 

@@ -76,12 +76,15 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
                   "gridsat strength at-most-one -k 10 --json",
                   "gridsat strength --dimacs mine.cnf --primary 1,2,3,4 -k 4",
                   "gridsat strength --list")),
-    "check-proof": ("Check again, from its files alone, a certificate that --proof DIR kept: the formula is the "
-                    "puzzle's encoding, each blocking clause rules out exactly one verified solution, each cut "
-                    "clause is a valid cut, and gridsat's DRAT checker accepts the proof that no other solution "
-                    "exists. Exit status 0 when it holds, 1 naming the first step that fails.",
+    "check-proof": ("Check again a certificate that --proof DIR kept, rebuilding the formula with this gridsat: "
+                    "the formula is the puzzle's encoding, each blocking clause rules out exactly one verified "
+                    "solution and a model, each cut clause is a valid cut, orbits are expanded and proved under "
+                    "symmetry breaking, and gridsat's DRAT checker accepts the proof that no other solution "
+                    "exists. A split run's folder is checked as a whole: every part, and a proof that the parts' "
+                    "cubes cover every solution. Exit status 0 when it holds, 1 naming the first step that fails.",
                     ("gridsat check-proof tours     # after: gridsat count ... --backend sat --proof tours",
-                     "gridsat check-proof tours/part-3   # one part of a split run (--jobs)")),
+                     "gridsat check-proof tours     # a split run's folder (--jobs): its parts as one",
+                     "gridsat check-proof tours/part-3   # one part of a split run, within its cube")),
     "completion": ("Print a shell completion script for gridsat's commands and options (made by shtab); load "
                    "it in your shell's start-up file.",
                    ("gridsat completion bash > ~/.local/share/bash-completion/completions/gridsat",

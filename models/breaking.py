@@ -102,3 +102,13 @@ def orbit_of(group: Group) -> Images:
         return list(group.orbit(solution).values())
 
     return images
+
+
+def unbroken_encoding(encoding: Encoding, group: Group) -> Encoding | None:
+    """``encoding`` with its ``symmetry`` choice swapped for one that keeps every solution (the group's
+    ``unbroken``), or None when it has no such axis or the group names no such choice."""
+    choices = dict(encoding.choices)
+    if "symmetry" not in choices or not group.unbroken:
+        return None
+    choices["symmetry"] = group.unbroken[0]
+    return Encoding(tuple(choices.items()))

@@ -40,7 +40,7 @@ def test_a_run_that_stops_early_certifies_nothing() -> None:
 
 
 @pytest.mark.parametrize("args, named", [
-    (["--backend", "cpsat", "--certify"], "cannot certify"),
+    (["--backend", "frontier", "--certify"], "cannot certify"),
     (["--backend", "sat", "--solver", "minisat22", "--certify"], "writes no DRAT proof"),
     (["--backend", "sat", "--solver", "maplesat", "--certify"], "naming variables the formula does not have"),
     (["--backend", "sat", "--solver", "mergesat3", "--certify"], "gives no proof back"),  # was a traceback

@@ -5,14 +5,17 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CPSAT, ENUMERATORS, Backend, Request, formulate, resolve_encoding
+from gridsat.solvers.backend import CERTIFY, CPSAT, ENUMERATORS, Backend, Request, formulate, resolve_encoding
 from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
+
+if TYPE_CHECKING:  # loaded when a run certifies
+    from gridsat.solvers.proof.replay import CpsatReplay
 
 
 @dataclass
@@ -29,6 +32,19 @@ class CpsatSearch:
     handback: Handback = field(default_factory=Handback)
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
+    replay: CpsatReplay | None = None  # --certify: the solutions replayed in the CNF (solvers.proof.replay)
+
+    def certification(self) -> dict[str, Any]:
+        """What ``count --json`` says of the certificate (as the sat backend's ``SatSearch`` does)."""
+        if self.replay is None:
+            return {}
+        return {"certified": None} if self.replay.verdict is None else self.replay.verdict.summary()
+
+    def settle(self, ended: bool, stopped: bool) -> None:
+        """Certify a "no more solutions" (``ended``: an enumeration that ran to its end, or a search that found
+        none), unless the search was stopped early or cut to be split again."""
+        if self.replay is not None and ended and not stopped and not self.handback.draining:
+            self.replay.finish()
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
@@ -70,6 +86,8 @@ class CpsatSearch:
             self.formulation.model.Add(self.formulation.primary[key] == value)
         if part.blocked:  # models a run split again already counted
             self.formulation.model.AddForbiddenAssignments(list(self.formulation.primary.values()), part.blocked)
+        if self.replay is not None:
+            self.replay.restrict(part, list(self.formulation.primary))
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
         """Parts on a prefix of the primary variables (``within``: sub-parts of that part, on a longer prefix).
@@ -107,33 +125,41 @@ class CpsatSearch:
         # The primary variables' values straight from the response: one copy of the solution and an
         # itemgetter, instead of one Value() call into the solver per variable.
         pick = picker([formulation.primary[key].Index() for key in keys])
-        handback = self.handback
+        handback, replay = self.handback, self.replay
 
         class Relay(cp_model.CpSolverSolutionCallback):
             def __init__(self, emit: Emit) -> None:
                 super().__init__()
                 self.emit = emit
+                self.stopped = False
 
             def on_solution_callback(self) -> None:
                 if handback.draining:
+                    self.stopped = True
                     self.StopSearch()
                     return
                 assignment = pick(list(self.Response().solution))
                 values = dict(zip(keys, assignment, strict=True))
-                for solution in formulation.solutions_of(values):
+                solutions = formulation.solutions_of(values)
+                for solution in solutions:
                     if not self.emit(solution):
+                        self.stopped = True
                         self.StopSearch()
                         return
+                if replay is not None:
+                    replay.add(values, len(solutions))
                 if handback.recording:
                     handback.found.append(tuple(assignment))
 
         def produce(emit: Emit) -> None:
             handback.halt = solver.StopSearch
+            relay = Relay(emit)
             try:
-                status = solver.Solve(formulation.model, Relay(emit))
+                status = solver.Solve(formulation.model, relay)
             finally:
                 handback.halt = None
                 self.count_from(solver)
+            self.settle(status == cp_model.INFEASIBLE or status == cp_model.OPTIMAL and not self.single, relay.stopped)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
             if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and handback.draining:
@@ -284,7 +310,7 @@ class CpsatBackend(Backend):
     name = "cpsat"
     summary = "OR-Tools CP-SAT; enumerates with its solution callback on one worker"
     takes = ("encoding",)
-    can = ENUMERATORS
+    can = ENUMERATORS | {CERTIFY}
     formulation = CPSAT
     install = "pip install ortools (a dependency of gridsat)"
 
@@ -298,6 +324,10 @@ class CpsatBackend(Backend):
         encoding = resolve_encoding(puzzle, CPSAT, request.encoding)
         job = CpsatSearch(formulate(puzzle, instance, CPSAT, encoding), encoding.name, single=request.limit == 1,
                           seed=request.seed, workers=request.workers)
+        if request.certify is not None:
+            from gridsat.solvers.proof.replay import replay_for
+
+            job.replay = replay_for(puzzle, instance, request, job.formulation, encoding.name)
         if request.part is not None:
             job.restrict(request.part)
         return job

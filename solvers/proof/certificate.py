@@ -38,6 +38,7 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
+from gridsat.solvers.proof.orbits import ASSUMED, Unbroken, expand, unbroken_of
 
 SOLUTION, CUT = "c gridsat solution ", "c gridsat cut "
 
@@ -68,6 +69,12 @@ class Certificate:
     blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
     cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
     proof: bytes = b""
+    unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
+
+    @property
+    def proves_orbits(self) -> bool:
+        """Whether the orbits are proved to hold every solution (``orbits.drat``): not within a cube."""
+        return self.unbroken is not None and not self.cube
 
     def block(self, clause: list[int], solution: Any) -> None:
         self.blocking.append((clause, dumps(solution)))
@@ -87,18 +94,23 @@ class Judgement:
 
     certified: bool
     failure: str
-    solutions: int  # the solutions the blocking clauses stand for (orbits times their size, if reduced)
+    solutions: int  # the solutions the blocking clauses stand for (the sum of their orbits' sizes, if reduced)
     proof_bytes: int
     proof_steps: int
     check_seconds: float
     blocking: int = 0
     cuts: int = 0
     cube: int = 0  # clauses: a part's cube (0: the whole run)
+    assumed: str = ""  # what the count assumes, in words (empty: ``solutions`` is proved exact)
+    kept: frozenset[Any] = field(default=frozenset(), repr=False)  # the solutions counted, frozen
+    parts: int = 0  # a split run's part certificates checked as one (0: one certificate)
+    left_out: int = 0  # a split run's: the assignments the parts' cubes leave out, counted by the probe
 
     def summary(self) -> dict[str, Any]:
         return {"certified": self.certified, "proof_bytes": self.proof_bytes, "proof_steps": self.proof_steps,
                 "check_seconds": round(self.check_seconds, 6),
-                **({"certificate_failure": self.failure} if self.failure else {})}
+                **({"certificate_failure": self.failure} if self.failure else {}),
+                **({"certificate_assumes": self.assumed} if self.assumed and not self.failure else {})}
 
 
 def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str) -> str | None:
@@ -121,10 +133,34 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
 
 
 def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judgement:
-    """Check a certificate (see the module docstring); the proof is checked last, as it costs most."""
+    """Check a certificate (see the module docstring); the proofs are checked last, as they cost most."""
     started = time.perf_counter()
     f = certificate.formulation
-    failure = ""
+    failure = evidence_failure(certificate, puzzle, instance)
+    unbroken = certificate.unbroken if certificate.proves_orbits else None
+    counted = expand(f, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+    failure = failure or counted.failure or members_failure(unbroken, counted.members)
+    steps = 0
+    if not failure:
+        steps, failure = proved(certificate.clauses(), certificate.proof, "proof.drat")
+    if not failure and unbroken is not None:
+        more, failure = proved([*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
+        steps += more
+    assumed = ASSUMED if f.images is not None and unbroken is None else ""
+    return Judgement(not failure, failure, counted.solutions, len(certificate.proof), steps,
+                     time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
+                     len(certificate.cube), assumed, frozenset(counted.seen))
+
+
+def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
+    """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
+    of the formula, cube and cuts (empty when there is none)."""
+    from gridsat.solvers.proof.models import first_non_model
+
+    f = certificate.formulation
+    units = {c[0] for c in certificate.cube if len(c) == 1}
+    if clash := next((lit for lit in units if -lit in units), None):
+        return f"the cube contradicts itself: it holds both {abs(clash)} and -{abs(clash)}"
     seen: set[tuple[int, ...]] = set()
     for i, (clause, text) in enumerate(certificate.blocking, 1):
         problem = blocking_problem(f, puzzle, instance, clause, text)
@@ -132,23 +168,36 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judge
             problem = "it repeats an earlier blocking clause"
         seen.add(tuple(sorted(clause)))
         if problem:
-            failure = failure or f"blocking clause {i}: {problem}"
+            return f"blocking clause {i}: {problem}"
     for i, (clause, witness) in enumerate(certificate.cuts, 1):
         problem = f.vouch(clause, witness) if f.vouch else "the encoding adds no cut clauses"
         if problem:
-            failure = failure or f"cut clause {i}: {problem}"
-    steps = 0
-    if not failure:
-        from gridsat.solvers.proof.clausal import from_lists, read_drat  # numba: only when a proof is checked
-        from gridsat.solvers.proof.drat import check
+            return f"cut clause {i}: {problem}"
+    given = [*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)]
+    blocking = [c for c, _ in certificate.blocking]
+    if (i := first_non_model(given, blocking)) is not None:
+        return f"blocking clause {i}: the assignment it rules out is no model of the formula, cube and cuts"
+    return ""
 
-        proof = read_drat(certificate.proof)
-        verdict = check(from_lists(certificate.clauses()), proof)
-        steps = verdict.steps
-        failure = "" if verdict.accepted else f"proof.drat: {verdict.failure}"
-    solutions = len(certificate.blocking) * (f.orbit_size if f.images is not None else 1)
-    return Judgement(not failure, failure, solutions, len(certificate.proof), steps, time.perf_counter() - started,
-                     len(certificate.blocking), len(certificate.cuts), len(certificate.cube))
+
+def members_failure(unbroken: Unbroken | None, members: list[list[int]]) -> str:
+    """The first orbit member that is no model of the formula without symmetry breaking (empty: none)."""
+    from gridsat.solvers.proof.models import first_non_model
+
+    if unbroken is None or (i := first_non_model(unbroken.formulation.cnf.clauses, members)) is None:
+        return ""
+    return f"orbit member {i}: the assignment is no model of the formula without symmetry breaking"
+
+
+def proved(clauses: list[list[int]], proof: bytes, name: str) -> tuple[int, str]:
+    """The steps of a DRAT ``proof`` that ``clauses`` are unsatisfiable, and why it fails (empty: it holds)."""
+    from gridsat.solvers.proof.clausal import from_lists, read_drat  # numba: only when a proof is checked
+    from gridsat.solvers.proof.drat import check
+
+    if not proof:
+        return 0, f"{name} is missing"
+    verdict = check(from_lists(clauses), read_drat(proof))
+    return verdict.steps, "" if verdict.accepted else f"{name}: {verdict.failure}"
 
 
 def check_folder(folder: Path) -> None:
@@ -188,6 +237,13 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
              .encode())
     _replace(folder / "cuts.cnf", "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
     _replace(folder / "proof.drat", certificate.proof)
+    if certificate.proves_orbits and certificate.unbroken is not None:
+        full = certificate.unbroken.formulation  # orbits.cnf: for other checkers; check-proof builds it again
+        clauses = [*full.cnf.clauses, *certificate.unbroken.members]
+        header = "c gridsat the formula without symmetry breaking, every orbit member blocked\n" \
+                 f"p cnf {max(full.cnf.nv, full.pool.top)} {len(clauses)}\n"
+        _replace(folder / "orbits.cnf", (header + "".join(f"{_line(c)}\n" for c in clauses)).encode())
+        _replace(folder / "orbits.drat", certificate.unbroken.proof)
 
 
 def _replace(path: Path, data: bytes) -> None:
@@ -267,14 +323,26 @@ def _lines(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
-def recheck(folder: Path, build: Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]) -> Judgement:
-    """Check the certificate in ``folder`` from its files alone; ``build`` makes the puzzle, the instance
-    and the CNF again from what formula.cnf names (a ``ValueError`` when it cannot)."""
+Build = Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]
+
+
+def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str]:
+    """The certificate in ``folder``, its puzzle and instance built again by ``build`` from what formula.cnf
+    names (a ``ValueError`` when it cannot), and the first way its files differ from what they must be."""
     ident = identity(folder)
     puzzle, instance, formulation = build(ident)
     certificate, difference = read(folder, ident, formulation)
+    certificate.unbroken = unbroken_of(puzzle, instance, formulation, ident.encoding)
+    if certificate.unbroken is not None and (folder / "orbits.drat").exists():
+        certificate.unbroken.proof = (folder / "orbits.drat").read_bytes()
     if not (folder / "proof.drat").exists():
         difference = difference or "proof.drat is missing"
+    return certificate, puzzle, instance, difference
+
+
+def recheck(folder: Path, build: Build) -> Judgement:
+    """Check the certificate in ``folder`` from its files, the formula built again (``build``: see ``load``)."""
+    certificate, puzzle, instance, difference = load(folder, build)
     if difference:
         return Judgement(False, difference, 0, len(certificate.proof), 0, 0.0)
     return judge(certificate, puzzle, instance)

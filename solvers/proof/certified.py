@@ -21,6 +21,7 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
 from gridsat.solvers.proof.claim import Certify
+from gridsat.solvers.proof.orbits import expand, unbroken_of
 
 # Solvers PySAT builds with a proof whose proofs cannot certify a count, and why (seen with PySAT 1.8).
 UNUSABLE_PROOFS = {
@@ -62,7 +63,8 @@ class Recorder:
     def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str,
               solver: str, header: list[str]) -> Recorder:
         ident = Identity(puzzle.name, wish.instance, dict(wish.params), encoding, solver)
-        return cls(wish, puzzle, instance, Certificate(ident, f), header)
+        unbroken = unbroken_of(puzzle, instance, f, encoding)
+        return cls(wish, puzzle, instance, Certificate(ident, f, unbroken=unbroken), header)
 
     def block(self, model: list[int], solution: Any) -> list[int]:
         """The clause that rules out exactly this model's projection, kept with the solution it blocks."""
@@ -73,10 +75,29 @@ class Recorder:
     def finish(self, oracle: Any) -> Judgement:
         """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
         self.certificate.proof = closed(proof_of(oracle))
+        prove_orbits(self.certificate, self.puzzle, self.instance)
         self.verdict = judge(self.certificate, self.puzzle, self.instance)
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
+
+
+def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> None:
+    """Prove that the orbits of the solutions blocked hold every solution of the formula without symmetry
+    breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked. If it
+    finds a model instead, the breaking lost an orbit: no proof, and ``judge`` refuses the certificate."""
+    from pysat.solvers import Solver
+
+    unbroken = certificate.unbroken
+    if unbroken is None or not certificate.proves_orbits:
+        return
+    counted = expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+    if counted.failure:
+        return  # judged and named next
+    with Solver(name=certificate.identity.solver, with_proof=True,
+                bootstrap_with=[*unbroken.formulation.cnf.clauses, *counted.members]) as solver:
+        if not solver.solve():
+            unbroken.proof, unbroken.members = closed(proof_of(solver)), counted.members
 
 
 def proof_of(oracle: Any) -> bytes:

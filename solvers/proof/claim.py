@@ -39,13 +39,14 @@ def merge(total: dict[str, Any], part: dict[str, Any]) -> None:
         total["certified"] = total["certified"] and part["certified"]
         for key in SUMMED:
             total[key] = round(total[key] + part[key], 6)
-    if "certificate_failure" in part and "certificate_failure" not in total:
-        total["certificate_failure"] = part["certificate_failure"]
+    for key in ("certificate_failure", "certificate_assumes"):
+        if key in part and key not in total:
+            total[key] = part[key]
 
 
 def withdraw(details: dict[str, Any]) -> None:
     """An incomplete run certifies nothing: its parts' certificates do not make up the whole answer."""
     if "certified" in details:
-        for key in (*SUMMED, "certificate_failure"):
+        for key in (*SUMMED, "certificate_failure", "certificate_assumes"):
             details.pop(key, None)
         details["certified"] = None

@@ -1,0 +1,145 @@
+"""The whole solution set behind a certificate whose formula keeps one solution per symmetry orbit.
+
+A symmetry-breaking encoding (models/breaking.py, prime-grid's leader inequalities) blocks one assignment
+per orbit, and a run counts each as its whole orbit (``CnfFormulation.images``). A proof over that formula
+shows only that no other *leader* is left: it says nothing of how many solutions each stands for, nor that
+the breaking kept a member of every orbit. So a certificate of such a run also holds
+
+* the orbit of every blocked assignment, found by the puzzle's group acting on the formula's variables
+  (``Element.key``) and read in the same formula built without symmetry breaking (``Unbroken``): every
+  member is checked like a blocked assignment (a model, a solution the rule verifier accepts), no two
+  members of all the orbits are the same solution (so the orbits are disjoint), and each orbit has as
+  many members as the run counted for it (``images``);
+* a second proof, ``orbits.drat``, that the unbroken formula with a blocking clause for every member of
+  every orbit is unsatisfiable: those members are all its solutions.
+
+Then the count, the sum of the orbits' sizes, is proved without trusting the symmetry breaking. A part of a
+split run (a cube) gets no such proof, as its orbits leave its cube (``solvers.proof.whole`` proves the
+orbits of all the parts together), nor does a lazy formula (its models need cuts, which that proof does not
+keep); the count is then said to assume that the breaking keeps a member of every orbit, and never printed
+as exact.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridsat.models.breaking import unbroken_encoding
+from gridsat.models.encoding import resolve_for
+from gridsat.models.formulation import CnfFormulation, Key
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import freeze
+from gridsat.models.symmetry import Group
+
+ASSUMED = "that the symmetry breaking keeps a member of every orbit (its orbits are not proved to be all)"
+
+
+@dataclass
+class Unbroken:
+    """The group whose orbits a formula keeps one member of, the formula built without that breaking,
+    and the proof that the orbits' members are all its solutions (empty until proved)."""
+
+    group: Group
+    formulation: CnfFormulation
+    proof: bytes = b""
+    members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
+
+
+def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str) -> Unbroken | None:
+    """The group and unbroken formula of a formulation that keeps one solution per orbit; None when it
+    keeps every solution, when no encoding without the breaking (or no group) is declared, or when that
+    formula is lazy (then the count assumes the breaking: ``ASSUMED``)."""
+    if f.images is None or f.orbits_of is None or f.orbits_of not in puzzle.symmetry.groups:
+        return None
+    group = puzzle.symmetry.groups[f.orbits_of](instance)
+    full = unbroken_encoding(resolve_for(puzzle, "cnf", encoding), group)
+    if full is None:
+        return None
+    formulation = puzzle.cnf(instance, full)
+    # A lazy formula's models need cuts before they are solutions, which orbits.drat does not keep.
+    return None if formulation.images is not None or formulation.refine is not None else Unbroken(group, formulation)
+
+
+def blocked_values(f: CnfFormulation, clause: list[int]) -> dict[Key, int]:
+    """The projection, key by key, that a clause over every projection variable rules out."""
+    blocked = {-lit for lit in clause}
+    return {key: int(v in blocked) for key, v in zip(f.keys, f.projection, strict=True)}
+
+
+def members_of(unbroken: Unbroken, values: dict[Key, int]) -> list[list[int]] | str:
+    """The distinct images of an assignment on the unbroken formula's variables, or why one is none."""
+    members: dict[tuple[int, ...], list[int]] = {}
+    for image in images(unbroken.group, values, unbroken.formulation):
+        if isinstance(image, str):
+            return image
+        members.setdefault(tuple(image), image)
+    return list(members.values())
+
+
+def images(group: Group, values: dict[Key, int], full: CnfFormulation) -> Iterator[list[int] | str]:
+    """Each element's image of an assignment, as the blocking clause of ``full`` that rules it out, or the
+    reason it is no assignment of ``full`` (a true variable sent to a key ``full`` has no variable for)."""
+    index = dict(zip(full.keys, full.projection, strict=True))
+    for element in group.elements:
+        true = set()
+        for key, value in values.items():
+            if value:
+                image = element.key(key)
+                if image not in index:
+                    yield f"{element.name} sends the true variable {key!r} to {image!r}, which has no variable"
+                    break
+                true.add(index[image])
+        else:
+            yield [-v if v in true else v for v in full.projection]
+
+
+@dataclass
+class OrbitCount:
+    """The orbits of a certificate's blocked assignments, expanded: the count (the sum of the orbits'
+    sizes), each member's blocking clause over the unbroken formula (when there is one), or a failure."""
+
+    solutions: int = 0
+    members: list[list[int]] = field(default_factory=list)
+    failure: str = ""
+    seen: dict[Hashable, int] = field(default_factory=dict)  # each solution (frozen) -> its blocked assignment
+
+
+def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
+           instance: Instance) -> OrbitCount:
+    """Expand each blocked assignment's orbit as the run counted it (``images``) and check it: every image
+    a solution the rule verifier accepts, no solution in two orbits; with ``unbroken``, also on the
+    variables, whose images must decode to the same solutions (their models are ``solvers.proof.models``'s)."""
+    found = OrbitCount()
+    owner = found.seen
+    for i, clause in enumerate(blocking, 1):
+        values = blocked_values(f, clause)
+        orbit = {freeze(s): s for s in (f.images(f.decode(values)) if f.images is not None else [f.decode(values)])}
+        for frozen, solution in orbit.items():
+            problem = solution_problem(puzzle, instance, solution, frozen, owner, i)
+            if problem:
+                return OrbitCount(failure=f"blocked assignment {i}: {problem}")
+        found.solutions += len(orbit)
+        if unbroken is not None:
+            members = members_of(unbroken, values)
+            if isinstance(members, str):
+                return OrbitCount(failure=f"blocked assignment {i}: {members}")
+            decoded = {freeze(unbroken.formulation.decode(blocked_values(unbroken.formulation, m))) for m in members}
+            if decoded != set(orbit) or len(decoded) != len(members):
+                return OrbitCount(failure=f"blocked assignment {i}: its orbit on the variables ({len(members)} "
+                                          f"assignments) is not its orbit of {len(orbit)} solutions")
+            found.members += members
+    return found
+
+
+def solution_problem(puzzle: Puzzle, instance: Instance, solution: Any, frozen: Hashable,
+                     owner: dict[Hashable, int], i: int) -> str | None:
+    """Why a member of blocked assignment ``i``'s orbit is not a new solution (``owner``: the orbit each
+    solution so far belongs to)."""
+    problems = puzzle.verify(instance, solution)
+    if problems:
+        return f"a member of its orbit is not a solution: {problems[0]}"
+    if frozen in owner:
+        return f"it stands for a solution that blocked assignment {owner[frozen]} stands for too"
+    owner[frozen] = i
+    return None

@@ -1,0 +1,153 @@
+"""CP-SAT's enumeration certified (``--backend cpsat --certify``): its solutions blocked in the puzzle's CNF,
+and the CNF with those blocking clauses refuted by a solver that writes a DRAT proof, which gridsat checks.
+
+CP-SAT writes no proof a checker can read, so its "no more solutions" is replayed in the puzzle's CNF
+(its default encoding, without symmetry breaking, so that its models are exactly the solutions): each
+solution CP-SAT reports is read into the CNF's projection (``cnf_values``; a variable named by CP-SAT's
+key, or a one-hot ``(tag, *key, value)`` variable of CP-SAT's integer ``key``), each image too when CP-SAT's
+model kept one solution per orbit (the group acting on the CNF's variables), and blocked by a clause over
+every projection variable. A proof-writing PySAT solver then refutes the CNF with every solution blocked
+(a lazy CNF's cuts added as the sat backend adds them, each kept with its witness). The certificate is the
+sat backend's own (``solvers.proof.certificate``), judged and kept the same way, so ``gridsat check-proof``
+reads it unchanged; nothing in it trusts CP-SAT. It is refused if the CNF has a solution CP-SAT did not
+report, or if CP-SAT reported more solutions than the certificate blocks (a repeat).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gridsat.models.encoding import resolve_for
+from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
+from gridsat.models.puzzle import Instance, Puzzle
+from gridsat.models.solution import dumps
+from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
+from gridsat.solvers.proof.certified import closed, proof_of, prove_orbits
+from gridsat.solvers.proof.claim import Certify
+from gridsat.solvers.proof.orbits import blocked_values, unbroken_of
+
+PROVER = "cadical195"  # writes binary DRAT, the fastest to read and check
+
+
+def cnf_values(f: CnfFormulation, values: Mapping[Key, int], partial: bool = False) -> dict[Key, int] | str:
+    """The CNF's projection, key by key, of CP-SAT's primary ``values`` (``partial``: of those given only),
+    or why a CNF variable has no CP-SAT counterpart."""
+    out: dict[Key, int] = {}
+    for key in f.keys:
+        if key in values:
+            out[key] = int(values[key])
+        elif isinstance(key, tuple) and len(key) > 2 and key[1:-1] in values:
+            out[key] = int(values[key[1:-1]] == key[-1])  # the one-hot variable of an integer's value
+        elif not partial:
+            return f"the CNF variable {key!r} stands for no CP-SAT variable"
+    return out
+
+
+def replay_for(puzzle: Puzzle, instance: Instance, request: Any, source: CpsatFormulation,
+               encoding: str) -> CpsatReplay:
+    """A certified CP-SAT search's replay (the checker compiled, or loaded from numba's cache, now)."""
+    import importlib.util
+
+    from gridsat.models.errors import BackendUnavailable
+
+    if importlib.util.find_spec("numba") is None:
+        raise BackendUnavailable("certify=True checks proofs with numba-compiled code: pip install 'gridsat[certify]'")
+    from gridsat.solvers.proof.drat import warm_up
+
+    wish = request.certify.into(request.part.index if request.part is not None else None)
+    replay = CpsatReplay.start(wish, puzzle, instance, source, encoding)
+    warm_up()
+    return replay
+
+
+def clause_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
+    """The clause over every projection variable that rules out exactly this projection."""
+    index = dict(zip(f.keys, f.projection, strict=True))
+    return [-index[key] if value else index[key] for key, value in values.items()]
+
+
+@dataclass
+class CpsatReplay:
+    """The solutions of one CP-SAT search as it runs, and its certificate once CP-SAT said "no more"."""
+
+    wish: Certify
+    puzzle: Puzzle
+    instance: Instance
+    source: CpsatFormulation
+    certificate: Certificate
+    header: list[str] = field(default_factory=list)
+    found: list[dict[Key, int]] = field(default_factory=list)  # CP-SAT's primary values, model by model
+    reported: int = 0  # the solutions CP-SAT's models stand for (images included)
+    verdict: Judgement | None = None
+
+    @classmethod
+    def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, source: CpsatFormulation,
+              encoding: str) -> CpsatReplay:
+        cnf_encoding = resolve_for(puzzle, "cnf", source.orbits_of if source.images else None, exact=True)
+        f = puzzle.cnf(instance, cnf_encoding)
+        ident = Identity(puzzle.name, wish.instance, dict(wish.params), cnf_encoding.name, PROVER)
+        header = [f"gridsat {puzzle.name} {puzzle.describe(instance)}: the solutions CP-SAT ({encoding}) reported, "
+                  f"blocked in the CNF {cnf_encoding.name}"]
+        unbroken = unbroken_of(puzzle, instance, f, cnf_encoding.name)
+        return cls(wish, puzzle, instance, source, Certificate(ident, f, unbroken=unbroken), header)
+
+    def add(self, values: Mapping[Key, int], solutions: int) -> None:
+        self.found.append(dict(values))
+        self.reported += solutions
+
+    def restrict(self, part: Any, keys: list[Key]) -> None:
+        """A part's cube in the CNF: its fixed CP-SAT values as unit clauses, and the models a run split
+        again counted already blocked (a value with no CNF counterpart is refused by ``judge``, unread)."""
+        f = self.certificate.formulation
+        fixed = cnf_values(f, dict(part.fixed), partial=True)
+        cube = [[-lit] for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
+        for row in part.blocked:
+            blocked = cnf_values(f, dict(zip(keys, row, strict=True)))
+            if isinstance(blocked, dict):
+                cube.append(clause_of(f, blocked))
+        self.certificate.cube = cube
+
+    def block(self) -> str:
+        """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""
+        f = self.certificate.formulation
+        for values in self.found:
+            read = cnf_values(f, values)
+            if isinstance(read, str):
+                return read
+            clause = clause_of(f, read)
+            self.certificate.blocking.append((clause, dumps(f.decode(blocked_values(f, clause)))))
+        return ""
+
+    def finish(self) -> Judgement:
+        """Block CP-SAT's solutions, refute the rest with a DRAT proof, judge the certificate and keep it."""
+        failure = self.block() or self.refute()
+        if not failure:
+            prove_orbits(self.certificate, self.puzzle, self.instance)
+        self.verdict = judge(self.certificate, self.puzzle, self.instance)
+        if not failure and self.verdict.solutions != self.reported:
+            failure = f"CP-SAT reported {self.reported} solutions, the certificate stands for {self.verdict.solutions}"
+        if failure:
+            self.verdict = replace(self.verdict, certified=False, failure=failure)
+        if self.wish.folder is not None:
+            write(self.certificate, self.wish.folder, self.header)
+        return self.verdict
+
+    def refute(self) -> str:
+        """The DRAT proof that the CNF, cube, blocking clauses and cuts are unsatisfiable; why not, when the
+        solver finds a solution CP-SAT did not report."""
+        from pysat.solvers import Solver
+
+        certificate, f = self.certificate, self.certificate.formulation
+        with Solver(name=PROVER, with_proof=True, bootstrap_with=[*f.cnf.clauses, *certificate.cube,
+                                                                   *(c for c, _ in certificate.blocking)]) as oracle:
+            while oracle.solve():
+                model: list[Any] = oracle.get_model() or []
+                cuts = f.refine(model) if f.refine is not None else []
+                if not cuts:
+                    missed = dumps(f.decode(f.values(model)))
+                    return f"the CNF has a solution CP-SAT did not report: {missed[:80]}"
+                certificate.cut(cuts)
+                oracle.append_formula(cuts)
+            certificate.proof = closed(proof_of(oracle))
+        return ""

@@ -1,0 +1,186 @@
+"""A split run's certificate checked as a whole: its ``part-N`` folders, each a certificate within its cube,
+add up to the run's count only if the cubes leave no solution out and no solution is counted twice.
+
+``check_parts`` checks
+
+1. every part's certificate (``solvers.proof.certificate.judge``), all of one puzzle, instance and encoding;
+2. the solutions a part's cube leaves out because a run split again had counted them already (its blocking
+   clauses, beside its unit clauses): each one, taken once, must be a model of the formula and decode to a
+   solution the rule verifier accepts; they count towards the total;
+3. no solution is counted twice, by two parts or by a part and a cube (so the parts are disjoint);
+4. the cover: the formula, with each part's unit clauses negated (a clause "not this cube") and each
+   solution of point 2 blocked, is unsatisfiable. CaDiCaL proves it now, writing a DRAT proof, and gridsat's
+   checker checks that proof (a lazy formula's cuts are added as a search adds them, each vouched for by
+   its witness). So every solution lies in some part's cube: a missing part is refused, as is a cube that
+   contradicts itself (its part then covers nothing);
+5. under symmetry breaking, the orbits of all the parts' solutions and of point 2's, expanded and checked
+   as for one run (``solvers.proof.orbits``), and proved now, in the same way, to hold every solution of the
+   formula without the breaking (which a part alone cannot prove, its orbits leaving its cube).
+
+The total is the sum of the parts' counts and the solutions of point 2, exact once point 5 is proved.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gridsat.models.formulation import CnfFormulation
+from gridsat.models.solution import dumps, freeze
+from gridsat.solvers.proof.certificate import Build, Certificate, Judgement, judge, load, members_failure
+from gridsat.solvers.proof.models import first_non_model
+from gridsat.solvers.proof.orbits import blocked_values, expand
+
+PROVER = "cadical195"
+
+
+@dataclass
+class Whole:
+    """A split run's certificates checked as one (see the module docstring)."""
+
+    parts: dict[str, Judgement] = field(default_factory=dict)
+    failure: str = ""
+    solutions: int = 0
+    cover_steps: int = 0
+    assumed: str = ""
+    seconds: float = 0.0
+    left_out: int = 0  # the assignments the cubes leave out (point 2)
+
+    def judgement(self) -> Judgement:
+        """The whole as one verdict: the parts' sizes and times added up, the cover proof's steps too."""
+        parts = self.parts.values()
+        return Judgement(not self.failure, self.failure, self.solutions, sum(v.proof_bytes for v in parts),
+                         sum(v.proof_steps for v in parts) + self.cover_steps, self.seconds,
+                         sum(v.blocking for v in parts), sum(v.cuts for v in parts), 0, self.assumed,
+                         parts=len(self.parts), left_out=self.left_out)
+
+
+def part_folders(folder: Path) -> list[Path]:
+    """A split run's part folders (``part-N``), in the order of N."""
+    found = [p for p in folder.iterdir() if p.is_dir() and p.name.startswith("part-")]
+    return sorted(found, key=lambda p: (len(p.name), p.name))
+
+
+def check_parts(folder: Path, build: Build) -> tuple[Whole, Any, Any]:
+    """Check a split run's certificate folder as a whole; with the puzzle and instance it names."""
+    whole, loaded = Whole(), []
+    started = time.perf_counter()
+    for part in part_folders(folder):
+        certificate, puzzle, instance, difference = load(part, build)
+        verdict = Judgement(False, difference, 0, 0, 0, 0.0) if difference else judge(certificate, puzzle, instance)
+        whole.parts[part.name] = verdict
+        loaded.append(certificate)
+        if not verdict.certified:
+            whole.failure = f"{part.name}: {verdict.failure}"
+            return whole, puzzle, instance
+        whole.solutions += verdict.solutions
+        whole.assumed = whole.assumed or verdict.assumed
+    whole.failure = same_claim(loaded) or count_once(whole, loaded, puzzle, instance)
+    if not whole.failure:
+        whole.cover_steps, whole.failure = cover(loaded)
+    whole.failure = whole.failure or orbits(whole, loaded, puzzle, instance)
+    whole.seconds = time.perf_counter() - started
+    return whole, puzzle, instance
+
+
+def same_claim(certificates: list[Certificate]) -> str:
+    """Why the parts are not parts of one run (empty when they are)."""
+    first = certificates[0].identity
+    for certificate in certificates[1:]:
+        other = certificate.identity
+        if (other.puzzle, other.instance, other.params, other.encoding) != \
+                (first.puzzle, first.instance, first.params, first.encoding):
+            return "the parts name different puzzles, instances or encodings"
+    return ""
+
+
+def cube_solutions(certificates: list[Certificate]) -> list[list[int]]:
+    """The blocking clauses (over every projection variable) of the solutions the cubes leave out, each once."""
+    f = certificates[0].formulation
+    rows = {f.row_of(c) for certificate in certificates for c in certificate.cube if len(c) > 1}
+    return [[-v if value else v for v, value in zip(f.projection, row, strict=True)] for row in sorted(rows)]
+
+
+def count_once(whole: Whole, certificates: list[Certificate], puzzle: Any, instance: Any) -> str:
+    """Add the cubes' solutions to the total; why a solution is counted twice or a cube's is none."""
+    f = certificates[0].formulation
+    seen: dict[Hashable, str] = {}
+    for name, verdict in whole.parts.items():
+        for solution in verdict.kept:
+            if solution in seen:
+                return f"{name} and {seen[solution]} count the same solution"
+            seen[solution] = name
+    extra = cube_solutions(certificates)
+    whole.left_out = len(extra)
+    if (i := first_non_model(f.cnf.clauses, extra)) is not None:
+        return f"a solution a cube leaves out (number {i}) is no model of the formula"
+    for clause in extra:
+        solutions = cube_images(f, clause)
+        for solution in solutions:
+            problems = puzzle.verify(instance, solution)
+            if problems:
+                return f"a solution a cube leaves out is none: {problems[0]}"
+            if freeze(solution) in seen:
+                return f"a cube leaves out {dumps(solution)[:60]}, which {seen[freeze(solution)]} counts"
+            seen[freeze(solution)] = "a cube"
+        whole.solutions += len(solutions)
+    return ""
+
+
+def cube_images(f: CnfFormulation, clause: list[int]) -> list[Any]:
+    """The solutions a blocked projection stands for (its orbit, when the formula keeps one per orbit)."""
+    return f.solutions_of(blocked_values(f, clause))
+
+
+def cover(certificates: list[Certificate]) -> tuple[int, str]:
+    """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube."""
+    f = certificates[0].formulation
+    clauses = [*f.cnf.clauses, *cube_solutions(certificates),
+               *([-c[0] for c in certificate.cube if len(c) == 1] for certificate in certificates)]
+    return refute_now(clauses, f, "a solution lies in no part's cube (a part is missing?)", "the cover proof")
+
+
+def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance: Any) -> str:
+    """Under symmetry breaking, prove that the orbits of every part's solutions (and the cubes') hold every
+    solution of the formula without the breaking, as ``orbits.drat`` does for a run not split: the count
+    is then exact. Why not (empty when proved, or when the formula keeps every solution)."""
+    first = certificates[0]
+    if first.unbroken is None:
+        return ""
+    leaders = [clause for certificate in certificates for clause, _ in certificate.blocking]
+    counted = expand(first.formulation, first.unbroken, [*leaders, *cube_solutions(certificates)], puzzle, instance)
+    failure = counted.failure or members_failure(first.unbroken, counted.members)
+    if not failure and counted.solutions != whole.solutions:
+        failure = f"the orbits hold {counted.solutions} solutions, the parts count {whole.solutions}"
+    if failure:
+        return failure
+    steps, failure = refute_now([*first.unbroken.formulation.cnf.clauses, *counted.members], first.unbroken.formulation,
+                                "the formula without symmetry breaking has a solution in no orbit", "the orbits proof")
+    whole.cover_steps += steps
+    whole.assumed = whole.assumed if failure else ""
+    return failure
+
+
+def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, name: str) -> tuple[int, str]:
+    """Prove ``clauses`` unsatisfiable now (CaDiCaL, DRAT; a lazy formula's cuts added, each vouched for by
+    its witness) and check the proof with gridsat's checker: its steps, and why not (``satisfiable``: a
+    model that needs no cut was found, named after it)."""
+    from pysat.solvers import Solver
+
+    from gridsat.solvers.proof.certificate import proved
+    from gridsat.solvers.proof.certified import closed, proof_of
+
+    clauses = list(clauses)
+    with Solver(name=PROVER, with_proof=True, bootstrap_with=clauses) as oracle:
+        while oracle.solve():
+            model = oracle.get_model() or []
+            cuts = f.refine(model) if f.refine is not None else []
+            vouched = [c for c in cuts if f.vouch and f.witness and f.vouch(c, f.witness(c)) is None]
+            if not cuts or len(vouched) != len(cuts):
+                return 0, f"{satisfiable}: {dumps(f.decode(f.values(model)))[:80]}"
+            clauses += cuts
+            oracle.append_formula(cuts)
+        proof = closed(proof_of(oracle))
+    return proved(clauses, proof, name)

@@ -1,0 +1,180 @@
+"""check-proof recomputes the claim: each repro of issue 50 planted in a kept certificate is refused (exit 1),
+and a symmetry-broken run's count is the sum of its orbits, proved over the formula without the breaking."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from conftest import gridsat  # noqa: E402
+
+
+def kept(tmp_path: Path, *args: str) -> Path:
+    folder = tmp_path / "kept"
+    done = gridsat("count", *args, "--backend", "sat", "--proof", str(folder))
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+def test_tatami_with_symmetry_breaking_checks_to_the_runs_count(tmp_path: Path) -> None:
+    folder = tmp_path / "mats"
+    done = gridsat("count", "tatami", "4x7", "--backend", "sat", "--encoding", "mats+pairwise+symmetry",
+                   "--proof", str(folder))
+    assert done.returncode == 0 and done.stdout.startswith("3 (certified"), done.stdout
+    assert (folder / "orbits.drat").is_file()
+    again = gridsat("check-proof", str(folder))
+    assert again.returncode == 0 and "has exactly 3 solutions" in again.stdout, again.stdout
+
+
+def test_a_rotated_leader_blocked_beside_the_leaders_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "prime-grid", "3x3")
+    assert "exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
+    variable = {("x", r, c, v): 1 + 10 * (3 * r + c) + v - 1 for r in range(3) for c in range(3) for v in range(1, 11)}
+    rotated = [[7, 4, 1], [10, 3, 2], [9, 8, 5]]  # a quarter turn of [[1,2,5],[4,3,8],[7,10,9]], the first leader
+    true = {variable["x", r, c, rotated[r][c]] for r in range(3) for c in range(3)}
+    clause = " ".join(str(-v if v in true else v) for v in range(1, 91))
+    assert "c p show 1 2 3 " in (folder / "formula.cnf").read_text()
+    with (folder / "blocking.cnf").open("a") as blocking:
+        blocking.write(f"c gridsat solution {json.dumps(rotated, separators=(',', ':'))}\n{clause} 0\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and "136" not in done.stdout, done.stdout
+    assert done.stdout.startswith("not certified: blocking clause 17: the assignment it rules out is no model"), \
+        done.stdout
+
+
+def test_a_weakened_leader_constraint_is_refused_by_run_and_check(tmp_path: Path, monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.models.prime_grid import symmetry
+
+    full = symmetry.leader_orders
+    monkeypatch.setattr(symmetry, "leader_orders", lambda grid: full(grid)[:3])
+    outcome = api.count("prime-grid", "3x3", backend="sat", proof=tmp_path / "weak")
+    assert outcome.details["certified"] is False, outcome.details
+    assert "stands for a solution that blocked assignment" in outcome.details["certificate_failure"]
+    verdict, _ = api.check_proof(tmp_path / "weak")
+    assert not verdict.certified and "stands for a solution that blocked assignment" in verdict.failure
+
+
+def test_a_self_contradicting_cube_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "tatami", "4x7")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2")
+    (folder / "formula.cnf").write_text(text + "1 0\n-1 0\n")
+    (folder / "blocking.cnf").write_text("")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout == "not certified: the cube contradicts itself: it holds both 1 and " \
+        "-1\n", done.stdout
+
+
+def test_a_blocked_assignment_that_is_no_model_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "tatami", "4x7")
+    first = next(line for line in (folder / "blocking.cnf").read_text().splitlines() if not line.startswith("c"))
+    true = next(-int(lit) for lit in first.split() if int(lit) < 0)  # a variable the first solution sets
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1")
+    (folder / "formula.cnf").write_text(text + f"{-true} 0\n")  # a cube that leaves the first solution out
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout.startswith("not certified: blocking clause 1: the assignment it "
+                                                           "rules out is no model"), done.stdout
+
+
+def test_two_blocked_assignments_of_one_solution_are_refused(tmp_path: Path, monkeypatch) -> None:
+    from gridsat.certification import build
+    from gridsat.solvers.proof.certificate import identity, judge, read
+
+    folder = kept(tmp_path, "tatami", "4x7")
+    ident = identity(folder)
+    puzzle, instance, formulation = build(ident)
+    certificate, _ = read(folder, ident, formulation)
+    assert judge(certificate, puzzle, instance).certified
+    first = json.loads(certificate.blocking[0][1])
+    monkeypatch.setattr(formulation, "decode", lambda values: first)  # a decoder that reads every model as one
+    certificate.blocking = [(clause, certificate.blocking[0][1]) for clause, _ in certificate.blocking]
+    verdict = judge(certificate, puzzle, instance)
+    assert not verdict.certified
+    assert verdict.failure == "blocked assignment 2: it stands for a solution that blocked assignment 1 stands for too"
+
+
+def test_cpsat_enumeration_is_certified_and_its_certificate_checks_again(tmp_path: Path) -> None:
+    folder = tmp_path / "tours"
+    done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "cpsat", "--certify", "--json",
+                   "--proof", str(folder))
+    record = json.loads(done.stdout)
+    assert done.returncode == 0 and (record["count"], record["certified"]) == (304, True), done.stdout
+    again = gridsat("check-proof", str(folder))
+    assert again.returncode == 0 and "has exactly 304 solutions" in again.stdout, again.stdout
+    blocking = (folder / "blocking.cnf").read_text().splitlines()
+    (folder / "blocking.cnf").write_text("\n".join(blocking[2:]) + "\n")  # one of CP-SAT's solutions left out
+    assert gridsat("check-proof", str(folder)).returncode == 1
+
+
+@pytest.mark.parametrize("args, starts", [
+    (["count", "prime-grid", "3x3"], "128 (certified"),  # CP-SAT keeps one filling per orbit: orbits.drat
+    (["count", "shikaku", "seed", "--limit", "2"], "1 (unique; certified"),
+    (["solve", "prime-grid", "3x3", "-p", "max=9"], "no solution exists (certified"),
+    (["enumerate", "tatami", "4x7"], ""),
+])
+def test_cpsat_answers_are_certified(args: list[str], starts: str) -> None:
+    done = gridsat(*args, "--backend", "cpsat", "--certify")
+    assert done.stdout.startswith(starts) and "certified: proof of" in done.stdout, done.stdout
+
+
+def test_cpsat_solutions_the_cnf_does_not_hold_are_refused(monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.solvers.proof import replay
+
+    real = replay.CpsatReplay.add
+    monkeypatch.setattr(replay.CpsatReplay, "add",
+                        lambda self, values, n: None if self.reported else real(self, values, n))
+    outcome = api.count("tatami", "4x7", backend="cpsat", certify=True)  # the replay sees only the first solution
+    assert outcome.count == 3 and outcome.details["certified"] is False
+    assert outcome.details["certificate_failure"].startswith("the CNF has a solution CP-SAT did not report")
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_a_split_run_is_checked_as_a_whole(tmp_path: Path, backend: str) -> None:
+    import shutil
+
+    from gridsat import Split, api
+
+    folder = tmp_path / "parts"
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend=backend, proof=folder,
+                        split=Split(jobs=2, probe=0, parts=8))
+    assert (outcome.count, outcome.details["certified"]) == (304, True), outcome.details
+    parts = sorted(folder.glob("part-*"))
+    assert len(parts) > 1
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 0 and "has exactly 304 solutions in " in done.stdout, done.stdout
+    fullest = max(parts, key=lambda p: len((p / "blocking.cnf").read_text()))
+    shutil.copytree(fullest, folder / "part-999")  # an extra part: its solutions counted twice
+    extra = gridsat("check-proof", str(folder))
+    assert extra.returncode == 1 and "count the same solution" in extra.stdout, extra.stdout
+    shutil.rmtree(folder / "part-999")
+    shutil.rmtree(fullest)  # a missing part: its solutions lie in no other part's cube
+    missing = gridsat("check-proof", str(folder))
+    assert missing.returncode == 1 and "lies in no part's cube" in missing.stdout, missing.stdout
+
+
+def test_a_split_run_under_symmetry_breaking_is_exact_only_as_a_whole(tmp_path: Path) -> None:
+    from gridsat import Split, api
+
+    folder = tmp_path / "parts"
+    outcome = api.count("prime-grid", "3x3", backend="sat", proof=folder, split=Split(jobs=2, probe=0, parts=4))
+    assert (outcome.count, outcome.details["certified"]) == (128, True), outcome.details
+    assert "symmetry breaking keeps a member of every orbit" in outcome.details["certificate_assumes"]
+    part = gridsat("check-proof", str(sorted(folder.glob("part-*"))[0]))
+    assert part.returncode == 0 and "exactly" not in part.stdout and ", assuming that the symmetry" in part.stdout
+    whole = gridsat("check-proof", str(folder))
+    assert whole.returncode == 0 and "has exactly 128 solutions in " in whole.stdout, whole.stdout
+
+
+def test_a_model_is_evaluated_not_taken_from_the_solver() -> None:
+    from gridsat.solvers.proof.clausal import from_lists
+    from gridsat.solvers.proof.models import first_non_model, satisfies
+
+    formula = [[1, 2], [-1, 3]]
+    assert satisfies(from_lists(formula), [1, -2, 3]) and not satisfies(from_lists(formula), [1, -2, -3])
+    assert first_non_model(formula, [[-1, -3], [1, -2]]) is None  # {1, 3} and {-1, 2} are models
+    assert first_non_model(formula, [[-1, -3], [-1, 3]]) == 2  # {1, -3} breaks the second clause
+    assert first_non_model(formula, [[1, 2]]) == 1  # {-1, -2} breaks the first
