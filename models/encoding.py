@@ -9,7 +9,7 @@ every axis not named takes its default. ``EncodingSpace.resolve`` turns that int
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -19,21 +19,45 @@ from gridsat.models.errors import GridsatError, UnknownEncoding
 FORMULATIONS = {"cpsat": "the CP-SAT model", "cnf": "the CNF"}
 
 
-@dataclass(frozen=True)
 class Axis:
     """One independent formulation choice; the first choice is the default.
 
     ``exact`` names the choice to take instead when the default's models are not exactly the
     solutions (e.g. it keeps one per symmetry orbit) and the model leaves gridsat, as an export.
+    An axis with a ``registry`` (models/registries.py) is open: its choices are the ones given, then every
+    name the registry holds when they are asked for, so an encoding registered later is offered too.
     """
 
-    name: str
-    choices: tuple[str, ...]
-    exact: str | None = None
+    __slots__ = ("_given", "exact", "name", "registry")
+
+    def __init__(self, name: str, choices: tuple[str, ...], exact: str | None = None,
+                 registry: Mapping[str, object] | None = None) -> None:
+        self.name = name
+        self._given = tuple(choices)
+        self.exact = exact
+        self.registry = registry
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        if self.registry is None:
+            return self._given
+        return (*self._given, *(n for n in self.registry if n not in self._given))
 
     @property
     def default(self) -> str:
         return self.choices[0]
+
+    def _key(self) -> tuple[object, ...]:
+        return self.name, self._given, self.exact, id(self.registry)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Axis) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Axis({self.name!r}, {self.choices!r}, exact={self.exact!r})"
 
 
 @dataclass(frozen=True)
@@ -60,13 +84,14 @@ class EncodingSpace:
     axes: tuple[Axis, ...] = ()
 
     def __post_init__(self) -> None:
+        self.tokens()
+
+    def tokens(self) -> list[str]:
+        """Every name a user may give, in declaration order (an open axis's as registered now)."""
         tokens = [c for axis in self.axes for c in axis.choices]
         if len(tokens) != len(set(tokens)):
             raise ValueError(f"choice names must be unique across axes: {tokens}")
-
-    def tokens(self) -> list[str]:
-        """Every name a user may give, in declaration order."""
-        return [c for axis in self.axes for c in axis.choices]
+        return tokens
 
     def resolve(self, text: str | None, where: str = "", exact: bool = False) -> Encoding:
         """Parse ``a+b`` into one choice per axis; unknown or clashing names fail (``where`` says whose).
@@ -77,6 +102,7 @@ class EncodingSpace:
         if text and "" in text.split("+"):  # "a+", "+", "a++b": a name left out is a typo, not a default
             raise UnknownEncoding(text, self.tokens() or ["default"], where)
         words = [w for w in text.split("+") if w != "default"] if text else []
+        self.tokens()  # an encoding registered since may clash with another axis's choice
         owner = {c: axis.name for axis in self.axes for c in axis.choices}
         for word in words:
             if word not in owner:

@@ -16,7 +16,7 @@ consistency, for the value literals of finite-domain variables). Add a case with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 
 from gridsat.models.constraints import Formula, amo
@@ -40,7 +40,47 @@ class Claim:
         return word if holds else f"not {word}"
 
 
-CASES: dict[str, Claim] = {}
+class Cases(MutableMapping[str, Claim]):
+    """The registry: cases added one by one, and live families of cases (``follow``), such as one per
+    at-most-one encoding, read each time the registry is, so that an encoding a plugin registers later is
+    checked too. In the order they were added; a later case of the same name replaces an earlier one."""
+
+    def __init__(self) -> None:
+        self._sources: list[dict[str, Claim] | Callable[[], Iterable[Claim]]] = []
+
+    def follow(self, family: Callable[[], Iterable[Claim]]) -> None:
+        """Add the cases ``family`` gives whenever the registry is read."""
+        self._sources.append(family)
+
+    def _now(self) -> dict[str, Claim]:
+        out: dict[str, Claim] = {}
+        for source in self._sources:
+            out.update(source if isinstance(source, dict) else {c.name: c for c in source()})
+        return out
+
+    def __getitem__(self, name: str) -> Claim:
+        return self._now()[name]
+
+    def __setitem__(self, name: str, case: Claim) -> None:
+        if not self._sources or not isinstance(self._sources[-1], dict):
+            self._sources.append({})
+        self._sources[-1][name] = case  # type: ignore[index]
+
+    def __delitem__(self, name: str) -> None:
+        held = [s for s in self._sources if isinstance(s, dict) and name in s]
+        if not held:
+            raise KeyError(name)
+        for source in held:
+            del source[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+
+CASES = Cases()
 
 
 def register(case: Claim) -> Claim:
@@ -87,14 +127,19 @@ def sliced(puzzle: str, text: str, encoding: str, primary: Pick, auxiliary: Pick
     return Constraint(clauses, chosen, {var: keys[var] for var in chosen}, f"{puzzle} {text} {encoding}")
 
 
-def register_cardinality() -> None:
-    """Every at-most-one and exactly-one encoding gridsat names, on 2 to 6 literals (``native`` writes no
-    clauses: the solver propagates it itself)."""
+def cardinality_claims() -> Iterator[Claim]:
+    """Every at-most-one and exactly-one encoding registered now (a plugin's too), on 2 to 6 literals, but
+    those that need CNF+: they write no clauses, the solver propagates them itself."""
     for exactly, group, what in ((False, "at-most-one", "at_most_one"), (True, "exactly-one", "exactly_one")):
-        for name in (n for n in amo.ENCODINGS if n != "native"):
-            register(Claim(f"{group} {name}", "propagation",
-                          lambda name=name, exactly=exactly: cardinality_case(name, range(2, 7), exactly),
-                          f"2 to 6 literals, as models/constraints/amo.{what} writes them"))
+        for name in (n for n in amo.ENCODINGS if not amo.ENCODINGS.needs[n]):
+            yield Claim(f"{group} {name}", "propagation",
+                        lambda name=name, exactly=exactly: cardinality_case(name, range(2, 7), exactly),
+                        f"2 to 6 literals, as models/constraints/amo.{what} writes them")
+
+
+def register_cardinality() -> None:
+    """The at-most-one and exactly-one cases, followed live (``cardinality_claims``)."""
+    CASES.follow(cardinality_claims)
 
 
 def cells(*where: tuple[int, int]) -> Pick:

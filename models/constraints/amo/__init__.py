@@ -55,10 +55,9 @@ def exactly_one(formula: Formula, lits: Sequence[int], name: str) -> None:
 
 
 def axis(names: Sequence[str] | None = None, default: str = "pairwise") -> Axis:
-    """The ``amo`` axis of an encoding space: ``names`` (default: every registered encoding), ``default`` first."""
-    names = list(names or ENCODINGS)
-    names.remove(default)
-    return Axis("amo", (default, *names))
+    """The ``amo`` axis of an encoding space, ``default`` first: ``names``, or without them every encoding
+    registered, now or later (a plugin's too, whenever it registers)."""
+    return ENCODINGS.axis(default, names)
 
 
 def measured(name: str, n: int) -> tuple[int, int]:

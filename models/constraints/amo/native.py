@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gridsat.models.constraints.amo.registry import encoding
+from gridsat.models.registries import CNF_PLUS
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
 
 
-@encoding("native")
+@encoding("native", needs=(CNF_PLUS,))
 def native(formula: Formula, lits: list[int]) -> None:
     """A native cardinality constraint (PySAT's CNFPlus ``atmost``), no clauses: propagated by the solver
     itself (MiniCard: Liffiton and Maglalang, SAT 2012; Glucard). Only the solvers in ``NATIVE_SOLVERS``
