@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from gridsat.models.errors import GridsatError, UnknownEncoding
@@ -62,9 +62,11 @@ class Axis:
 
 @dataclass(frozen=True)
 class Encoding:
-    """One choice on every axis of a space."""
+    """One choice on every axis of a space; ``exact_instead``: the exact choices taken, when it was resolved
+    ``exact``, in place of the default of an axis the user did not name."""
 
     choices: tuple[tuple[str, str], ...]
+    exact_instead: tuple[str, ...] = field(default=(), compare=False)
 
     def __getitem__(self, axis: str) -> str:
         return dict(self.choices)[axis]
@@ -111,7 +113,22 @@ class EncodingSpace:
             if axis in picked and picked[axis] != word:
                 raise UnknownEncoding(text or "", self.tokens(), f"{where} ({picked[axis]} and {word} are both {axis})")
             picked[axis] = word
-        return Encoding(tuple((a.name, picked.get(a.name, (exact and a.exact) or a.default)) for a in self.axes))
+        swapped = tuple(a.exact for a in self.axes
+                        if exact and a.exact and a.name not in picked and a.exact != a.default)
+        return Encoding(tuple((a.name, picked.get(a.name, (exact and a.exact) or a.default)) for a in self.axes),
+                        swapped)  # type: ignore[arg-type]
+
+    def needs(self, encoding: Encoding) -> dict[str, tuple[str, str]]:
+        """What ``encoding`` needs of a backend (models/registries.py), each need with the choice that brings
+        it (``the native at-most-one encoding``) and its axis: an open axis's registry says what each of its
+        encodings needs."""
+        found: dict[str, tuple[str, str]] = {}
+        for axis in self.axes:
+            table: Mapping[str, frozenset[str]] = getattr(axis.registry, "needs", {})
+            choice = dict(encoding.choices).get(axis.name)
+            for need in table.get(choice, frozenset()) if choice is not None else ():
+                found.setdefault(need, (f"the {choice} {getattr(axis.registry, 'what', 'encoding')}", axis.name))
+        return found
 
     def all(self) -> Iterator[Encoding]:
         """Every combination of choices (the cross-check's product)."""

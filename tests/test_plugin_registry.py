@@ -90,3 +90,19 @@ def test_an_encoding_is_registered_once(registered: list[str]) -> None:
         amo.encoding("mypairs")(pairs)
     with pytest.raises(ValueError, match="needs"):
         amo.encoding("other", needs=("a quantum computer",))
+
+
+def test_a_plugin_encoding_that_needs_cnf_plus_runs_only_where_cnf_plus_is_taken(registered: list[str]) -> None:
+    """What an encoding needs is declared once and checked by the gate, for a plugin's encoding as for ``native``."""
+
+    @amo.encoding("mycard", needs=(amo.CNF_PLUS,))
+    def card(formula: gridsat.plugin.Formula, lits: list[int]) -> None:
+        formula.atmost(lits, 1)
+
+    registered.append("mycard")
+    with pytest.raises(gridsat.GridsatError, match=r"the mycard at-most-one encoding is CNF\+.*solver 'cadical195' "
+                                                   r"cannot take: choose backend sat with solver minicard"):
+        gridsat.count("tatami", "4x7", backend="sat", encoding="mycard")
+    assert gridsat.count("tatami", "4x7", backend="sat", encoding="mycard", solver="minicard").count == TATAMI_4X7
+    report = gridsat.crosscheck("tatami", "4x7", backends=["sat"], encodings="each")
+    assert report.agree and "mats+mycard+nosymmetry/minicard" in [o.encoding for o in report.outcomes]

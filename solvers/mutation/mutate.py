@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models import get_puzzle
-from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
+from gridsat.models.registries import CNF_PLUS
 from gridsat.models.solution import digest
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import Backend, Request
@@ -261,9 +261,11 @@ class Judge:
         seen: set[bytes] = set()
         count = 0
         try:
-            # native at-most-ones run on a solver that takes CNF+
-            solver = NATIVE_SOLVERS[0] if kind == "cnf" and native_in(self.encoding) else None
-            search = self.task.backend.prepare(fake, instance, Request(encoding=self.encoding.name, solver=solver))
+            backend = self.task.backend
+            needs = self.puzzle.encodings(kind).needs(self.encoding)  # an encoding that needs CNF+ runs where it can
+            solver = backend.cnf_plus_solvers[0] if CNF_PLUS in needs and backend.cnf_plus_solvers else None
+            request = Request(encoding=self.encoding.name, solver=solver, resolved=self.encoding)
+            search = backend.prepare(fake, instance, request)
             solutions = search.solutions(stop)
             try:
                 for solution in solutions:

@@ -10,15 +10,12 @@ from gridsat.models.registries import CNF_PLUS
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
 
-# The PySAT solvers that take CNF+ (native at-most-k constraints): the only ones ``native`` runs on.
-NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
-
 
 @encoding("native", needs=(CNF_PLUS,))
 def native(formula: Formula, lits: list[int]) -> None:
     """A native cardinality constraint (PySAT's CNFPlus ``atmost``), no clauses: propagated by the solver
-    itself (MiniCard: Liffiton and Maglalang, SAT 2012; Glucard). Only the solvers in ``NATIVE_SOLVERS``
-    take it; every other backend or solver refuses a formulation that has one.
+    itself (MiniCard: Liffiton and Maglalang, SAT 2012; Glucard). It needs CNF+: the gate runs it only on a
+    backend and solver that take CNF+ (the sat backend's ``cnf_plus_solvers``) and refuses it elsewhere.
     Size: 0 variables, 0 clauses, one native constraint."""
     formula.atmost(lits, 1)
 
