@@ -353,10 +353,9 @@ def mutate(
     bound = bind(backend, chosen, Job(COUNT, time_limit=time_limit))
     kind = bound.backend.formulation
     space = chosen.encodings(kind)
-    names = [space.resolve(encoding, f" for the {kind} of {chosen.name}").name] if encoding else [
-        e.name for e in space.variants()]
+    encodings = [space.resolve(encoding, f" for the {kind} of {chosen.name}")] if encoding else list(space.variants())
     cases = counted_cases(chosen, list(instances), params, time_limit) if instances else golden_corpus(chosen)
-    return mutation_report(chosen, bound, names, cases, time_limit=time_limit, mutants=mutants, seed=seed,
+    return mutation_report(chosen, bound, encodings, cases, time_limit=time_limit, mutants=mutants, seed=seed,
                            jobs=jobs, search=search, proof_budget=proof_budget, on_verdict=on_verdict)
 
 

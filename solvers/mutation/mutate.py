@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models import get_puzzle
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.registries import CNF_PLUS
@@ -193,7 +194,8 @@ class Assignment:
 
     puzzle: str
     backend: Backend
-    encoding: str
+    encoding: str  # its name (what reports and the sample's order go by)
+    chosen: Encoding  # resolved above the workers: what a judge builds, no text parsed again
     corpus: tuple[Case, ...]
     time_limit: float
     search: bool = True
@@ -207,7 +209,7 @@ class Judge:
         self.task = task
         self.puzzle = puzzle or get_puzzle(task.puzzle)
         self.kind = task.backend.formulation
-        self.encoding = self.puzzle.encodings(self.kind).resolve(task.encoding)
+        self.encoding = task.chosen
         self.instances = [self.puzzle.parse(c.text, c.params) for c in task.corpus]
         self._built: dict[int, Built] = {}
         self._ladder: list[tuple[str, Mapping[str, str], Instance]] | None = None
@@ -448,14 +450,14 @@ def judge_in_worker(task: Assignment, mutant: Mutant) -> Verdict:
     return _judges[key].judge(mutant)
 
 
-def plan(puzzle: Puzzle, backend: Backend, encodings: list[str], corpus: list[Case], time_limit: float,
+def plan(puzzle: Puzzle, backend: Backend, encodings: list[Encoding], corpus: list[Case], time_limit: float,
          mutants: int | str | None, seed: int, search: bool = True,
          proof_budget: int = PROOF_CONFLICTS) -> tuple[list[tuple[Assignment, Mutant]], int]:
     """The (task, mutant) pairs to judge, and how many mutants the encodings have: every one (``"all"``, or
     None when there are at most ``DEFAULT_SAMPLE``), or a seeded sample of ``mutants`` (None: ``DEFAULT_SAMPLE``)."""
     pairs = []
-    for name in encodings:
-        task = Assignment(puzzle.name, backend, name, tuple(corpus), time_limit, search, proof_budget)
+    for chosen in encodings:
+        task = Assignment(puzzle.name, backend, chosen.name, chosen, tuple(corpus), time_limit, search, proof_budget)
         judge = Judge(task, puzzle)
         _judges.setdefault(repr(task), judge)
         # The bugs an encoding can have are found on the corpus and the ladder alike, so that a small
@@ -500,7 +502,7 @@ def run_all(pairs: list[tuple[Assignment, Mutant]], jobs: int = 1) -> Iterator[V
         pool.join()
 
 
-def mutation_report(puzzle: Puzzle, bound: Bound, encodings: list[str], corpus: list[Case], *,
+def mutation_report(puzzle: Puzzle, bound: Bound, encodings: list[Encoding], corpus: list[Case], *,
                     time_limit: float, mutants: int | str | None = None, seed: int = 0, jobs: int = 1,
                     search: bool = True, proof_budget: int = PROOF_CONFLICTS,
                     on_verdict: Callable[[Verdict, int], None] | None = None) -> MutationReport:
