@@ -8,7 +8,6 @@ import pytest
 
 import gridsat
 from conftest import gridsat as run_gridsat
-from gridsat import api
 from gridsat.models import get_puzzle
 from gridsat.models.prime_grid import formulations as prime_formulations
 from gridsat.models.prime_grid.symmetry import keeps_leaders
