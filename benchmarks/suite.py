@@ -327,16 +327,20 @@ def refusal(name: str, puzzle: Puzzle, sample: Instance, encoding: str) -> str |
     """Why counter ``name`` cannot count ``encoding``, or None: it is lazy (its models include
     non-solutions, known once its CNF is built, here on a small instance), or native (CNF+, which a
     DIMACS counter cannot read)."""
-    from gridsat.solvers.backends.counters import check_dimacs, check_eager, resolve
+    from gridsat.solvers.backends.counters import check_eager
+    from gridsat.solvers.gate import check_needs, settle
 
-    chosen = resolve(puzzle, Request(encoding))
+    backend, request = backend_class(name)(), Request(encoding)
+    chosen = settle(backend, puzzle, request)
+    if chosen is None:  # a counter counts a CNF, so the gate resolves its encoding: never here
+        return None
     try:
         formulation = puzzle.cnf(sample, chosen)
     except GridsatError:
         return None  # not buildable on the sample: the runs will say what they can do
     try:
         check_eager(name, puzzle, chosen, formulation)
-        check_dimacs(name, chosen)
+        check_needs(puzzle.cnf_encodings.needs(chosen), backend.refuses_cnf_plus(request))
     except InvalidOption as error:
         return str(error)
     return None
@@ -510,11 +514,13 @@ def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: lis
 
 
 def cnf_plus_solver(puzzle: Puzzle, encoding: str | None, solver: str | None) -> str | None:
-    """The solver a run of ``encoding`` gets when the entry names none: a native at-most-one runs on the
-    first solver that takes CNF+, anything else on ``solver``."""
-    from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
+    """The solver a run of ``encoding`` gets when the entry names none: an encoding that needs CNF+ runs on
+    the first solver that takes it, anything else on ``solver``."""
     from gridsat.models.encoding import resolve_for
+    from gridsat.models.registries import CNF_PLUS
+    from gridsat.solvers.backend import backend_class
 
-    if solver is None or encoding is None or not native_in(resolve_for(puzzle, "cnf", encoding)):
+    if solver is None or encoding is None or CNF_PLUS not in puzzle.cnf_encodings.needs(
+            resolve_for(puzzle, "cnf", encoding)):
         return solver
-    return NATIVE_SOLVERS[0]
+    return backend_class("sat").cnf_plus_solvers[0]

@@ -23,7 +23,6 @@ from gridsat.models import names as puzzle_names
 from gridsat.models.constraints.amo import ENCODINGS as AT_MOST_ONE
 from gridsat.models.errors import GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.formulation import Formulation
-from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.solvers.backend import (
     BACKENDS,
@@ -43,28 +42,28 @@ from gridsat.solvers.backend import (
 from gridsat.solvers.backend import formulate as build
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.checks.crosscheck import RUN_BUDGET as RUN_BUDGET
-from gridsat.solvers.checks.crosscheck import SCOPES, Config, Report, configurations, left_out
+from gridsat.solvers.checks.crosscheck import SCOPES, Config, Report, left_out
 from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET as TOTAL_BUDGET
 from gridsat.solvers.checks.crosscheck import Turn as Turn
-from gridsat.solvers.checks.crosscheck import crosscheck as run_crosscheck
 from gridsat.solvers.checks.fuzz import BUDGET as FUZZ_BUDGET
 from gridsat.solvers.checks.fuzz import PAIRS as FUZZ_PAIRS
 from gridsat.solvers.checks.fuzz import FuzzReport, fuzz_one, parse_mutant
 from gridsat.solvers.checks.fuzz import fuzz as run_fuzz
 from gridsat.solvers.export import FORMATS, Export, exporting
 from gridsat.solvers.gate import METHODS as METHODS
-from gridsat.solvers.gate import Job, admit, bind
+from gridsat.solvers.gate import Job, bind
 from gridsat.solvers.host.machine import cores
 from gridsat.solvers.mutation.mutate import ALL, MutationReport, Verdict, mutation_report
 from gridsat.solvers.mutation.mutate import Score as Score
 from gridsat.solvers.mutation.redundancy import PROOF_CONFLICTS
 from gridsat.solvers.orbits.counting import UP_TO as UP_TO
 from gridsat.solvers.orbits.counting import OrbitOutcome as OrbitOutcome
-from gridsat.solvers.orbits.counting import Orbits, crosscheck_orbits
+from gridsat.solvers.orbits.counting import Orbits
 from gridsat.solvers.orbits.counting import count_notes as count_notes
 from gridsat.solvers.orbits.counting import counted as counted
 from gridsat.solvers.proof.claim import Certify
-from gridsat.solvers.route import kept_run, make_count, open_enumeration
+from gridsat.solvers.route import DEFAULT_TOTAL as DEFAULT_TOTAL
+from gridsat.solvers.route import cross_check, make_count, open_enumeration
 from gridsat.solvers.run import Enumeration, Outcome, Progress, execute
 from gridsat.solvers.run import consume as consume
 from gridsat.solvers.splitting.parallel import MAX_JOBS as MAX_JOBS
@@ -212,7 +211,6 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)
 
 
-DEFAULT_TOTAL = "default"  # crosscheck's total_budget when the caller gives none
 
 
 def crosscheck(
@@ -258,20 +256,9 @@ def crosscheck(
     if not (isinstance(encodings, str) and encodings in SCOPES):
         encodings = listed(encodings, "encodings")
     check_limits(None, time_limit)
-    plan = splitting(split)
-    skipped = [] if names is not None else [f"{n}: not run: {why}" for n, why in left_out(chosen).items()]
-    configs = configurations(chosen, names, encodings, solver, notes=skipped)
-    if solver is not None:
-        check_counting_solver(chosen, configs, solver)
-    if up_to is not None:
-        return crosscheck_orbits(chosen, parsed, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
-                                 on_start=on_start, split=plan, skipped=skipped)
-
-    if total_budget == DEFAULT_TOTAL:  # the default bounds only a cross-check of more than the defaults
-        total_budget = None if encodings == "default" else TOTAL_BUDGET
-    return run_crosscheck(chosen, parsed, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
-                          run=kept_run(chosen, parsed, plan), skipped=skipped, golden=golden_count(chosen, parsed),
-                          total=total_budget)
+    return cross_check(chosen, parsed, backends=names, scope=encodings, solver=solver, time_limit=time_limit,
+                       total_budget=total_budget, up_to=up_to, split=splitting(split), on_outcome=on_outcome,
+                       on_start=on_start)
 
 
 def listed(value: str | Iterable[str], parameter: str) -> list[str]:
@@ -368,10 +355,9 @@ def mutate(
     bound = bind(backend, chosen, Job(COUNT, time_limit=time_limit))
     kind = bound.backend.formulation
     space = chosen.encodings(kind)
-    names = [space.resolve(encoding, f" for the {kind} of {chosen.name}").name] if encoding else [
-        e.name for e in space.variants()]
+    encodings = [space.resolve(encoding, f" for the {kind} of {chosen.name}")] if encoding else list(space.variants())
     cases = counted_cases(chosen, list(instances), params, time_limit) if instances else golden_corpus(chosen)
-    return mutation_report(chosen, bound, names, cases, time_limit=time_limit, mutants=mutants, seed=seed,
+    return mutation_report(chosen, bound, encodings, cases, time_limit=time_limit, mutants=mutants, seed=seed,
                            jobs=jobs, search=search, proof_budget=proof_budget, on_verdict=on_verdict)
 
 
@@ -420,17 +406,6 @@ def splitting(split: Split | None) -> Split | None:
 def is_whole_number(value: object, floor: int) -> bool:
     """A whole number of at least ``floor`` (True and False are not numbers of anything here)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= floor
-
-
-def check_counting_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
-    """A cross-check's ``solver`` must be one that the runs taking it can count with."""
-    takers = [c for c in configs if c.request.solver is not None]
-    if not takers:
-        named = backends_where(lambda b: "solver" in b.takes)
-        raise InvalidOption(f"solver={solver!r} applies to the {' and '.join(named)} backend, which this "
-                            "cross-check does not run")
-    for config in takers:
-        admit(config.backend, puzzle, Job(COUNT, config.request))
 
 
 def check_limits(limit: int | None, time_limit: float | None) -> None:

@@ -9,8 +9,8 @@ every axis not named takes its default. ``EncodingSpace.resolve`` turns that int
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from gridsat.models.errors import GridsatError, UnknownEncoding
@@ -19,28 +19,54 @@ from gridsat.models.errors import GridsatError, UnknownEncoding
 FORMULATIONS = {"cpsat": "the CP-SAT model", "cnf": "the CNF"}
 
 
-@dataclass(frozen=True)
 class Axis:
     """One independent formulation choice; the first choice is the default.
 
     ``exact`` names the choice to take instead when the default's models are not exactly the
     solutions (e.g. it keeps one per symmetry orbit) and the model leaves gridsat, as an export.
+    An axis with a ``registry`` (models/registries.py) is open: its choices are the ones given, then every
+    name the registry holds when they are asked for, so an encoding registered later is offered too.
     """
 
-    name: str
-    choices: tuple[str, ...]
-    exact: str | None = None
+    __slots__ = ("_given", "exact", "name", "registry")
+
+    def __init__(self, name: str, choices: tuple[str, ...], exact: str | None = None,
+                 registry: Mapping[str, object] | None = None) -> None:
+        self.name = name
+        self._given = tuple(choices)
+        self.exact = exact
+        self.registry = registry
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        if self.registry is None:
+            return self._given
+        return (*self._given, *(n for n in self.registry if n not in self._given))
 
     @property
     def default(self) -> str:
         return self.choices[0]
 
+    def _key(self) -> tuple[object, ...]:
+        return self.name, self._given, self.exact, id(self.registry)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Axis) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Axis({self.name!r}, {self.choices!r}, exact={self.exact!r})"
+
 
 @dataclass(frozen=True)
 class Encoding:
-    """One choice on every axis of a space."""
+    """One choice on every axis of a space; ``exact_instead``: the exact choices taken, when it was resolved
+    ``exact``, in place of the default of an axis the user did not name."""
 
     choices: tuple[tuple[str, str], ...]
+    exact_instead: tuple[str, ...] = field(default=(), compare=False)
 
     def __getitem__(self, axis: str) -> str:
         return dict(self.choices)[axis]
@@ -60,13 +86,14 @@ class EncodingSpace:
     axes: tuple[Axis, ...] = ()
 
     def __post_init__(self) -> None:
+        self.tokens()
+
+    def tokens(self) -> list[str]:
+        """Every name a user may give, in declaration order (an open axis's as registered now)."""
         tokens = [c for axis in self.axes for c in axis.choices]
         if len(tokens) != len(set(tokens)):
             raise ValueError(f"choice names must be unique across axes: {tokens}")
-
-    def tokens(self) -> list[str]:
-        """Every name a user may give, in declaration order."""
-        return [c for axis in self.axes for c in axis.choices]
+        return tokens
 
     def resolve(self, text: str | None, where: str = "", exact: bool = False) -> Encoding:
         """Parse ``a+b`` into one choice per axis; unknown or clashing names fail (``where`` says whose).
@@ -77,6 +104,7 @@ class EncodingSpace:
         if text and "" in text.split("+"):  # "a+", "+", "a++b": a name left out is a typo, not a default
             raise UnknownEncoding(text, self.tokens() or ["default"], where)
         words = [w for w in text.split("+") if w != "default"] if text else []
+        self.tokens()  # an encoding registered since may clash with another axis's choice
         owner = {c: axis.name for axis in self.axes for c in axis.choices}
         for word in words:
             if word not in owner:
@@ -85,7 +113,22 @@ class EncodingSpace:
             if axis in picked and picked[axis] != word:
                 raise UnknownEncoding(text or "", self.tokens(), f"{where} ({picked[axis]} and {word} are both {axis})")
             picked[axis] = word
-        return Encoding(tuple((a.name, picked.get(a.name, (exact and a.exact) or a.default)) for a in self.axes))
+        swapped = tuple(a.exact for a in self.axes
+                        if exact and a.exact and a.name not in picked and a.exact != a.default)
+        return Encoding(tuple((a.name, picked.get(a.name, (exact and a.exact) or a.default)) for a in self.axes),
+                        swapped)  # type: ignore[arg-type]
+
+    def needs(self, encoding: Encoding) -> dict[str, tuple[str, str]]:
+        """What ``encoding`` needs of a backend (models/registries.py), each need with the choice that brings
+        it (``the native at-most-one encoding``) and its axis: an open axis's registry says what each of its
+        encodings needs."""
+        found: dict[str, tuple[str, str]] = {}
+        for axis in self.axes:
+            table: Mapping[str, frozenset[str]] = getattr(axis.registry, "needs", {})
+            choice = dict(encoding.choices).get(axis.name)
+            for need in table.get(choice, frozenset()) if choice is not None else ():
+                found.setdefault(need, (f"the {choice} {getattr(axis.registry, 'what', 'encoding')}", axis.name))
+        return found
 
     def all(self) -> Iterator[Encoding]:
         """Every combination of choices (the cross-check's product)."""

@@ -46,6 +46,9 @@ class Request:
     seed: int | None = None
     workers: int | None = None
     certify: Certify | None = None  # prove the final "no more solutions" with a checked DRAT proof (CERTIFY)
+    # ``encoding`` resolved by the gate (solvers/gate.py), once, for the backend's formulation: what a backend
+    # builds. None until the gate binds the request (and for a backend with no formulation).
+    resolved: Encoding | None = None
 
 
 class Search(Protocol):
@@ -115,6 +118,9 @@ class Backend:
     # A search that tries every choice cell by cell may run for hours where a solver or counter takes
     # seconds, so it ranks higher (``SLOW``) and waits behind them.
     cost_rank = 0
+    # The solvers it runs that take CNF+ (native at-most-k constraints): an encoding that needs CNF+ runs on
+    # them only (models/registries.py); none, for a backend that takes no CNF+ at all.
+    cnf_plus_solvers: tuple[str, ...] = ()
 
     # A backend holds no state: its class says all, so two of one class are equal (a configuration or a
     # bound job sent to a worker process compares equal to the parent's) and its repr keys caches by text.
@@ -144,6 +150,10 @@ class Backend:
         (``gridsat.solvers.gate``) calls this after its own checks."""
         if not counting and ENUMERATE not in self.can:
             raise listing_refused(self) if COUNT in self.can else cannot(self, ENUMERATE)
+
+    def refuses_cnf_plus(self, request: Request) -> str | None:
+        """Who, in a one-line refusal, cannot take CNF+ in a run of ``request`` (None: it takes it)."""
+        return f"backend {self.name!r}"
 
     def stops(self, request: Request) -> bool:
         """Whether a run of ``request`` can be stopped at a time limit (a cross-check's default budget
@@ -226,6 +236,14 @@ def searcher_of(kind: str) -> str:
 def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
     """``text`` resolved in the puzzle's ``kind`` space; a name only the other kind offers names its backend."""
     return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
+
+
+def bound_encoding(request: Request) -> Encoding:
+    """The encoding the gate resolved for ``request``: what a backend builds, never text parsed again."""
+    if request.resolved is None:
+        raise ValueError("a request reaches a backend through the gate (solvers/gate.py), which resolves its "
+                         "encoding: bind it first")
+    return request.resolved
 
 
 def formulate(puzzle: Puzzle, instance: Instance, kind: str, encoding: Encoding) -> Formulation:

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
-from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding, EncodingSpace
 from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import formulate
+from gridsat.solvers.gate import check_needs
 
 WIDTH = 100
 
@@ -141,7 +141,7 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
         raise InvalidOption(f"scramble={scramble} applies to the dimacs format, not {format}")
     if format == "dimacs":
         chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
-        refuse_native(chosen, "a DIMACS file")
+        check_needs(puzzle.cnf_encodings.needs(chosen), "a DIMACS file")
         formulation = formulate(puzzle, instance, "cnf", chosen)
         if scramble is None:
             return Export(puzzle, instance, chosen, formulation, write_dimacs)

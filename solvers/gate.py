@@ -15,13 +15,16 @@ from pathlib import Path
 from typing import Protocol
 
 from gridsat.models import get_puzzle
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
+from gridsat.models.registries import CNF_PLUS
 from gridsat.solvers.backend import (
     BACKENDS,
     CERTIFY,
     COUNT,
     ENUMERATE,
+    FORMULATIONS,
     LAYERS,
     SPLIT,
     TIME_LIMIT,
@@ -36,6 +39,7 @@ from gridsat.solvers.backend import (
     get_backend,
     join_or,
     listing_refused,
+    resolve_encoding,
     searches_formulation,
 )
 from gridsat.solvers.splitting.checkpoint import check_writable
@@ -99,13 +103,15 @@ def bind(name: str, puzzle: Puzzle, job: Job) -> Bound:
 
 
 def admit(backend: Backend, puzzle: Puzzle, job: Job) -> Bound:
-    """``backend`` bound to ``job`` on ``puzzle``, refused in one line when it is not installed or cannot run it."""
-    check(available(backend), puzzle, job)
-    return Bound(backend, job)
+    """``backend`` bound to ``job`` on ``puzzle``, refused in one line when it is not installed or cannot run it;
+    the request carries its encoding resolved (``Request.resolved``), the one time it is."""
+    encoding = check(available(backend), puzzle, job)
+    return Bound(backend, replace(job, request=replace(job.request, resolved=encoding)))
 
 
-def check(backend: Backend, puzzle: Puzzle, job: Job) -> None:
-    """Refuse, in one line, a job ``backend`` cannot run on ``puzzle``; return when it can."""
+def check(backend: Backend, puzzle: Puzzle, job: Job) -> Encoding | None:
+    """Refuse, in one line, a job ``backend`` cannot run on ``puzzle``; when it can, the job's encoding
+    resolved for the backend's formulation (None for a backend with none)."""
     if job.method is not None and job.method not in METHODS:
         raise UnknownName("orbit counting method", job.method, METHODS)
     check_verb(backend, job)
@@ -119,7 +125,31 @@ def check(backend: Backend, puzzle: Puzzle, job: Job) -> None:
         check_split(puzzle, job.split, job)
     if job.request.certify is not None:
         check_certify(backend, job)
+    encoding = settle(backend, puzzle, job.request)
     backend.vet(puzzle, job.request, counting=job.verb == COUNT)
+    if encoding is not None:
+        check_needs(puzzle.encodings(backend.formulation).needs(encoding), backend.refuses_cnf_plus(job.request))
+    return encoding
+
+
+def settle(backend: Backend, puzzle: Puzzle, request: Request) -> Encoding | None:
+    """The request's encoding text resolved for the backend's formulation: a counting backend counts each
+    axis not named at its exact choice (its models are the solutions)."""
+    if backend.formulation not in FORMULATIONS or "encoding" not in backend.takes:
+        return None
+    return resolve_encoding(puzzle, backend.formulation, request.encoding, exact=counts_only(backend))
+
+
+def check_needs(needs: dict[str, tuple[str, str]], who: str | None) -> None:
+    """Refuse an encoding that needs CNF+ (``needs``: each need and the choice that brings it) where ``who``
+    cannot take it (None: it can), naming the backends and solvers that can."""
+    if CNF_PLUS not in needs or who is None:
+        return
+    takers = [f"backend {name} with solver {solvers[0]}" + (f" (or {', '.join(solvers[1:])})" if solvers[1:] else "")
+              for name in BACKENDS if (solvers := backend_class(name).cnf_plus_solvers)]
+    choice, axis = needs[CNF_PLUS]
+    raise InvalidOption(f"{choice} is CNF+ (native cardinality constraints), which {who} cannot take: "
+                        f"choose {join_or(takers) if takers else 'another backend'}, or another {axis} encoding")
 
 
 def check_verb(backend: Backend, job: Job) -> None:

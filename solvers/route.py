@@ -1,7 +1,8 @@
 """The route a bound job takes, decided in one place below the API: a counting backend's own count (of
 orbits, with ``up_to``; its layers split across threads or a cluster when the job is split), Burnside's
 lemma, or a run of the listed solutions (of orbit representatives, with ``up_to``), in this process or
-split into parts."""
+split into parts. Beside it, a cross-check's route (``cross_check``): which runs it makes, their budgets,
+and the golden count they are judged against."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from gridsat.models.errors import InvalidOption
+from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import COUNT, LAYERS, counts_only
-from gridsat.solvers.checks.crosscheck import Config
+from gridsat.solvers.backend import COUNT, LAYERS, backends_where, counts_only
+from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET, Config, Report, Turn, configurations, left_out
+from gridsat.solvers.checks.crosscheck import crosscheck as compare_runs
 from gridsat.solvers.gate import BURNSIDE, Bound, Job, admit
-from gridsat.solvers.orbits.counting import OrbitVariant, burnside, tally_orbits
+from gridsat.solvers.orbits.counting import OrbitReport, OrbitVariant, burnside, crosscheck_orbits, tally_orbits
 from gridsat.solvers.run import Outcome, Progress, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
 
@@ -52,6 +56,44 @@ def kept_run(puzzle: Puzzle, instance: Instance, split: Split | None) -> Callabl
         return consume(launch(puzzle, instance, admit(config.backend, puzzle, job)))
 
     return run
+
+
+DEFAULT_TOTAL = "default"  # a cross-check's total budget when the caller gives none: see ``cross_check``
+
+
+def cross_check(puzzle: Puzzle, instance: Instance, *, backends: list[str] | None, scope: str | list[str],
+                solver: str | None, time_limit: float | None, total_budget: float | None | str = DEFAULT_TOTAL,
+                up_to: str | None = None, split: Split | None = None,
+                on_outcome: Callable[[Outcome], None] | None = None,
+                on_start: Callable[[Turn], None] | None = None) -> Report | OrbitReport:
+    """The cross-check of checked arguments, by its route: the runs (per backend, or every backend not left
+    out, the encodings of ``scope``; ``solver`` gated on every run that takes it), each within
+    ``time_limit``; the whole within ``total_budget``, which by default (``DEFAULT_TOTAL``) is
+    ``TOTAL_BUDGET`` for more than the defaults and none for the defaults; their counts judged against
+    the instance's golden count, or with ``up_to`` orbits counted both ways and compared."""
+    skipped = [] if backends is not None else [f"{n}: not run: {why}" for n, why in left_out(puzzle).items()]
+    configs = configurations(puzzle, backends, scope, solver, notes=skipped)
+    if solver is not None:
+        gate_solver(puzzle, configs, solver)
+    if up_to is not None:
+        return crosscheck_orbits(puzzle, instance, configs, up_to=up_to, time_limit=time_limit,
+                                 on_outcome=on_outcome, on_start=on_start, split=split, skipped=skipped)
+    if total_budget == DEFAULT_TOTAL:  # the default bounds only a cross-check of more than the defaults
+        total_budget = None if scope == "default" else TOTAL_BUDGET
+    return compare_runs(puzzle, instance, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
+                        run=kept_run(puzzle, instance, split), skipped=skipped, golden=golden_count(puzzle, instance),
+                        total=total_budget)  # type: ignore[arg-type]
+
+
+def gate_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
+    """A cross-check's ``solver`` must be one that the runs taking it can count with."""
+    takers = [c for c in configs if c.request.solver is not None]
+    if not takers:
+        named = backends_where(lambda b: "solver" in b.takes)
+        raise InvalidOption(f"solver={solver!r} applies to the {' and '.join(named)} backend, which this "
+                            "cross-check does not run")
+    for config in takers:
+        admit(config.backend, puzzle, Job(COUNT, config.request))
 
 
 def layered(bound: Bound) -> Bound:

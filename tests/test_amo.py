@@ -11,10 +11,11 @@ from pysat.solvers import Solver
 
 from conftest import gridsat
 from gridsat.models.constraints import Formula
-from gridsat.models.constraints.amo import ENCODINGS, NATIVE_SOLVERS, at_most_one, exactly_one, measured
+from gridsat.models.constraints.amo import ENCODINGS, at_most_one, exactly_one, measured
 from gridsat.models.constraints.amo.papers import bimander_size, commander_size, product_size
 from gridsat.models.constraints.cardinality import at_least, at_most
 from gridsat.models.errors import InvalidOption
+from gridsat.solvers.backends.sat import CNF_PLUS_SOLVERS as NATIVE_SOLVERS
 
 SIZES = range(0, 8)
 

@@ -20,8 +20,9 @@ from conftest import DATA, ROOT, golden, patience
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidOption
 from gridsat.models.puzzle import Puzzle
-from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, Request, backend_class
+from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, backend_class
 from gridsat.solvers.backends.counters import D4Backend, GanakBackend, ModelCounter
+from gridsat.solvers.gate import Job, admit
 from gridsat.solvers.stop import INTERRUPTED, TIME_LIMIT, Stop
 
 MODULES = {"d4": "py_d4", "ganak": "pyganak"}
@@ -205,7 +206,8 @@ def test_a_stop_requested_from_another_thread_ends_the_count(counter: str) -> No
     timer.start()
     try:
         started = time.monotonic()
-        found = backend.tally(puzzle, puzzle.parse("5x5", {"max": "25"}), Request(), stop)
+        request = admit(backend, puzzle, Job(COUNT)).request  # its encoding resolved by the gate
+        found = backend.tally(puzzle, puzzle.parse("5x5", {"max": "25"}), request, stop)
     finally:
         timer.cancel()
     assert found.count is None and stop.reason == INTERRUPTED and time.monotonic() - started < patience(3, margin=1)

@@ -8,11 +8,11 @@ import pytest
 
 import gridsat
 from conftest import gridsat as run_gridsat
-from gridsat import api
 from gridsat.models import get_puzzle
 from gridsat.models.prime_grid import formulations as prime_formulations
 from gridsat.models.prime_grid.symmetry import keeps_leaders
 from gridsat.models.puzzle import Case
+from gridsat.solvers import route
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def test_weakened_symmetry_breaking_fails_the_command_naming_the_run_and_its_rep
 
 def test_the_golden_count_is_the_truth_and_its_source_is_named(monkeypatch):
     wrong = Case("4x7", {}, 4, "a planted golden count")
-    monkeypatch.setattr(api, "golden_count", lambda puzzle, instance: wrong)
+    monkeypatch.setattr(route, "golden_count", lambda puzzle, instance: wrong)  # the route judges by it
     report = gridsat.crosscheck("tatami", "4x7", backends=["cpsat", "sat"])
     assert not report.agree and report.tally()["checked"] == 2
     assert all("the golden count is 4 (a planted golden count)" in p for p in report.problems)
@@ -59,7 +59,7 @@ def test_runs_that_differ_with_no_golden_count_are_disputed(monkeypatch):
 
 def test_agreeing_runs_with_no_golden_count_agree_and_a_run_alone_is_unchecked():
     puzzle = get_puzzle("prime-grid")
-    assert api.golden_count(puzzle, puzzle.parse("2x3", {"max": "9"})) is None
+    assert route.golden_count(puzzle, puzzle.parse("2x3", {"max": "9"})) is None
     both = gridsat.crosscheck("prime-grid", "2x3", params={"max": "9"}, backends=["cpsat", "reference"])
     assert both.agree and both.tally() == {"checked": 0, "agreed": 2, "disputed": 0, "unchecked": 0}
     alone = gridsat.crosscheck("prime-grid", "2x3", params={"max": "9"}, backends=["cpsat"])

@@ -9,6 +9,7 @@ cycle with it.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -283,3 +284,50 @@ def test_the_length_check_spares_only_kernels_that_say_why(tmp_path: Path) -> No
     module.write_text(f"def long():\n{body}\n\n@njit(cache=True)\ndef kernel():\n    \"\"\"Stays whole.\"\"\"\n{body}"
                       f"\n\n@njit\ndef silent():\n{body}")
     assert [entry.split(":")[1] for entry in long_functions([module])] == ["long (61 lines)", "silent (61 lines)"]
+
+
+BIGGEST = 250  # lines a class may have
+ROOT_MODULES = 9  # what every room of solvers/ uses stays at its root: backend, gate, route, run, stop, ...
+# Where the ``native`` at-most-one encoding may be named: its own package, the gate, and at most two more.
+# A reference is the quoted name or a helper named after it; "native" in other senses (a counter's native
+# count, native code) is prose, not the encoding, and is not counted.
+NATIVE = re.compile(r"""["']native["']|native_in|refuse_native|NATIVE_SOLVERS""")
+NATIVE_HOME = ("models/constraints/amo/", "solvers/gate.py")
+
+
+def big_classes(paths: list[Path]) -> list[str]:
+    """The classes over ``BIGGEST`` lines."""
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > BIGGEST:
+                found.append(f"{shown(path)}:{node.name} ({node.end_lineno - node.lineno + 1} lines)")
+    return found
+
+
+def naming_native(paths: list[Path]) -> list[str]:
+    """The modules outside ``NATIVE_HOME`` that name the ``native`` encoding."""
+    return [shown(p) for p in paths if NATIVE.search(p.read_text()) and not shown(p).startswith(NATIVE_HOME)]
+
+
+def test_no_class_is_over_250_lines() -> None:
+    assert big_classes(sorted(modules().values())) == []
+
+
+def test_the_root_of_solvers_holds_only_what_every_room_uses() -> None:
+    assert len([p for p in (ROOT / "solvers").glob("*.py") if p.name != "__init__.py"]) <= ROOT_MODULES
+
+
+def test_the_native_encoding_is_named_in_its_package_the_gate_and_at_most_two_more_modules() -> None:
+    named = naming_native(sorted(modules().values()))
+    assert len(named) <= 2, named
+
+
+def test_the_size_and_name_checks_see_what_they_look_for(tmp_path: Path) -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(BIGGEST))
+    module = tmp_path / "m.py"
+    module.write_text(f"class Big:\n{body}\n\nclass Small:\n    pass\n\nCHOICE = 'native'\n")
+    assert [entry.split(":")[1] for entry in big_classes([module])] == [f"Big ({BIGGEST + 1} lines)"]
+    prose = tmp_path / "prose.py"
+    prose.write_text('"""The native count of a counter."""\n')
+    assert naming_native([module, prose]) == [shown(module)]

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import gridsat as gs
-from conftest import ROOT, count_orbits, execute, finish, gridsat, patience, spawn, split_run_of
+from conftest import ROOT, bound, count_orbits, execute, finish, gridsat, patience, spawn, split_run_of
 from gridsat.api import load
 from gridsat.models.solution import freeze
 from gridsat.progress import time_left
@@ -91,7 +91,7 @@ def test_parts_are_disjoint_and_together_hold_every_solution(case: tuple) -> Non
     if instance.startswith("models/"):
         instance = str(ROOT / instance)
     puzzle, parsed = load(puzzle_name, instance, params)
-    request = request_of(backend, encoding)
+    request = bound(puzzle, backend, request_of(backend, encoding)).request  # its encoding resolved by the gate
     whole = execute(puzzle, parsed, backend, request, keep=True)
     parts = get_backend(backend).prepare(puzzle, parsed, request).split(16, 256, Stop())
     seen = solutions_by_part(puzzle, parsed, backend, encoding, parts)

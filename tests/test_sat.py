@@ -6,14 +6,15 @@ import json
 import signal
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 from pysat.formula import CNF, IDPool
 
-from conftest import execute, finish, gridsat, patience, spawn
+from conftest import bound, execute, finish, gridsat, patience, spawn
 from gridsat.api import load
 from gridsat.models.formulation import CnfFormulation
-from gridsat.solvers.backend import Request, get_backend
+from gridsat.solvers.backend import get_backend
 from gridsat.solvers.backends.sat import SatSearch, interruptible
 from gridsat.solvers.stop import Stop
 
@@ -139,12 +140,13 @@ def test_a_worker_builds_a_runs_cnf_once_for_all_its_parts():
     backend = get_backend("sat")
     puzzle, board = load("knights-tour", "5x5", {})  # the lazy cut-set CNF: its solvers learn cuts, the CNF stays
     whole = execute(puzzle, board, "sat")
-    parts = backend.prepare(puzzle, board, Request()).split(8, 64, Stop())
-    searches = [backend.prepare(puzzle, board, Request(part=part)) for part in parts]
+    request = bound(puzzle, "sat").request  # the gate resolves the encoding a backend builds
+    parts = backend.prepare(puzzle, board, request).split(8, 64, Stop())
+    searches = [backend.prepare(puzzle, board, replace(request, part=part)) for part in parts]
     assert len(parts) > 1 and all(s.formulation is searches[0].formulation for s in searches)
     clauses = len(searches[0].formulation.cnf.clauses)
     assert sum(len(list(s.solutions(Stop()))) for s in searches) == whole.count == 1728  # directed, OEIS A165134
     assert len(searches[0].formulation.cnf.clauses) == clauses
     _, other = load("knights-tour", "5x6", {})
-    assert backend.prepare(puzzle, other, Request(part=parts[0])).formulation is not searches[0].formulation
-    assert backend.prepare(puzzle, board, Request()).formulation is not searches[0].formulation
+    assert backend.prepare(puzzle, other, replace(request, part=parts[0])).formulation is not searches[0].formulation
+    assert backend.prepare(puzzle, board, request).formulation is not searches[0].formulation

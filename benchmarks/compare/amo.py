@@ -10,8 +10,9 @@ each, where the encodings differ most), found by the sat backend; all solutions 
 puzzle (12x12: exactly-ones over a clue's candidate rectangles and over the rectangles covering a
 cell); and, since the seed takes a few milliseconds whatever the encoding, a generated unique 30x30
 Shikaku (seed 1) as well. Times are building plus solving, best of the workload's rounds (``--repeat``
-multiplies them); the ratio is pairwise's time over the encoding's. ``native`` runs on MiniCard (the
-solvers that take CNF+), so pairwise runs there too; the fastest named leaves both out (a solver apart).
+multiplies them); the ratio is pairwise's time over the encoding's. An encoding that needs CNF+ runs on
+MiniCard (the first solver that takes it), so pairwise runs there too; the fastest named leaves both out
+(a solver apart).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from dataclasses import dataclass
 
 from gridsat.benchmarks.compare.series import Row, finished, measure
 from gridsat.models import get_puzzle
-from gridsat.models.constraints.amo import NATIVE_SOLVERS
-from gridsat.solvers.backend import Request
+from gridsat.models.constraints.amo import ENCODINGS
+from gridsat.solvers.backend import Request, backend_class
 from gridsat.solvers.checks.crosscheck import Config
 
 
@@ -46,16 +47,18 @@ WORKLOADS = (
     Workload("Shikaku seed (12x12), all solutions", "shikaku", lambda: "seed", "{}", "count", 60),
     Workload("Shikaku 30x30 (seed 1), all solutions", "shikaku", generated_shikaku, "{}", "count", 5),
 )
-MINICARD = NATIVE_SOLVERS[0]
+MINICARD = backend_class("sat").cnf_plus_solvers[0]
 
 
 def configs(puzzle: str, pattern: str) -> list[tuple[str, Config]]:
-    """Every amo encoding of the puzzle's CNF on the default solver; native (and pairwise) on MiniCard."""
+    """Every amo encoding of the puzzle's CNF on the default solver; those that need CNF+ (and pairwise) on
+    MiniCard."""
     names = next(a.choices for a in get_puzzle(puzzle).cnf_encodings.axes if a.name == "amo")
-    out = [(name, Config.named("sat", Request(encoding=pattern.format(name)))) for name in names if name != "native"]
-    if "native" in names:
+    plus = [name for name in names if ENCODINGS.needs.get(name)]
+    out = [(name, Config.named("sat", Request(encoding=pattern.format(name)))) for name in names if name not in plus]
+    if plus:
         out += [(f"{name}/{MINICARD}", Config.named("sat", Request(encoding=pattern.format(name), solver=MINICARD)))
-                for name in ("pairwise", "native")]
+                for name in ("pairwise", *plus)]
     return out
 
 

@@ -1,5 +1,6 @@
 """``sum(lits) <= k``, ``>= k`` and ``== k`` for any bound, through a named ``amo`` encoding: at a bound
-of one its at-most-one; above one the ``pysat.card`` encoding of the same name, or a native constraint.
+of one its at-most-one; above one the ``pysat.card`` encoding of the same name, or for an encoding that
+needs CNF+ (models/registries.py) a native at-most-k constraint.
 An at-most-one-only encoding (pairwise, ladder, bitwise, commander, product, bimander) is refused above
 a bound of one, never replaced."""
 
@@ -8,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gridsat.models.constraints.amo import at_most_one
+from gridsat.models.constraints.amo import ENCODINGS, at_most_one
 from gridsat.models.encoding import Axis
 from gridsat.models.errors import InvalidOption
+from gridsat.models.registries import CNF_PLUS
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
@@ -25,9 +27,15 @@ def axis(default: str = "seqcounter") -> Axis:
     return Axis("card", (default, *(n for n in ANY_BOUND if n != default)))
 
 
+def in_cnf_plus(name: str) -> bool:
+    """Whether the at-most-one encoding ``name`` is a CNF+ constraint: then so is any bound in its name."""
+    return CNF_PLUS in ENCODINGS.needs.get(name, ())
+
+
 def refuse(name: str, lits: Sequence[int], bound: int) -> InvalidOption:
+    plus = [n for n in ENCODINGS if in_cnf_plus(n)]
     return InvalidOption(f"the {name} encoding is an at-most-one: it cannot bound {len(lits)} literals by {bound} "
-                         f"(encodings for any bound: {', '.join((*ANY_BOUND, 'native'))})")
+                         f"(encodings for any bound: {', '.join((*ANY_BOUND, *plus))})")
 
 
 def through_pysat(formula: Formula, way: str, lits: Sequence[int], bound: int, name: str) -> None:
@@ -49,7 +57,7 @@ def at_most(formula: Formula, lits: Sequence[int], bound: int, name: str) -> Non
             formula.add([])
         elif bound == 0:
             formula.extend([-lit] for lit in lits)
-        elif name == "native":
+        elif in_cnf_plus(name):
             formula.atmost(lits, bound)
         elif name in ANY_BOUND:
             through_pysat(formula, "atmost", lits, bound, name)
@@ -66,7 +74,7 @@ def at_least(formula: Formula, lits: Sequence[int], bound: int, name: str) -> No
             formula.add(lits)
         elif bound > len(lits):
             formula.add([])
-        elif name == "native":
+        elif in_cnf_plus(name):
             formula.atmost([-lit for lit in lits], len(lits) - bound)
         elif name in ANY_BOUND:
             through_pysat(formula, "atleast", lits, bound, name)

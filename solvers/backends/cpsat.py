@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CERTIFY, CPSAT, ENUMERATORS, Backend, Request, formulate, resolve_encoding
+from gridsat.solvers.backend import CERTIFY, CPSAT, ENUMERATORS, Backend, Request, bound_encoding, formulate
 from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -321,7 +321,7 @@ class CpsatBackend(Backend):
         return {"encoding": puzzle.cpsat_encodings.tokens()}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatSearch:
-        encoding = resolve_encoding(puzzle, CPSAT, request.encoding)
+        encoding = bound_encoding(request)
         job = CpsatSearch(formulate(puzzle, instance, CPSAT, encoding), encoding.name, single=request.limit == 1,
                           seed=request.seed, workers=request.workers)
         if request.certify is not None:

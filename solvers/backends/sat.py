@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, Key
@@ -38,9 +37,9 @@ from gridsat.solvers.backend import (
     ENUMERATORS,
     Backend,
     Request,
+    bound_encoding,
     formulate,
     join_or,
-    resolve_encoding,
 )
 from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import Stop
@@ -55,6 +54,8 @@ DEFAULT_SOLVER = "cadical195"
 # and a budget would end its only call): neither can honour a time limit.
 UNSTOPPABLE = frozenset({"lingeling", "kissat404"})
 ONE_SHOT = frozenset({"kissat404"})
+# The PySAT solvers that take CNF+ (native at-most-k constraints): the only ones an encoding that needs it runs on.
+CNF_PLUS_SOLVERS = ("minicard", "gluecard3", "gluecard4")
 # The counters of PySAT's accum_stats() a run reports (MiniSat-family solvers and CaDiCaL keep all four).
 STATISTICS = ("conflicts", "decisions", "propagations", "restarts")
 # Clauses handed to the solver per call while loading, so that loading a large CNF stops at the deadline.
@@ -413,6 +414,7 @@ class SatBackend(Backend):
     can = ENUMERATORS | {CERTIFY}
     formulation = CNF
     install = "pip install python-sat (a dependency of gridsat)"
+    cnf_plus_solvers = CNF_PLUS_SOLVERS
 
     def supported(self) -> bool:
         return importlib.util.find_spec("pysat") is not None  # without importing it: listing stays fast
@@ -436,7 +438,10 @@ class SatBackend(Backend):
             if request.seed is not None:
                 raise InvalidOption("certify=True keeps the formula as gridsat builds it: a scrambled one (seed) has "
                                     "no certificate check-proof could build again")
-        refuse_native(resolve_encoding(puzzle, CNF, request.encoding), self.name, solver)
+
+    def refuses_cnf_plus(self, request: Request) -> str | None:
+        solver = request.solver or DEFAULT_SOLVER
+        return None if solver in CNF_PLUS_SOLVERS else f"solver {solver!r}"
 
     def listing(self) -> dict[str, Any]:
         """The PySAT solvers this installation can start, and which of them only solve."""
@@ -445,8 +450,7 @@ class SatBackend(Backend):
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
         solver = request.solver or DEFAULT_SOLVER
-        self.vet(puzzle, request, counting=request.limit != 1)
-        encoding = resolve_encoding(puzzle, CNF, request.encoding)
+        encoding = bound_encoding(request)  # the gate vetted the request and resolved it
         label = f"{encoding.name}/{solver}"
         formulation = formulate(puzzle, instance, CNF, encoding) if request.part is None else part_formulation(
             puzzle, instance, encoding)

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
 from gridsat.models.errors import GridsatError, UnknownName
 from gridsat.models.puzzle import Case, Instance, Puzzle
+from gridsat.models.registries import CNF_PLUS
 from gridsat.models.solution import freeze
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, Backend, Request, available, backend_class, counts_only
@@ -178,10 +178,12 @@ def configurations(
             encodings = [None] if scope == "default" else each if scope == "each" else space.all()
             chosen = solver if "solver" in backend.takes else None
             for e in encodings:
-                # native at-most-ones run only on a solver that takes CNF+: the first, unless one is named
-                native = chosen is None and "solver" in backend.takes and native_in(e)
-                request = Request(encoding=e.name if e else None, solver=NATIVE_SOLVERS[0] if native else chosen)
-                if e is not None and (counts_only(backend) or native_in(e)):
+                # an encoding that needs CNF+ runs only on a solver that takes it: the first, unless one is named
+                plus = e is not None and CNF_PLUS in space.needs(e)
+                request = Request(encoding=e.name if e else None,
+                                  solver=backend.cnf_plus_solvers[0] if plus and chosen is None
+                                  and backend.cnf_plus_solvers else chosen)
+                if e is not None and (counts_only(backend) or plus):
                     try:
                         check(backend, puzzle, Job(COUNT, request))
                     except GridsatError as error:

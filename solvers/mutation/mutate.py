@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models import get_puzzle
-from gridsat.models.constraints.amo import NATIVE_SOLVERS, native_in
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
+from gridsat.models.registries import CNF_PLUS
 from gridsat.models.solution import digest
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import Backend, Request
@@ -193,7 +194,8 @@ class Assignment:
 
     puzzle: str
     backend: Backend
-    encoding: str
+    encoding: str  # its name (what reports and the sample's order go by)
+    chosen: Encoding  # resolved above the workers: what a judge builds, no text parsed again
     corpus: tuple[Case, ...]
     time_limit: float
     search: bool = True
@@ -207,7 +209,7 @@ class Judge:
         self.task = task
         self.puzzle = puzzle or get_puzzle(task.puzzle)
         self.kind = task.backend.formulation
-        self.encoding = self.puzzle.encodings(self.kind).resolve(task.encoding)
+        self.encoding = task.chosen
         self.instances = [self.puzzle.parse(c.text, c.params) for c in task.corpus]
         self._built: dict[int, Built] = {}
         self._ladder: list[tuple[str, Mapping[str, str], Instance]] | None = None
@@ -261,9 +263,11 @@ class Judge:
         seen: set[bytes] = set()
         count = 0
         try:
-            # native at-most-ones run on a solver that takes CNF+
-            solver = NATIVE_SOLVERS[0] if kind == "cnf" and native_in(self.encoding) else None
-            search = self.task.backend.prepare(fake, instance, Request(encoding=self.encoding.name, solver=solver))
+            backend = self.task.backend
+            needs = self.puzzle.encodings(kind).needs(self.encoding)  # an encoding that needs CNF+ runs where it can
+            solver = backend.cnf_plus_solvers[0] if CNF_PLUS in needs and backend.cnf_plus_solvers else None
+            request = Request(encoding=self.encoding.name, solver=solver, resolved=self.encoding)
+            search = backend.prepare(fake, instance, request)
             solutions = search.solutions(stop)
             try:
                 for solution in solutions:
@@ -446,14 +450,14 @@ def judge_in_worker(task: Assignment, mutant: Mutant) -> Verdict:
     return _judges[key].judge(mutant)
 
 
-def plan(puzzle: Puzzle, backend: Backend, encodings: list[str], corpus: list[Case], time_limit: float,
+def plan(puzzle: Puzzle, backend: Backend, encodings: list[Encoding], corpus: list[Case], time_limit: float,
          mutants: int | str | None, seed: int, search: bool = True,
          proof_budget: int = PROOF_CONFLICTS) -> tuple[list[tuple[Assignment, Mutant]], int]:
     """The (task, mutant) pairs to judge, and how many mutants the encodings have: every one (``"all"``, or
     None when there are at most ``DEFAULT_SAMPLE``), or a seeded sample of ``mutants`` (None: ``DEFAULT_SAMPLE``)."""
     pairs = []
-    for name in encodings:
-        task = Assignment(puzzle.name, backend, name, tuple(corpus), time_limit, search, proof_budget)
+    for chosen in encodings:
+        task = Assignment(puzzle.name, backend, chosen.name, chosen, tuple(corpus), time_limit, search, proof_budget)
         judge = Judge(task, puzzle)
         _judges.setdefault(repr(task), judge)
         # The bugs an encoding can have are found on the corpus and the ladder alike, so that a small
@@ -498,7 +502,7 @@ def run_all(pairs: list[tuple[Assignment, Mutant]], jobs: int = 1) -> Iterator[V
         pool.join()
 
 
-def mutation_report(puzzle: Puzzle, bound: Bound, encodings: list[str], corpus: list[Case], *,
+def mutation_report(puzzle: Puzzle, bound: Bound, encodings: list[Encoding], corpus: list[Case], *,
                     time_limit: float, mutants: int | str | None = None, seed: int = 0, jobs: int = 1,
                     search: bool = True, proof_budget: int = PROOF_CONFLICTS,
                     on_verdict: Callable[[Verdict, int], None] | None = None) -> MutationReport:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Solution
 from gridsat.models.puzzle import Instance, Puzzle
@@ -305,15 +306,16 @@ def fixing(puzzle: Puzzle, element: Element) -> Puzzle:
 
 
 def unbroken_request(puzzle: Puzzle, bound: Bound, choices: tuple[str, ...]) -> Request:
-    """The bound request with the encoding choices that keep every solution in place of their axes' choices."""
-    request, backend = bound.request, bound.name
-    if not choices:
+    """The bound request with the encoding choices that keep every solution in place of their axes' choices
+    (its encoding as the gate resolved it, changed on those axes: no text parsed again)."""
+    request = bound.request
+    if not choices or request.resolved is None:
         return request
     space = puzzle.encodings(bound.backend.formulation)
     owner = {choice: axis.name for axis in space.axes for choice in axis.choices}
     swap = {owner[choice]: choice for choice in choices if choice in owner}
-    resolved = space.resolve(request.encoding, f" for the {backend} formulation of {puzzle.name}")
-    return replace(request, encoding="+".join(swap.get(axis, choice) for axis, choice in resolved.choices))
+    unbroken = Encoding(tuple((axis, swap.get(axis, choice)) for axis, choice in request.resolved.choices))
+    return replace(request, encoding=unbroken.name, resolved=unbroken)
 
 
 def burnside(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:

@@ -386,7 +386,95 @@ def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_secon
             "workers": workers}
 
 
-class SplitRun(Run):
+class Planning:
+    """The first phase of a ``SplitRun``: the probe searches, then its answer stands, or the run is split into
+    parts (keeping what the probe counted when it can), or a checkpoint's parts are taken up again."""
+
+    outcome: Outcome
+    stop: Stop
+    checkpoint: Checkpoint | None
+    probe: Run
+    collector: Collector
+    partition: Partition
+    split: Split
+    alone: str | None
+    keeps: bool
+    started: float
+    on_progress: Callable[[Progress], None] | None
+    probe_seconds: float | None
+    probe_kept: bool
+    resumed: int
+
+    def _plan(self) -> Iterator[Any]:
+        """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
+        outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
+        if checkpoint is not None and checkpoint.load():
+            self._resume(checkpoint)
+            return checkpoint.live()
+        probed = self.probe.outcome
+        try:
+            yield from search_probe(self.probe, self.collector, self.on_progress, self.started,
+                                    splitting=self.alone is None, keeps=self.keeps)
+        except KeyboardInterrupt:
+            self.collector.take(probed)
+            raise
+        self.probe_seconds = time.monotonic() - self.started
+        if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.search is None:
+            # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
+            self.collector.take(probed)
+            if not probed.complete and stop.reason is None:
+                stop.request(probed.reason or "stopped")
+            if probed.complete and checkpoint is not None:
+                checkpoint.start([Part()])
+                checkpoint.record(0, probed.count, probed.duplicates, probed.seconds)
+            outcome.parts, outcome.parts_done = 1, int(probed.complete)
+            if probed.complete and self.alone is None:
+                self.alone = split_policy.PROBE_FINISHED.format(seconds=self.probe_seconds)
+            return None
+        try:
+            parts = self.probe.search.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
+        except (StopSplitting, KeyboardInterrupt) as stopped:
+            self.collector.take(probed)  # what the probe counted is still a correct lower bound
+            if isinstance(stopped, KeyboardInterrupt):
+                raise
+            stop.request(str(stopped))
+            return None
+        if parts == [Part()]:  # the backend found nothing to split on: one worker runs the whole search
+            self.alone = split_policy.NO_PARTS
+        rows = self.probe.search.handback.rows() if self.keeps else []
+        if rows:
+            parts = self._keep_probe(parts, rows)
+        else:
+            self.collector.probed()
+            if checkpoint is not None:
+                checkpoint.start(parts)
+        self.partition.know(parts)
+        return parts
+
+    def _keep_probe(self, parts: list[Part], rows: list[tuple[int, ...]]) -> list[Part]:
+        """The probe's count stays: the first split's ``parts`` become the sub-parts of the whole run
+        (part 0) split again while it ran, each leaving out the probe's models (``rows``) that fall in
+        it, and a checkpoint records that split with the probe's count, as it records a part split again."""
+        probed = self.probe.outcome
+        self.collector.take(probed)
+        self.probe_kept = True
+        self.partition.pilots = False  # split_policy's docstring says why
+        into = shared_out([p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
+        if self.checkpoint is not None:
+            self.checkpoint.start([Part()])
+            self.checkpoint.resplit(0, into, kept_record(probed))
+        return into
+
+    def _resume(self, checkpoint: Checkpoint) -> None:
+        """Take in what the checkpoint's file holds: its parts, and the counts of its finished parts and of
+        the parts split again that kept theirs (a checkpoint is only kept by counts, which deliver nothing)."""
+        self.partition.know(checkpoint.parts)
+        for record in [*checkpoint.done.values(), *checkpoint.kept.values()]:
+            self.outcome._merge_record(record)
+        self.resumed = self.outcome.count if self.collector.seen is None else 0
+
+
+class SplitRun(Planning, Run):
     """A count or enumeration split into parts; iterate it for the items (when ``deliver``).
 
     The probe searches first (``_plan``); then the pool's workers conquer the parts (``_conquer``), one
@@ -489,74 +577,6 @@ class SplitRun(Run):
         """Start the local workers (each warms up on the whole run's task)."""
         if self.pool is None:
             self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
-
-    def _plan(self) -> Iterator[Any]:
-        """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
-        outcome, stop, checkpoint = self.outcome, self.stop, self.checkpoint
-        if checkpoint is not None and checkpoint.load():
-            self._resume(checkpoint)
-            return checkpoint.live()
-        probed = self.probe.outcome
-        try:
-            yield from search_probe(self.probe, self.collector, self.on_progress, self.started,
-                                    splitting=self.alone is None, keeps=self.keeps)
-        except KeyboardInterrupt:
-            self.collector.take(probed)
-            raise
-        self.probe_seconds = time.monotonic() - self.started
-        if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.search is None:
-            # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
-            self.collector.take(probed)
-            if not probed.complete and stop.reason is None:
-                stop.request(probed.reason or "stopped")
-            if probed.complete and checkpoint is not None:
-                checkpoint.start([Part()])
-                checkpoint.record(0, probed.count, probed.duplicates, probed.seconds)
-            outcome.parts, outcome.parts_done = 1, int(probed.complete)
-            if probed.complete and self.alone is None:
-                self.alone = split_policy.PROBE_FINISHED.format(seconds=self.probe_seconds)
-            return None
-        try:
-            parts = self.probe.search.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
-        except (StopSplitting, KeyboardInterrupt) as stopped:
-            self.collector.take(probed)  # what the probe counted is still a correct lower bound
-            if isinstance(stopped, KeyboardInterrupt):
-                raise
-            stop.request(str(stopped))
-            return None
-        if parts == [Part()]:  # the backend found nothing to split on: one worker runs the whole search
-            self.alone = split_policy.NO_PARTS
-        rows = self.probe.search.handback.rows() if self.keeps else []
-        if rows:
-            parts = self._keep_probe(parts, rows)
-        else:
-            self.collector.probed()
-            if checkpoint is not None:
-                checkpoint.start(parts)
-        self.partition.know(parts)
-        return parts
-
-    def _keep_probe(self, parts: list[Part], rows: list[tuple[int, ...]]) -> list[Part]:
-        """The probe's count stays: the first split's ``parts`` become the sub-parts of the whole run
-        (part 0) split again while it ran, each leaving out the probe's models (``rows``) that fall in
-        it, and a checkpoint records that split with the probe's count, as it records a part split again."""
-        probed = self.probe.outcome
-        self.collector.take(probed)
-        self.probe_kept = True
-        self.partition.pilots = False  # split_policy's docstring says why
-        into = shared_out([p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
-        if self.checkpoint is not None:
-            self.checkpoint.start([Part()])
-            self.checkpoint.resplit(0, into, kept_record(probed))
-        return into
-
-    def _resume(self, checkpoint: Checkpoint) -> None:
-        """Take in what the checkpoint's file holds: its parts, and the counts of its finished parts and of
-        the parts split again that kept theirs (a checkpoint is only kept by counts, which deliver nothing)."""
-        self.partition.know(checkpoint.parts)
-        for record in [*checkpoint.done.values(), *checkpoint.kept.values()]:
-            self.outcome._merge_record(record)
-        self.resumed = self.outcome.count if self.collector.seen is None else 0
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint

@@ -19,7 +19,7 @@ instances must hold (the checker refuses an instance without one). Add a case wi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, replace
 
 from gridsat.models.constraints import Formula, amo
@@ -52,7 +52,47 @@ class Claim:
         return f"{text}; {self.unchecked}: not checked" if self.unchecked else text
 
 
-CASES: dict[str, Claim] = {}
+class Cases(MutableMapping[str, Claim]):
+    """The registry: cases added one by one, and live families of cases (``follow``), such as one per
+    at-most-one encoding, read each time the registry is, so that an encoding a plugin registers later is
+    checked too. In the order they were added; a later case of the same name replaces an earlier one."""
+
+    def __init__(self) -> None:
+        self._sources: list[dict[str, Claim] | Callable[[], Iterable[Claim]]] = []
+
+    def follow(self, family: Callable[[], Iterable[Claim]]) -> None:
+        """Add the cases ``family`` gives whenever the registry is read."""
+        self._sources.append(family)
+
+    def _now(self) -> dict[str, Claim]:
+        out: dict[str, Claim] = {}
+        for source in self._sources:
+            out.update(source if isinstance(source, dict) else {c.name: c for c in source()})
+        return out
+
+    def __getitem__(self, name: str) -> Claim:
+        return self._now()[name]
+
+    def __setitem__(self, name: str, case: Claim) -> None:
+        if not self._sources or not isinstance(self._sources[-1], dict):
+            self._sources.append({})
+        self._sources[-1][name] = case  # type: ignore[index]
+
+    def __delitem__(self, name: str) -> None:
+        held = [s for s in self._sources if isinstance(s, dict) and name in s]
+        if not held:
+            raise KeyError(name)
+        for source in held:
+            del source[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+
+CASES = Cases()
 
 
 def register(case: Claim) -> Claim:
@@ -140,26 +180,28 @@ def sliced(puzzle: str, text: str, encoding: str, primary: Pick, auxiliary: Pick
 CARDINALITY_SIZES = range(2, 11)  # n = 10: 3^10 partial assignments, exhaustive at -k 10 in seconds
 
 
-def register_cardinality() -> None:
-    """Every at-most-one and exactly-one encoding the registry holds and that has no claim yet, on 2 to 10
-    literals (``native`` writes no clauses: the solver propagates it itself). Run again before every check,
-    so that an encoding a plugin registers later is checked like the built-in ones."""
+def cardinality_claims() -> Iterator[Claim]:
+    """Every at-most-one and exactly-one encoding registered now (a plugin's too), on 2 to 10 literals,
+    but those that need CNF+ (``native``): they write no clauses, the solver propagates them itself."""
     sizes = CARDINALITY_SIZES
     for exactly, group, what in ((False, "at-most-one", "at_most_one"), (True, "exactly-one", "exactly_one")):
-        for name in amo.ENCODINGS:
-            if name == "native" or f"{group} {name}" in CASES:
-                continue
+        for name in (n for n in amo.ENCODINGS if not amo.ENCODINGS.needs[n]):
             declared = amo.DECLARED.get(name)
-            register(Claim(f"{group} {name}", "propagation",
-                          lambda name=name, exactly=exactly: cardinality_case(name, sizes, exactly),
-                          f"{sizes.start} to {sizes.stop - 1} literals, as models/constraints/amo.{what} writes them",
-                          ("one of at_most", "one of at_least") if exactly else ("one of at_most",),
-                          claimed=declared.strength if declared else ""))
+            yield Claim(f"{group} {name}", "propagation",
+                        lambda name=name, exactly=exactly: cardinality_case(name, sizes, exactly),
+                        f"{sizes.start} to {sizes.stop - 1} literals, as models/constraints/amo.{what} writes them",
+                        ("one of at_most", "one of at_least") if exactly else ("one of at_most",),
+                        claimed=declared.strength if declared else "")
 
 
-def claims() -> dict[str, Claim]:
-    """The registry, with a claim for every at-most-one encoding registered since it was last read."""
-    register_cardinality()
+def register_cardinality() -> None:
+    """The at-most-one and exactly-one cases, followed live (``cardinality_claims``): an encoding a plugin
+    registers later is checked like the built-in ones."""
+    CASES.follow(cardinality_claims)
+
+
+def claims() -> Mapping[str, Claim]:
+    """The registry as it is now, every at-most-one encoding registered so far included."""
     return CASES
 
 

@@ -21,17 +21,16 @@ from typing import TYPE_CHECKING
 # isort: off
 from gridsat.models.constraints.amo import pysat_card  # noqa: F401
 from gridsat.models.constraints.amo import papers  # noqa: F401
-from gridsat.models.constraints.amo.native import NATIVE_SOLVERS
+from gridsat.models.constraints.amo import native  # noqa: F401
 # isort: on
 from gridsat.models.constraints.amo.registry import DECLARED, ENCODINGS, Declared, Write, encoding
-from gridsat.models.encoding import Axis, Encoding
-from gridsat.models.errors import InvalidOption
+from gridsat.models.encoding import Axis
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
 
-__all__ = ["DECLARED", "ENCODINGS", "NATIVE_SOLVERS", "Declared", "Write", "at_least_one", "at_most_one", "axis",
-           "encoding", "exactly_one", "measured", "native_in", "refuse_native"]
+__all__ = ["DECLARED", "ENCODINGS", "Declared", "Write", "at_least_one", "at_most_one", "axis", "encoding",
+           "exactly_one", "measured"]
 
 
 def at_most_one(formula: Formula, lits: Sequence[int], name: str) -> None:
@@ -55,10 +54,9 @@ def exactly_one(formula: Formula, lits: Sequence[int], name: str) -> None:
 
 
 def axis(names: Sequence[str] | None = None, default: str = "pairwise") -> Axis:
-    """The ``amo`` axis of an encoding space: ``names`` (default: every registered encoding), ``default`` first."""
-    names = list(names or ENCODINGS)
-    names.remove(default)
-    return Axis("amo", (default, *names))
+    """The ``amo`` axis of an encoding space, ``default`` first: ``names``, or without them every encoding
+    registered, now or later (a plugin's too, whenever it registers)."""
+    return ENCODINGS.axis(default, names)
 
 
 def measured(name: str, n: int) -> tuple[int, int]:
@@ -78,19 +76,3 @@ def _measure(name: str, n: int) -> tuple[int, int]:
     at_most_one(formula, lits, name)
     variables, clauses = formula.size()
     return variables - n, clauses
-
-
-def native_in(encoding: Encoding | None) -> bool:
-    """Whether ``encoding`` writes its at-most-ones as native CNF+ constraints (the ``native`` choice)."""
-    return encoding is not None and ("amo", "native") in encoding.choices
-
-
-def refuse_native(encoding: Encoding | None, who: str, solver: str | None = None) -> None:
-    """Refuse, in one line, running ``encoding`` with ``native`` on ``who`` (a backend, or an export format)
-    that does not take CNF+; ``solver`` names the PySAT solver when ``who`` is the sat backend."""
-    if not native_in(encoding) or (solver is not None and solver in NATIVE_SOLVERS):
-        return
-    on = f"solver {solver!r}" if solver is not None else who
-    raise InvalidOption(f"the native at-most-one encoding is CNF+ (native cardinality constraints), which {on} "
-                        f"cannot take: choose backend sat with solver {NATIVE_SOLVERS[0]} "
-                        f"(or {', '.join(NATIVE_SOLVERS[1:])}), or another amo encoding")

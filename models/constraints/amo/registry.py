@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from gridsat.models.registries import Registry
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
@@ -13,7 +15,8 @@ if TYPE_CHECKING:
 Write = Callable[["Formula", list[int]], None]
 Size = Callable[[int], tuple[int, int]]
 
-ENCODINGS: dict[str, Write] = {}
+# Open: the ``amo`` axis of every formulation reads it when asked, so a plugin's encoding reaches them all.
+ENCODINGS: Registry[Write] = Registry("at-most-one encoding", "amo")
 
 
 @dataclass(frozen=True)
@@ -33,14 +36,14 @@ class Declared:
 DECLARED: dict[str, Declared] = {}
 
 
-def encoding(name: str, declared: Declared | None = None) -> Callable[[Write], Write]:
+def encoding(name: str, declared: Declared | None = None, needs: Iterable[str] = ()) -> Callable[[Write], Write]:
     """Register ``write`` as the at-most-one encoding ``name`` (in registration order: the axis order),
-    with what its paper claims (``declared``), when it says."""
+    with what its paper claims (``declared``), when it says; ``needs`` says what it needs of a backend
+    (``CNF_PLUS``, models/registries.py), which the gate checks."""
+    enter = ENCODINGS.entry(name, needs)
 
     def register(write: Write) -> Write:
-        if name in ENCODINGS:
-            raise ValueError(f"at-most-one encoding {name!r} registered twice")
-        ENCODINGS[name] = write
+        enter(write)
         if declared is not None:
             DECLARED[name] = declared
         return write

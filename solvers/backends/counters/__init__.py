@@ -42,12 +42,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gridsat.models.constraints.amo import refuse_native
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import BuildExpired, CnfFormulation, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally, resolve_encoding
+from gridsat.solvers.backend import CNF, COUNT, TIME_LIMIT, Backend, Request, Tally, bound_encoding
 from gridsat.solvers.stop import INTERRUPTED, Stop
 from gridsat.solvers.stop import TIME_LIMIT as TIME_LIMIT_REASON
 
@@ -181,22 +180,6 @@ def decimal(text: str) -> int:
     return value
 
 
-def resolve(puzzle: Puzzle, request: Request) -> Encoding:
-    """The encoding to count: the user's choices, the ``exact`` choice on every axis not named."""
-    return resolve_encoding(puzzle, CNF, request.encoding, exact=True)
-
-
-def exact_instead(puzzle: Puzzle, request: Request, encoding: Encoding) -> list[str]:
-    """The exact choices taken instead of an axis's default because the user did not name that axis."""
-    default = puzzle.cnf_encodings.resolve(request.encoding)
-    return [mine for (_, mine), (_, theirs) in zip(encoding.choices, default.choices, strict=True) if mine != theirs]
-
-
-def check_dimacs(name: str, encoding: Encoding | None) -> None:
-    """Refuse a native at-most-one: CNF+ has no DIMACS form, and the counters read DIMACS."""
-    refuse_native(encoding, f"the {name} backend (it counts a DIMACS CNF)")
-
-
 def check_eager(name: str, puzzle: Puzzle, encoding: Encoding, f: CnfFormulation) -> None:
     """Refuse a lazy encoding (its models include non-solutions, which a counter would count) and one that keeps
     a solution per orbit when the orbits differ in size (a model count would not say how many solutions)."""
@@ -250,7 +233,9 @@ class ModelCounter(Backend):
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Only counts, and only of encodings the puzzle's CNF offers (a lazy one is refused once built)."""
         super().vet(puzzle, request, counting=counting)
-        check_dimacs(self.name, resolve(puzzle, request))
+
+    def refuses_cnf_plus(self, request: Request) -> str | None:
+        return f"the {self.name} backend (it counts a DIMACS CNF)"  # CNF+ has no DIMACS form
 
     def listing(self) -> dict[str, Any]:
         """The installed counter's version, for ``gridsat list --json``."""
@@ -260,12 +245,13 @@ class ModelCounter(Backend):
               progress: Callable[[str], None] | None = None) -> Tally:
         """The exact number of solutions (never of orbits: ``can`` has no UP_TO), or ``Tally(None, ...)`` when
         ``stop`` ended the count first."""
-        encoding = resolve(puzzle, request)
+        encoding = bound_encoding(request)  # the gate resolved it exact: the user's choices, else exact ones
         started = time.perf_counter()
         details: dict[str, Any] = {"counter": self.name, "counter_version": version_of(self.distribution),
                                    "guarantee": self.guarantee}
-        if swapped := exact_instead(puzzle, request, encoding):
-            details["exact_for_counting"] = swapped  # e.g. crt for knight's tours, whose default cutset is lazy
+        if encoding.exact_instead:
+            # e.g. crt for knight's tours, whose default cutset is lazy
+            details["exact_for_counting"] = list(encoding.exact_instead)
         try:
             with build_deadline(stop.deadline):
                 f = puzzle.cnf(instance, encoding)

@@ -28,7 +28,7 @@ move between releases, these names do not without a deprecation.
 from __future__ import annotations
 
 from gridsat.models import svg
-from gridsat.models.constraints import Formula, Model, amo, cardinality
+from gridsat.models.constraints import Formula, Model
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.errors import BackendUnavailable, GridsatError, InvalidInstance, InvalidOption, UnknownName
 from gridsat.models.formulation import (
@@ -47,6 +47,7 @@ from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus,
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.search import Algorithm, Halt, Listener
 from gridsat.models.symmetry import Element, Group, Motion, NotPermutable, board_group, motions
+from gridsat.plugin import amo, cardinality  # modules: the open registries of encodings a plugin can add to
 
 __all__ = [
     # the puzzle and its parts
