@@ -106,3 +106,19 @@ def test_a_plugin_encoding_that_needs_cnf_plus_runs_only_where_cnf_plus_is_taken
     assert gridsat.count("tatami", "4x7", backend="sat", encoding="mycard", solver="minicard").count == TATAMI_4X7
     report = gridsat.crosscheck("tatami", "4x7", backends=["sat"], encodings="each")
     assert report.agree and "mats+mycard+nosymmetry/minicard" in [o.encoding for o in report.outcomes]
+
+
+def test_a_domain_encoding_registered_late_is_a_choice_of_prime_grid() -> None:
+    """The ``domain`` axis is open too: a plugin's integer encoding (here the order encoding under another
+    name, so its count must be prime-grid's) is one of prime-grid's CNF choices once registered."""
+    from gridsat.plugin import domains
+
+    before = gridsat.count("prime-grid", "3x3", params={"max": 10}, backend="sat", encoding="order")
+    domains.domain("myorder")(type("MyOrder", (domains.OrderInt,), {}))
+    try:
+        again = gridsat.count("prime-grid", "3x3", params={"max": 10}, backend="sat", encoding="myorder")
+        grid = next(p for p in gridsat.api.listing()["puzzles"] if p["name"] == "prime-grid")
+        assert "myorder" in grid["cnf_encodings"]["domain"]
+    finally:
+        del domains.DOMAINS["myorder"]
+    assert again.count == before.count and again.complete and "myorder" in again.encoding

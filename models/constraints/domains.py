@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from gridsat.models.registries import Registry
 
 if TYPE_CHECKING:
     from gridsat.models.constraints.formula import Formula
@@ -207,4 +209,14 @@ class LogInt:
         return self.low + sum(1 << k for k in range(len(self.bits)) if ("bit", *self.key, k) in true)
 
 
-DOMAINS = {"order": OrderInt, "log": LogInt}
+# Open: an axis drawn from it offers every domain encoding registered, whenever it is (``domain``).
+DOMAINS: Registry[Any] = Registry("integer domain encoding", "domain")
+DOMAINS.entry("order")(OrderInt)
+DOMAINS.entry("log")(LogInt)
+
+
+def domain(name: str) -> Any:
+    """Register a class as the domain encoding ``name``: like ``OrderInt`` and ``LogInt``, its ``new(out, key,
+    low, high)`` makes a variable that answers ``equals``, ``cover``, ``restrict``, ``below``,
+    ``projection`` and ``value``."""
+    return DOMAINS.entry(name)

@@ -9,6 +9,7 @@ from itertools import compress
 from gridsat.models import breaking
 from gridsat.models.constraints import Formula, Model, amo
 from gridsat.models.constraints.amo import at_most_one, exactly_one
+from gridsat.models.constraints.domains import DOMAINS
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Decoder, Key
 from gridsat.models.prime_grid.grid import Cell, Filling, Grid
@@ -172,7 +173,8 @@ def cnf_direct(grid: Grid, encoding: Encoding) -> CnfFormulation:
 
 CPSAT_ENCODINGS = EncodingSpace((Axis("model", ("integer", "boolean")), PARITY, SYMMETRY))
 # How a cell's number is written: one-hot (direct), order (unary) or log (binary) literals, or the order
-# encoding with the Hall-interval all-different (models/prime_grid/numbers.py).
-DOMAIN = Axis("domain", ("direct", "order", "log", "hall"))
+# encoding with the Hall-interval all-different (models/prime_grid/numbers.py); then every other domain
+# encoding registered (an open axis: models/constraints/domains.py).
+DOMAIN = Axis("domain", ("direct", "order", "log", "hall"), registry=DOMAINS)
 ADJACENCY = Axis("adjacency", ("support", "conflict"))
 CNF_ENCODINGS = EncodingSpace((DOMAIN, ADJACENCY, amo.axis(), PARITY, SYMMETRY))

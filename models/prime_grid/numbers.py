@@ -43,10 +43,10 @@ def decode_numbers(grid: Grid, cells: Mapping[Cell, Number]) -> Decoder:
 
 
 def cnf(grid: Grid, encoding: Encoding) -> CnfFormulation:
-    """The CNF of ``encoding`` (domain ``order``, ``log`` or ``hall``); see the module."""
+    """The CNF of ``encoding`` (domain ``order``, ``log``, ``hall`` or a registered one); see the module."""
     out = Formula("prime_grid:cnf")
     parity = encoding["parity"] == "parity"
-    kind = DOMAINS["log" if encoding["domain"] == "log" else "order"]
+    kind = DOMAINS["order" if encoding["domain"] == "hall" else encoding["domain"]]
     cells: dict[Cell, Number] = {cell: kind.new(out, cell, grid.low, grid.high) for cell in grid.cells()}
     allowed = {cell: set(candidates(grid, cell, parity)) for cell in cells}
     with out.family("candidate values"):
