@@ -1,5 +1,6 @@
-"""check-proof recomputes the claim: each repro of issue 50 planted in a kept certificate is refused (exit 1),
-and a symmetry-broken run's count is the sum of its orbits, proved over the formula without the breaking."""
+"""check-proof recomputes the claim: each way a reviewer made it certify a wrong count, planted in a kept
+certificate, is refused (exit 1), and a symmetry-broken run's count is the sum of its orbits, proved over
+the formula without the breaking."""
 from __future__ import annotations
 
 import json

@@ -120,7 +120,7 @@ def test_a_solver_that_has_learnt_clauses_would_hide_a_gap() -> None:
 
 @pytest.mark.slow
 def test_gridsat_strength_on_a_dimacs_file_agrees_with_the_naive_checker(tmp_path: Path) -> None:
-    """The done-when of issue 51: random CNFs of four primary and two auxiliary variables, through the
+    """Random CNFs of four primary and two auxiliary variables, through the
     command, ``holds`` as the naive checker says, 0 disagreements."""
     rng = random.Random(4)
     path = tmp_path / "f.cnf"
