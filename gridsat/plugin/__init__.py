@@ -47,7 +47,9 @@ from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus,
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.search import Algorithm, Halt, Listener
 from gridsat.models.symmetry import Element, Group, Motion, NotPermutable, board_group, motions
-from gridsat.plugin import amo, cardinality, domains  # modules: the open registries a plugin can add encodings to
+
+# modules: the open registries a plugin can add encodings to
+from gridsat.plugin import amo, cardinality, domains, symmetry_breaking, tours
 
 __all__ = [
     # the puzzle and its parts
@@ -55,7 +57,8 @@ __all__ = [
     "Oracle",
     # formulations and encodings
     "CpsatFormulation", "CnfFormulation", "Formulation", "Decoder", "Images", "Key", "Solution", "check_deadline",
-    "Encoding", "EncodingSpace", "Axis", "Formula", "Model", "amo", "cardinality", "domains",
+    "Encoding", "EncodingSpace", "Axis", "Formula", "Model", "amo", "cardinality", "domains", "symmetry_breaking",
+    "tours",
     # parsing instances and parameters
     "check_keys", "bool_param", "int_param", "integer", "parse_size", "excerpt",
     # errors (the command line turns each into one line and exit status 2)
