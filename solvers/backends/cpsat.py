@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CERTIFY, CPSAT, ENUMERATORS, Backend, Request, bound_encoding, formulate
+from gridsat.solvers.backend import (
+    CERTIFY,
+    CPSAT,
+    ENUMERATORS,
+    Backend,
+    Request,
+    bound_choice,
+    bound_encoding,
+    formulate,
+)
 from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -324,7 +333,7 @@ class CpsatBackend(Backend):
         encoding = bound_encoding(request)
         job = CpsatSearch(formulate(puzzle, instance, CPSAT, encoding), encoding.name, single=request.limit == 1,
                           seed=request.seed, workers=request.workers)
-        if request.certify is not None:
+        if bound_choice(request).proof:
             from gridsat.solvers.proof.replay import replay_for
 
             job.replay = replay_for(puzzle, instance, request, job.formulation, encoding.name)
