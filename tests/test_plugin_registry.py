@@ -1,17 +1,21 @@
-"""Open registries: an at-most-one encoding a plugin registers reaches the built-in puzzles whenever it is
-registered, after a puzzle was built and counted too, and with it ``gridsat list``, ``gridsat strength``
-and the cross-check's ``each``."""
+"""Open registries: an at-most-one, domain, tour or symmetry-breaking encoding a plugin registers reaches the
+built-in puzzles whose axis offers that kind whenever it is registered, after a puzzle was built and counted
+too, and with it ``gridsat list``, ``gridsat strength`` (where it has a case family), the cross-check's
+``each`` and fuzz."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
 import gridsat
 from gridsat.cli import main
+from gridsat.models import get_puzzle
 from gridsat.models.constraints import amo as amo_package
 from gridsat.plugin import amo
+from gridsat.solvers.checks.fuzz import plan
 from gridsat.solvers.strength import CASES, strengths
 
 TATAMI_4X7 = 3  # models/golden/tatami.toml: the 4x7 board has 3 tatami tilings
@@ -157,6 +161,8 @@ def test_a_tour_encoding_registered_late_is_a_choice_of_the_knights_tour() -> No
         ran = [o.encoding for o in report.outcomes]
         assert any("myresidues" in e for e in ran) and any("mycircuit" in e for e in ran)
         assert not report.agree and all("mynothing" in problem for problem in report.problems)
+        fuzzed = [c.request.encoding or "" for c in plan(get_puzzle("knights-tour"), random.Random(0))]
+        assert any("myresidues" in e for e in fuzzed) and any("mycircuit" in e for e in fuzzed)
     finally:
         del tours.CNF_TOURS["myresidues"], tours.CNF_TOURS["mynothing"], tours.CPSAT_TOURS["mycircuit"]
 
@@ -182,6 +188,7 @@ def test_a_symmetry_breaking_encoding_registered_late_reaches_every_puzzle_with_
         assert "mylex" not in listing["prime-grid"]["cnf_encodings"]["symmetry"]
         assert main(["strength", "--list", "lex-leader"]) == 0
         assert "lex-leader mylex" in capsys.readouterr().out
+        assert any("mylex" in (c.request.encoding or "") for c in plan(get_puzzle("shikaku"), random.Random(0)))
         assert gridsat.count("tatami", "3x4", backend="sat", encoding="mynone").duplicates > 0
         with pytest.raises(ValueError, match="mylex.*twice"):
             breaking.encoding("mylex")(breaking.lex_leq)

@@ -10,7 +10,8 @@ writes a working skeleton. A ``Puzzle`` has a required core and optional parts:
   rules a solution breaks, from the definition), ``render`` and ``describe``; each formulation's
   ``EncodingSpace`` of ``Axis`` choices (``amo.axis()`` names the at-most-one encodings, and
   ``amo.exactly_one``/``amo.at_most_one`` write them; ``cardinality.axis()`` and ``cardinality.exactly``/
-  ``at_most``/``at_least`` any bound); ``reference``, the
+  ``at_most``/``at_least`` any bound; ``domains``, ``tours`` and ``symmetry_breaking`` the other open
+  registries); ``reference``, the
   independent searches (``Algorithm`` objects that poll a ``Halt``) a cross-check compares against;
 * the parts: ``Pictures(draw, sketch)`` (SVG with ``svg``), ``Symmetry(groups)`` (counting up to
   symmetry, with ``board_group``), ``Frontier(spec)`` (a ``FrontierSpec`` for the frontier backend)
