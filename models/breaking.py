@@ -20,48 +20,120 @@ orbits, and the counting backends refuse it.
 
 An element that cannot map the formulation's variables (a closed tour's ``position`` steps, numbered
 from a root square that a rotation moves) refuses the encoding in one line.
+
+The axis is open (``BREAKINGS``, models/registries.py): ``encoding("name", group)`` registers another way
+to write the comparison, ``leq(sink, xs, ys)`` requiring x <=lex y in a ``Formula`` (integer literals) or a
+``Model`` (Booleans) as ``lex_leq`` does (a ``None`` in ys is the constant false; in a ``Model`` every
+kept assignment must have exactly one extension to the auxiliaries, since CP-SAT lists them all). It
+breaks the group a puzzle names ``group`` (``symmetry``: its board motions), so it is a choice of every
+formulation built with ``breaking`` whose puzzle declares that group, whenever it is registered.
+Prime-grid writes its own leader inequalities, and its axis stays its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from gridsat.models.constraints.lex import lex_leq
 from gridsat.models.encoding import Axis, Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Images, Key, Solution
+from gridsat.models.registries import Registry
 from gridsat.models.symmetry import Element, Group, NotPermutable
 
 NO = "nosymmetry"
 FAMILY = "lex leader"
 F = TypeVar("F", CnfFormulation, CpsatFormulation)
 Groups = Mapping[str, Callable[[Any], Group]]
+Leq = Callable[[Any, Sequence[Any], Sequence[Any]], object]
 
 
-def axis(groups: Iterable[str], default: str = NO) -> Axis:
-    """The ``symmetry`` axis: ``nosymmetry`` and one choice per group named, ``default`` first."""
-    choices = [NO, *groups]
-    return Axis("symmetry", (default, *(c for c in choices if c != default)), exact=NO)
+@dataclass(frozen=True)
+class Breaking:
+    """A registered symmetry-breaking encoding: the lex-leader constraint of the puzzle's group named
+    ``group``, each comparison x <=lex x o g written by ``leq`` (see the module)."""
+
+    group: str
+    leq: Leq
+
+
+# Open: every ``symmetry`` axis of a puzzle that declares the group offers it, whenever it is registered.
+BREAKINGS: Registry[Breaking] = Registry("symmetry-breaking encoding", "symmetry")
+
+
+def encoding(name: str, group: str = "symmetry") -> Callable[[Leq], Leq]:
+    """Register ``leq(sink, xs, ys)`` as the symmetry-breaking encoding ``name`` of the group ``group``."""
+    enter = BREAKINGS.entry(name)
+
+    def register(leq: Leq) -> Leq:
+        enter(Breaking(group, leq))
+        return leq
+
+    return register
+
+
+class BreakingsOffered(Mapping[str, Breaking]):
+    """The registered encodings of the groups a puzzle declares, read live (an open axis's registry)."""
+
+    what = BREAKINGS.what
+
+    def __init__(self, groups: frozenset[str]) -> None:
+        self.groups = groups
+
+    def __getitem__(self, name: str) -> Breaking:
+        found = BREAKINGS[name]
+        if found.group not in self.groups:
+            raise KeyError(name)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, found in list(BREAKINGS.items()) if found.group in self.groups)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    @property
+    def needs(self) -> dict[str, frozenset[str]]:
+        return {name: BREAKINGS.needs[name] for name in self}
+
+
+@functools.cache
+def offered(groups: frozenset[str]) -> BreakingsOffered:
+    """One view per set of groups, so that axes built from the same groups are equal."""
+    return BreakingsOffered(groups)
+
+
+def axis(groups: Iterable[str], default: str = NO, registered: bool = True) -> Axis:
+    """The ``symmetry`` axis: ``nosymmetry`` and one choice per group named, ``default`` first; then
+    (``registered``) every encoding registered for one of those groups, now or later."""
+    named = list(groups)
+    choices = [NO, *named]
+    return Axis("symmetry", (default, *(c for c in choices if c != default)), exact=NO,
+                registry=offered(frozenset(named)) if registered else None)
 
 
 def breaking(build: Callable[[Any, Encoding], F], groups: Groups) -> Callable[[Any, Encoding], F]:
-    """``build`` with the lex-leader constraints of the group its encoding's ``symmetry`` choice names."""
+    """``build`` with the lex-leader constraints of the group its encoding's ``symmetry`` choice names, or
+    of the group a registered encoding breaks, written its way."""
 
     def formulate(instance: Any, encoding: Encoding) -> F:
         formulation = build(instance, encoding)
         choice = encoding["symmetry"]
         if choice == NO:
             return formulation
-        group = groups[choice](instance)
-        return broken(formulation, group, choice) if len(group) > 1 else formulation
+        way = Breaking(choice, lex_leq) if choice in groups else BREAKINGS[choice]
+        group = groups[way.group](instance)
+        return broken(formulation, group, choice, way.leq) if len(group) > 1 else formulation
 
     return formulate
 
 
-def broken(f: F, group: Group, choice: str) -> F:
-    """``f`` keeping only the lex-leader of each orbit of ``group``, listing the orbit through ``images``."""
+def broken(f: F, group: Group, choice: str, leq: Leq = lex_leq) -> F:
+    """``f`` keeping only the lex-leader of each orbit of ``group`` (each comparison written by ``leq``),
+    listing the orbit through ``images``."""
     keys = f.keys if isinstance(f, CnfFormulation) else list(f.primary)
     for element in group.elements[1:]:
         try:
@@ -70,9 +142,9 @@ def broken(f: F, group: Group, choice: str) -> F:
             raise InvalidOption(f"the {choice} encoding cannot break {element.name}: {error}") from None
         with f.notes.family(FAMILY):
             if isinstance(f, CnfFormulation):
-                leader_cnf(f, moved)
+                leader_cnf(f, moved, leq)
             else:
-                leader_cpsat(f, moved)
+                leader_cpsat(f, moved, leq)
     if isinstance(f, CnfFormulation):
         f.cnf.nv = max(f.cnf.nv, f.pool.top)
     return replace(f, images=orbit_of(group), orbit_size=0, orbits_of=choice)
@@ -83,16 +155,16 @@ def moves(keys: list[Key], element: Element) -> list[tuple[Key, Key]]:
     return [(key, image) for key in keys if (image := element.key(key)) != key]
 
 
-def leader_cnf(f: CnfFormulation, moved: list[tuple[Key, Key]]) -> None:
+def leader_cnf(f: CnfFormulation, moved: list[tuple[Key, Key]], leq: Leq = lex_leq) -> None:
     """x <=lex x o g in clauses, written through the formulation's Formula; an image with no variable is
     the constant false."""
     index = dict(zip(f.keys, f.projection, strict=True))
-    lex_leq(f.notes, [index[k] for k, _ in moved], [index.get(image) for _, image in moved])
+    leq(f.notes, [index[k] for k, _ in moved], [index.get(image) for _, image in moved])
 
 
-def leader_cpsat(f: CpsatFormulation, moved: list[tuple[Key, Key]]) -> None:
+def leader_cpsat(f: CpsatFormulation, moved: list[tuple[Key, Key]], leq: Leq = lex_leq) -> None:
     """x <=lex x o g over the primary Booleans, written through the formulation's Model."""
-    lex_leq(f.notes, [f.primary[k] for k, _ in moved], [f.primary.get(image) for _, image in moved])
+    leq(f.notes, [f.primary[k] for k, _ in moved], [f.primary.get(image) for _, image in moved])
 
 
 def orbit_of(group: Group) -> Images:

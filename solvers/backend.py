@@ -27,6 +27,21 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """What the gate (solvers/gate.py) decided for a run, once: the backend's name, the encoding resolved for
+    its formulation (None for a backend with none), the solver that runs (its default filled in; None for a
+    backend with no choice of solver), and what the run needs of them: CNF+ (``cnf_plus``: an encoding of
+    native cardinality constraints) and a DRAT proof (``proof``: a certified run). Backends read it instead
+    of deriving any of these from the request's text again."""
+
+    backend: str
+    encoding: Encoding | None = None
+    solver: str | None = None
+    cnf_plus: bool = False
+    proof: bool = False
+
+
+@dataclass(frozen=True)
 class Request:
     """What the user chose; each backend reads the fields that apply to it."""
 
@@ -46,9 +61,14 @@ class Request:
     seed: int | None = None
     workers: int | None = None
     certify: Certify | None = None  # prove the final "no more solutions" with a checked DRAT proof (CERTIFY)
-    # ``encoding`` resolved by the gate (solvers/gate.py), once, for the backend's formulation: what a backend
-    # builds. None until the gate binds the request (and for a backend with no formulation).
-    resolved: Encoding | None = None
+    # What the gate (solvers/gate.py) decided, once: the encoding resolved for the backend's formulation (what
+    # a backend builds), the solver and what the run needs. None until the gate binds the request.
+    choice: Choice | None = None
+
+    @property
+    def resolved(self) -> Encoding | None:
+        """The encoding the gate resolved (None before it binds the request, and for a backend with none)."""
+        return None if self.choice is None else self.choice.encoding
 
 
 class Search(Protocol):
@@ -155,6 +175,10 @@ class Backend:
         """Who, in a one-line refusal, cannot take CNF+ in a run of ``request`` (None: it takes it)."""
         return f"backend {self.name!r}"
 
+    def solver_of(self, request: Request) -> str | None:
+        """The solver a run of ``request`` uses, its default filled in (None: this backend has no choice)."""
+        return None
+
     def stops(self, request: Request) -> bool:
         """Whether a run of ``request`` can be stopped at a time limit (a cross-check's default budget
         is given only to those that can)."""
@@ -238,12 +262,21 @@ def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: b
     return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
 
 
-def bound_encoding(request: Request) -> Encoding:
-    """The encoding the gate resolved for ``request``: what a backend builds, never text parsed again."""
-    if request.resolved is None:
+def bound_choice(request: Request) -> Choice:
+    """What the gate decided for ``request``: its encoding, solver and needs, never derived again."""
+    if request.choice is None:
         raise ValueError("a request reaches a backend through the gate (solvers/gate.py), which resolves its "
                          "encoding: bind it first")
-    return request.resolved
+    return request.choice
+
+
+def bound_encoding(request: Request) -> Encoding:
+    """The encoding the gate resolved for ``request``: what a backend builds, never text parsed again."""
+    encoding = bound_choice(request).encoding
+    if encoding is None:
+        raise ValueError("a request reaches a backend through the gate (solvers/gate.py), which resolves its "
+                         "encoding: bind it first")
+    return encoding
 
 
 def formulate(puzzle: Puzzle, instance: Instance, kind: str, encoding: Encoding) -> Formulation:

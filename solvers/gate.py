@@ -10,6 +10,7 @@ from the registry, never from a list written here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -30,10 +31,12 @@ from gridsat.solvers.backend import (
     TIME_LIMIT,
     UP_TO,
     Backend,
+    Choice,
     Request,
     available,
     backend_class,
     backends_where,
+    bound_choice,
     cannot,
     counts_only,
     get_backend,
@@ -89,6 +92,11 @@ class Bound:
         return self.backend.name
 
     @property
+    def choice(self) -> Choice:
+        """What the gate decided: the encoding resolved, the solver and what the run needs."""
+        return bound_choice(self.job.request)
+
+    @property
     def request(self) -> Request:
         return self.job.request
 
@@ -104,9 +112,25 @@ def bind(name: str, puzzle: Puzzle, job: Job) -> Bound:
 
 def admit(backend: Backend, puzzle: Puzzle, job: Job) -> Bound:
     """``backend`` bound to ``job`` on ``puzzle``, refused in one line when it is not installed or cannot run it;
-    the request carries its encoding resolved (``Request.resolved``), the one time it is."""
+    the request carries the gate's ``Choice`` (its encoding resolved, its solver and needs), made once."""
     encoding = check(available(backend), puzzle, job)
-    return Bound(backend, replace(job, request=replace(job.request, resolved=encoding)))
+    return Bound(backend, replace(job, request=with_choice(backend, puzzle, job.request, encoding)))
+
+
+def with_choice(backend: Backend, puzzle: Puzzle, request: Request, encoding: Encoding | None) -> Request:
+    """``request`` with the choice made for it: ``encoding`` (resolved for the backend's formulation), the
+    solver that runs, and what they need."""
+    needs = {} if encoding is None else puzzle.encodings(backend.formulation).needs(encoding)
+    return replace(request, choice=Choice(backend.name, encoding, backend.solver_of(request),
+                                          cnf_plus=CNF_PLUS in needs, proof=request.certify is not None))
+
+
+def solver_taking(backend: Backend, needs: Mapping[str, object], solver: str | None) -> str | None:
+    """``solver``, or when none is named and the encoding needs CNF+ (``needs``), the backend's first solver
+    that takes it: where a cross-check or a mutant runs such an encoding unasked."""
+    if solver is None and CNF_PLUS in needs and backend.cnf_plus_solvers:
+        return backend.cnf_plus_solvers[0]
+    return solver
 
 
 def check(backend: Backend, puzzle: Puzzle, job: Job) -> Encoding | None:

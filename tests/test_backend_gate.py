@@ -253,3 +253,27 @@ def test_a_refusal_is_shown_with_the_parsers_own_flags() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--go-fast", dest="fast", action="store_true")
     assert flags(parser)["fast"] == ("--go-fast", True)
+
+
+def test_the_gate_binds_one_choice_that_the_backend_runs() -> None:
+    """``bind`` decides the encoding, the solver (its default filled in) and what they need once, as a
+    ``Choice`` in the bound request; the sat backend builds and solves exactly that."""
+    from gridsat.models import get_puzzle
+    from gridsat.solvers.backend import Choice
+    from gridsat.solvers.gate import bind
+    from gridsat.solvers.proof.claim import Certify
+
+    tatami = get_puzzle("tatami")
+    plain = bind("sat", tatami, Job(request=Request(encoding="seqcounter")))
+    assert plain.choice == Choice("sat", tatami.cnf_encodings.resolve("seqcounter"), "cadical195")
+    assert plain.choice.encoding == plain.request.resolved and not plain.choice.cnf_plus
+    search = plain.backend.prepare(tatami, tatami.parse("4x7", {}), plain.request)
+    assert search.label == "mats+seqcounter+nosymmetry/cadical195"
+    native = bind("sat", tatami, Job(request=Request(encoding="native", solver="minicard")))
+    assert (native.choice.solver, native.choice.cnf_plus, native.choice.proof) == ("minicard", True, False)
+    proved = bind("sat", tatami, Job(request=Request(certify=Certify("4x7"))))
+    assert proved.choice.proof and proved.choice.solver == "cadical195"
+    cpsat = bind("cpsat", tatami, Job(request=Request()))
+    assert (cpsat.choice.backend, cpsat.choice.solver, cpsat.choice.encoding.name) == ("cpsat", None, "mats+nosymmetry")
+    with pytest.raises(ValueError, match="through the gate"):
+        plain.backend.prepare(tatami, tatami.parse("4x7", {}), Request(encoding="seqcounter"))

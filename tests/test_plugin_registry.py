@@ -1,17 +1,21 @@
-"""Open registries: an at-most-one encoding a plugin registers reaches the built-in puzzles whenever it is
-registered, after a puzzle was built and counted too, and with it ``gridsat list``, ``gridsat strength``
-and the cross-check's ``each``."""
+"""Open registries: an at-most-one, domain, tour or symmetry-breaking encoding a plugin registers reaches the
+built-in puzzles whose axis offers that kind whenever it is registered, after a puzzle was built and counted
+too, and with it ``gridsat list``, ``gridsat strength`` (where it has a case family), the cross-check's
+``each`` and fuzz."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
 import gridsat
 from gridsat.cli import main
+from gridsat.models import get_puzzle
 from gridsat.models.constraints import amo as amo_package
 from gridsat.plugin import amo
+from gridsat.solvers.checks.fuzz import plan
 from gridsat.solvers.strength import CASES, strengths
 
 TATAMI_4X7 = 3  # models/golden/tatami.toml: the 4x7 board has 3 tatami tilings
@@ -122,3 +126,73 @@ def test_a_domain_encoding_registered_late_is_a_choice_of_prime_grid() -> None:
     finally:
         del domains.DOMAINS["myorder"]
     assert again.count == before.count and again.complete and "myorder" in again.encoding
+
+
+KNIGHTS_3X4 = 16  # models/golden/knights_tour.toml: 16 directed open tours of 3x4 (OEIS A169696)
+TATAMI_3X4 = 4  # models/golden/tatami.toml: the 3x4 room has 4 tilings
+
+
+def test_a_tour_encoding_registered_late_is_a_choice_of_the_knights_tour() -> None:
+    """The ``tour`` axes are open: a plugin's CNF tour encoding (here Heule's residues under another name, so
+    its count must be the golden one) and CP-SAT one reach the knight's tour after it was counted, and with
+    them ``gridsat list`` and the cross-check's ``each``; a broken one is caught."""
+    from gridsat.plugin import tours
+
+    assert gridsat.count("knights-tour", "3x4", backend="sat").count == KNIGHTS_3X4
+    with pytest.raises(gridsat.GridsatError, match="myresidues"):
+        gridsat.count("knights-tour", "3x4", backend="sat", encoding="myresidues")
+
+    @tours.cnf_tour("myresidues")
+    def residues(circuit: tours.Circuit, formula: gridsat.plugin.Formula, root: int, amo_name: str) -> None:
+        circuit.forbid_two_cycles(formula)
+        circuit.residues(formula, root, amo_name)
+
+    tours.cpsat_tour("mycircuit")(lambda model, arcs, size, root: model.AddCircuit(list(arcs)))
+    tours.cnf_tour("mynothing")(lambda circuit, formula, root, amo_name: None)  # subtours left in
+    try:
+        assert gridsat.count("knights-tour", "3x4", backend="sat", encoding="myresidues").count == KNIGHTS_3X4
+        assert gridsat.count("knights-tour", "3x4", backend="cpsat", encoding="mycircuit").count == KNIGHTS_3X4
+        tour = next(p for p in gridsat.api.listing()["puzzles"] if p["name"] == "knights-tour")
+        assert tour["cnf_encodings"]["tour"][-2:] == ["myresidues", "mynothing"]
+        assert tour["cpsat_encodings"]["tour"] == ["circuit", "mtz", "mycircuit"]
+        broken = gridsat.count("knights-tour", "3x4", backend="sat", encoding="mynothing")
+        assert broken.invalid and "never visited" in str(broken.invalid[0][1])  # subtours, refused by the verifier
+        report = gridsat.crosscheck("knights-tour", "3x4", backends=["sat", "cpsat"], encodings="each")
+        ran = [o.encoding for o in report.outcomes]
+        assert any("myresidues" in e for e in ran) and any("mycircuit" in e for e in ran)
+        assert not report.agree and all("mynothing" in problem for problem in report.problems)
+        fuzzed = [c.request.encoding or "" for c in plan(get_puzzle("knights-tour"), random.Random(0))]
+        assert any("myresidues" in e for e in fuzzed) and any("mycircuit" in e for e in fuzzed)
+    finally:
+        del tours.CNF_TOURS["myresidues"], tours.CNF_TOURS["mynothing"], tours.CPSAT_TOURS["mycircuit"]
+
+
+def test_a_symmetry_breaking_encoding_registered_late_reaches_every_puzzle_with_its_group(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The ``symmetry`` axis is open: a plugin's comparison (here lex_leq under another name, so it keeps one
+    solution per orbit and every count is the golden one) reaches tatami and the knight's tour (both declare
+    the ``symmetry`` group), not prime-grid (whose leaders are its own), and ``gridsat strength``; one that
+    breaks nothing lists every orbit once per member, and the run sees the repeats."""
+    from gridsat.plugin import symmetry_breaking as breaking
+
+    assert gridsat.count("tatami", "3x4", backend="sat", encoding="symmetry").count == TATAMI_3X4
+    breaking.encoding("mylex")(breaking.lex_leq)
+    breaking.encoding("mynone")(lambda sink, xs, ys: 0)
+    try:
+        for backend in ("sat", "cpsat"):
+            outcome = gridsat.count("tatami", "3x4", backend=backend, encoding="mylex")
+            assert (outcome.count, outcome.complete, outcome.duplicates) == (TATAMI_3X4, True, 0)
+        assert gridsat.count("knights-tour", "3x4", backend="sat", encoding="mylex").count == KNIGHTS_3X4
+        listing = {p["name"]: p for p in gridsat.api.listing()["puzzles"]}
+        assert "mylex" in listing["shikaku"]["cnf_encodings"]["symmetry"]
+        assert "mylex" not in listing["prime-grid"]["cnf_encodings"]["symmetry"]
+        assert main(["strength", "--list", "lex-leader"]) == 0
+        assert "lex-leader mylex" in capsys.readouterr().out
+        assert any("mylex" in (c.request.encoding or "") for c in plan(get_puzzle("shikaku"), random.Random(0)))
+        assert gridsat.count("tatami", "3x4", backend="sat", encoding="mynone").duplicates > 0
+        with pytest.raises(ValueError, match="mylex.*twice"):
+            breaking.encoding("mylex")(breaking.lex_leq)
+    finally:
+        del breaking.BREAKINGS["mylex"], breaking.BREAKINGS["mynone"]
+    with pytest.raises(gridsat.GridsatError, match="mylex"):
+        gridsat.count("tatami", "3x4", backend="sat", encoding="mylex")

@@ -10,7 +10,8 @@ writes a working skeleton. A ``Puzzle`` has a required core and optional parts:
   rules a solution breaks, from the definition), ``render`` and ``describe``; each formulation's
   ``EncodingSpace`` of ``Axis`` choices (``amo.axis()`` names the at-most-one encodings, and
   ``amo.exactly_one``/``amo.at_most_one`` write them; ``cardinality.axis()`` and ``cardinality.exactly``/
-  ``at_most``/``at_least`` any bound); ``reference``, the
+  ``at_most``/``at_least`` any bound; ``domains``, ``tours`` and ``symmetry_breaking`` the other open
+  registries); ``reference``, the
   independent searches (``Algorithm`` objects that poll a ``Halt``) a cross-check compares against;
 * the parts: ``Pictures(draw, sketch)`` (SVG with ``svg``), ``Symmetry(groups)`` (counting up to
   symmetry, with ``board_group``), ``Frontier(spec)`` (a ``FrontierSpec`` for the frontier backend)
@@ -47,7 +48,9 @@ from gridsat.models.parts import Case, Cell, Frontier, Instance, MutationCorpus,
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.search import Algorithm, Halt, Listener
 from gridsat.models.symmetry import Element, Group, Motion, NotPermutable, board_group, motions
-from gridsat.plugin import amo, cardinality, domains  # modules: the open registries a plugin can add encodings to
+
+# modules: the open registries a plugin can add encodings to
+from gridsat.plugin import amo, cardinality, domains, symmetry_breaking, tours
 
 __all__ = [
     # the puzzle and its parts
@@ -55,7 +58,8 @@ __all__ = [
     "Oracle",
     # formulations and encodings
     "CpsatFormulation", "CnfFormulation", "Formulation", "Decoder", "Images", "Key", "Solution", "check_deadline",
-    "Encoding", "EncodingSpace", "Axis", "Formula", "Model", "amo", "cardinality", "domains",
+    "Encoding", "EncodingSpace", "Axis", "Formula", "Model", "amo", "cardinality", "domains", "symmetry_breaking",
+    "tours",
     # parsing instances and parameters
     "check_keys", "bool_param", "int_param", "integer", "parse_size", "excerpt",
     # errors (the command line turns each into one line and exit status 2)

@@ -27,6 +27,8 @@ Every encoding's projection stands for exactly one directed tour, so blocking cl
   from (and back to) the first square allow (models/constraints/distances.py, likewise).
 - ``position``: ``at(u, t)``, square u is step t, exactly one per step and per square, consecutive
   steps a knight move apart. A closed tour's step 0 is fixed at its root, so rotations count once.
+- any other name: a CNF tour encoding registered (models/constraints/tours.py, a plugin's too), written on
+  the circuit's degree constraints, counting from the root below.
 
 Ranks, residues and steps are auxiliaries: the projection is the arcs and the first/last squares (the
 ``at`` variables for ``position``). Ranks and steps know the knight's parity: a jump changes square
@@ -47,6 +49,7 @@ from gridsat.models.constraints import Formula, distances
 from gridsat.models.constraints.amo import exactly_one, measured
 from gridsat.models.constraints.circuit import Circuit, primes_for
 from gridsat.models.constraints.elimination import triangles
+from gridsat.models.constraints.tours import CNF_TOURS
 from gridsat.models.constraints.transitivity import elimination_order, relative_order
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidInstance
@@ -84,10 +87,14 @@ def formulate(board: Board, encoding: Encoding) -> CnfFormulation:
             relative_order(circuit, formula, root_node(board), elimination(board))
         elif tour == "distance":
             distances.positions(circuit, formula, root_node(board))
-        elif board.area > 1 and tour == "binary":
-            binary_ranks(board, formula)
-        elif board.area > 1:  # one square has nothing to order
-            ranks(board, formula, exact=tour == "rank")
+        elif tour == "binary":
+            if board.area > 1:  # one square has nothing to order
+                binary_ranks(board, formula)
+        elif tour in ("rank", "ordering"):
+            if board.area > 1:
+                ranks(board, formula, exact=tour == "rank")
+        else:  # a registered one (models/constraints/tours.py)
+            CNF_TOURS[tour](circuit, formula, root_node(board), encoding["amo"])
     # Every tour sets the same number of projection variables (one way into every square, plus one
     # last square), so blocking its true ones is enough.
     return CnfFormulation(**formula.parts(), projection=projection, block_true_only=True, refine=refine,
@@ -158,7 +165,7 @@ def clauses_estimate(board: Board, encoding: Encoding) -> int:
         "rank": 2 * moves * n,
         "ordering": moves * n,
         "binary": moves * (4 * width + 1) + n * 5 * width,
-    }[tour]
+    }.get(tour, 0)  # a registered encoding states no size: its degree constraints, at least
     return degrees + extra
 
 

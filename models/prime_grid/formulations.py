@@ -19,7 +19,7 @@ from gridsat.models.prime_grid.symmetry import keeps_leaders, orbits
 # The redundancy switches both formulations offer; each default is the faster choice (benchmarks/compare/prime_grid.py).
 # Parity never changes which fillings are models; symmetry keeps one per orbit, so exports default to nosymmetry.
 PARITY = Axis("parity", ("parity", "noparity"))
-SYMMETRY = breaking.axis(["symmetry"], default="symmetry")
+SYMMETRY = breaking.axis(["symmetry"], default="symmetry", registered=False)  # its own leaders: closed
 
 
 def decode_integers(grid: Grid) -> Decoder:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from gridsat.models.formulation import CpsatFormulation, Key, picker
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import CERTIFY, CPSAT, ENUMERATORS, Backend, Request, bound_encoding, formulate
+from gridsat.solvers.backend import CERTIFY, CPSAT, ENUMERATORS, Backend, Request, bound_choice, formulate
 from gridsat.solvers.cubes import Handback, Part, interrupted_split, split_prefix
 from gridsat.solvers.stop import TIME_LIMIT, Stop
 from gridsat.solvers.threaded import Emit, generate
@@ -321,10 +321,12 @@ class CpsatBackend(Backend):
         return {"encoding": puzzle.cpsat_encodings.tokens()}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> CpsatSearch:
-        encoding = bound_encoding(request)
+        choice = bound_choice(request)  # the gate resolved the encoding for CP-SAT, which every puzzle has
+        encoding = choice.encoding
+        assert encoding is not None, "the gate resolves a CP-SAT encoding for every request it binds"
         job = CpsatSearch(formulate(puzzle, instance, CPSAT, encoding), encoding.name, single=request.limit == 1,
                           seed=request.seed, workers=request.workers)
-        if request.certify is not None:
+        if choice.proof:
             from gridsat.solvers.proof.replay import replay_for
 
             job.replay = replay_for(puzzle, instance, request, job.formulation, encoding.name)

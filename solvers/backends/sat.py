@@ -37,6 +37,7 @@ from gridsat.solvers.backend import (
     ENUMERATORS,
     Backend,
     Request,
+    bound_choice,
     bound_encoding,
     formulate,
     join_or,
@@ -422,13 +423,16 @@ class SatBackend(Backend):
     def choices(self, puzzle: Puzzle) -> dict[str, list[str]]:
         return {"encoding": puzzle.cnf_encodings.tokens(), "solver": solver_names()}
 
+    def solver_of(self, request: Request) -> str:
+        return request.solver or DEFAULT_SOLVER
+
     def stops(self, request: Request) -> bool:
-        return (request.solver or DEFAULT_SOLVER) not in UNSTOPPABLE
+        return self.solver_of(request) not in UNSTOPPABLE
 
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """The solver must exist and, to find more than one solution (``counting``), solve incrementally
         (blocking clauses need that). Every puzzle has a CNF."""
-        solver = request.solver or DEFAULT_SOLVER
+        solver = self.solver_of(request)
         if solver not in solver_names():
             raise UnknownName("solver", solver, solver_names())
         if counting and solver in ONE_SHOT:
@@ -440,7 +444,7 @@ class SatBackend(Backend):
                                     "no certificate check-proof could build again")
 
     def refuses_cnf_plus(self, request: Request) -> str | None:
-        solver = request.solver or DEFAULT_SOLVER
+        solver = self.solver_of(request)
         return None if solver in CNF_PLUS_SOLVERS else f"solver {solver!r}"
 
     def listing(self) -> dict[str, Any]:
@@ -449,8 +453,8 @@ class SatBackend(Backend):
                                 for n in solver_names()]}
 
     def prepare(self, puzzle: Puzzle, instance: Instance, request: Request) -> SatSearch:
-        solver = request.solver or DEFAULT_SOLVER
-        encoding = bound_encoding(request)  # the gate vetted the request and resolved it
+        choice = bound_choice(request)  # the gate vetted the request: its encoding and solver, resolved once
+        encoding, solver = bound_encoding(request), choice.solver or DEFAULT_SOLVER
         label = f"{encoding.name}/{solver}"
         formulation = formulate(puzzle, instance, CNF, encoding) if request.part is None else part_formulation(
             puzzle, instance, encoding)
@@ -462,7 +466,7 @@ class SatBackend(Backend):
 
             formulation = scramble(formulation, request.seed)
         job = SatSearch(formulation, solver, label)
-        if request.certify is not None:
+        if choice.proof and request.certify is not None:
             wish = request.certify.into(request.part.index if request.part is not None else None)
             job.recorder = recorder_for(puzzle, instance, wish, formulation, encoding, solver)
         if request.part is not None:

@@ -13,7 +13,7 @@ from gridsat.models.registries import CNF_PLUS
 from gridsat.models.solution import freeze
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, Backend, Request, available, backend_class, counts_only
-from gridsat.solvers.gate import Job, admit, check
+from gridsat.solvers.gate import Job, admit, check, solver_taking
 from gridsat.solvers.run import Outcome, execute, tally
 from gridsat.solvers.stop import INTERRUPTED
 
@@ -179,10 +179,9 @@ def configurations(
             chosen = solver if "solver" in backend.takes else None
             for e in encodings:
                 # an encoding that needs CNF+ runs only on a solver that takes it: the first, unless one is named
-                plus = e is not None and CNF_PLUS in space.needs(e)
-                request = Request(encoding=e.name if e else None,
-                                  solver=backend.cnf_plus_solvers[0] if plus and chosen is None
-                                  and backend.cnf_plus_solvers else chosen)
+                needs = space.needs(e) if e is not None else {}
+                plus = CNF_PLUS in needs
+                request = Request(encoding=e.name if e else None, solver=solver_taking(backend, needs, chosen))
                 if e is not None and (counts_only(backend) or plus):
                     try:
                         check(backend, puzzle, Job(COUNT, request))

@@ -33,11 +33,10 @@ from gridsat.models import get_puzzle
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import GridsatError
 from gridsat.models.puzzle import Case, Instance, Puzzle
-from gridsat.models.registries import CNF_PLUS
 from gridsat.models.solution import digest
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import Backend, Request
-from gridsat.solvers.gate import Bound
+from gridsat.solvers.gate import Bound, solver_taking, with_choice
 from gridsat.solvers.mutation.mutants import (
     LAZY_OPERATORS,
     Built,
@@ -265,8 +264,8 @@ class Judge:
         try:
             backend = self.task.backend
             needs = self.puzzle.encodings(kind).needs(self.encoding)  # an encoding that needs CNF+ runs where it can
-            solver = backend.cnf_plus_solvers[0] if CNF_PLUS in needs and backend.cnf_plus_solvers else None
-            request = Request(encoding=self.encoding.name, solver=solver, resolved=self.encoding)
+            asked = Request(encoding=self.encoding.name, solver=solver_taking(backend, needs, None))
+            request = with_choice(backend, self.puzzle, asked, self.encoding)
             search = backend.prepare(fake, instance, request)
             solutions = search.solutions(stop)
             try:

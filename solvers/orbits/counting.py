@@ -315,7 +315,7 @@ def unbroken_request(puzzle: Puzzle, bound: Bound, choices: tuple[str, ...]) -> 
     owner = {choice: axis.name for axis in space.axes for choice in axis.choices}
     swap = {owner[choice]: choice for choice in choices if choice in owner}
     unbroken = Encoding(tuple((axis, swap.get(axis, choice)) for axis, choice in request.resolved.choices))
-    return replace(request, encoding=unbroken.name, resolved=unbroken)
+    return replace(request, encoding=unbroken.name, choice=replace(bound.choice, encoding=unbroken))
 
 
 def burnside(puzzle: Puzzle, instance: Instance, bound: Bound) -> OrbitOutcome:

@@ -27,6 +27,7 @@ from gridsat.solvers.strength.check import Constraint
 
 Key = Hashable
 Pick = Callable[[Key], bool]
+Leq = Callable[[Formula, list[int], list[int]], object]
 
 
 @dataclass(frozen=True)
@@ -320,24 +321,37 @@ CELL_FAMILIES = {"cover": "one rectangle per cell", "pack": "at most one rectang
 SHIKAKU = "4x3:a4e4a4b"  # three 4s, every clue with two or more rectangles (no unit clause decides one)
 
 
-def lex_case(sizes: range) -> list[Constraint]:
-    """``lex_leq(xs, ys)`` on ``n`` fresh pairs of literals for each size, as symmetry breaking writes it."""
+def lex_case(sizes: range, leq: Leq | None = None) -> list[Constraint]:
+    """``lex_leq(xs, ys)`` (or a registered ``leq``) on ``n`` fresh pairs of literals for each size, as
+    symmetry breaking writes it."""
     from gridsat.models.constraints.lex import lex_leq
 
+    leq = leq or lex_leq
     built = []
     for n in sizes:
         formula = Formula("strength")
         xs, ys = [formula.var(f"x{i}") for i in range(n)], [formula.var(f"y{i}") for i in range(n)]
         with formula.family("lex"):
-            lex_leq(formula, xs, ys)
+            leq(formula, xs, ys)
         built.append(fresh(formula, xs + ys, f"n = {n}"))
     return built
 
 
+def breaking_claims() -> Iterator[Claim]:
+    """The comparison of every symmetry-breaking encoding registered now (a plugin's too, models/breaking.py)."""
+    from gridsat.models.breaking import BREAKINGS
+
+    for name, way in list(BREAKINGS.items()):
+        yield Claim(f"lex-leader {name}", "propagation", lambda leq=way.leq: lex_case(range(1, 5), leq),
+                    f"x <=lex y on 1 to 4 pairs of literals, as the {name} symmetry-breaking encoding writes it")
+
+
 def register_lex() -> None:
-    """The lex-leader comparison of symmetry breaking (models/constraints/lex.py)."""
+    """The lex-leader comparison of symmetry breaking (models/constraints/lex.py), and of every encoding
+    registered for it, followed live (``breaking_claims``)."""
     register(Claim("lex-leader", "propagation", lambda: lex_case(range(1, 5)),
                    "x <=lex y on 1 to 4 pairs of literals, the chain of models/constraints/lex.py"))
+    CASES.follow(breaking_claims)
 
 
 def tagged(tags: tuple[str, ...], *where: tuple[int, int]) -> Pick:
