@@ -6,6 +6,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+from typing import BinaryIO
 
 import pytest
 
@@ -42,6 +44,15 @@ def test_only_a_split_run_says_splitting() -> None:
 COUNTED = re.compile(r"at least \d+ \(incomplete: time limit.*\)\n")
 
 
+def read_all(screen: BinaryIO, into: bytearray) -> None:
+    """Everything written to a terminal, until its other end is closed."""
+    try:
+        while chunk := screen.read(65536):
+            into += chunk
+    except OSError:  # the terminal's other end is closed: all of it was read
+        pass
+
+
 @pytest.mark.slow  # counts prime-grid 5x5/1..25 (about 14 s on two workers), then twice for 3 s
 def test_a_terminal_sees_the_line_and_a_pipe_or_quiet_does_not() -> None:
     # A count long enough to split after its probe (3.2 s of search on two workers), so that the line
@@ -57,17 +68,17 @@ def test_a_terminal_sees_the_line_and_a_pipe_or_quiet_does_not() -> None:
     for quiet in ([], ["--quiet", *briefly]):
         main, terminal = os.openpty()
         with open(main, "rb", buffering=0) as screen:
+            # Read the terminal while the count runs: a terminal holds a few kilobytes, and a line
+            # redrawn for a minute fills it, which would block the count's writes and hang it.
+            drawn = bytearray()
+            reader = threading.Thread(target=read_all, args=(screen, drawn), daemon=True)
+            reader.start()
             done = subprocess.run(command + quiet, stdout=subprocess.PIPE, stderr=terminal, text=True,
                                   timeout=patience(300), cwd=ROOT)
             os.close(terminal)
-            drawn = b""
-            try:
-                while chunk := screen.read(65536):
-                    drawn += chunk
-            except OSError:  # the terminal's other end is closed: all of it was read
-                pass
+            reader.join(timeout=patience(30))
         assert COUNTED.fullmatch(done.stdout) if quiet else done.stdout == "917848\n", done.stdout
-        seen["--quiet" in quiet] = drawn.decode()
+        seen["--quiet" in quiet] = bytes(drawn).decode()
     assert "solutions" in seen[False] and "parts " in seen[False] and "elapsed" in seen[False]
     assert "\r\x1b[K# prime-grid 5x5/1..25 on sat" in seen[False], "the line is cleared before the timing"
     assert "solutions" not in seen[True]
