@@ -60,7 +60,8 @@ def test_a_weakened_leader_constraint_is_refused_by_run_and_check(tmp_path: Path
 
 def test_a_self_contradicting_cube_is_refused(tmp_path: Path) -> None:
     folder = kept(tmp_path, "tatami", "4x7")
-    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2") \
+        .replace("c gridsat cube-literals 0", "c gridsat cube-literals 1 -1 0")
     (folder / "formula.cnf").write_text(text + "1 0\n-1 0\n")
     (folder / "blocking.cnf").write_text("")
     done = gridsat("check-proof", str(folder))
@@ -68,11 +69,44 @@ def test_a_self_contradicting_cube_is_refused(tmp_path: Path) -> None:
         "-1\n", done.stdout
 
 
+def test_unit_clauses_after_the_cube_literals_are_blocking_clauses_checked_as_such(tmp_path: Path) -> None:
+    # The issue's repro (two contradicting unit clauses, nothing blocked) with no cube literals: the clauses
+    # are then the cube's blocking clauses, and neither blocks a solution.
+    folder = kept(tmp_path, "tatami", "4x7")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2")
+    (folder / "formula.cnf").write_text(text + "1 0\n-1 0\n")
+    (folder / "blocking.cnf").write_text("")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout == "not certified: cube clause 1: it is neither a literal of the " \
+        "cube nor the blocking clause of a projection\n", done.stdout
+
+
+def test_a_cube_without_its_literals_line_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "tatami", "4x7")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1")
+    text = text.replace("c gridsat cube-literals 0\n", "")
+    (folder / "formula.cnf").write_text(text + "1 0\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and "no 'c gridsat cube-literals' line" in done.stdout, done.stdout
+
+
+def test_a_blocking_clause_of_one_literal_in_a_cube_is_no_literal_of_it() -> None:
+    """The case single-literal reading got wrong: a one-variable projection's solution blocked in a cube
+    is the unit clause of the negated literal, beside the cube's own literal of that variable's negation."""
+    from gridsat.solvers.proof.certificate import cube_problem
+
+    assert cube_problem([-7], [[-7], [-7]]) == ""  # a literal, and a blocking clause that repeats it
+    assert cube_problem([5], [[5], [-5]]) == ""  # -5: a blocking clause (of the projection 5 true), not a literal
+    assert cube_problem([5, -5], [[5], [-5]]).startswith("the cube contradicts itself")
+    assert cube_problem([5], [[-5], [5]]).startswith("the cube's clauses do not begin")
+
+
 def test_a_blocked_assignment_that_is_no_model_is_refused(tmp_path: Path) -> None:
     folder = kept(tmp_path, "tatami", "4x7")
     first = next(line for line in (folder / "blocking.cnf").read_text().splitlines() if not line.startswith("c"))
     true = next(-int(lit) for lit in first.split() if int(lit) < 0)  # a variable the first solution sets
-    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1") \
+        .replace("c gridsat cube-literals 0", f"c gridsat cube-literals {-true} 0")
     (folder / "formula.cnf").write_text(text + f"{-true} 0\n")  # a cube that leaves the first solution out
     done = gridsat("check-proof", str(folder))
     assert done.returncode == 1 and done.stdout.startswith("not certified: blocking clause 1: the assignment it "

@@ -17,10 +17,12 @@ all those clauses. What is assumed: that the CNF is faithful to the puzzle (its 
 exactly the solutions), which the cross-checks and mutation tests are for, and the checker itself.
 
 Files (``write``; docs/howto/certify.md has the format): ``formula.cnf`` (DIMACS with ``c gridsat`` lines
-naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, and the cube's
-unit clauses last), ``blocking.cnf`` (each clause after a ``c gridsat solution JSON`` line), ``cuts.cnf``
-(each after ``c gridsat cut out|in NODES``) and ``proof.drat`` (DRAT as the solver wrote it, binary from
-CaDiCaL, text from the others, with an empty clause added at its end: see ``solvers.proof.certified``).
+naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, a
+``c gridsat cube-literals`` line holding the cube's literals, and the cube's clauses last: a unit clause
+for each of its literals, then the blocking clauses of solutions counted before), ``blocking.cnf`` (each
+clause after a ``c gridsat solution JSON`` line), ``cuts.cnf`` (each after ``c gridsat cut out|in NODES``)
+and ``proof.drat`` (DRAT as the solver wrote it, binary from CaDiCaL, text from the others, with an empty
+clause added at its end: see ``solvers.proof.certified``).
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
 from gridsat.solvers.proof.orbits import ASSUMED, Unbroken, expand, unbroken_of
 
-SOLUTION, CUT = "c gridsat solution ", "c gridsat cut "
+SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,27 @@ class Certificate:
 
     identity: Identity
     formulation: CnfFormulation
-    cube: list[list[int]] = field(default_factory=list)
+    cube: list[list[int]] = field(default_factory=list)  # a unit clause for each of ``fixed``, then blocked ones
     blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
     cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
     proof: bytes = b""
     unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
+    fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
 
     @property
     def proves_orbits(self) -> bool:
         """Whether the orbits are proved to hold every solution (``orbits.drat``): not within a cube."""
         return self.unbroken is not None and not self.cube
+
+    def within(self, fixed: list[int], blocked: list[list[int]]) -> None:
+        """A part's cube: its literals, and the blocking clauses of the solutions counted before it."""
+        self.fixed = list(fixed)
+        self.cube = [*([lit] for lit in fixed), *blocked]
+
+    @property
+    def cube_blocked(self) -> list[list[int]]:
+        """The cube's blocking clauses (a clause of one literal among them is no literal of the cube)."""
+        return self.cube[len(self.fixed):]
 
     def block(self, clause: list[int], solution: Any) -> None:
         self.blocking.append((clause, dumps(solution)))
@@ -158,9 +171,9 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
     from gridsat.solvers.proof.models import first_non_model
 
     f = certificate.formulation
-    units = {c[0] for c in certificate.cube if len(c) == 1}
-    if clash := next((lit for lit in units if -lit in units), None):
-        return f"the cube contradicts itself: it holds both {abs(clash)} and -{abs(clash)}"
+    if problem := cube_problem(certificate.fixed, certificate.cube) or \
+            cube_blocked_problem(certificate, puzzle, instance):
+        return problem
     seen: set[tuple[int, ...]] = set()
     for i, (clause, text) in enumerate(certificate.blocking, 1):
         problem = blocking_problem(f, puzzle, instance, clause, text)
@@ -177,6 +190,32 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
     blocking = [c for c, _ in certificate.blocking]
     if (i := first_non_model(given, blocking)) is not None:
         return f"blocking clause {i}: the assignment it rules out is no model of the formula, cube and cuts"
+    return ""
+
+
+def cube_problem(fixed: list[int], cube: list[list[int]]) -> str:
+    """Why a cube is no cube (empty when it is one): its literals must come first, each as its unit clause,
+    and must not hold a literal and its negation. Only its literals are read as the cube's: a blocking
+    clause of one literal after them is a blocking clause, not a literal."""
+    if cube[:len(fixed)] != [[lit] for lit in fixed]:
+        return "the cube's clauses do not begin with a unit clause for each of its literals (cube-literals)"
+    units = set(fixed)
+    if clash := next((lit for lit in fixed if -lit in units), None):
+        return f"the cube contradicts itself: it holds both {abs(clash)} and -{abs(clash)}"
+    return ""
+
+
+def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
+    """Why a clause of the cube after its literals is not the blocking clause of a solution (empty: none is),
+    so that a cube rules out only solutions counted elsewhere (``solvers.proof.whole`` checks where)."""
+    f = certificate.formulation
+    for i, clause in enumerate(certificate.cube_blocked, len(certificate.fixed) + 1):
+        row = f.row_of(clause) if {abs(lit) for lit in clause} <= set(f.projection) else None
+        if row is None or sorted(clause) != sorted(f.blocking_of(row)):
+            return f"cube clause {i}: it is neither a literal of the cube nor the blocking clause of a projection"
+        values = {f.pool.obj(v): value for v, value in zip(f.projection, row, strict=True)}
+        if problems := puzzle.verify(instance, f.decode(values)):
+            return f"cube clause {i}: the assignment it rules out is not a solution: {problems[0]}"
     return ""
 
 
@@ -229,7 +268,8 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
     shown = " ".join(map(str, f.projection))
     lines = [*(f"c {line}" for line in header), "c gridsat certificate",
              *(f"c gridsat {line}" for line in certificate.identity.lines()),
-             f"c gridsat cube {len(certificate.cube)}", f"c p show {shown} 0",
+             f"c gridsat cube {len(certificate.cube)}", LITERALS + _line(certificate.fixed),
+             f"c p show {shown} 0",
              f"p cnf {max(f.cnf.nv, f.pool.top)} {len(f.cnf.clauses) + len(certificate.cube)}",
              *(_line(c) for c in [*f.cnf.clauses, *certificate.cube])]
     _replace(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
@@ -285,11 +325,30 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
     written = read_cnf(text)
     cube_size = next((int(line.split()[-1]) for line in _lines(folder / "formula.cnf")
                       if line.startswith("c gridsat cube ")), 0)
+    fixed = cube_literals(folder / "formula.cnf")
     clauses = [written.clause(i) for i in range(len(written))]
     encoding, cube = clauses[:len(clauses) - cube_size], clauses[len(clauses) - cube_size:]
     certificate = Certificate(ident, formulation, cube, list(_commented(folder / "blocking.cnf", SOLUTION)),
-                              list(_commented(folder / "cuts.cnf", CUT)), (folder / "proof.drat").read_bytes())
-    return certificate, _difference(encoding, formulation.cnf.clauses) or written.error
+                              list(_commented(folder / "cuts.cnf", CUT)), (folder / "proof.drat").read_bytes(),
+                              fixed=fixed or [])
+    missing = "formula.cnf has a cube but no 'c gridsat cube-literals' line" if fixed is None and cube else ""
+    return certificate, _difference(encoding, formulation.cnf.clauses) or missing or written.error
+
+
+def cube_literals(path: Path) -> list[int] | None:
+    """The literals of a certificate's cube (its ``c gridsat cube-literals`` line), None when it has none."""
+    for line in _lines(path):
+        if line.startswith(LITERALS):
+            words = line.removeprefix(LITERALS).split()
+            if not words or words[-1] != "0":
+                raise ValueError("formula.cnf: its 'c gridsat cube-literals' line does not end with 0")
+            try:
+                return [int(word) for word in words[:-1]]
+            except ValueError:
+                raise ValueError("formula.cnf: unreadable 'c gridsat cube-literals' line") from None
+        if line.startswith("p "):
+            break
+    return None
 
 
 def _difference(written: list[list[int]], built: list[list[int]]) -> str:

@@ -101,12 +101,9 @@ class CpsatReplay:
         again counted already blocked (a value with no CNF counterpart is refused by ``judge``, unread)."""
         f = self.certificate.formulation
         fixed = cnf_values(f, dict(part.fixed), partial=True)
-        cube = [[-lit] for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
-        for row in part.blocked:
-            blocked = cnf_values(f, dict(zip(keys, row, strict=True)))
-            if isinstance(blocked, dict):
-                cube.append(clause_of(f, blocked))
-        self.certificate.cube = cube
+        literals = [-lit for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
+        blocked = [cnf_values(f, dict(zip(keys, row, strict=True))) for row in part.blocked]
+        self.certificate.within(literals, [clause_of(f, values) for values in blocked if isinstance(values, dict)])
 
     def block(self) -> str:
         """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""

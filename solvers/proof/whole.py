@@ -99,7 +99,7 @@ def same_claim(certificates: list[Certificate]) -> str:
 def cube_solutions(certificates: list[Certificate]) -> list[list[int]]:
     """The blocking clauses (over every projection variable) of the solutions the cubes leave out, each once."""
     f = certificates[0].formulation
-    rows = {f.row_of(c) for certificate in certificates for c in certificate.cube if len(c) > 1}
+    rows = {f.row_of(c) for certificate in certificates for c in certificate.cube_blocked}
     return [[-v if value else v for v, value in zip(f.projection, row, strict=True)] for row in sorted(rows)]
 
 
@@ -138,7 +138,7 @@ def cover(certificates: list[Certificate]) -> tuple[int, str]:
     """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube."""
     f = certificates[0].formulation
     clauses = [*f.cnf.clauses, *cube_solutions(certificates),
-               *([-c[0] for c in certificate.cube if len(c) == 1] for certificate in certificates)]
+               *([-lit for lit in certificate.fixed] for certificate in certificates)]
     return refute_now(clauses, f, "a solution lies in no part's cube (a part is missing?)", "the cover proof")
 
 
