@@ -40,7 +40,7 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.orbits import ASSUMED, Unbroken, expand, unbroken_of
+from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, expand, unbroken_of
 
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
 
@@ -145,13 +145,14 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
     return None
 
 
-def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judgement:
-    """Check a certificate (see the module docstring); the proofs are checked last, as they cost most."""
+def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
+    """Check a certificate (see the module docstring); the proofs are checked last, as they cost most.
+    ``counted``: its orbits as ``orbit_count`` expanded them already (a run that just proved them)."""
     started = time.perf_counter()
     f = certificate.formulation
     failure = evidence_failure(certificate, puzzle, instance)
     unbroken = certificate.unbroken if certificate.proves_orbits else None
-    counted = expand(f, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+    counted = counted or orbit_count(certificate, puzzle, instance)
     failure = failure or counted.failure or members_failure(unbroken, counted.members)
     steps = 0
     if not failure:
@@ -163,6 +164,13 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judge
     return Judgement(not failure, failure, counted.solutions, len(certificate.proof), steps,
                      time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
                      len(certificate.cube), assumed, frozenset(counted.seen))
+
+
+def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> OrbitCount:
+    """The blocked assignments' orbits expanded and checked (``solvers.proof.orbits.expand``); on the
+    variables of the formula without symmetry breaking too when the orbits are proved."""
+    unbroken = certificate.unbroken if certificate.proves_orbits else None
+    return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:

@@ -19,9 +19,9 @@ from typing import Any
 
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
+from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, orbit_count, write
 from gridsat.solvers.proof.claim import Certify
-from gridsat.solvers.proof.orbits import expand, unbroken_of
+from gridsat.solvers.proof.orbits import OrbitCount, unbroken_of
 
 # Solvers PySAT builds with a proof whose proofs cannot certify a count, and why (seen with PySAT 1.8).
 UNUSABLE_PROOFS = {
@@ -75,29 +75,31 @@ class Recorder:
     def finish(self, oracle: Any) -> Judgement:
         """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
         self.certificate.proof = closed(proof_of(oracle))
-        prove_orbits(self.certificate, self.puzzle, self.instance)
-        self.verdict = judge(self.certificate, self.puzzle, self.instance)
+        counted = prove_orbits(self.certificate, self.puzzle, self.instance)
+        self.verdict = judge(self.certificate, self.puzzle, self.instance, counted)
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
 
 
-def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> None:
+def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> OrbitCount | None:
     """Prove that the orbits of the solutions blocked hold every solution of the formula without symmetry
     breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked. If it
-    finds a model instead, the breaking lost an orbit: no proof, and ``judge`` refuses the certificate."""
+    finds a model instead, the breaking lost an orbit: no proof, and ``judge`` refuses the certificate.
+    The orbits as expanded, for ``judge`` (None when none are proved)."""
     from pysat.solvers import Solver
 
     unbroken = certificate.unbroken
     if unbroken is None or not certificate.proves_orbits:
-        return
-    counted = expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+        return None
+    counted = orbit_count(certificate, puzzle, instance)
     if counted.failure:
-        return  # judged and named next
+        return counted  # judged and named next
     with Solver(name=certificate.identity.solver, with_proof=True,
                 bootstrap_with=[*unbroken.formulation.cnf.clauses, *counted.members]) as solver:
         if not solver.solve():
             unbroken.proof, unbroken.members = closed(proof_of(solver)), counted.members
+    return counted
 
 
 def proof_of(oracle: Any) -> bytes:

@@ -119,9 +119,8 @@ class CpsatReplay:
     def finish(self) -> Judgement:
         """Block CP-SAT's solutions, refute the rest with a DRAT proof, judge the certificate and keep it."""
         failure = self.block() or self.refute()
-        if not failure:
-            prove_orbits(self.certificate, self.puzzle, self.instance)
-        self.verdict = judge(self.certificate, self.puzzle, self.instance)
+        counted = None if failure else prove_orbits(self.certificate, self.puzzle, self.instance)
+        self.verdict = judge(self.certificate, self.puzzle, self.instance, counted)
         if not failure and self.verdict.solutions != self.reported:
             failure = f"CP-SAT reported {self.reported} solutions, the certificate stands for {self.verdict.solutions}"
         if failure:
