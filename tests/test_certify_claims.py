@@ -212,3 +212,21 @@ def test_a_model_is_evaluated_not_taken_from_the_solver() -> None:
     assert first_non_model(formula, [[-1, -3], [1, -2]]) is None  # {1, 3} and {-1, 2} are models
     assert first_non_model(formula, [[-1, -3], [-1, 3]]) == 2  # {1, -3} breaks the second clause
     assert first_non_model(formula, [[1, 2]]) == 1  # {-1, -2} breaks the first
+
+
+def test_keep_cover_writes_the_split_runs_cover_proof_which_checks_from_its_files(tmp_path: Path) -> None:
+    from gridsat import Split, api
+    from gridsat.solvers.proof.clausal import read_cnf, read_drat
+    from gridsat.solvers.proof.drat import check
+
+    folder = tmp_path / "parts"
+    api.count("prime-grid", "3x3", backend="sat", proof=folder, split=Split(jobs=2, probe=0, parts=4))
+    assert not (folder / "cover.cnf").exists()
+    done = gridsat("check-proof", "--keep-cover", str(folder))
+    assert done.returncode == 0 and "has exactly 128 solutions in " in done.stdout, done.stdout
+    text, proof = (folder / "cover.cnf").read_bytes(), (folder / "cover.drat").read_bytes()
+    assert check(read_cnf(text), read_drat(proof)).accepted
+    lines = text.decode().splitlines()
+    header, kept = lines[:2], lines[2:-1]  # the last clause (a part's cube negated) left out
+    cut = "\n".join([header[0], f"p cnf {header[1].split()[2]} {len(kept)}", *kept]) + "\n"
+    assert not check(read_cnf(cut.encode()), read_drat(proof)).accepted

@@ -280,21 +280,28 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
              f"c p show {shown} 0",
              f"p cnf {max(f.cnf.nv, f.pool.top)} {len(f.cnf.clauses) + len(certificate.cube)}",
              *(_line(c) for c in [*f.cnf.clauses, *certificate.cube])]
-    _replace(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
-    _replace(folder / "blocking.cnf", "".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking)
+    replace_file(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
+    replace_file(folder / "blocking.cnf", "".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking)
              .encode())
-    _replace(folder / "cuts.cnf", "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
-    _replace(folder / "proof.drat", certificate.proof)
+    replace_file(folder / "cuts.cnf",
+                 "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
+    replace_file(folder / "proof.drat", certificate.proof)
     if certificate.proves_orbits and certificate.unbroken is not None:
         full = certificate.unbroken.formulation  # orbits.cnf: for other checkers; check-proof builds it again
-        clauses = [*full.cnf.clauses, *certificate.unbroken.members]
-        header = "c gridsat the formula without symmetry breaking, every orbit member blocked\n" \
-                 f"p cnf {max(full.cnf.nv, full.pool.top)} {len(clauses)}\n"
-        _replace(folder / "orbits.cnf", (header + "".join(f"{_line(c)}\n" for c in clauses)).encode())
-        _replace(folder / "orbits.drat", certificate.unbroken.proof)
+        write_dimacs(folder / "orbits.cnf", [*full.cnf.clauses, *certificate.unbroken.members],
+                     "c gridsat the formula without symmetry breaking, every orbit member blocked",
+                     max(full.cnf.nv, full.pool.top))
+        replace_file(folder / "orbits.drat", certificate.unbroken.proof)
 
 
-def _replace(path: Path, data: bytes) -> None:
+def write_dimacs(path: Path, clauses: list[list[int]], comment: str, variables: int = 0) -> None:
+    """A whole DIMACS file (one header, then the clauses), written whole or not at all."""
+    top = max(variables, max((abs(lit) for c in clauses for lit in c), default=0))
+    header = f"{comment}\np cnf {top} {len(clauses)}\n"
+    replace_file(path, (header + "".join(f"{_line(c)}\n" for c in clauses)).encode())
+
+
+def replace_file(path: Path, data: bytes) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)

@@ -63,8 +63,10 @@ def part_folders(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: (len(p.name), p.name))
 
 
-def check_parts(folder: Path, build: Build) -> tuple[Whole, Any, Any]:
-    """Check a split run's certificate folder as a whole; with the puzzle and instance it names."""
+def check_parts(folder: Path, build: Build, keep: bool = False) -> tuple[Whole, Any, Any]:
+    """Check a split run's certificate folder as a whole; with the puzzle and instance it names. ``keep``:
+    write the cover's formula and proof into the folder too (``cover.cnf``, ``cover.drat``), which
+    drat-trim can check."""
     whole, loaded = Whole(), []
     started = time.perf_counter()
     for part in part_folders(folder):
@@ -79,7 +81,7 @@ def check_parts(folder: Path, build: Build) -> tuple[Whole, Any, Any]:
         whole.assumed = whole.assumed or verdict.assumed
     whole.failure = same_claim(loaded) or count_once(whole, loaded, puzzle, instance)
     if not whole.failure:
-        whole.cover_steps, whole.failure = cover(loaded)
+        whole.cover_steps, whole.failure = cover(loaded, folder if keep else None)
     whole.failure = whole.failure or orbits(whole, loaded, puzzle, instance)
     whole.seconds = time.perf_counter() - started
     return whole, puzzle, instance
@@ -134,12 +136,14 @@ def cube_images(f: CnfFormulation, clause: list[int]) -> list[Any]:
     return f.solutions_of(blocked_values(f, clause))
 
 
-def cover(certificates: list[Certificate]) -> tuple[int, str]:
-    """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube."""
+def cover(certificates: list[Certificate], keep: Path | None = None) -> tuple[int, str]:
+    """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube (``keep``: a
+    folder to write the formula and proof in, as ``cover.cnf`` and ``cover.drat``)."""
     f = certificates[0].formulation
     clauses = [*f.cnf.clauses, *cube_solutions(certificates),
                *([-lit for lit in certificate.fixed] for certificate in certificates)]
-    return refute_now(clauses, f, "a solution lies in no part's cube (a part is missing?)", "the cover proof")
+    return refute_now(clauses, f, "a solution lies in no part's cube (a part is missing?)", "the cover proof",
+                      keep / "cover" if keep is not None else None)
 
 
 def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance: Any) -> str:
@@ -163,13 +167,15 @@ def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance:
     return failure
 
 
-def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, name: str) -> tuple[int, str]:
+def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, name: str,
+               keep: Path | None = None) -> tuple[int, str]:
     """Prove ``clauses`` unsatisfiable now (CaDiCaL, DRAT; a lazy formula's cuts added, each vouched for by
     its witness) and check the proof with gridsat's checker: its steps, and why not (``satisfiable``: a
-    model that needs no cut was found, named after it)."""
+    model that needs no cut was found, named after it). ``keep``: the formula (cuts included) and the proof
+    written as ``keep.cnf`` and ``keep.drat``."""
     from pysat.solvers import Solver
 
-    from gridsat.solvers.proof.certificate import proved
+    from gridsat.solvers.proof.certificate import proved, replace_file, write_dimacs
     from gridsat.solvers.proof.certified import closed, proof_of
 
     clauses = list(clauses)
@@ -183,4 +189,7 @@ def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, na
             clauses += cuts
             oracle.append_formula(cuts)
         proof = closed(proof_of(oracle))
+    if keep is not None:
+        write_dimacs(keep.with_suffix(".cnf"), clauses, f"c gridsat {name}: refuted by {keep.name}.drat")
+        replace_file(keep.with_suffix(".drat"), proof)
     return proved(clauses, proof, name)
