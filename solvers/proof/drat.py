@@ -363,3 +363,6 @@ def warm_up() -> None:
     formula = read_cnf(b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
     check(formula, read_drat(b"2 0\nd 1 2 0\n0\n"))
     check(formula, read_drat(write_binary(from_lists([[2], []], ADD))))
+    from gridsat.solvers.proof.models import satisfied  # a blocked assignment's model check
+
+    satisfied(formula, [[1, 2]])

@@ -9,11 +9,11 @@ make a model go unfound, and the certificate refused.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from gridsat.solvers.proof.clausal import Clauses, from_lists
 
 FINDER = "cadical195"  # any PySAT solver would do: its answer is checked here
-CELLS = 4_000_000  # booleans a batch of models is evaluated in (``satisfied``)
 
 
 def satisfies(formula: Clauses, model: list[int]) -> bool:
@@ -23,39 +23,49 @@ def satisfies(formula: Clauses, model: list[int]) -> bool:
 
 def satisfied(formula: Clauses, models: list[list[int]]) -> int | None:
     """The 0-based index of the first of ``models`` (each DIMACS literals) that fails a clause of
-    ``formula``, or None when each satisfies every clause: all of them evaluated at once (numpy)."""
+    ``formula``, or None when each satisfies every clause (one numba loop over them all)."""
     if not len(formula) or not models:
         return None
-    if (np.diff(formula.starts) == 0).any():
-        return 0  # an empty clause: no model satisfies it
-    top = max(max((len(m) for m in models), default=0), int(formula.lits.max()) >> 1) + 1
-    batch = max(1, CELLS // max(2 * top, len(formula.lits)))  # models a batch evaluates, memory bounded
-    for first in range(0, len(models), batch):
-        chunk = models[first:first + batch]
-        truth = np.zeros((len(chunk), 2 * top), bool)
-        for row, model in enumerate(chunk):
-            literals = np.asarray(model, np.int64)
-            truth[row, 2 * np.abs(literals) + (literals < 0)] = True
-        holds = np.logical_or.reduceat(truth[:, formula.lits], formula.starts[:-1], axis=1).all(axis=1)
-        failing = np.flatnonzero(~holds)
-        if len(failing):
-            return first + int(failing[0])
-    return None
+    flat = from_lists(models)  # the models' literals in the checker's code: 2v true, 2v + 1 false
+    top = max(int(formula.lits.max()), int(flat.lits.max()) if len(flat.lits) else 0) + 2
+    failing = _first_failing(formula.lits, formula.starts, flat.lits, flat.starts, top)
+    return None if failing < 0 else int(failing)
+
+
+@njit(cache=True)
+def _first_failing(lits, starts, model_lits, model_starts, top):
+    truth = np.zeros(top, np.bool_)
+    for m in range(len(model_starts) - 1):
+        for j in range(model_starts[m], model_starts[m + 1]):
+            truth[model_lits[j]] = True
+        for c in range(len(starts) - 1):
+            held = False
+            for j in range(starts[c], starts[c + 1]):
+                if truth[lits[j]]:
+                    held = True
+                    break
+            if not held:
+                return m
+        for j in range(model_starts[m], model_starts[m + 1]):
+            truth[model_lits[j]] = False
+    return -1
 
 
 def first_non_model(clauses: list[list[int]], blocking: list[list[int]]) -> int | None:
     """The 1-based index of the first blocking clause whose assignment is no model of ``clauses``, or None.
-    The solver only finds the other variables; its models are then evaluated together (``satisfied``)."""
+    The solver only finds the other variables (by unit propagation when that sets them all, else by a
+    search); its models are then evaluated together (``satisfied``)."""
     from pysat.solvers import Solver
 
+    variables = len({abs(lit) for clause in clauses for lit in clause})
     models: list[list[int]] = []
     with Solver(name=FINDER, bootstrap_with=clauses) as solver:
         for i, clause in enumerate(blocking, 1):
             blocked = [-lit for lit in clause]
-            if not solver.solve(assumptions=blocked):
-                return i
-            model = solver.get_model() or []
-            if not set(blocked) <= set(model):
+            held, model = solver.propagate(assumptions=blocked)
+            if held and len(model) < variables:
+                held, model = solver.solve(assumptions=blocked), solver.get_model() or []
+            if not held or not set(blocked) <= set(model):
                 return i
             models.append(model)
     failing = satisfied(from_lists(clauses), models)
