@@ -243,7 +243,8 @@ def proved(clauses: list[list[int]], proof: bytes, name: str) -> tuple[int, str]
 
     if not proof:
         return 0, f"{name} is missing"
-    verdict = check(from_lists(clauses), read_drat(proof))
+    # keep_original: CaDiCaL restores eliminated clauses unwritten (solvers.proof.drat)
+    verdict = check(from_lists(clauses), read_drat(proof), keep_original=True)
     return verdict.steps, "" if verdict.accepted else f"{name}: {verdict.failure}"
 
 
