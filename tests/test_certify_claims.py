@@ -58,27 +58,20 @@ def test_a_weakened_leader_constraint_is_refused_by_run_and_check(tmp_path: Path
     assert not verdict.certified and "stands for a solution that blocked assignment" in verdict.failure
 
 
-def test_a_self_contradicting_cube_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("literals", "refusal"), [
+    ("1 -1 0", "the cube contradicts itself: it holds both 1 and -1"),
+    # The repro with no cube literals: the two unit clauses are then the cube's blocking clauses,
+    # and neither blocks a solution.
+    ("0", "cube clause 1: it is neither a literal of the cube nor the blocking clause of a projection"),
+])
+def test_a_cube_of_two_contradicting_unit_clauses_is_refused(tmp_path: Path, literals: str, refusal: str) -> None:
     folder = kept(tmp_path, "tatami", "4x7")
     text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2") \
-        .replace("c gridsat cube-literals 0", "c gridsat cube-literals 1 -1 0")
+        .replace("c gridsat cube-literals 0", f"c gridsat cube-literals {literals}")
     (folder / "formula.cnf").write_text(text + "1 0\n-1 0\n")
     (folder / "blocking.cnf").write_text("")
     done = gridsat("check-proof", str(folder))
-    assert done.returncode == 1 and done.stdout == "not certified: the cube contradicts itself: it holds both 1 and " \
-        "-1\n", done.stdout
-
-
-def test_unit_clauses_after_the_cube_literals_are_blocking_clauses_checked_as_such(tmp_path: Path) -> None:
-    # The repro (two contradicting unit clauses, nothing blocked) with no cube literals: the clauses
-    # are then the cube's blocking clauses, and neither blocks a solution.
-    folder = kept(tmp_path, "tatami", "4x7")
-    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2")
-    (folder / "formula.cnf").write_text(text + "1 0\n-1 0\n")
-    (folder / "blocking.cnf").write_text("")
-    done = gridsat("check-proof", str(folder))
-    assert done.returncode == 1 and done.stdout == "not certified: cube clause 1: it is neither a literal of the " \
-        "cube nor the blocking clause of a projection\n", done.stdout
+    assert done.returncode == 1 and done.stdout == f"not certified: {refusal}\n", done.stdout
 
 
 def test_a_cube_without_its_literals_line_is_refused(tmp_path: Path) -> None:
