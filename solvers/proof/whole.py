@@ -12,7 +12,8 @@ add up to the run's count only if the cubes leave no solution out and no solutio
    solution of point 2 blocked, is unsatisfiable. CaDiCaL proves it now, writing a DRAT proof, and gridsat's
    checker checks that proof (a lazy formula's cuts are added as a search adds them, each vouched for by
    its witness). So every solution lies in some part's cube: a missing part is refused, as is a cube that
-   contradicts itself (its part then covers nothing);
+   contradicts itself (its part then covers nothing). ``check-proof --keep-cover`` keeps that formula and
+   proof in the folder (``cover.cnf``, ``cover.drat``) for other checkers;
 5. under symmetry breaking, the orbits of all the parts' solutions and of point 2's, expanded and checked
    as for one run (``solvers.proof.orbits``), and proved now, in the same way, to hold every solution of the
    formula without the breaking (which a part alone cannot prove, its orbits leaving its cube).
