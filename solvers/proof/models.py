@@ -26,9 +26,12 @@ def satisfied(formula: Clauses, models: list[list[int]]) -> int | None:
     ``formula``, or None when each satisfies every clause (one numba loop over them all)."""
     if not len(formula) or not models:
         return None
-    flat = from_lists(models)  # the models' literals in the checker's code: 2v true, 2v + 1 false
-    top = max(int(formula.lits.max()), int(flat.lits.max()) if len(flat.lits) else 0) + 2
-    failing = _first_failing(formula.lits, formula.starts, flat.lits, flat.starts, top)
+    literals = np.concatenate([np.asarray(m, np.int64) for m in models])
+    coded = 2 * np.abs(literals) + (literals < 0)  # the checker's code: 2v true, 2v + 1 false
+    starts = np.zeros(len(models) + 1, np.int64)
+    np.cumsum([len(m) for m in models], out=starts[1:])
+    top = max(int(formula.lits.max()), int(coded.max()) if len(coded) else 0) + 2
+    failing = _first_failing(formula.lits, formula.starts, coded, starts, top)
     return None if failing < 0 else int(failing)
 
 
