@@ -223,3 +223,27 @@ def test_keep_cover_writes_the_split_runs_cover_proof_which_checks_from_its_file
     header, kept = lines[:2], lines[2:-1]  # the last clause (a part's cube negated) left out
     cut = "\n".join([header[0], f"p cnf {header[1].split()[2]} {len(kept)}", *kept]) + "\n"
     assert not check(read_cnf(cut.encode()), read_drat(proof)).accepted
+
+
+def test_a_blocking_clause_of_true_variables_only_needs_propagation_to_fix_the_rest() -> None:
+    from gridsat.solvers.proof.models import first_not_one
+
+    # At most one of 1, 2, 3: once 1 is true, propagation sets 2 and 3 false, so the clause -1 rules
+    # out exactly one projection (1 true, 2 and 3 false) among the formula's models.
+    assert first_not_one([[-1, -2], [-1, -3], [-2, -3]], [[-1]], [1, 2, 3]) is None
+    # Without the at-most-one, -1 rules out (1, 2, 3) and (1, -2, -3) alike: refused.
+    assert first_not_one([[1, 2, 3]], [[-1]], [1, 2, 3]) == 1
+
+
+def test_a_knights_tour_certificate_blocks_each_tour_by_its_arcs_and_a_clause_cut_short_is_refused(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "tours"
+    done = gridsat("count", "knights-tour", "5x6", "-p", "closed=true", "--backend", "sat", "--proof", str(folder))
+    assert done.returncode == 0 and "certified" in done.stdout and "NOT" not in done.stdout, done.stdout
+    lines = (folder / "blocking.cnf").read_text().splitlines()
+    first = lines[1].split()
+    assert all(int(lit) < 0 for lit in first[:-1]) and len(first) - 1 == 30  # a closed tour's 30 arcs
+    lines[1] = " ".join(first[1:])  # one arc fewer: it no longer rules out a tour
+    (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
+    refused = gridsat("check-proof", str(folder))
+    assert refused.returncode == 1 and refused.stdout.startswith("not certified: blocking clause 1:"), refused.stdout

@@ -4,7 +4,8 @@ A certificate holds the formula (the puzzle's CNF, plus a part's cube when the r
 clause per solution found, the cut clauses a lazy encoding added while solving, and the solver's DRAT proof
 that all of them together are unsatisfiable. It is accepted when
 
-1. every blocking clause names every projection variable once, so that it rules out exactly one
+1. every blocking clause names every projection variable once (or some of them, the others set false by
+   unit propagation on the formula from the assignment it names), so that it rules out exactly one
    assignment of the projection, and that assignment decodes to a solution the puzzle's own rule
    verifier accepts, the one written beside it; no two blocking clauses are the same;
 2. every cut clause is what its witness says: the arcs leaving (or entering) a proper, non-empty set of
@@ -128,7 +129,7 @@ class Judgement:
 
 def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str) -> str | None:
     """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is."""
-    if sorted(abs(lit) for lit in clause) != sorted(f.projection):
+    if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
         return "it does not name every projection variable exactly once"
     blocked = {-lit for lit in clause}  # the one projection assignment the clause rules out
     values = {f.pool.obj(v): int(v in blocked) for v in f.projection}
@@ -143,6 +144,14 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
     if written != freeze(solution):
         return "the assignment it rules out is not the solution written beside it"
     return None
+
+
+def names_some(f: CnfFormulation, clause: list[int]) -> bool:
+    """Whether ``clause`` names some projection variables, each once (a short blocking clause: the others
+    are false in the assignment it rules out, and ``evidence_failure`` requires unit propagation to set them
+    so: ``solvers.proof.models.short_clause``)."""
+    named = [abs(lit) for lit in clause]
+    return len(set(named)) == len(named) and set(named) <= set(f.projection)
 
 
 def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
@@ -176,7 +185,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
     """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
     of the formula, cube and cuts (empty when there is none)."""
-    from gridsat.solvers.proof.models import first_non_model
+    from gridsat.solvers.proof.models import first_non_model, first_not_one
 
     f = certificate.formulation
     if problem := cube_problem(certificate.fixed, certificate.cube) or \
@@ -196,6 +205,9 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
             return f"cut clause {i}: {problem}"
     given = [*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)]
     blocking = [c for c, _ in certificate.blocking]
+    if (i := first_not_one(f.cnf.clauses, blocking, f.projection)) is not None:
+        return f"blocking clause {i}: it names only some projection variables, and unit propagation on the " \
+               "formula does not set the others false (it may rule out more than one assignment)"
     if (i := first_non_model(given, blocking)) is not None:
         return f"blocking clause {i}: the assignment it rules out is no model of the formula, cube and cuts"
     return ""

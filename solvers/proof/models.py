@@ -8,12 +8,30 @@ make a model go unfound, and the certificate refused.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from gridsat.solvers.proof.clausal import Clauses, from_lists
 
 FINDER = "cadical195"  # any PySAT solver would do: its answer is checked here
+
+
+def unnamed_false(clause: list[int], projection: list[int]) -> list[int]:
+    """The projection variables a blocking clause does not name, each as its negative literal."""
+    named = {abs(lit) for lit in clause}
+    return [-v for v in projection if v not in named]
+
+
+def short_clause(model: list[int], projection: list[int], finder: Any) -> list[int]:
+    """The clause that blocks ``model``'s projection by its true variables, and by those of its false ones
+    that unit propagation on ``finder``'s clauses (a PySAT solver holding the formula) does not set false
+    from the true ones: it rules out that projection only, and ``first_non_model`` checks why."""
+    true = [v for v in projection if model[v - 1] > 0]
+    held, implied = finder.propagate(assumptions=true)
+    fixed = set(implied) if held else set()
+    return [-v for v in true] + [v for v in projection if model[v - 1] < 0 and -v not in fixed]
 
 
 def satisfies(formula: Clauses, model: list[int]) -> bool:
@@ -52,6 +70,24 @@ def _first_failing(lits, starts, model_lits, model_starts, top):
         for j in range(model_starts[m], model_starts[m + 1]):
             truth[model_lits[j]] = False
     return -1
+
+
+def first_not_one(clauses: list[list[int]], blocking: list[list[int]], projection: list[int]) -> int | None:
+    """The 1-based index of the first blocking clause that names only some ``projection`` variables
+    (``short_clause``) and from whose assignment unit propagation on ``clauses`` does not set every other
+    projection variable false, or None: each then rules out exactly one projection of their models. The
+    solver is never asked to solve (a solver's propagation leaves out what it fixed at its top level,
+    which a search, or a unit clause given, can only add to: a short clause is then refused, never
+    accepted wrongly), as in ``short_clause``."""
+    from pysat.solvers import Solver
+
+    with Solver(name=FINDER, bootstrap_with=clauses) as solver:
+        for i, clause in enumerate(blocking, 1):
+            if len(clause) < len(projection):
+                held, implied = solver.propagate(assumptions=[-lit for lit in clause])
+                if not held or not set(unnamed_false(clause, projection)) <= set(implied):
+                    return i
+    return None
 
 
 def first_non_model(clauses: list[list[int]], blocking: list[list[int]]) -> int | None:
