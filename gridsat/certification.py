@@ -75,10 +75,11 @@ def refuse_irregular(where: Path, folder: str | Path) -> None:
                                 "file (a folder, a pipe or a device)")
 
 
-def check_proof(folder: str | Path) -> tuple[Judgement, str]:
+def check_proof(folder: str | Path, keep_cover: bool = False) -> tuple[Judgement, str]:
     """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
     (verdict, ``knights-tour 5x5 from 0,0``). A split run's folder (``part-N`` folders) is checked as a
-    whole (``solvers.proof.whole``). A folder that is no certificate raises ``InvalidOption``."""
+    whole (``solvers.proof.whole``; ``keep_cover``: its cover proof written into the folder, ``cover.cnf``
+    and ``cover.drat``, for drat-trim). A folder that is no certificate raises ``InvalidOption``."""
     from gridsat.solvers.proof.certificate import recheck
     from gridsat.solvers.proof.whole import check_parts, part_folders
 
@@ -97,7 +98,7 @@ def check_proof(folder: str | Path) -> tuple[Judgement, str]:
         return built[-1]
 
     try:
-        verdict = check_parts(path, build_once)[0].judgement() if split else recheck(path, build_once)
+        verdict = check_parts(path, build_once, keep_cover)[0].judgement() if split else recheck(path, build_once)
     except GridsatError:
         raise
     except (ValueError, OSError) as error:

@@ -838,11 +838,13 @@ def add_strength(sub: Commands) -> None:
 def add_check_proof(sub: Commands) -> None:
     checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept (the formula rebuilt)")
     checking.add_argument("folder", metavar="DIR", help="a folder that --proof DIR wrote")
+    checking.add_argument("--keep-cover", action="store_true",
+                          help="a split run's folder: write its cover proof there too (cover.cnf, cover.drat)")
     checking.set_defaults(run=cmd_check_proof)
 
 
 def cmd_check_proof(args: argparse.Namespace) -> int:
-    verdict, what = api.check_proof(args.folder)
+    verdict, what = api.check_proof(args.folder, keep_cover=args.keep_cover)
     if not verdict.certified:
         print(f"not certified: {verdict.failure}")
         return status.FAILED

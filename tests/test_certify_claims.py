@@ -59,21 +59,48 @@ def test_a_weakened_leader_constraint_is_refused_by_run_and_check(tmp_path: Path
     assert not verdict.certified and "stands for a solution that blocked assignment" in verdict.failure
 
 
-def test_a_self_contradicting_cube_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("literals", "refusal"), [
+    ("1 -1 0", "the cube contradicts itself: it holds both 1 and -1"),
+    # The issue's repro with no cube literals: the two unit clauses are then the cube's blocking clauses,
+    # and neither blocks a solution.
+    ("0", "cube clause 1: it is neither a literal of the cube nor the blocking clause of a projection"),
+])
+def test_a_cube_of_two_contradicting_unit_clauses_is_refused(tmp_path: Path, literals: str, refusal: str) -> None:
     folder = kept(tmp_path, "tatami", "4x7")
-    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 2") \
+        .replace("c gridsat cube-literals 0", f"c gridsat cube-literals {literals}")
     (folder / "formula.cnf").write_text(text + "1 0\n-1 0\n")
     (folder / "blocking.cnf").write_text("")
     done = gridsat("check-proof", str(folder))
-    assert done.returncode == 1 and done.stdout == "not certified: the cube contradicts itself: it holds both 1 and " \
-        "-1\n", done.stdout
+    assert done.returncode == 1 and done.stdout == f"not certified: {refusal}\n", done.stdout
+
+
+def test_a_cube_without_its_literals_line_is_refused(tmp_path: Path) -> None:
+    folder = kept(tmp_path, "tatami", "4x7")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1")
+    text = text.replace("c gridsat cube-literals 0\n", "")
+    (folder / "formula.cnf").write_text(text + "1 0\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and "no 'c gridsat cube-literals' line" in done.stdout, done.stdout
+
+
+def test_a_blocking_clause_of_one_literal_in_a_cube_is_no_literal_of_it() -> None:
+    """The case single-literal reading got wrong: a one-variable projection's solution blocked in a cube
+    is the unit clause of the negated literal, beside the cube's own literal of that variable's negation."""
+    from gridsat.solvers.proof.certificate import cube_problem
+
+    assert cube_problem([-7], [[-7], [-7]]) == ""  # a literal, and a blocking clause that repeats it
+    assert cube_problem([5], [[5], [-5]]) == ""  # -5: a blocking clause (of the projection 5 true), not a literal
+    assert cube_problem([5, -5], [[5], [-5]]).startswith("the cube contradicts itself")
+    assert cube_problem([5], [[-5], [5]]).startswith("the cube's clauses do not begin")
 
 
 def test_a_blocked_assignment_that_is_no_model_is_refused(tmp_path: Path) -> None:
     folder = kept(tmp_path, "tatami", "4x7")
     first = next(line for line in (folder / "blocking.cnf").read_text().splitlines() if not line.startswith("c"))
     true = next(-int(lit) for lit in first.split() if int(lit) < 0)  # a variable the first solution sets
-    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1")
+    text = (folder / "formula.cnf").read_text().replace("c gridsat cube 0", "c gridsat cube 1") \
+        .replace("c gridsat cube-literals 0", f"c gridsat cube-literals {-true} 0")
     (folder / "formula.cnf").write_text(text + f"{-true} 0\n")  # a cube that leaves the first solution out
     done = gridsat("check-proof", str(folder))
     assert done.returncode == 1 and done.stdout.startswith("not certified: blocking clause 1: the assignment it "
@@ -179,3 +206,45 @@ def test_a_model_is_evaluated_not_taken_from_the_solver() -> None:
     assert first_non_model(formula, [[-1, -3], [1, -2]]) is None  # {1, 3} and {-1, 2} are models
     assert first_non_model(formula, [[-1, -3], [-1, 3]]) == 2  # {1, -3} breaks the second clause
     assert first_non_model(formula, [[1, 2]]) == 1  # {-1, -2} breaks the first
+
+
+def test_keep_cover_writes_the_split_runs_cover_proof_which_checks_from_its_files(tmp_path: Path) -> None:
+    from gridsat import Split, api
+    from gridsat.solvers.proof.clausal import read_cnf, read_drat
+    from gridsat.solvers.proof.drat import check
+
+    folder = tmp_path / "parts"
+    api.count("prime-grid", "3x3", backend="sat", proof=folder, split=Split(jobs=2, probe=0, parts=4))
+    assert not (folder / "cover.cnf").exists()
+    done = gridsat("check-proof", "--keep-cover", str(folder))
+    assert done.returncode == 0 and "has exactly 128 solutions in " in done.stdout, done.stdout
+    text, proof = (folder / "cover.cnf").read_bytes(), (folder / "cover.drat").read_bytes()
+    assert check(read_cnf(text), read_drat(proof)).accepted
+    lines = text.decode().splitlines()
+    header, kept = lines[:2], lines[2:-1]  # the last clause (a part's cube negated) left out
+    cut = "\n".join([header[0], f"p cnf {header[1].split()[2]} {len(kept)}", *kept]) + "\n"
+    assert not check(read_cnf(cut.encode()), read_drat(proof)).accepted
+
+
+def test_a_blocking_clause_of_true_variables_only_needs_propagation_to_fix_the_rest() -> None:
+    from gridsat.solvers.proof.models import first_not_one
+
+    # At most one of 1, 2, 3: once 1 is true, propagation sets 2 and 3 false, so the clause -1 rules
+    # out exactly one projection (1 true, 2 and 3 false) among the formula's models.
+    assert first_not_one([[-1, -2], [-1, -3], [-2, -3]], [[-1]], [1, 2, 3]) is None
+    # Without the at-most-one, -1 rules out (1, 2, 3) and (1, -2, -3) alike: refused.
+    assert first_not_one([[1, 2, 3]], [[-1]], [1, 2, 3]) == 1
+
+
+def test_a_knights_tour_certificate_blocks_each_tour_by_its_arcs_and_a_clause_cut_short_is_refused(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "tours"
+    done = gridsat("count", "knights-tour", "5x6", "-p", "closed=true", "--backend", "sat", "--proof", str(folder))
+    assert done.returncode == 0 and "certified" in done.stdout and "NOT" not in done.stdout, done.stdout
+    lines = (folder / "blocking.cnf").read_text().splitlines()
+    first = lines[1].split()
+    assert all(int(lit) < 0 for lit in first[:-1]) and len(first) - 1 == 30  # a closed tour's 30 arcs
+    lines[1] = " ".join(first[1:])  # one arc fewer: it no longer rules out a tour
+    (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
+    refused = gridsat("check-proof", str(folder))
+    assert refused.returncode == 1 and refused.stdout.startswith("not certified: blocking clause 1:"), refused.stdout

@@ -220,3 +220,17 @@ def test_the_checker_agrees_with_a_check_written_from_the_definition() -> None:
                 assert verdict.failed_step == expected, (name, kind, verdict.failure)
                 refused += expected is not None
     assert refused > 20  # the breaks do break proofs: the agreement covers refusals, not only acceptances
+
+
+def test_keep_original_ignores_a_deletion_of_a_formula_clause_and_accepts_nothing_else() -> None:
+    # CaDiCaL restores clauses it eliminated without writing them, so its later lemmas may rest on a
+    # formula clause the proof deleted: (1 2) is deleted, then the lemma (2) needs it.
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    proof = read_drat(b"d 1 2 0\n2 0\n0\n")
+    plain = check(formula, proof)
+    assert not plain.accepted and plain.failed_step == 2
+    kept = check(formula, proof, keep_original=True)
+    assert kept.accepted and kept.ignored_original_deletions == 1 and kept.deletions == 0
+    lemma_deleted = check([[1, 2, 3], [-1, 2]], read_drat(b"2 3 0\nd 2 3 0\n0\n"), keep_original=True)
+    assert (lemma_deleted.deletions, lemma_deleted.ignored_original_deletions) == (1, 0)  # a lemma's still goes
+    assert not check([[1, 2], [-1, 2]], read_drat(b"d 1 2 0\n0\n"), keep_original=True).accepted

@@ -196,7 +196,8 @@ class SatSearch:
         self.units += [self.formulation.blocking_of(row) for row in part.blocked]
         self.handback.recording = True
         if self.recorder is not None:
-            self.recorder.certificate.cube = self.units
+            self.recorder.certificate.within([u[0] for u in self.units[:len(part.fixed)]],
+                                             self.units[len(part.fixed):])
 
     def split(self, target: int, cap: int, stop: Stop, within: Part | None = None) -> list[Part]:
         """Parts on a prefix of the projection, their projections enumerated by the solver (``within``:

@@ -4,7 +4,8 @@ A certificate holds the formula (the puzzle's CNF, plus a part's cube when the r
 clause per solution found, the cut clauses a lazy encoding added while solving, and the solver's DRAT proof
 that all of them together are unsatisfiable. It is accepted when
 
-1. every blocking clause names every projection variable once, so that it rules out exactly one
+1. every blocking clause names every projection variable once (or some of them, the others set false by
+   unit propagation on the formula from the assignment it names), so that it rules out exactly one
    assignment of the projection, and that assignment decodes to a solution the puzzle's own rule
    verifier accepts, the one written beside it; no two blocking clauses are the same;
 2. every cut clause is what its witness says: the arcs leaving (or entering) a proper, non-empty set of
@@ -17,10 +18,12 @@ all those clauses. What is assumed: that the CNF is faithful to the puzzle (its 
 exactly the solutions), which the cross-checks and mutation tests are for, and the checker itself.
 
 Files (``write``; docs/howto/certify.md has the format): ``formula.cnf`` (DIMACS with ``c gridsat`` lines
-naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, and the cube's
-unit clauses last), ``blocking.cnf`` (each clause after a ``c gridsat solution JSON`` line), ``cuts.cnf``
-(each after ``c gridsat cut out|in NODES``) and ``proof.drat`` (DRAT as the solver wrote it, binary from
-CaDiCaL, text from the others, with an empty clause added at its end: see ``solvers.proof.certified``).
+naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, a
+``c gridsat cube-literals`` line holding the cube's literals, and the cube's clauses last: a unit clause
+for each of its literals, then the blocking clauses of solutions counted before), ``blocking.cnf`` (each
+clause after a ``c gridsat solution JSON`` line), ``cuts.cnf`` (each after ``c gridsat cut out|in NODES``)
+and ``proof.drat`` (DRAT as the solver wrote it, binary from CaDiCaL, text from the others, with an empty
+clause added at its end: see ``solvers.proof.certified``).
 """
 from __future__ import annotations
 
@@ -38,9 +41,9 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.orbits import ASSUMED, Unbroken, expand, unbroken_of
+from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, expand, unbroken_of
 
-SOLUTION, CUT = "c gridsat solution ", "c gridsat cut "
+SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
 
 
 @dataclass(frozen=True)
@@ -65,16 +68,27 @@ class Certificate:
 
     identity: Identity
     formulation: CnfFormulation
-    cube: list[list[int]] = field(default_factory=list)
+    cube: list[list[int]] = field(default_factory=list)  # a unit clause for each of ``fixed``, then blocked ones
     blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
     cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
     proof: bytes = b""
     unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
+    fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
 
     @property
     def proves_orbits(self) -> bool:
         """Whether the orbits are proved to hold every solution (``orbits.drat``): not within a cube."""
         return self.unbroken is not None and not self.cube
+
+    def within(self, fixed: list[int], blocked: list[list[int]]) -> None:
+        """A part's cube: its literals, and the blocking clauses of the solutions counted before it."""
+        self.fixed = list(fixed)
+        self.cube = [*([lit] for lit in fixed), *blocked]
+
+    @property
+    def cube_blocked(self) -> list[list[int]]:
+        """The cube's blocking clauses (a clause of one literal among them is no literal of the cube)."""
+        return self.cube[len(self.fixed):]
 
     def block(self, clause: list[int], solution: Any) -> None:
         self.blocking.append((clause, dumps(solution)))
@@ -115,7 +129,7 @@ class Judgement:
 
 def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str) -> str | None:
     """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is."""
-    if sorted(abs(lit) for lit in clause) != sorted(f.projection):
+    if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
         return "it does not name every projection variable exactly once"
     blocked = {-lit for lit in clause}  # the one projection assignment the clause rules out
     values = {f.pool.obj(v): int(v in blocked) for v in f.projection}
@@ -132,13 +146,22 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
     return None
 
 
-def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judgement:
-    """Check a certificate (see the module docstring); the proofs are checked last, as they cost most."""
+def names_some(f: CnfFormulation, clause: list[int]) -> bool:
+    """Whether ``clause`` names some projection variables, each once (a short blocking clause: the others
+    are false in the assignment it rules out, and ``evidence_failure`` requires unit propagation to set them
+    so: ``solvers.proof.models.short_clause``)."""
+    named = [abs(lit) for lit in clause]
+    return len(set(named)) == len(named) and set(named) <= set(f.projection)
+
+
+def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
+    """Check a certificate (see the module docstring); the proofs are checked last, as they cost most.
+    ``counted``: its orbits as ``orbit_count`` expanded them already (a run that just proved them)."""
     started = time.perf_counter()
     f = certificate.formulation
     failure = evidence_failure(certificate, puzzle, instance)
     unbroken = certificate.unbroken if certificate.proves_orbits else None
-    counted = expand(f, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+    counted = counted or orbit_count(certificate, puzzle, instance)
     failure = failure or counted.failure or members_failure(unbroken, counted.members)
     steps = 0
     if not failure:
@@ -152,15 +175,22 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> Judge
                      len(certificate.cube), assumed, frozenset(counted.seen))
 
 
+def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> OrbitCount:
+    """The blocked assignments' orbits expanded and checked (``solvers.proof.orbits.expand``); on the
+    variables of the formula without symmetry breaking too when the orbits are proved."""
+    unbroken = certificate.unbroken if certificate.proves_orbits else None
+    return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+
+
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
     """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
     of the formula, cube and cuts (empty when there is none)."""
-    from gridsat.solvers.proof.models import first_non_model
+    from gridsat.solvers.proof.models import first_non_model, first_not_one
 
     f = certificate.formulation
-    units = {c[0] for c in certificate.cube if len(c) == 1}
-    if clash := next((lit for lit in units if -lit in units), None):
-        return f"the cube contradicts itself: it holds both {abs(clash)} and -{abs(clash)}"
+    if problem := cube_problem(certificate.fixed, certificate.cube) or \
+            cube_blocked_problem(certificate, puzzle, instance):
+        return problem
     seen: set[tuple[int, ...]] = set()
     for i, (clause, text) in enumerate(certificate.blocking, 1):
         problem = blocking_problem(f, puzzle, instance, clause, text)
@@ -175,8 +205,37 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
             return f"cut clause {i}: {problem}"
     given = [*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)]
     blocking = [c for c, _ in certificate.blocking]
+    if (i := first_not_one(f.cnf.clauses, blocking, f.projection)) is not None:
+        return f"blocking clause {i}: it names only some projection variables, and unit propagation on the " \
+               "formula does not set the others false (it may rule out more than one assignment)"
     if (i := first_non_model(given, blocking)) is not None:
         return f"blocking clause {i}: the assignment it rules out is no model of the formula, cube and cuts"
+    return ""
+
+
+def cube_problem(fixed: list[int], cube: list[list[int]]) -> str:
+    """Why a cube is no cube (empty when it is one): its literals must come first, each as its unit clause,
+    and must not hold a literal and its negation. Only its literals are read as the cube's: a blocking
+    clause of one literal after them is a blocking clause, not a literal."""
+    if cube[:len(fixed)] != [[lit] for lit in fixed]:
+        return "the cube's clauses do not begin with a unit clause for each of its literals (cube-literals)"
+    units = set(fixed)
+    if clash := next((lit for lit in fixed if -lit in units), None):
+        return f"the cube contradicts itself: it holds both {abs(clash)} and -{abs(clash)}"
+    return ""
+
+
+def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
+    """Why a clause of the cube after its literals is not the blocking clause of a solution (empty: none is),
+    so that a cube rules out only solutions counted elsewhere (``solvers.proof.whole`` checks where)."""
+    f = certificate.formulation
+    for i, clause in enumerate(certificate.cube_blocked, len(certificate.fixed) + 1):
+        row = f.row_of(clause) if {abs(lit) for lit in clause} <= set(f.projection) else None
+        if row is None or sorted(clause) != sorted(f.blocking_of(row)):
+            return f"cube clause {i}: it is neither a literal of the cube nor the blocking clause of a projection"
+        values = {f.pool.obj(v): value for v, value in zip(f.projection, row, strict=True)}
+        if problems := puzzle.verify(instance, f.decode(values)):
+            return f"cube clause {i}: the assignment it rules out is not a solution: {problems[0]}"
     return ""
 
 
@@ -196,7 +255,8 @@ def proved(clauses: list[list[int]], proof: bytes, name: str) -> tuple[int, str]
 
     if not proof:
         return 0, f"{name} is missing"
-    verdict = check(from_lists(clauses), read_drat(proof))
+    # keep_original: CaDiCaL restores eliminated clauses unwritten (solvers.proof.drat)
+    verdict = check(from_lists(clauses), read_drat(proof), keep_original=True)
     return verdict.steps, "" if verdict.accepted else f"{name}: {verdict.failure}"
 
 
@@ -229,24 +289,32 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
     shown = " ".join(map(str, f.projection))
     lines = [*(f"c {line}" for line in header), "c gridsat certificate",
              *(f"c gridsat {line}" for line in certificate.identity.lines()),
-             f"c gridsat cube {len(certificate.cube)}", f"c p show {shown} 0",
+             f"c gridsat cube {len(certificate.cube)}", LITERALS + _line(certificate.fixed),
+             f"c p show {shown} 0",
              f"p cnf {max(f.cnf.nv, f.pool.top)} {len(f.cnf.clauses) + len(certificate.cube)}",
              *(_line(c) for c in [*f.cnf.clauses, *certificate.cube])]
-    _replace(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
-    _replace(folder / "blocking.cnf", "".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking)
+    replace_file(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
+    replace_file(folder / "blocking.cnf", "".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking)
              .encode())
-    _replace(folder / "cuts.cnf", "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
-    _replace(folder / "proof.drat", certificate.proof)
+    replace_file(folder / "cuts.cnf",
+                 "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
+    replace_file(folder / "proof.drat", certificate.proof)
     if certificate.proves_orbits and certificate.unbroken is not None:
         full = certificate.unbroken.formulation  # orbits.cnf: for other checkers; check-proof builds it again
-        clauses = [*full.cnf.clauses, *certificate.unbroken.members]
-        header = "c gridsat the formula without symmetry breaking, every orbit member blocked\n" \
-                 f"p cnf {max(full.cnf.nv, full.pool.top)} {len(clauses)}\n"
-        _replace(folder / "orbits.cnf", (header + "".join(f"{_line(c)}\n" for c in clauses)).encode())
-        _replace(folder / "orbits.drat", certificate.unbroken.proof)
+        write_dimacs(folder / "orbits.cnf", [*full.cnf.clauses, *certificate.unbroken.members],
+                     "c gridsat the formula without symmetry breaking, every orbit member blocked",
+                     max(full.cnf.nv, full.pool.top))
+        replace_file(folder / "orbits.drat", certificate.unbroken.proof)
 
 
-def _replace(path: Path, data: bytes) -> None:
+def write_dimacs(path: Path, clauses: list[list[int]], comment: str, variables: int = 0) -> None:
+    """A whole DIMACS file (one header, then the clauses), written whole or not at all."""
+    top = max(variables, max((abs(lit) for c in clauses for lit in c), default=0))
+    header = f"{comment}\np cnf {top} {len(clauses)}\n"
+    replace_file(path, (header + "".join(f"{_line(c)}\n" for c in clauses)).encode())
+
+
+def replace_file(path: Path, data: bytes) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
@@ -285,11 +353,30 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
     written = read_cnf(text)
     cube_size = next((int(line.split()[-1]) for line in _lines(folder / "formula.cnf")
                       if line.startswith("c gridsat cube ")), 0)
+    fixed = cube_literals(folder / "formula.cnf")
     clauses = [written.clause(i) for i in range(len(written))]
     encoding, cube = clauses[:len(clauses) - cube_size], clauses[len(clauses) - cube_size:]
     certificate = Certificate(ident, formulation, cube, list(_commented(folder / "blocking.cnf", SOLUTION)),
-                              list(_commented(folder / "cuts.cnf", CUT)), (folder / "proof.drat").read_bytes())
-    return certificate, _difference(encoding, formulation.cnf.clauses) or written.error
+                              list(_commented(folder / "cuts.cnf", CUT)), (folder / "proof.drat").read_bytes(),
+                              fixed=fixed or [])
+    missing = "formula.cnf has a cube but no 'c gridsat cube-literals' line" if fixed is None and cube else ""
+    return certificate, _difference(encoding, formulation.cnf.clauses) or missing or written.error
+
+
+def cube_literals(path: Path) -> list[int] | None:
+    """The literals of a certificate's cube (its ``c gridsat cube-literals`` line), None when it has none."""
+    for line in _lines(path):
+        if line.startswith(LITERALS):
+            words = line.removeprefix(LITERALS).split()
+            if not words or words[-1] != "0":
+                raise ValueError("formula.cnf: its 'c gridsat cube-literals' line does not end with 0")
+            try:
+                return [int(word) for word in words[:-1]]
+            except ValueError:
+                raise ValueError("formula.cnf: unreadable 'c gridsat cube-literals' line") from None
+        if line.startswith("p "):
+            break
+    return None
 
 
 def _difference(written: list[list[int]], built: list[list[int]]) -> str:

@@ -14,6 +14,13 @@ in the proof's order, against the formula's clauses plus the lemmas added so far
   its other literals false at the top level) is ignored, and so is a deletion of a clause that is not
   in the database; both are counted. Ignoring a deletion can only make checking stricter for RAT and
   never accepts a lemma RUP would not, so it is sound.
+  With ``keep_original=True`` a deletion of a clause of the formula is ignored too (and counted): the
+  formula's clauses then stay for the whole proof. This is sound for the same reason (every clause set
+  checked against holds the formula, and a lemma RUP or RAT against a larger set keeps satisfiability
+  of that set), and it is needed for CaDiCaL's proofs of an incremental run: CaDiCaL deletes clauses it
+  eliminates, and when a clause added later names an eliminated variable it restores them as original
+  clauses without writing them to the proof, whose later lemmas may then rest on them (seen on
+  knights-tour 6x6 closed, a run that adds cut and blocking clauses as it goes).
 - **The end**: the proof is accepted at its first empty clause, which must itself be RUP (a conflict by
   unit propagation alone); the steps after it are not read. A proof without an empty clause is refused,
   even when its lemmas already propagate to a conflict.
@@ -38,10 +45,20 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gridsat.solvers.proof.clausal import ADD, DELETE, Clauses, from_lists, join, read_cnf, read_drat, write_binary
+from gridsat.solvers.proof.clausal import (
+    ADD,
+    DELETE,
+    ORIGINAL,
+    Clauses,
+    from_lists,
+    join,
+    read_cnf,
+    read_drat,
+    write_binary,
+)
 
 ACCEPTED, FAILED, NO_EMPTY = 0, 1, 2
-LEMMAS, RAT, DELETED, UNIT_DELETIONS, MISSING_DELETIONS = range(5)
+LEMMAS, RAT, DELETED, UNIT_DELETIONS, MISSING_DELETIONS, ORIGINAL_DELETIONS = range(6)
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
 
@@ -242,7 +259,7 @@ def _dedupe(lits, starts, seen):
 
 
 @njit(cache=True)
-def _check(lits, starts, kinds, nvars):
+def _check(lits, starts, kinds, nvars, keep_original):
     """The checker's loop over formula and proof: (status, index of the deciding clause, stats)."""
     n = len(kinds)
     seen = np.zeros(2 * nvars + 2, np.int64)
@@ -257,7 +274,7 @@ def _check(lits, starts, kinds, nvars):
     hashes = np.zeros(n, np.uint64)
     bucket = np.full(1 << max(4, int(np.ceil(np.log2(n + 1))) + 1), -1, np.int64)
     chain = np.full(n, -1, np.int64)
-    stats = np.zeros(5, np.int64)
+    stats = np.zeros(6, np.int64)
     inconsistent = False
     for c in range(n):
         hashes[c] = _digest(lits, starts[c], starts[c + 1])
@@ -267,6 +284,8 @@ def _check(lits, starts, kinds, nvars):
                 stats[MISSING_DELETIONS] += 1
             elif _is_reason(d, lits, starts, val, reason):
                 stats[UNIT_DELETIONS] += 1
+            elif keep_original and kinds[d] == ORIGINAL:
+                stats[ORIGINAL_DELETIONS] += 1
             else:
                 active[d] = 0
                 stats[DELETED] += 1
@@ -309,13 +328,16 @@ class DratVerdict:
     ignored_unit_deletions: int
     missing_deletions: int
     seconds: float
+    ignored_original_deletions: int = 0
 
 
-def check(formula: Clauses | list[list[int]], proof: Clauses, *, extension: bool = False) -> DratVerdict:
+def check(formula: Clauses | list[list[int]], proof: Clauses, *, extension: bool = False,
+          keep_original: bool = False) -> DratVerdict:
     """Check ``proof`` (DRAT steps) against ``formula``; see the module docstring for what is checked.
     A proof naming a variable the formula does not is refused unless ``extension`` (extended resolution's
     new variables), and then only up to one new variable per proof step, so that the checker's memory
-    stays within a multiple of the formula's and the proof's sizes whatever numbers the proof holds."""
+    stays within a multiple of the formula's and the proof's sizes whatever numbers the proof holds.
+    ``keep_original``: a deletion of a formula's clause is ignored (see the module docstring)."""
     start = time.perf_counter()
     if not isinstance(formula, Clauses):
         formula = from_lists(formula)
@@ -324,9 +346,9 @@ def check(formula: Clauses | list[list[int]], proof: Clauses, *, extension: bool
     both = join(formula, proof)
     if beyond is None and not formula.error and not proof.error:
         status, index, stats = _check(both.lits.copy(), both.starts.astype(np.int64), both.kinds,
-                                      max(nvars, int(both.lits.max()) >> 1 if len(both.lits) else 0))
+                                      max(nvars, int(both.lits.max()) >> 1 if len(both.lits) else 0), keep_original)
     else:
-        status, index, stats = FAILED, len(formula), np.zeros(5, np.int64)
+        status, index, stats = FAILED, len(formula), np.zeros(6, np.int64)
     seconds = time.perf_counter() - start
     step = int(index) - len(formula) + 1
     failure = ""
@@ -345,7 +367,7 @@ def check(formula: Clauses | list[list[int]], proof: Clauses, *, extension: bool
         failure = f"the proof ends after step {len(proof)} without deriving the empty clause"
     return DratVerdict(status == ACCEPTED, min(step, len(proof)), failure, step if status != ACCEPTED else None,
                    int(stats[LEMMAS]), int(stats[RAT]), int(stats[DELETED]), int(stats[UNIT_DELETIONS]),
-                   int(stats[MISSING_DELETIONS]), seconds)
+                   int(stats[MISSING_DELETIONS]), seconds, int(stats[ORIGINAL_DELETIONS]))
 
 
 def _beyond(proof: Clauses, most: int) -> tuple[int, int] | None:
@@ -362,4 +384,8 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) the checker's kernels, to keep that off a timed check."""
     formula = read_cnf(b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
     check(formula, read_drat(b"2 0\nd 1 2 0\n0\n"))
+    check(formula, read_drat(b"2 0\nd 1 2 0\n0\n"), keep_original=True)
     check(formula, read_drat(write_binary(from_lists([[2], []], ADD))))
+    from gridsat.solvers.proof.models import satisfied  # a blocked assignment's model check
+
+    satisfied(formula, [[1, 2]])

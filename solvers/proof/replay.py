@@ -101,12 +101,9 @@ class CpsatReplay:
         again counted already blocked (a value with no CNF counterpart is refused by ``judge``, unread)."""
         f = self.certificate.formulation
         fixed = cnf_values(f, dict(part.fixed), partial=True)
-        cube = [[-lit] for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
-        for row in part.blocked:
-            blocked = cnf_values(f, dict(zip(keys, row, strict=True)))
-            if isinstance(blocked, dict):
-                cube.append(clause_of(f, blocked))
-        self.certificate.cube = cube
+        literals = [-lit for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
+        blocked = [cnf_values(f, dict(zip(keys, row, strict=True))) for row in part.blocked]
+        self.certificate.within(literals, [clause_of(f, values) for values in blocked if isinstance(values, dict)])
 
     def block(self) -> str:
         """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""
@@ -122,9 +119,8 @@ class CpsatReplay:
     def finish(self) -> Judgement:
         """Block CP-SAT's solutions, refute the rest with a DRAT proof, judge the certificate and keep it."""
         failure = self.block() or self.refute()
-        if not failure:
-            prove_orbits(self.certificate, self.puzzle, self.instance)
-        self.verdict = judge(self.certificate, self.puzzle, self.instance)
+        counted = None if failure else prove_orbits(self.certificate, self.puzzle, self.instance)
+        self.verdict = judge(self.certificate, self.puzzle, self.instance, counted)
         if not failure and self.verdict.solutions != self.reported:
             failure = f"CP-SAT reported {self.reported} solutions, the certificate stands for {self.verdict.solutions}"
         if failure:

@@ -12,7 +12,8 @@ add up to the run's count only if the cubes leave no solution out and no solutio
    solution of point 2 blocked, is unsatisfiable. CaDiCaL proves it now, writing a DRAT proof, and gridsat's
    checker checks that proof (a lazy formula's cuts are added as a search adds them, each vouched for by
    its witness). So every solution lies in some part's cube: a missing part is refused, as is a cube that
-   contradicts itself (its part then covers nothing);
+   contradicts itself (its part then covers nothing). ``check-proof --keep-cover`` keeps that formula and
+   proof in the folder (``cover.cnf``, ``cover.drat``) for other checkers;
 5. under symmetry breaking, the orbits of all the parts' solutions and of point 2's, expanded and checked
    as for one run (``solvers.proof.orbits``), and proved now, in the same way, to hold every solution of the
    formula without the breaking (which a part alone cannot prove, its orbits leaving its cube).
@@ -63,8 +64,10 @@ def part_folders(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: (len(p.name), p.name))
 
 
-def check_parts(folder: Path, build: Build) -> tuple[Whole, Any, Any]:
-    """Check a split run's certificate folder as a whole; with the puzzle and instance it names."""
+def check_parts(folder: Path, build: Build, keep: bool = False) -> tuple[Whole, Any, Any]:
+    """Check a split run's certificate folder as a whole; with the puzzle and instance it names. ``keep``:
+    write the cover's formula and proof into the folder too (``cover.cnf``, ``cover.drat``), which
+    drat-trim can check."""
     whole, loaded = Whole(), []
     started = time.perf_counter()
     for part in part_folders(folder):
@@ -79,7 +82,7 @@ def check_parts(folder: Path, build: Build) -> tuple[Whole, Any, Any]:
         whole.assumed = whole.assumed or verdict.assumed
     whole.failure = same_claim(loaded) or count_once(whole, loaded, puzzle, instance)
     if not whole.failure:
-        whole.cover_steps, whole.failure = cover(loaded)
+        whole.cover_steps, whole.failure = cover(loaded, folder if keep else None)
     whole.failure = whole.failure or orbits(whole, loaded, puzzle, instance)
     whole.seconds = time.perf_counter() - started
     return whole, puzzle, instance
@@ -99,7 +102,7 @@ def same_claim(certificates: list[Certificate]) -> str:
 def cube_solutions(certificates: list[Certificate]) -> list[list[int]]:
     """The blocking clauses (over every projection variable) of the solutions the cubes leave out, each once."""
     f = certificates[0].formulation
-    rows = {f.row_of(c) for certificate in certificates for c in certificate.cube if len(c) > 1}
+    rows = {f.row_of(c) for certificate in certificates for c in certificate.cube_blocked}
     return [[-v if value else v for v, value in zip(f.projection, row, strict=True)] for row in sorted(rows)]
 
 
@@ -134,12 +137,14 @@ def cube_images(f: CnfFormulation, clause: list[int]) -> list[Any]:
     return f.solutions_of(blocked_values(f, clause))
 
 
-def cover(certificates: list[Certificate]) -> tuple[int, str]:
-    """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube."""
+def cover(certificates: list[Certificate], keep: Path | None = None) -> tuple[int, str]:
+    """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube (``keep``: a
+    folder to write the formula and proof in, as ``cover.cnf`` and ``cover.drat``)."""
     f = certificates[0].formulation
     clauses = [*f.cnf.clauses, *cube_solutions(certificates),
-               *([-c[0] for c in certificate.cube if len(c) == 1] for certificate in certificates)]
-    return refute_now(clauses, f, "a solution lies in no part's cube (a part is missing?)", "the cover proof")
+               *([-lit for lit in certificate.fixed] for certificate in certificates)]
+    return refute_now(clauses, f, "a solution lies in no part's cube (a part is missing?)", "the cover proof",
+                      keep / "cover" if keep is not None else None)
 
 
 def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance: Any) -> str:
@@ -163,13 +168,15 @@ def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance:
     return failure
 
 
-def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, name: str) -> tuple[int, str]:
+def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, name: str,
+               keep: Path | None = None) -> tuple[int, str]:
     """Prove ``clauses`` unsatisfiable now (CaDiCaL, DRAT; a lazy formula's cuts added, each vouched for by
     its witness) and check the proof with gridsat's checker: its steps, and why not (``satisfiable``: a
-    model that needs no cut was found, named after it)."""
+    model that needs no cut was found, named after it). ``keep``: the formula (cuts included) and the proof
+    written as ``keep.cnf`` and ``keep.drat``."""
     from pysat.solvers import Solver
 
-    from gridsat.solvers.proof.certificate import proved
+    from gridsat.solvers.proof.certificate import proved, replace_file, write_dimacs
     from gridsat.solvers.proof.certified import closed, proof_of
 
     clauses = list(clauses)
@@ -183,4 +190,7 @@ def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, na
             clauses += cuts
             oracle.append_formula(cuts)
         proof = closed(proof_of(oracle))
+    if keep is not None:
+        write_dimacs(keep.with_suffix(".cnf"), clauses, f"c gridsat {name}: refuted by {keep.name}.drat")
+        replace_file(keep.with_suffix(".drat"), proof)
     return proved(clauses, proof, name)
