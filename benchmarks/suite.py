@@ -56,8 +56,8 @@ from gridsat.solvers.backend import (
     Request,
     backend_class,
     counts_only,
-    resolve_encoding,
 )
+from gridsat.solvers.gate import resolve_encoding
 
 SUITES_DIR = Path(__file__).parent / "suites"
 MODES = ("count", "solve")
@@ -516,11 +516,10 @@ def configurations(puzzle: Puzzle, entry: dict[str, Any], where: str, notes: lis
 def cnf_plus_solver(puzzle: Puzzle, encoding: str | None, solver: str | None) -> str | None:
     """The solver a run of ``encoding`` gets when the entry names none: an encoding that needs CNF+ runs on
     the first solver that takes it, anything else on ``solver``."""
-    from gridsat.models.encoding import resolve_for
     from gridsat.models.registries import CNF_PLUS
     from gridsat.solvers.backend import backend_class
 
     if solver is None or encoding is None or CNF_PLUS not in puzzle.cnf_encodings.needs(
-            resolve_for(puzzle, "cnf", encoding)):
+            resolve_encoding(puzzle, "cnf", encoding)):
         return solver
     return backend_class("sat").cnf_plus_solvers[0]

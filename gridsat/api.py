@@ -35,7 +35,6 @@ from gridsat.solvers.backend import (
     backends_where,
     counts_only,
     reference_backend,
-    resolve_encoding,
     searcher_of,
     searches_formulation,
 )
@@ -51,7 +50,7 @@ from gridsat.solvers.checks.fuzz import FuzzReport, fuzz_one, parse_mutant
 from gridsat.solvers.checks.fuzz import fuzz as run_fuzz
 from gridsat.solvers.export import FORMATS, Export, exporting
 from gridsat.solvers.gate import METHODS as METHODS
-from gridsat.solvers.gate import Job, bind
+from gridsat.solvers.gate import Job, bind, resolve_encoding
 from gridsat.solvers.host.machine import cores
 from gridsat.solvers.mutation.mutate import ALL, MutationReport, Verdict, mutation_report
 from gridsat.solvers.mutation.mutate import Score as Score

@@ -52,14 +52,15 @@ def note(outcome: Any) -> str | None:
     return f"NOT certified: {outcome.details.get('certificate_failure', 'the checker refused')}"
 
 
-def build(ident: Identity) -> tuple[Any, Any, Any]:
-    """The puzzle, instance and CNF a certificate's formula.cnf names, built again."""
+def build(ident: Identity) -> tuple[Any, Any, Any, Any]:
+    """The puzzle, instance, CNF and its encoding that a certificate's formula.cnf names, built again."""
     from gridsat.models import get_puzzle
     from gridsat.models.encoding import resolve_for
 
     puzzle = get_puzzle(ident.puzzle)
     instance = puzzle.parse(ident.instance, ident.params)
-    return puzzle, instance, puzzle.cnf(instance, resolve_for(puzzle, "cnf", ident.encoding))
+    encoding = resolve_for(puzzle, "cnf", ident.encoding)
+    return puzzle, instance, puzzle.cnf(instance, encoding), encoding
 
 
 CERTIFICATE_FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat", "orbits.cnf", "orbits.drat")
@@ -91,9 +92,9 @@ def check_proof(folder: str | Path, keep_cover: bool = False) -> tuple[Judgement
         raise InvalidOption(f"{excerpt(str(folder))} holds no certificate (no formula.cnf, no part-N folders)")
     for where in [path, *(part_folders(path) if split else [])]:
         refuse_irregular(where, folder)
-    built: list[tuple[Any, Any, Any]] = []
+    built: list[tuple[Any, Any, Any, Any]] = []
 
-    def build_once(ident: Identity) -> tuple[Any, Any, Any]:
+    def build_once(ident: Identity) -> tuple[Any, Any, Any, Any]:
         built.append(build(ident))
         return built[-1]
 
@@ -103,5 +104,5 @@ def check_proof(folder: str | Path, keep_cover: bool = False) -> tuple[Judgement
         raise
     except (ValueError, OSError) as error:
         raise InvalidOption(f"cannot read the certificate in {excerpt(str(folder))}: {error}") from None
-    puzzle, instance, _ = built[-1]
+    puzzle, instance = built[-1][:2]
     return verdict, f"{puzzle.name} {puzzle.describe(instance)}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import BackendUnavailable, InvalidOption, UnknownName
 from gridsat.models.formulation import Formulation
 from gridsat.models.puzzle import Instance, Puzzle
@@ -31,14 +31,20 @@ class Choice:
     """What the gate (solvers/gate.py) decided for a run, once: the backend's name, the encoding resolved for
     its formulation (None for a backend with none), the solver that runs (its default filled in; None for a
     backend with no choice of solver), and what the run needs of them: CNF+ (``cnf_plus``: an encoding of
-    native cardinality constraints) and a DRAT proof (``proof``: a certified run). Backends read it instead
-    of deriving any of these from the request's text again."""
+    native cardinality constraints), a DRAT proof (``proof``: a certified run), its threads and, for a
+    certified CP-SAT run, the CNF encoding it is replayed in. Backends read it instead of deriving any of
+    these from the request's text again."""
 
     backend: str
     encoding: Encoding | None = None
     solver: str | None = None
     cnf_plus: bool = False
     proof: bool = False
+    # The threads a backend that partitions its own work (LAYERS) runs its layers on (None: one, or its default)
+    threads: int | None = None
+    # A certified run of a CP-SAT model: the CNF encoding its solutions are blocked in and proved complete
+    # (solvers.proof.replay), breaking the symmetry the model breaks (None: no certified CP-SAT run)
+    replay: Encoding | None = None
 
 
 @dataclass(frozen=True)
@@ -255,11 +261,6 @@ def searcher_of(kind: str) -> str:
     """The first registered backend that searches formulations of ``kind`` (``cpsat`` or ``cnf``): the one
     a message about an encoding of that kind tells the user to pick."""
     return next(iter(backends_where(lambda b: b.formulation == kind and searches_formulation(b))))
-
-
-def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
-    """``text`` resolved in the puzzle's ``kind`` space; a name only the other kind offers names its backend."""
-    return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
 
 
 def bound_choice(request: Request) -> Choice:

@@ -19,7 +19,7 @@ from gridsat.models.errors import InvalidOption, UnknownName
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Formulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.backend import formulate
-from gridsat.solvers.gate import check_needs
+from gridsat.solvers.gate import check_needs, resolve_encoding
 
 WIDTH = 100
 
@@ -140,7 +140,7 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
     if scramble is not None and format != "dimacs":
         raise InvalidOption(f"scramble={scramble} applies to the dimacs format, not {format}")
     if format == "dimacs":
-        chosen = puzzle.cnf_encodings.resolve(encoding, f" for the CNF of {puzzle.name}", exact=True)
+        chosen = resolve_encoding(puzzle, "cnf", encoding, exact=True)
         check_needs(puzzle.cnf_encodings.needs(chosen), "a DIMACS file")
         formulation = formulate(puzzle, instance, "cnf", chosen)
         if scramble is None:
@@ -149,6 +149,6 @@ def exporting(puzzle: Puzzle, instance: Instance, format: str, encoding: str | N
 
         return Export(puzzle, instance, chosen, scrambled(formulation, scramble), write_dimacs, scramble)
     if format == "cpsat":
-        chosen = puzzle.cpsat_encodings.resolve(encoding, f" for the CP-SAT model of {puzzle.name}", exact=True)
+        chosen = resolve_encoding(puzzle, "cpsat", encoding, exact=True)
         return Export(puzzle, instance, chosen, formulate(puzzle, instance, "cpsat", chosen), write_cpsat)
     raise UnknownName("export format", format, FORMATS)

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Protocol
 
 from gridsat.models import get_puzzle
-from gridsat.models.encoding import Encoding
+from gridsat.models.breaking import NO as UNBROKEN
+from gridsat.models.encoding import Encoding, HasEncodings, resolve_for
 from gridsat.models.errors import GridsatError, InvalidOption, UnknownName
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.registries import CNF_PLUS
@@ -42,7 +43,7 @@ from gridsat.solvers.backend import (
     get_backend,
     join_or,
     listing_refused,
-    resolve_encoding,
+    searcher_of,
     searches_formulation,
 )
 from gridsat.solvers.splitting.checkpoint import check_writable
@@ -112,17 +113,45 @@ def bind(name: str, puzzle: Puzzle, job: Job) -> Bound:
 
 def admit(backend: Backend, puzzle: Puzzle, job: Job) -> Bound:
     """``backend`` bound to ``job`` on ``puzzle``, refused in one line when it is not installed or cannot run it;
-    the request carries the gate's ``Choice`` (its encoding resolved, its solver and needs), made once."""
+    the request carries the gate's ``Choice`` (its encoding resolved, its solver, threads and needs), made
+    once. A split given to a backend that partitions its own work (``LAYERS``) is handed to it in the
+    request: its threads, Dask scheduler and checkpoint."""
     encoding = check(available(backend), puzzle, job)
+    if job.split is not None and LAYERS in backend.can:
+        job = layered(job, job.split)
     return Bound(backend, replace(job, request=with_choice(backend, puzzle, job.request, encoding)))
+
+
+def layered(job: Job, split: Splitting) -> Job:
+    """``job`` of a backend that partitions its own work: its split handed to it in the request."""
+    checkpoint = None if split.checkpoint is None else Path(split.checkpoint)
+    request = replace(job.request, threads=split.jobs, scheduler=split.scheduler, checkpoint=checkpoint)
+    return replace(job, split=None, request=request)
 
 
 def with_choice(backend: Backend, puzzle: Puzzle, request: Request, encoding: Encoding | None) -> Request:
     """``request`` with the choice made for it: ``encoding`` (resolved for the backend's formulation), the
-    solver that runs, and what they need."""
+    solver that runs, its threads, and what they need."""
     needs = {} if encoding is None else puzzle.encodings(backend.formulation).needs(encoding)
+    certified = request.certify is not None
+    replay = replayed_in(puzzle, encoding) if certified and backend.formulation == "cpsat" else None
     return replace(request, choice=Choice(backend.name, encoding, backend.solver_of(request),
-                                          cnf_plus=CNF_PLUS in needs, proof=request.certify is not None))
+                                          cnf_plus=CNF_PLUS in needs, proof=certified, threads=request.threads,
+                                          replay=replay))
+
+
+def replayed_in(puzzle: Puzzle, encoding: Encoding | None) -> Encoding:
+    """The CNF encoding a certified CP-SAT run's solutions are blocked in: exact, and breaking the symmetry
+    that ``encoding`` breaks (the models of both are then one per orbit, the same orbits)."""
+    breaking = dict(encoding.choices).get("symmetry") if encoding is not None else None
+    return resolve_encoding(puzzle, "cnf", None if breaking in (None, UNBROKEN) else breaking, exact=True)
+
+
+def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:
+    """``text`` resolved in the puzzle's ``kind`` space; a name only the other kind offers names its backend.
+    The one place below the API where encoding text is read: a run's through ``bind``, an export's, a
+    strength case's and a mutant's here."""
+    return resolve_for(puzzle, kind, text, exact, searcher=searcher_of)
 
 
 def solver_taking(backend: Backend, needs: Mapping[str, object], solver: str | None) -> str | None:

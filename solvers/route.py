@@ -6,15 +6,13 @@ and the golden count they are judged against."""
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import COUNT, LAYERS, backends_where, counts_only
+from gridsat.solvers.backend import COUNT, backends_where, counts_only
 from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET, Config, Report, Turn, configurations, left_out
 from gridsat.solvers.checks.crosscheck import crosscheck as compare_runs
 from gridsat.solvers.gate import BURNSIDE, Bound, Job, admit
@@ -29,7 +27,6 @@ def make_count(puzzle: Puzzle, instance: Instance, bound: Bound,
     job = bound.job
     if counts_only(bound.backend):
         listen = notes_to(on_progress)
-        bound = layered(bound)
         if job.up_to is not None:
             return tally_orbits(puzzle, instance, bound, listen)
         return tally(puzzle, instance, bound, listen)
@@ -94,16 +91,6 @@ def gate_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
                             "cross-check does not run")
     for config in takers:
         admit(config.backend, puzzle, Job(COUNT, config.request))
-
-
-def layered(bound: Bound) -> Bound:
-    """A split given to a backend that partitions its own work (``LAYERS``), handed to it in its request."""
-    split = bound.job.split
-    if split is None or LAYERS not in bound.backend.can:
-        return bound
-    request = dataclasses.replace(bound.request, threads=split.jobs, scheduler=split.scheduler,
-                                  checkpoint=None if split.checkpoint is None else Path(split.checkpoint))
-    return bound.narrowed(request=request, split=None)
 
 
 def notes_to(on_progress: Callable[[Progress], None] | None) -> Callable[[str], None] | None:

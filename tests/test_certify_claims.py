@@ -113,7 +113,7 @@ def test_two_blocked_assignments_of_one_solution_are_refused(tmp_path: Path, mon
 
     folder = kept(tmp_path, "tatami", "4x7")
     ident = identity(folder)
-    puzzle, instance, formulation = build(ident)
+    puzzle, instance, formulation, _ = build(ident)
     certificate, _ = read(folder, ident, formulation)
     assert judge(certificate, puzzle, instance).certified
     first = json.loads(certificate.blocking[0][1])

@@ -15,10 +15,11 @@ from conftest import (
 from gridsat.models import get_puzzle  # noqa: E402
 from gridsat.models.errors import InvalidOption  # noqa: E402
 from gridsat.models.golden import oeis_rooms  # noqa: E402
-from gridsat.solvers.backend import Request  # noqa: E402
+from gridsat.solvers.backend import COUNT, Request  # noqa: E402
 from gridsat.solvers.backends.frontier_dp import FrontierBackend  # noqa: E402
 from gridsat.solvers.frontier_engine import layers  # noqa: E402
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for  # noqa: E402
+from gridsat.solvers.gate import Job, admit  # noqa: E402
 from gridsat.solvers.stop import INTERRUPTED, TIME_LIMIT, Stop  # noqa: E402
 
 TOUR, TATAMI = get_puzzle("knights-tour"), get_puzzle("tatami")
@@ -28,7 +29,8 @@ BACKEND = FrontierBackend()
 def count(puzzle, text, params=None, *, up_to=None, request=None, stop=None, progress=None):
     """The frontier's tally of an instance given as on the command line."""
     instance = puzzle.parse(text, params or {})
-    return BACKEND.tally(puzzle, instance, request or Request(), stop or Stop(), up_to=up_to, progress=progress)
+    bound = admit(BACKEND, puzzle, Job(COUNT, request or Request(), up_to=up_to))  # as every run reaches it
+    return BACKEND.tally(puzzle, instance, bound.request, stop or Stop(), up_to=up_to, progress=progress)
 
 
 TOURS = golden("knights_tour")["count"]  # every entry, the slow ones too: the frontier counts each in under a second

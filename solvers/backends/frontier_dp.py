@@ -32,6 +32,7 @@ from gridsat.solvers.backend import (
     Request,
     Tally,
     backend_class,
+    bound_choice,
     join_or,
 )
 from gridsat.solvers.host.machine import check_folder
@@ -117,7 +118,7 @@ class FrontierBackend(Backend):
                 run = run_on_cluster(spec, stop, request.scheduler, memory=memory, progress=progress,
                                      checkpoint=checkpoint)
             else:
-                run = run_spec(spec, stop, memory=memory, progress=progress, threads=request.threads,
+                run = run_spec(spec, stop, memory=memory, progress=progress, threads=bound_choice(request).threads,
                                spill=request.spill, checkpoint=checkpoint)
         except KeyboardInterrupt:
             stop.request(INTERRUPTED)

@@ -497,5 +497,5 @@ def recorder_for(puzzle: Puzzle, instance: Instance, wish: Certify, f: CnfFormul
     from gridsat.solvers.proof.drat import warm_up
 
     warm_up()
-    return Recorder.start(wish, puzzle, instance, f, encoding.name, solver,
+    return Recorder.start(wish, puzzle, instance, f, encoding, solver,
                           header(puzzle, instance, encoding, puzzle.cnf_encodings, f))

@@ -42,7 +42,7 @@ from gridsat.solvers.backend import (
 )
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.checks.crosscheck import Config, left_out
-from gridsat.solvers.gate import Job, admit, check
+from gridsat.solvers.gate import Job, admit, check, resolve_encoding
 from gridsat.solvers.mutation.mutants import (
     CNF_OPERATORS,
     CPSAT_OPERATORS,
@@ -161,7 +161,7 @@ def check_family(puzzle: Puzzle, mutant: Mutant) -> None:
     instance = puzzle.parse(puzzle.example, {})
     families: set[str] = set()
     for kind in ("cnf", "cpsat"):
-        families |= set(build(puzzle, instance, kind, puzzle.encodings(kind).resolve(None)).families)
+        families |= set(build(puzzle, instance, kind, resolve_encoding(puzzle, kind, None)).families)
     if mutant.family not in families:
         raise InvalidOption(f"mutant={mutant.name!r}: no family {mutant.family!r} in {puzzle.name}'s formulations of "
                             f"{puzzle.example}; its families: {', '.join(sorted(families))}")

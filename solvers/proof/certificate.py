@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
@@ -410,16 +411,16 @@ def _lines(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
-Build = Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation]]
+Build = Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation, Encoding]]
 
 
 def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str]:
     """The certificate in ``folder``, its puzzle and instance built again by ``build`` from what formula.cnf
     names (a ``ValueError`` when it cannot), and the first way its files differ from what they must be."""
     ident = identity(folder)
-    puzzle, instance, formulation = build(ident)
+    puzzle, instance, formulation, encoding = build(ident)
     certificate, difference = read(folder, ident, formulation)
-    certificate.unbroken = unbroken_of(puzzle, instance, formulation, ident.encoding)
+    certificate.unbroken = unbroken_of(puzzle, instance, formulation, encoding)
     if certificate.unbroken is not None and (folder / "orbits.drat").exists():
         certificate.unbroken.proof = (folder / "orbits.drat").read_bytes()
     if not (folder / "proof.drat").exists():

@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsat.models.encoding import Encoding
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, orbit_count, write
@@ -63,9 +64,9 @@ class Recorder:
     finder: Any = None  # a solver holding the formula, whose propagation makes blocking clauses short
 
     @classmethod
-    def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str,
+    def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: Encoding,
               solver: str, header: list[str]) -> Recorder:
-        ident = Identity(puzzle.name, wish.instance, dict(wish.params), encoding, solver)
+        ident = Identity(puzzle.name, wish.instance, dict(wish.params), encoding.name, solver)
         unbroken = unbroken_of(puzzle, instance, f, encoding)
         return cls(wish, puzzle, instance, Certificate(ident, f, unbroken=unbroken), header)
 

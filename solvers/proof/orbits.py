@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsat.models.breaking import unbroken_encoding
-from gridsat.models.encoding import resolve_for
+from gridsat.models.encoding import Encoding
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
@@ -46,14 +46,14 @@ class Unbroken:
     members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
 
 
-def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str) -> Unbroken | None:
+def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: Encoding) -> Unbroken | None:
     """The group and unbroken formula of a formulation that keeps one solution per orbit; None when it
     keeps every solution, when no encoding without the breaking (or no group) is declared, or when that
     formula is lazy (then the count assumes the breaking: ``ASSUMED``)."""
     if f.images is None or f.orbits_of is None or f.orbits_of not in puzzle.symmetry.groups:
         return None
     group = puzzle.symmetry.groups[f.orbits_of](instance)
-    full = unbroken_encoding(resolve_for(puzzle, "cnf", encoding), group)
+    full = unbroken_encoding(encoding, group)
     if full is None:
         return None
     formulation = puzzle.cnf(instance, full)

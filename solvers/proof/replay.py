@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gridsat.models.encoding import resolve_for
+from gridsat.models.encoding import Encoding
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
@@ -50,13 +50,14 @@ def replay_for(puzzle: Puzzle, instance: Instance, request: Any, source: CpsatFo
     import importlib.util
 
     from gridsat.models.errors import BackendUnavailable
+    from gridsat.solvers.backend import bound_choice
 
     if importlib.util.find_spec("numba") is None:
         raise BackendUnavailable("certify=True checks proofs with numba-compiled code: pip install 'gridsat[certify]'")
     from gridsat.solvers.proof.drat import warm_up
 
     wish = request.certify.into(request.part.index if request.part is not None else None)
-    replay = CpsatReplay.start(wish, puzzle, instance, source, encoding)
+    replay = CpsatReplay.start(wish, puzzle, instance, source, encoding, bound_choice(request).replay)
     warm_up()
     return replay
 
@@ -83,13 +84,16 @@ class CpsatReplay:
 
     @classmethod
     def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, source: CpsatFormulation,
-              encoding: str) -> CpsatReplay:
-        cnf_encoding = resolve_for(puzzle, "cnf", source.orbits_of if source.images else None, exact=True)
+              encoding: str, cnf_encoding: Encoding) -> CpsatReplay:
+        """The replay of a CP-SAT search of ``source`` (built with ``encoding``) in the CNF of ``cnf_encoding``
+        (the gate's ``Choice.replay``: exact, breaking the symmetry the model breaks)."""
         f = puzzle.cnf(instance, cnf_encoding)
+        if bool(f.images) != bool(source.images) or f.orbits_of != source.orbits_of:
+            raise ValueError(f"the CNF {cnf_encoding.name} keeps other solutions than the CP-SAT model {encoding}")
         ident = Identity(puzzle.name, wish.instance, dict(wish.params), cnf_encoding.name, PROVER)
         header = [f"gridsat {puzzle.name} {puzzle.describe(instance)}: the solutions CP-SAT ({encoding}) reported, "
                   f"blocked in the CNF {cnf_encoding.name}"]
-        unbroken = unbroken_of(puzzle, instance, f, cnf_encoding.name)
+        unbroken = unbroken_of(puzzle, instance, f, cnf_encoding)
         return cls(wish, puzzle, instance, source, Certificate(ident, f, unbroken=unbroken), header)
 
     def add(self, values: Mapping[Key, int], solutions: int) -> None:

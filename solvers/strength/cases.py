@@ -158,11 +158,11 @@ def sliced(puzzle: str, text: str, encoding: str, primary: Pick, auxiliary: Pick
     """
     from gridsat.models import get_puzzle
     from gridsat.models.constraints import origins_of
-    from gridsat.models.encoding import resolve_for
+    from gridsat.solvers.gate import resolve_encoding
 
     game = get_puzzle(puzzle)
     instance = game.parse(text, params or {})
-    formulation = game.cnf(instance, resolve_for(game, "cnf", encoding))
+    formulation = game.cnf(instance, resolve_encoding(game, "cnf", encoding))
     pool = formulation.pool
     keys = {var: pool.obj(var) for var in range(1, pool.top + 1)}
     chosen = [var for var, key in keys.items() if key is not None and primary(key)]
