@@ -41,12 +41,12 @@ from gridsat.solvers.backend import (
 from gridsat.solvers.backend import formulate as build
 from gridsat.solvers.backends.algorithms import algorithms
 from gridsat.solvers.checks.crosscheck import RUN_BUDGET as RUN_BUDGET
-from gridsat.solvers.checks.crosscheck import SCOPES, Config, Report, left_out
+from gridsat.solvers.checks.crosscheck import SCOPES, Report, left_out
 from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET as TOTAL_BUDGET
 from gridsat.solvers.checks.crosscheck import Turn as Turn
 from gridsat.solvers.checks.fuzz import BUDGET as FUZZ_BUDGET
 from gridsat.solvers.checks.fuzz import PAIRS as FUZZ_PAIRS
-from gridsat.solvers.checks.fuzz import FuzzReport, fuzz_one, parse_mutant
+from gridsat.solvers.checks.fuzz import FuzzReport, fuzz_one, pair_of, parse_mutant
 from gridsat.solvers.checks.fuzz import fuzz as run_fuzz
 from gridsat.solvers.export import FORMATS, Export, exporting
 from gridsat.solvers.gate import METHODS as METHODS
@@ -303,7 +303,7 @@ def fuzz_pair(puzzle: str | Puzzle, instance: str, *, params: Params | None = No
     """One (instance, configuration) pair against the oracle: what a difference's command repeats."""
     chosen, parsed = load(puzzle, instance, params)
     request = Request(encoding=encoding, solver=solver, algorithm=algorithm)
-    config = Config(bind(backend, chosen, Job(COUNT, request)).backend, request)
+    config = pair_of(backend, chosen, request)
     started = time.monotonic()
     report = FuzzReport(0, instances=1)
     report.checked = fuzz_one(chosen, instance, texts(params), config, parse_mutant(mutant) if mutant else None)

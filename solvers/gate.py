@@ -101,6 +101,14 @@ class Bound:
     def request(self) -> Request:
         return self.job.request
 
+    @property
+    def label(self) -> str:
+        """``backend:choice``, what a progress line names before the run (its outcome's label, known once
+        the formulation is built, names the encoding in full)."""
+        r = self.request
+        choice = r.encoding or r.algorithm or "default"
+        return f"{self.backend.name}:{choice}" + (f"/{r.solver}" if r.solver else "")
+
     def narrowed(self, **changes: object) -> Bound:
         """The same backend on a part of its job (another ``Job`` field value each): not gated again."""
         return Bound(self.backend, replace(self.job, **changes))  # type: ignore[arg-type]

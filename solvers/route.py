@@ -12,10 +12,10 @@ from collections.abc import Callable
 from gridsat.models.errors import InvalidOption
 from gridsat.models.golden import golden_count
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.solvers.backend import COUNT, backends_where, counts_only
-from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET, Config, Report, Turn, configurations, left_out
+from gridsat.solvers.backend import backends_where, counts_only
+from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET, Report, Runs, Turn, configurations, left_out
 from gridsat.solvers.checks.crosscheck import crosscheck as compare_runs
-from gridsat.solvers.gate import BURNSIDE, Bound, Job, admit
+from gridsat.solvers.gate import BURNSIDE, Bound
 from gridsat.solvers.orbits.counting import OrbitReport, OrbitVariant, burnside, crosscheck_orbits, tally_orbits
 from gridsat.solvers.run import Outcome, Progress, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
@@ -44,17 +44,6 @@ def open_enumeration(puzzle: Puzzle, instance: Instance, bound: Bound,
                   on_progress=on_progress)
 
 
-def kept_run(puzzle: Puzzle, instance: Instance, split: Split | None) -> Callable[[Config, float | None], Outcome]:
-    """How a cross-check runs one configuration of a listing backend: within its time limit, its solutions
-    kept for the comparison, in parts when ``split``."""
-
-    def run(config: Config, time_limit: float | None) -> Outcome:
-        job = Job(COUNT, config.request, time_limit=time_limit, split=split, keep=True)
-        return consume(launch(puzzle, instance, admit(config.backend, puzzle, job)))
-
-    return run
-
-
 DEFAULT_TOTAL = "default"  # a cross-check's total budget when the caller gives none: see ``cross_check``
 
 
@@ -69,28 +58,19 @@ def cross_check(puzzle: Puzzle, instance: Instance, *, backends: list[str] | Non
     ``TOTAL_BUDGET`` for more than the defaults and none for the defaults; their counts judged against
     the instance's golden count, or with ``up_to`` orbits counted both ways and compared."""
     skipped = [] if backends is not None else [f"{n}: not run: {why}" for n, why in left_out(puzzle).items()]
-    configs = configurations(puzzle, backends, scope, solver, notes=skipped)
-    if solver is not None:
-        gate_solver(puzzle, configs, solver)
-    if up_to is not None:
-        return crosscheck_orbits(puzzle, instance, configs, up_to=up_to, time_limit=time_limit,
-                                 on_outcome=on_outcome, on_start=on_start, split=split, skipped=skipped)
-    if total_budget == DEFAULT_TOTAL:  # the default bounds only a cross-check of more than the defaults
-        total_budget = None if scope == "default" else TOTAL_BUDGET
-    return compare_runs(puzzle, instance, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
-                        run=kept_run(puzzle, instance, split), skipped=skipped, golden=golden_count(puzzle, instance),
-                        total=total_budget)  # type: ignore[arg-type]
-
-
-def gate_solver(puzzle: Puzzle, configs: list[Config], solver: str) -> None:
-    """A cross-check's ``solver`` must be one that the runs taking it can count with."""
-    takers = [c for c in configs if c.request.solver is not None]
-    if not takers:
+    configs = configurations(puzzle, backends, scope, solver, notes=skipped, plan=Runs(split, up_to))
+    if solver is not None and not any(c.request.solver is not None for c in configs):
         named = backends_where(lambda b: "solver" in b.takes)
         raise InvalidOption(f"solver={solver!r} applies to the {' and '.join(named)} backend, which this "
                             "cross-check does not run")
-    for config in takers:
-        admit(config.backend, puzzle, Job(COUNT, config.request))
+    if up_to is not None:
+        return crosscheck_orbits(puzzle, instance, configs, up_to=up_to, time_limit=time_limit, on_outcome=on_outcome,
+                                 on_start=on_start, skipped=skipped)
+    if total_budget == DEFAULT_TOTAL:  # the default bounds only a cross-check of more than the defaults
+        total_budget = None if scope == "default" else TOTAL_BUDGET
+    return compare_runs(puzzle, instance, configs, time_limit=time_limit, on_outcome=on_outcome, on_start=on_start,
+                        skipped=skipped, golden=golden_count(puzzle, instance),
+                        total=total_budget)  # type: ignore[arg-type]
 
 
 def notes_to(on_progress: Callable[[Progress], None] | None) -> Callable[[str], None] | None:

@@ -277,3 +277,22 @@ def test_the_gate_binds_one_choice_that_the_backend_runs() -> None:
     assert (cpsat.choice.backend, cpsat.choice.solver, cpsat.choice.encoding.name) == ("cpsat", None, "mats+nosymmetry")
     with pytest.raises(ValueError, match="through the gate"):
         plain.backend.prepare(tatami, tatami.parse("4x7", {}), Request(encoding="seqcounter"))
+
+
+def test_the_choice_holds_a_layered_counts_threads_and_a_certified_cpsat_runs_replay() -> None:
+    """A frontier count split across threads gets them from the gate (its split handed down in the
+    request); a certified CP-SAT run gets the CNF encoding it is replayed in, breaking the symmetry its
+    model breaks, and none without certify."""
+    from gridsat.models import get_puzzle
+    from gridsat.solvers.gate import bind
+    from gridsat.solvers.proof.claim import Certify
+
+    tatami, grid = get_puzzle("tatami"), get_puzzle("prime-grid")
+    layered = bind("frontier", tatami, Job(split=Split(jobs=2)))
+    assert layered.choice.threads == 2 and layered.job.split is None and layered.request.threads == 2
+    assert bind("frontier", tatami, Job()).choice.threads is None
+    broken = bind("cpsat", grid, Job(request=Request(certify=Certify("3x3"))))
+    assert broken.choice.encoding["symmetry"] == "symmetry" and broken.choice.replay["symmetry"] == "symmetry"
+    whole = bind("cpsat", tatami, Job(request=Request(encoding="nosymmetry", certify=Certify("4x7"))))
+    assert whole.choice.replay == tatami.cnf_encodings.resolve(None, exact=True)
+    assert bind("cpsat", grid, Job()).choice.replay is None

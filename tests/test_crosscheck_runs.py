@@ -17,7 +17,7 @@ from gridsat.models import get_puzzle
 from gridsat.runline import LABEL_WIDTH, RunLine, describe_turn, fit, result_row
 from gridsat.solvers.backend import BACKENDS, Request, backend_class
 from gridsat.solvers.backends.reference import ReferenceBackend
-from gridsat.solvers.checks.crosscheck import RUN_BUDGET, Config, Turn, budget, configurations, fastest_first
+from gridsat.solvers.checks.crosscheck import RUN_BUDGET, Runs, Turn, budget, configurations, fastest_first
 from gridsat.solvers.run import Outcome
 from gridsat.solvers.stop import Stop
 
@@ -133,19 +133,19 @@ def test_the_default_budget_is_in_the_help():
 
 def test_a_run_that_cannot_be_stopped_runs_to_its_end_and_says_so():
     notes: list[str] = []
-    assert budget(Config.named("sat"), 60.0, notes) == 60.0 and not notes
-    assert budget(Config.named("sat", Request(solver="lingeling")), 60.0, notes) is None
+    assert budget(Runs().named("sat", TATAMI), 60.0, notes) == 60.0 and not notes
+    assert budget(Runs().named("sat", TATAMI, Request(solver="lingeling")), 60.0, notes) is None
     assert notes == ["sat:default/lingeling: no time limit: it cannot be stopped at one, so it ran to its end"]
-    assert budget(Config.named("sat", Request(solver="lingeling")), None, notes) is None and len(notes) == 1
+    assert budget(Runs().named("sat", TATAMI, Request(solver="lingeling")), None, notes) is None and len(notes) == 1
 
 
 # What the user sees
 
 
 def test_the_progress_line_says_which_run_and_for_how_long():
-    turn = Turn(3, 7, Config.named("sat", Request(encoding="seqcounter")), 60.0)
+    turn = Turn(3, 7, Runs().named("sat", TATAMI, Request(encoding="seqcounter")), 60.0)
     assert describe_turn(turn, 12.7) == "crosscheck: run 3 of 7: sat:seqcounter  0:12 elapsed (budget 1:00)"
-    unlimited = Turn(1, 1, Config.named("reference"), None)
+    unlimited = Turn(1, 1, Runs().named("reference", TATAMI), None)
     expected = "crosscheck: run 1 of 1: reference:default  1:02:05 elapsed (no time limit)"
     assert describe_turn(unlimited, 3725) == expected
 
@@ -159,7 +159,7 @@ def test_the_progress_line_is_cleared_before_a_result_and_at_the_end():
     stream = io.StringIO()
     line = RunLine(stream)
     with line:
-        line.start(Turn(1, 2, Config.named("cpsat"), 60.0))
+        line.start(Turn(1, 2, Runs().named("cpsat", TATAMI), 60.0))
         drawn = stream.getvalue()
         line.end()
     assert drawn.startswith("\rcrosscheck: run 1 of 2: cpsat:default  0:00 elapsed") and drawn.endswith("\033[K")

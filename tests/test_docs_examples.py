@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -60,28 +59,21 @@ def run_console(example: Example, where: Path) -> None:
     if example.skipped:
         pytest.skip(f"{example.id}: {example.note}")
     for command in commands(example):
-        started = time.monotonic()
+        # The budget guards against a hang (a timeout scaled with the load), never judges speed.
         done = subprocess.run(["bash", "-c", command.text], cwd=where, env=environment(where), capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL, timeout=patience(example.budget, margin=1))
-        took = time.monotonic() - started
+                              text=True, stdin=subprocess.DEVNULL, timeout=patience(example.budget))
         where_ = f"{example.page}:{command.line}: $ {command.text}"
         assert done.returncode == 0, f"{where_}\nexit status {done.returncode}\n{done.stdout}{done.stderr}"
         assert matches(command.expected, done.stdout), f"{where_}\nshown:\n{command.expected}\nprinted:\n{done.stdout}"
-        assert took <= patience(example.budget, margin=1), \
-            f"{where_}: {took:.1f} s, over the budget of {example.budget:g} s (on an idle machine)"
 
 
 def run_pycon(example: Example) -> None:
     globs = GLOBS.setdefault(example.page, {})
     test = doctest.DocTestParser().get_doctest(example.body, globs, example.id, example.page, example.line)
     runner = doctest.DocTestRunner(checker=Checker(), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    started = time.monotonic()
     runner.run(test, out=lambda text: print(text, end=""))
     failed, tried = runner.summarize(verbose=False)
     assert tried > 0 and failed == 0, f"{example.id}: {failed} of {tried} examples failed (printed above)"
-    took = time.monotonic() - started
-    assert took <= patience(example.budget, margin=1), \
-        f"{example.id}: {took:.1f} s, over the budget of {example.budget:g} s (on an idle machine)"
 
 
 @pytest.mark.parametrize("example", CASES)

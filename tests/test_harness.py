@@ -17,7 +17,7 @@ from gridsat.models.errors import BackendUnavailable, GridsatError, UnknownEncod
 from gridsat.models.solution import digest
 from gridsat.solvers.backend import BACKENDS, Request, get_backend
 from gridsat.solvers.backends.reference import ReferenceBackend
-from gridsat.solvers.checks.crosscheck import Config, compare, configurations, crosscheck
+from gridsat.solvers.checks.crosscheck import Runs, compare, configurations, crosscheck
 from gridsat.solvers.stop import Stop
 
 TATAMI = get_puzzle("tatami")
@@ -59,6 +59,11 @@ def fake(change: str, registered: str) -> type:
 WrongCount, Repeating, Breaking = fake("drop", "wrongcount"), fake("repeat", "repeating"), fake("break", "breaking")
 
 
+def runs(*names: str) -> list:
+    """The cross-check runs of the backends ``names`` on tatami, gated."""
+    return [Runs().named(name, TATAMI) for name in names]
+
+
 @pytest.fixture
 def fakes(monkeypatch):
     for name in ("WrongCount", "Repeating", "Breaking"):
@@ -67,7 +72,7 @@ def fakes(monkeypatch):
 
 def test_a_backend_with_a_wrong_count_makes_the_crosscheck_fail(fakes):
     room = TATAMI.parse("3x4", {})
-    report = crosscheck(TATAMI, room, [Config.named("cpsat"), Config.named("sat"), Config.named("wrongcount")])
+    report = crosscheck(TATAMI, room, runs("cpsat", "sat", "wrongcount"))
     assert not report.agree
     assert any("counts 3" in p and "counts 4" in p for p in report.problems), report.problems
 
@@ -75,7 +80,7 @@ def test_a_backend_with_a_wrong_count_makes_the_crosscheck_fail(fakes):
 def test_a_repeated_solution_is_counted_once_and_fails_the_crosscheck(fakes):
     outcome = execute(TATAMI, TATAMI.parse("3x4", {}), "repeating")
     assert (outcome.count, outcome.duplicates) == (4, 1)
-    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config.named("cpsat"), Config.named("repeating")])
+    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), runs("cpsat", "repeating"))
     assert not report.agree
     assert report.problems == ["repeating:edited returned 1 solution more than once: a projection that is not "
                                "one-to-one, or symmetry breaking too weak"]
@@ -92,7 +97,7 @@ def test_a_repeated_solution_fails_count_in_words_and_status(fakes, capsys):
 
 
 def test_a_solution_that_breaks_the_rules_fails_verification(fakes):
-    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), [Config.named("cpsat"), Config.named("breaking")])
+    report = crosscheck(TATAMI, TATAMI.parse("3x4", {}), runs("cpsat", "breaking"))
     assert not report.agree
     assert any("break the rules" in p and "uncovered" in p for p in report.problems)
 

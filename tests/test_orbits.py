@@ -18,7 +18,7 @@ from gridsat.models.parts import Symmetry
 from gridsat.models.prime_grid.symmetry import symmetries
 from gridsat.models.symmetry import Element, Group, motions
 from gridsat.solvers.backend import Request
-from gridsat.solvers.checks.crosscheck import Config, configurations
+from gridsat.solvers.checks.crosscheck import Runs, configurations
 from gridsat.solvers.orbits.counting import crosscheck_orbits
 
 ALL_GOLDEN = golden("orbits")["count"]
@@ -103,7 +103,7 @@ def test_canonical_and_burnside_agree_on_every_backend_and_encoding(name, text, 
     puzzle = get_puzzle(name)
     instance = puzzle.parse(text, params)
     larger = name == "knights-tour" and text in ("5x5", "3x10")
-    configs = configurations(puzzle, LISTING, scope="default" if larger else "each")
+    configs = configurations(puzzle, LISTING, scope="default" if larger else "each", plan=Runs(up_to=up_to))
     if "closed" in params:  # plain backtracking of closed 3x10 takes seconds; the golden test runs it once
         configs = [c for c in configs if c.backend.name != "reference"]
     report = crosscheck_orbits(puzzle, instance, configs, up_to=up_to, time_limit=60)
@@ -120,11 +120,15 @@ def test_canonical_and_burnside_agree_on_every_backend_and_encoding(name, text, 
 
 def test_burnside_skips_only_the_closed_tour_position_encoding_when_a_motion_moves_the_root():
     board = TOUR.parse("3x10", {"closed": "true"})
-    sat = [Config.named("sat"), Config.named("sat", Request(encoding="position"))]
-    report = crosscheck_orbits(TOUR, board, sat, up_to="symmetry")
+
+    def sat(up_to: str) -> list:
+        runs = Runs(up_to=up_to)
+        return [runs.named("sat", TOUR), runs.named("sat", TOUR, Request(encoding="position"))]
+
+    report = crosscheck_orbits(TOUR, board, sat("symmetry"), up_to="symmetry")
     assert report.agree and len(report.skipped) == 1 and "position" in report.skipped[0], report.skipped
     # Up to reversal the root stays put, so even the position encoding permutes its steps.
-    reversal = crosscheck_orbits(TOUR, board, sat, up_to="reversal")
+    reversal = crosscheck_orbits(TOUR, board, sat("reversal"), up_to="reversal")
     assert reversal.agree and reversal.notes == []  # nothing skipped, and the group is whole
     with pytest.raises(InvalidOption, match="position encoding"):
         burnside(TOUR, board, "sat", Request(encoding="position"), up_to="symmetry")
@@ -202,7 +206,8 @@ def test_a_wrong_key_map_makes_burnside_disagree_loudly():
     outcome = burnside(bad, room, "cpsat", up_to="symmetry")
     # mirror-lr now 'fixes' all 4 tilings, but the verifier sees that 2 of them are not fixed.
     assert outcome.fixed["mirror-lr"] == 2 and len(outcome.invalid) == 2
-    report = crosscheck_orbits(bad, room, configurations(bad, ["cpsat", "reference"]), up_to="symmetry")
+    report = crosscheck_orbits(bad, room, configurations(bad, ["cpsat", "reference"], plan=Runs(up_to="symmetry")),
+                               up_to="symmetry")
     assert not report.agree and any("fixed points break the rules" in p for p in report.problems)
 
 

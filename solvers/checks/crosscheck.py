@@ -12,9 +12,10 @@ from gridsat.models.puzzle import Case, Instance, Puzzle
 from gridsat.models.registries import CNF_PLUS
 from gridsat.models.solution import freeze
 from gridsat.solvers import reprs
-from gridsat.solvers.backend import BACKENDS, COUNT, ENUMERATE, Backend, Request, available, backend_class, counts_only
-from gridsat.solvers.gate import Job, admit, check, solver_taking
-from gridsat.solvers.run import Outcome, execute, tally
+from gridsat.solvers.backend import BACKENDS, COUNT, Backend, Request, backend_class, counts_only
+from gridsat.solvers.gate import Bound, Job, admit, resolve_encoding, solver_taking
+from gridsat.solvers.run import Outcome, consume, tally
+from gridsat.solvers.splitting.parallel import launch
 from gridsat.solvers.stop import INTERRUPTED
 
 # What a cross-check says of each run: its count matched the golden count (``checked``; one that did not
@@ -34,33 +35,12 @@ TOTAL_BUDGET = 150.0
 
 
 @dataclass(frozen=True)
-class Config:
-    """One backend with one choice of encoding, solver or algorithm."""
-
-    backend: Backend
-    request: Request = Request()
-
-    @classmethod
-    def named(cls, name: str, request: Request | None = None) -> Config:
-        """The configuration of the registered backend ``name`` (installed or not: running it says so)."""
-        return cls(backend_class(name)(), request or Request())
-
-    @property
-    def label(self) -> str:
-        """``backend:choice``, what a progress line names before the run (its outcome's label, known
-        once the formulation is built, names the encoding in full)."""
-        r = self.request
-        choice = r.encoding or r.algorithm or "default"
-        return f"{self.backend.name}:{choice}" + (f"/{r.solver}" if r.solver else "")
-
-
-@dataclass(frozen=True)
 class Turn:
     """A run about to start: its place among the cross-check's runs, what it runs and its time budget."""
 
     number: int  # from 1
     of: int
-    config: Config
+    config: Bound  # the run, gated: its backend and choices (``.label`` names them)
     time_limit: float | None
 
 
@@ -151,73 +131,110 @@ def left_out(puzzle: Puzzle) -> dict[str, str]:
     return found
 
 
+@dataclass(frozen=True)
+class Runs:
+    """How a cross-check's runs are bound: each listing run's solutions kept (in parts when ``split``), or
+    orbits under ``up_to`` (a counting backend counts them its own way)."""
+
+    split: Any = None  # a solvers.splitting.parallel.Split
+    up_to: str | None = None
+
+    def bind(self, backend: Backend, puzzle: Puzzle, request: Request | None = None) -> Bound:
+        """``backend``'s run of ``request`` on ``puzzle``, gated once: refused in one line when it cannot run."""
+        request = request or Request()
+        if counts_only(backend):  # it lists no solutions: its count is compared
+            return admit(backend, puzzle, Job(COUNT, request, up_to=self.up_to))
+        return admit(backend, puzzle, Job(COUNT, request, up_to=self.up_to, split=self.split, keep=True))
+
+    def named(self, name: str, puzzle: Puzzle, request: Request | None = None) -> Bound:
+        """The run of the registered backend ``name`` (one not installed is refused, saying so)."""
+        return self.bind(backend_class(name)(), puzzle, request)
+
+    def bind_or_note(self, backend: Backend, puzzle: Puzzle, request: Request | None = None,
+                     notes: list[str] | None = None, noted: bool = False) -> list[Bound]:
+        """``bind``, as a list; a run the gate refuses is left out with a line in ``notes`` when it is a
+        counting backend's (orbits it cannot count, an encoding it cannot take) or ``noted``, and refused
+        otherwise (a listing backend the user chose must run)."""
+        try:
+            return [self.bind(backend, puzzle, request)]
+        except GridsatError as error:
+            if not (noted or counts_only(backend)):
+                raise
+            if notes is not None:
+                label = f"{backend.name}:{request.encoding}" if request and request.encoding else backend.name
+                notes.append(f"{label}: not run: {error}")
+            return []
+
+
 def configurations(
     puzzle: Puzzle, backends: Iterable[str] | None = None, scope: str | Sequence[str] = "default",
-    solver: str | None = None, notes: list[str] | None = None,
-) -> list[Config]:
-    """The runs a cross-check makes: per backend, the encodings (or algorithms) of ``scope``; ``solver``
-    goes to the backends that take one. Unnamed, every backend that ``left_out`` does not leave out.
-    ``scope`` is ``default``, ``each``, ``all``, or a list of encoding or algorithm names: each backend
-    runs exactly those of them it offers (``crt``, ``rank``; ``cpsat:mtz`` names one backend's), and a
-    name that none of the backends offers is refused. ``each`` and ``all`` leave out the algorithms that
-    do not search for every solution, with a line in ``notes``. A counting backend skips the encodings
-    it cannot count (a lazy one), each with a line in ``notes``."""
-    configs: list[Config] = []
+    solver: str | None = None, notes: list[str] | None = None, plan: Runs = Runs(),
+) -> list[Bound]:
+    """The runs a cross-check makes, each bound by ``plan``: per backend, the encodings (or algorithms) of
+    ``scope``; ``solver`` goes to the backends that take one. Unnamed, every backend that ``left_out`` does
+    not leave out. ``scope`` is ``default``, ``each``, ``all``, or a list of encoding or algorithm names:
+    each backend runs exactly those of them it offers (``crt``, ``rank``; ``cpsat:mtz`` names one
+    backend's), and a name that none of the backends offers is refused. ``each`` and ``all`` leave out the
+    algorithms that do not search for every solution, with a line in ``notes``. A counting backend skips
+    the encodings it cannot count (a lazy one), each with a line in ``notes``."""
+    configs: list[Bound] = []
     skip = left_out(puzzle) if backends is None else {}
     names = None if isinstance(scope, str) else list(scope)
     chosen_backends = list(backends or fastest_first([n for n in BACKENDS if n not in skip]))
     for name in chosen_backends:
         backend = backend_class(name)()
         if names is not None:
-            configs += named_configs(puzzle, name, backend, names, solver, notes)
+            configs += named_configs(puzzle, name, backend, names, solver, notes, plan)
         elif "encoding" in backend.takes:
-            space = puzzle.encodings(backend.formulation)
-            # A counting backend counts an axis not named at its exact choice (an eager one), so its
-            # "each" varies one axis at a time from there; a lazy choice is refused when built.
-            each = space.variants(exact=counts_only(backend))
-            encodings = [None] if scope == "default" else each if scope == "each" else space.all()
-            chosen = solver if "solver" in backend.takes else None
-            for e in encodings:
-                # an encoding that needs CNF+ runs only on a solver that takes it: the first, unless one is named
-                needs = space.needs(e) if e is not None else {}
-                plus = CNF_PLUS in needs
-                request = Request(encoding=e.name if e else None, solver=solver_taking(backend, needs, chosen))
-                if e is not None and (counts_only(backend) or plus):
-                    try:
-                        check(backend, puzzle, Job(COUNT, request))
-                    except GridsatError as error:
-                        if notes is not None:
-                            notes.append(f"{name}:{e.name}: not run: {error}")
-                        continue
-                configs.append(Config(backend, request))
+            configs += encoding_runs(puzzle, backend, scope, solver, notes, plan)
         elif "algorithm" in backend.takes and scope != "default":
             for algorithm in backend.choices(puzzle)["algorithm"]:
                 if counts_every_solution(puzzle, algorithm):
-                    configs.append(Config(backend, Request(algorithm=algorithm)))
+                    configs += plan.bind_or_note(backend, puzzle, Request(algorithm=algorithm), notes)
                 elif notes is not None:
                     notes.append(f"{name}:{algorithm}: not run: it does not search for every solution")
         else:
-            configs.append(Config(backend))
+            configs += plan.bind_or_note(backend, puzzle, notes=notes)
     if names is not None:
         refuse_unoffered(puzzle, names, chosen_backends, configs)
     return configs
 
 
+def encoding_runs(puzzle: Puzzle, backend: Backend, scope: str, solver: str | None, notes: list[str] | None,
+                  plan: Runs) -> list[Bound]:
+    """The runs of ``backend`` over the encodings of ``scope``: an encoding it cannot run (a counter's lazy
+    one; one that needs CNF+ where no solver takes it) is noted and left out."""
+    space = puzzle.encodings(backend.formulation)
+    # A counting backend counts an axis not named at its exact choice (an eager one), so its "each" varies
+    # one axis at a time from there; a lazy choice is refused when built.
+    each = space.variants(exact=counts_only(backend))
+    encodings = [None] if scope == "default" else each if scope == "each" else space.all()
+    chosen = solver if "solver" in backend.takes else None
+    runs = []
+    for e in encodings:
+        # an encoding that needs CNF+ runs only on a solver that takes it: the first, unless one is named
+        needs = space.needs(e) if e is not None else {}
+        request = Request(encoding=e.name if e else None, solver=solver_taking(backend, needs, chosen))
+        runs += plan.bind_or_note(backend, puzzle, request, notes, noted=e is not None and CNF_PLUS in needs)
+    return runs
+
+
 def named_configs(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None,
-                  notes: list[str] | None = None) -> list[Config]:
+                  notes: list[str] | None = None, plan: Runs = Runs()) -> list[Bound]:
     """The runs of backend ``name`` among the chosen encoding or algorithm ``names`` (``backend:choice``
     names one backend's own). A backend that takes no encoding, none of whose algorithms is named, runs
     its default: encodings are no reason to drop it. One that takes encodings and offers none of those
     named is left out, with a line in ``notes``."""
-    configs = named_choices(puzzle, name, backend, names, solver)
+    configs = named_choices(puzzle, name, backend, names, solver, plan, notes)
     if not configs and "encoding" not in backend.takes:
-        configs.append(Config(backend))
+        configs += plan.bind_or_note(backend, puzzle, notes=notes)
     elif not configs and notes is not None:
         notes.append(f"{name}: not run: it offers none of the encodings named ({', '.join(names)})")
     return configs
 
 
-def named_choices(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None) -> list[Config]:
+def named_choices(puzzle: Puzzle, name: str, backend: Any, names: list[str], solver: str | None,
+                  plan: Runs, notes: list[str] | None) -> list[Bound]:
     """The runs of backend ``name`` whose encoding or algorithm is among ``names``."""
     configs = []
     for text in names:
@@ -225,18 +242,18 @@ def named_choices(puzzle: Puzzle, name: str, backend: Any, names: list[str], sol
         if owner and owner != name:
             continue
         if "encoding" in backend.takes:
-            try:
-                puzzle.encodings(backend.formulation).resolve(choice)
-            except GridsatError:
-                continue
             request = Request(encoding=choice, solver=solver if "solver" in backend.takes else None)
-            configs.append(Config(backend, request))
+            try:
+                resolve_encoding(puzzle, backend.formulation, choice)
+            except GridsatError:  # an encoding this backend does not offer: another chosen backend's
+                continue
+            configs += plan.bind_or_note(backend, puzzle, request, notes)
         elif "algorithm" in backend.takes and choice in backend.choices(puzzle)["algorithm"]:
-            configs.append(Config(backend, Request(algorithm=choice)))
+            configs += plan.bind_or_note(backend, puzzle, Request(algorithm=choice), notes)
     return configs
 
 
-def refuse_unoffered(puzzle: Puzzle, names: list[str], backends: list[str], configs: list[Config]) -> None:
+def refuse_unoffered(puzzle: Puzzle, names: list[str], backends: list[str], configs: list[Bound]) -> None:
     """A chosen name that no chosen backend runs is a typo or a wrong backend: one line, never a quiet skip."""
     ran = {c.request.encoding or c.request.algorithm for c in configs}
     for text in names:
@@ -271,7 +288,7 @@ def fastest_first(names: list[str]) -> list[str]:
     return sorted(names, key=lambda name: backend_class(name).cost_rank)
 
 
-def budget(config: Config, time_limit: float | None, notes: list[str]) -> float | None:
+def budget(config: Bound, time_limit: float | None, notes: list[str]) -> float | None:
     """The time limit a run of ``config`` gets: ``time_limit``, unless its backend cannot be stopped at
     one (a SAT solver PySAT gives no budget), which then runs to its end and says so in ``notes``."""
     if time_limit is None or config.backend.stops(config.request):
@@ -357,32 +374,30 @@ def reported(puzzle: Puzzle, instance: Instance, outcomes: list[Outcome], skippe
 def crosscheck(
     puzzle: Puzzle,
     instance: Instance,
-    configs: list[Config],
+    configs: list[Bound],
     *,
     time_limit: float | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     on_start: Callable[[Turn], None] | None = None,
-    run: Callable[[Config, float | None], Outcome] | None = None,
     skipped: list[str] | None = None,
     golden: Case | None = None,
     total: float | None = None,
 ) -> Report:
-    """Run every configuration to the end (or its time limit) and compare the solution sets, and the
-    counts with ``golden`` (the instance's golden count) when one is known.
+    """Run every configuration (bound by ``configurations``) to the end (or its time limit) and compare the
+    solution sets, and the counts with ``golden`` (the instance's golden count) when one is known.
 
     ``time_limit`` is each run's own (see ``budget``); a run it stops is unfinished, and the finished
     runs are compared all the same. ``on_start`` sees each run as it starts, ``on_outcome`` as it ends.
-    ``run`` runs one configuration of an enumerating backend within a time limit, keeping its
-    solutions (default: one process, ``execute``); a counting backend's count is made here, and one
-    it refuses is noted. Ctrl-C (or SIGTERM) ends the cross-check, not just the run it hit: what ran
-    is still compared. ``total`` bounds the whole cross-check: each run gets at most what is left of it,
-    and the runs it leaves unstarted are listed in the report's notes.
+    A listing backend's solutions are kept (in parts when its run was bound with a split); a counting
+    backend's count is compared, and one it refuses once built (a lazy encoding) is noted. Ctrl-C (or
+    SIGTERM) ends the cross-check, not just the run it hit: what ran is still compared. ``total`` bounds
+    the whole cross-check: each run gets at most what is left of it, and the runs it leaves unstarted are
+    listed in the report's notes.
     """
     outcomes = []
     skipped = list(skipped or [])
     ends = None if total is None else time.monotonic() + total
     for number, config in enumerate(configs, 1):
-        backend = available(config.backend)
         left = None if ends is None else ends - time.monotonic()
         if left is not None and left <= 0:
             skipped += [f"{c.label}: not run: the cross-check's budget of {total:g} s was spent"
@@ -391,17 +406,15 @@ def crosscheck(
         limit = budget(config, time_limit if left is None else min(left, time_limit or left), skipped)
         if on_start:
             on_start(Turn(number, len(configs), config, limit))
-        if counts_only(backend):  # it lists no solutions: its count is compared
+        run = config.narrowed(time_limit=limit)
+        if counts_only(config.backend):  # it lists no solutions: its count is compared
             try:
-                outcome = tally(puzzle, instance, admit(backend, puzzle, Job(COUNT, config.request, time_limit=limit)))
+                outcome = tally(puzzle, instance, run)
             except GridsatError as error:  # an encoding it cannot count (a lazy one), known once built
-                skipped.append(f"{backend.name}:{config.request.encoding or 'default'}: not run: {error}")
+                skipped.append(f"{config.name}:{config.request.encoding or 'default'}: not run: {error}")
                 continue
-        elif run is not None:
-            outcome = run(config, limit)
         else:
-            outcome = execute(puzzle, instance, admit(backend, puzzle, Job(ENUMERATE, config.request, time_limit=limit,
-                                                                            keep=True)))
+            outcome = consume(launch(puzzle, instance, run))
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)

@@ -36,13 +36,12 @@ from gridsat.solvers.backend import (
     ENUMERATE,
     Backend,
     Request,
-    available,
     backend_class,
     counts_only,
 )
 from gridsat.solvers.backends.algorithms import algorithms
-from gridsat.solvers.checks.crosscheck import Config, left_out
-from gridsat.solvers.gate import Job, admit, check, resolve_encoding
+from gridsat.solvers.checks.crosscheck import left_out
+from gridsat.solvers.gate import Bound, Job, admit, bind, resolve_encoding
 from gridsat.solvers.mutation.mutants import (
     CNF_OPERATORS,
     CPSAT_OPERATORS,
@@ -187,9 +186,11 @@ def draw(puzzles: list[str], seed: int, index: int, puzzle: Puzzle | None = None
     return Draw(name, text, dict(params), index)
 
 
-def plan(puzzle: Puzzle, rng: random.Random) -> list[Config]:
-    """The configurations one instance runs (see the module docstring), registries read afresh."""
-    configs: list[Config] = []
+def plan(puzzle: Puzzle, rng: random.Random) -> list[Bound]:
+    """The configurations one instance runs (see the module docstring), registries read afresh, each
+    gated: a choice the gate refuses on this puzzle (a counter's CNF+, a solver without cardinality
+    constraints) is left out."""
+    configs: list[Bound] = []
     skip = left_out(puzzle)
     for name in [n for n in BACKENDS if n not in skip]:
         backend = backend_class(name)()
@@ -200,39 +201,48 @@ def plan(puzzle: Puzzle, rng: random.Random) -> list[Config]:
             encodings = [e.name for e in space.all()] or [None]
             if counts_only(backend):  # a process per count: one count in COUNTER_SHARE of the instances
                 exact = [e.name for e in space.variants(exact=True)
-                         if accepts(backend, puzzle, Job(COUNT, Request(encoding=e.name)))] or [None]
+                         if gated(backend, puzzle, Request(encoding=e.name))] or [None]
                 encodings = [rng.choice(exact)] if rng.random() < COUNTER_SHARE else []
             if "solver" in backend.takes:
                 configs += [c for e in encodings if (c := with_solver(backend, puzzle, e, solvers, rng))]
             else:
-                configs += [Config(backend, Request(encoding=e)) for e in encodings]
+                configs += [b for e in encodings if (b := gated(backend, puzzle, Request(encoding=e)))]
         elif "algorithm" in backend.takes:  # the exhaustive ones: a heuristic's answer is no solution set
             exhaustive = {a.name for a in algorithms(puzzle).values() if a.exhaustive}
-            configs += [Config(backend, Request(algorithm=a)) for a in options.get("algorithm", []) if a in exhaustive]
-        elif not counts_only(backend) or rng.random() < COUNTER_SHARE:
-            configs.append(Config(backend))
+            configs += [b for a in options.get("algorithm", []) if a in exhaustive
+                        if (b := gated(backend, puzzle, Request(algorithm=a)))]
+        elif (not counts_only(backend) or rng.random() < COUNTER_SHARE) and (b := gated(backend, puzzle)):
+            configs.append(b)
     return configs
 
 
 def with_solver(backend: Backend, puzzle: Puzzle, encoding: str | None, solvers: list[Any],
-                rng: random.Random) -> Config | None:
+                rng: random.Random) -> Bound | None:
     """``encoding`` with a solver drawn at random among those that take it (CNF+ needs a cardinality
     solver), or None when none does."""
     for solver in rng.sample(solvers, len(solvers)):
-        request = Request(encoding=encoding, solver=solver)
-        if accepts(backend, puzzle, Job(ENUMERATE, request)):
-            return Config(backend, request)
+        if (bound := gated(backend, puzzle, Request(encoding=encoding, solver=solver))) is not None:
+            return bound
     return None
 
 
-def accepts(backend: Backend, puzzle: Puzzle, job: Job) -> bool:
-    """Whether the gate lets ``backend`` run ``job`` (a counter refuses CNF+, a solver without cardinality
+def pair_of(backend: Backend | str, puzzle: Puzzle, request: Request | None = None) -> Bound:
+    """``backend``'s (or the registered backend named so) run of ``request`` on ``puzzle``, gated: its
+    solutions kept, or a counter's count."""
+    request = request or Request()
+    counter = counts_only(backend if isinstance(backend, Backend) else backend_class(backend))
+    job = Job(COUNT, request, time_limit=RUN_LIMIT) if counter else Job(ENUMERATE, request, time_limit=RUN_LIMIT,
+                                                                        keep=True)
+    return bind(backend, puzzle, job) if isinstance(backend, str) else admit(backend, puzzle, job)
+
+
+def gated(backend: Backend, puzzle: Puzzle, request: Request | None = None) -> Bound | None:
+    """``pair_of``, or None when the gate refuses it (a counter refuses CNF+, a solver without cardinality
     constraints too)."""
     try:
-        check(backend, puzzle, job)
+        return pair_of(backend, puzzle, request)
     except GridsatError:
-        return False
-    return True
+        return None
 
 
 def typed(d: Draw) -> str:
@@ -240,7 +250,7 @@ def typed(d: Draw) -> str:
     return " ".join([d.puzzle, shlex.quote(d.text), *(f"-p {shlex.quote(f'{k}={v}')}" for k, v in d.params.items())])
 
 
-def repro(d: Draw, config: Config, mutant: Mutant | None) -> str:
+def repro(d: Draw, config: Bound, mutant: Mutant | None) -> str:
     """The one ``gridsat fuzz`` command that runs this pair again."""
     r = config.request
     words = [f"gridsat fuzz {typed(d)} --backend {config.backend.name}"]
@@ -251,13 +261,9 @@ def repro(d: Draw, config: Config, mutant: Mutant | None) -> str:
     return " ".join(words)
 
 
-def run_pair(puzzle: Puzzle, instance: Instance, config: Config) -> Outcome:
+def run_pair(puzzle: Puzzle, instance: Instance, config: Bound) -> Outcome:
     """One configuration on one instance, its solutions kept (a counting backend: its count)."""
-    backend = available(config.backend)
-    if counts_only(backend):
-        return tally(puzzle, instance, admit(backend, puzzle, Job(COUNT, config.request, time_limit=RUN_LIMIT)))
-    job = Job(ENUMERATE, config.request, time_limit=RUN_LIMIT, keep=True)
-    return execute(puzzle, instance, admit(backend, puzzle, job))
+    return tally(puzzle, instance, config) if counts_only(config.backend) else execute(puzzle, instance, config)
 
 
 def judged(outcome: Outcome, truth: set[Any]) -> str | None:
@@ -280,7 +286,7 @@ def judged(outcome: Outcome, truth: set[Any]) -> str | None:
 
 
 def check_instance(d: Draw, puzzle: Puzzle | None = None, mutant: Mutant | None = None,
-                   configs: list[Config] | None = None) -> Checked:
+                   configs: list[Bound] | None = None) -> Checked:
     """Every configuration (or those given) on one drawn instance, each compared with the oracle."""
     puzzle = puzzle or get_puzzle(d.puzzle)
     instance = puzzle.parse(d.text, d.params)
@@ -290,7 +296,7 @@ def check_instance(d: Draw, puzzle: Puzzle | None = None, mutant: Mutant | None 
     checked = Checked()
     for config in configs or plan(puzzle, random.Random(f"plan:{d.index}:{d.text}")):
         try:
-            outcome = run_pair(puzzle, instance, config)  # gated there: a refusal is a GridsatError
+            outcome = run_pair(puzzle, instance, config)  # gated in plan: a refusal once built is a GridsatError
         except GridsatError:  # a choice this backend refuses here (a lazy encoding to count): no pair
             if configs:  # a pair named by the user: the refusal is the answer
                 raise
@@ -363,7 +369,7 @@ def checked_stream(names: list[str], seed: int, jobs: int, mutant: Mutant | None
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def fuzz_one(puzzle: Puzzle, text: str, params: Mapping[str, str], config: Config,
+def fuzz_one(puzzle: Puzzle, text: str, params: Mapping[str, str], config: Bound,
              mutant: Mutant | None = None) -> Checked:
     """One pair (what a difference's command repeats): ``config`` on one instance, against the oracle."""
     if puzzle.oracle is None:

@@ -41,11 +41,11 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Element, Group, fix_cnf, fix_cpsat
 from gridsat.solvers import reprs
-from gridsat.solvers.backend import COUNT, Request, available, counts_only, searches_formulation
-from gridsat.solvers.checks.crosscheck import Config, Report, Turn, budget, compare, judge
-from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Bound, Job, admit, check_up_to
+from gridsat.solvers.backend import Request, counts_only, searches_formulation
+from gridsat.solvers.checks.crosscheck import Report, Turn, budget, compare, judge
+from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Bound, admit, check_up_to
 from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
-from gridsat.solvers.splitting.parallel import Split, launch
+from gridsat.solvers.splitting.parallel import launch
 from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
 
 # The choices of up_to and of the method, checked by the gate; named here too, where callers read them.
@@ -379,12 +379,16 @@ class OrbitReport(Report):
                 "notes": self.notes}
 
 
-def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config], *, up_to: str,
+def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Bound], *, up_to: str,
                       time_limit: float | None = None, on_outcome: Callable[[Outcome], None] | None = None,
-                      on_start: Callable[[Turn], None] | None = None, split: Split | None = None,
+                      on_start: Callable[[Turn], None] | None = None,
                       skipped: list[str] | None = None) -> OrbitReport:
-    """Count orbits both ways on every configuration and compare counts and representatives; a
-    counting backend counts orbits its own way, where it can. ``time_limit`` is each run's own."""
+    """Count orbits under ``up_to`` both ways on every configuration (each bound with it: see
+    ``crosscheck.Runs``) and compare counts and representatives; a counting backend counts orbits its own
+    way, where it can. ``time_limit`` is each run's own."""
+    unbound = [c.label for c in configs if c.job.up_to != up_to]
+    if unbound:
+        raise InvalidOption(f"an orbit cross-check up to {up_to} needs runs bound with it, not {', '.join(unbound)}")
     group = group_of(puzzle, instance, up_to)
     outcomes: list[OrbitOutcome] = []
     skipped = list(skipped or [])
@@ -395,24 +399,24 @@ def crosscheck_orbits(puzzle: Puzzle, instance: Instance, configs: list[Config],
             on_outcome(outcome)
 
     for number, config in enumerate(configs, 1):
-        backend = available(config.backend)
         limit = budget(config, time_limit, skipped)
         if on_start:
             on_start(Turn(number, len(configs), config, limit))
-        job = Job(COUNT, config.request, time_limit=limit, up_to=up_to)
-        if counts_only(backend):
+        run = config.narrowed(time_limit=limit)
+        if counts_only(config.backend):
             try:
-                record(tally_orbits(puzzle, instance, admit(backend, puzzle, job)))
+                record(tally_orbits(puzzle, instance, run))
             except GridsatError as error:  # e.g. a frontier that counts undirected tours but no board symmetry
-                skipped.append(f"{backend.name}: not run: {error}")
+                skipped.append(f"{config.name}: not run: {error}")
             continue
-        record(count_canonical(puzzle, instance, admit(backend, puzzle, replace(job, split=split, keep=True))))
-        if not searches_formulation(backend):
+        record(count_canonical(puzzle, instance, run))
+        if not searches_formulation(config.backend):
             continue
-        try:
-            record(burnside(puzzle, instance, admit(backend, puzzle, replace(job, method=BURNSIDE, split=split))))
+        try:  # Burnside's lemma is another job: gated on its own
+            record(burnside(puzzle, instance, admit(config.backend, puzzle, replace(run.job, method=BURNSIDE,
+                                                                                     keep=False))))
         except InvalidOption as error:  # e.g. the closed-tour position encoding, which no rotation permutes
-            skipped.append(f"{backend.name}:{config.request.encoding or 'default'}: no Burnside count: {error}")
+            skipped.append(f"{config.name}:{config.request.encoding or 'default'}: no Burnside count: {error}")
     problems = compare_orbits(outcomes)
     # Golden counts are of solutions, not orbits: the runs are judged among themselves.
     return OrbitReport(puzzle.name, puzzle.describe(instance), list(outcomes), problems, skipped=skipped,
