@@ -21,11 +21,10 @@ import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gridsat.benchmarks.compare.series import Row, finished, measure
+from gridsat.benchmarks.compare.series import Row, Setup, finished, measure
 from gridsat.models import get_puzzle
 from gridsat.models.constraints.amo import ENCODINGS
 from gridsat.solvers.backend import Request, backend_class
-from gridsat.solvers.checks.crosscheck import Config
 
 
 @dataclass(frozen=True)
@@ -50,14 +49,14 @@ WORKLOADS = (
 MINICARD = backend_class("sat").cnf_plus_solvers[0]
 
 
-def configs(puzzle: str, pattern: str) -> list[tuple[str, Config]]:
+def configs(puzzle: str, pattern: str) -> list[tuple[str, Setup]]:
     """Every amo encoding of the puzzle's CNF on the default solver; those that need CNF+ (and pairwise) on
     MiniCard."""
     names = next(a.choices for a in get_puzzle(puzzle).cnf_encodings.axes if a.name == "amo")
     plus = [name for name in names if ENCODINGS.needs.get(name)]
-    out = [(name, Config.named("sat", Request(encoding=pattern.format(name)))) for name in names if name not in plus]
+    out = [(name, Setup.named("sat", Request(encoding=pattern.format(name)))) for name in names if name not in plus]
     if plus:
-        out += [(f"{name}/{MINICARD}", Config.named("sat", Request(encoding=pattern.format(name), solver=MINICARD)))
+        out += [(f"{name}/{MINICARD}", Setup.named("sat", Request(encoding=pattern.format(name), solver=MINICARD)))
                 for name in ("pairwise", *plus)]
     return out
 

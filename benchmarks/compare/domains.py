@@ -17,9 +17,8 @@ from __future__ import annotations
 import argparse
 
 from gridsat.benchmarks.compare.prime_grid import golden_counts, instance_params
-from gridsat.benchmarks.compare.series import Series, label, measure, print_table
+from gridsat.benchmarks.compare.series import Series, Setup, label, measure, print_table
 from gridsat.solvers.backend import Request
-from gridsat.solvers.checks.crosscheck import Config
 
 DOMAINS = ("direct", "order", "log", "hall")
 SERIES = Series(module="gridsat.benchmarks.compare.domains", quick=["4x5/20"], quick_limit=120,
@@ -34,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--solver", help="the PySAT solver (default the sat backend's)")
     args = parser.parse_args(argv)
     SERIES.settle(args)
-    configs = [Config.named("sat", Request(encoding=f"{domain}+{args.symmetry}", solver=args.solver))
+    configs = [Setup.named("sat", Request(encoding=f"{domain}+{args.symmetry}", solver=args.solver))
                for domain in DOMAINS]
     known = golden_counts()
     rows = (row for size in args.sizes

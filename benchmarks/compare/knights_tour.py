@@ -32,10 +32,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Iterator
 
-from gridsat.benchmarks.compare.series import Row, Series, finished, label, measure, print_table
+from gridsat.benchmarks.compare.series import Row, Series, Setup, finished, label, measure, print_table
 from gridsat.models import get_puzzle, golden
 from gridsat.solvers.backend import Request
-from gridsat.solvers.checks.crosscheck import Config
 
 SERIES = Series(module="gridsat.benchmarks.compare.knights_tour", quick=["8x8", "20x20", "40x40"], quick_limit=3,
                 full=["8x8", "12x12", "16x16", "20x20", "30x30", "40x40"], full_limit=10,
@@ -58,15 +57,15 @@ def golden_counts() -> dict[str, int]:
 GOLDEN = golden_counts()
 SIX_COUNT = GOLDEN[TOUR.describe(TOUR.parse(*SIX))]
 DEFAULT, *OTHER_ENCODINGS = TOUR.cnf_encodings.axes[0].choices
-SAT_CONFIGS = [Config.named("sat")] + [Config.named("sat", Request(encoding=e)) for e in OTHER_ENCODINGS]
-SEQ_POSITION = Config.named("sat", Request(encoding="position+seqcounter"))  # pairwise position outgrows 12x12
-CPSAT = Config.named("cpsat")
-WARNSDORFF = Config.named("reference", Request(algorithm="warnsdorff"))
+SAT_CONFIGS = [Setup.named("sat")] + [Setup.named("sat", Request(encoding=e)) for e in OTHER_ENCODINGS]
+SEQ_POSITION = Setup.named("sat", Request(encoding="position+seqcounter"))  # pairwise position outgrows 12x12
+CPSAT = Setup.named("cpsat")
+WARNSDORFF = Setup.named("reference", Request(algorithm="warnsdorff"))
 TOUR_CONFIGS = [CPSAT, *SAT_CONFIGS, SEQ_POSITION, WARNSDORFF]
-LEADERS = [CPSAT, Config.named("sat")]  # --full adds Warnsdorff (a closed 40x40 tour eludes it for a minute)
-RANK = Config.named("sat", Request(encoding="rank"))
+LEADERS = [CPSAT, Setup.named("sat")]  # --full adds Warnsdorff (a closed 40x40 tour eludes it for a minute)
+RANK = Setup.named("sat", Request(encoding="rank"))
 SIX_CONFIGS = [RANK, *(c for c in SAT_CONFIGS if c != RANK), SEQ_POSITION, CPSAT]
-COUNT_CONFIGS = [Config.named("reference", Request(algorithm="backtrack")), CPSAT, *SAT_CONFIGS]
+COUNT_CONFIGS = [Setup.named("reference", Request(algorithm="backtrack")), CPSAT, *SAT_CONFIGS]
 
 
 def checked(rows: Iterable[Row], counted: bool = False) -> Iterator[Row]:
@@ -81,7 +80,7 @@ def checked(rows: Iterable[Row], counted: bool = False) -> Iterator[Row]:
         yield row
 
 
-def tours(sizes: list[str], configs: list[Config], time_limit: float, repeat: int) -> list[Row]:
+def tours(sizes: list[str], configs: list[Setup], time_limit: float, repeat: int) -> list[Row]:
     """One tour per configuration on every board, open then closed, printed as it goes."""
     found = []
     for params in ({}, {"closed": "true"}):
@@ -93,13 +92,13 @@ def tours(sizes: list[str], configs: list[Config], time_limit: float, repeat: in
     return found
 
 
-def row_of(rows: list[Row], instance: str, config: Config) -> Row | None:
+def row_of(rows: list[Row], instance: str, config: Setup) -> Row | None:
     return next((r for r in rows if r.instance == instance and r.config == config), None)
 
 
 def compare(rows: list[Row], instance: str, most: float, verb: str) -> str:
     """Whether the default CNF's tour took at most ``most`` times CP-SAT's, in one line."""
-    sat, cpsat = row_of(rows, instance, Config.named("sat")), row_of(rows, instance, CPSAT)
+    sat, cpsat = row_of(rows, instance, Setup.named("sat")), row_of(rows, instance, CPSAT)
     if sat is None or cpsat is None:
         return f"{instance}: not measured"
     met = finished(sat.outcome) and (not finished(cpsat.outcome) or sat.seconds <= most * cpsat.seconds)
@@ -117,7 +116,7 @@ def report_targets(tour_rows: list[Row], leader_rows: list[Row], six_rows: list[
             print("  " + compare(rows, size + suffix, 1.0, "faster than CP-SAT"))
     for suffix in ("", " closed"):
         print("  " + compare(leader_rows, "50x50" + suffix, 2.0, "within 2x of CP-SAT"))
-    cutset, rank = row_of(six_rows, "6x6 closed", Config.named("sat")), row_of(six_rows, "6x6 closed", RANK)
+    cutset, rank = row_of(six_rows, "6x6 closed", Setup.named("sat")), row_of(six_rows, "6x6 closed", RANK)
     if cutset and rank:
         met = cutset.outcome.complete and cutset.outcome.count == SIX_COUNT and cutset.seconds <= 2.5 and (
             cutset.seconds < rank.seconds)

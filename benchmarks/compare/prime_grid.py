@@ -20,28 +20,28 @@ from __future__ import annotations
 import argparse
 import re
 
-from gridsat.benchmarks.compare.series import Row, Series, label, measure, ratio
+from gridsat.benchmarks.compare.series import Row, Series, Setup, label, measure, ratio
 from gridsat.models import get_puzzle
 from gridsat.models.errors import InvalidInstance
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
-from gridsat.solvers.checks.crosscheck import Config, configurations
+from gridsat.solvers.checks.crosscheck import configurations
 
 SERIES = Series(module="gridsat.benchmarks.compare.prime_grid", quick=["3x3/10", "4x4/16", "4x4/17", "4x5/20"],
                 quick_limit=10,
                 full=["3x3/10", "4x4/16", "4x4/17", "4x5/20", "5x5/25"], full_limit=60, full_takes="about 12 minutes")
 # The redundancy switches side by side: each backend's default, then one switch (or model) changed.
 SWITCHES = [
-    Config.named("reference", Request(algorithm="dfs")),
-    Config.named("cpsat", Request(encoding="integer")),
-    Config.named("cpsat", Request(encoding="boolean")),
-    Config.named("cpsat", Request(encoding="integer+noparity")),
-    Config.named("cpsat", Request(encoding="integer+nosymmetry")),
-    Config.named("sat", Request(encoding="support")),
-    Config.named("sat", Request(encoding="conflict")),
-    Config.named("sat", Request(encoding="support+noparity")),
-    Config.named("sat", Request(encoding="support+nosymmetry")),
-    Config.named("sat", Request(encoding="support", solver="minisat22")),
+    Setup.named("reference", Request(algorithm="dfs")),
+    Setup.named("cpsat", Request(encoding="integer")),
+    Setup.named("cpsat", Request(encoding="boolean")),
+    Setup.named("cpsat", Request(encoding="integer+noparity")),
+    Setup.named("cpsat", Request(encoding="integer+nosymmetry")),
+    Setup.named("sat", Request(encoding="support")),
+    Setup.named("sat", Request(encoding="conflict")),
+    Setup.named("sat", Request(encoding="support+noparity")),
+    Setup.named("sat", Request(encoding="support+nosymmetry")),
+    Setup.named("sat", Request(encoding="support", solver="minisat22")),
 ]
 
 
@@ -64,7 +64,7 @@ def golden_counts() -> dict[str, int]:
     return known
 
 
-def chosen(args: argparse.Namespace) -> list[Config]:
+def chosen(args: argparse.Namespace) -> list[Setup]:
     """The configurations to run: the switch table, a scope of encodings, or named backends."""
     puzzle = get_puzzle("prime-grid")
     if args.scope:
@@ -74,7 +74,7 @@ def chosen(args: argparse.Namespace) -> list[Config]:
     if args.configs:
         configs = [c for c in configs if c.backend.name in args.configs or label(c) in args.configs]
     if args.solver:
-        configs += [Config.named("sat", Request(solver=s)) for s in args.solver]
+        configs += [Setup.named("sat", Request(solver=s)) for s in args.solver]
     configs = [c for c in configs if c.backend.name != "reference"]
     return configs if args.no_reference else [SWITCHES[0], *configs]
 

@@ -13,11 +13,24 @@ from dataclasses import dataclass
 from gridsat import api
 from gridsat.models import get_puzzle
 from gridsat.models.errors import GridsatError
-from gridsat.solvers.backend import ENUMERATE
-from gridsat.solvers.checks.crosscheck import Config
+from gridsat.solvers.backend import ENUMERATE, Backend, Request, backend_class
 from gridsat.solvers.gate import Job, admit
 from gridsat.solvers.run import Outcome, execute
 from gridsat.solvers.stop import Reason
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A benchmark row's backend and choices, named before any instance is: ``measure`` binds it (the gate)
+    on each instance it runs. A cross-check's ``Bound`` runs serve as well (they have both fields)."""
+
+    backend: Backend
+    request: Request = Request()
+
+    @classmethod
+    def named(cls, name: str, request: Request | None = None) -> Setup:
+        """The setup of the registered backend ``name`` (installed or not: running it says so)."""
+        return cls(backend_class(name)(), request or Request())
 
 
 @dataclass
@@ -25,19 +38,19 @@ class Row:
     """One configuration on one instance: the best of ``repeat`` runs."""
 
     instance: str
-    config: Config
+    config: Setup
     outcome: Outcome
     seconds: float
 
 
-def label(config: Config) -> str:
+def label(config: Setup) -> str:
     """``backend`` or ``backend:encoding/solver/algorithm`` for the choices that were made."""
     r = config.request
     extra = "/".join(x for x in (r.encoding, r.solver, r.algorithm) if x)
     return f"{config.backend.name}:{extra}" if extra else config.backend.name
 
 
-def measure(puzzle_name: str, instance_text: str, params: dict[str, str], configs: Sequence[Config],
+def measure(puzzle_name: str, instance_text: str, params: dict[str, str], configs: Sequence[Setup],
             time_limit: float, repeat: int = 1, mode: str = "count") -> Iterator[Row]:
     """Run each configuration ``repeat`` times (best time kept) on one instance, yielding as it goes."""
     puzzle = get_puzzle(puzzle_name)

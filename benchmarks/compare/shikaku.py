@@ -21,19 +21,19 @@ import time
 
 from gridsat.models import get_puzzle
 from gridsat.solvers.backend import ENUMERATE
-from gridsat.solvers.checks.crosscheck import Config, configurations
-from gridsat.solvers.gate import Job, admit
+from gridsat.solvers.checks.crosscheck import configurations
+from gridsat.solvers.gate import Bound, Job, admit
 from gridsat.solvers.run import Outcome, execute
 
 SIZES = ["10x10", "15x15", "20x20", "25x25", "30x30", "35x35", "40x40"]
 BASELINE = "reference:propagate"
 
 
-def label(config: Config) -> str:
+def label(config: Bound) -> str:
     """The configuration as a user would name it: backend, then its encoding or algorithm."""
     choice = config.request.encoding or config.request.algorithm
-    default = "propagate" if config.backend == "reference" else "default"
-    return f"{config.backend}:{choice or default}"
+    default = "propagate" if config.name == "reference" else "default"
+    return f"{config.name}:{choice or default}"
 
 
 def run(size: str, seed: int, args: argparse.Namespace) -> list[tuple[str, Outcome]]:

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import argparse
 
-from gridsat.benchmarks.compare.series import Series, label, measure, print_table
+from gridsat.benchmarks.compare.series import Series, Setup, label, measure, print_table
 from gridsat.models import get_puzzle
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import Request
-from gridsat.solvers.checks.crosscheck import Config
 
 SIZES = ["4x7", "8x8", "10x16", "12x20", "14x24", "16x28", "18x30", "30x30"]
 # The seed's search passes any limit from 16x28 on, so the quick series differs only in the limit:
@@ -36,11 +35,11 @@ def main(argv: list[str] | None = None) -> None:
     SERIES.settle(args)
     tatami = get_puzzle("tatami")
     if args.encodings:
-        configs = [Config.named("sat", Request(encoding=e.name)) for e in tatami.cnf_encodings.variants()]
+        configs = [Setup.named("sat", Request(encoding=e.name)) for e in tatami.cnf_encodings.variants()]
         baseline = "sat"
     else:
-        configs = [Config.named("reference"), Config.named("cpsat"), Config.named("sat"),
-                   Config.named("sat", Request(solver="glucose4"))]
+        configs = [Setup.named("reference"), Setup.named("cpsat"), Setup.named("sat"),
+                   Setup.named("sat", Request(solver="glucose4"))]
         baseline = "reference"
     rows = (row for size in args.sizes for row in measure("tatami", size, {}, configs, args.time_limit, args.repeat))
     known = {tatami.describe(tatami.parse(e["room"], {})): e["count"] for e in counts("tatami")}

@@ -19,14 +19,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator, Sequence
 
-from gridsat.benchmarks.compare.series import Row, finished, label, measure, print_table
+from gridsat.benchmarks.compare.series import Row, Setup, finished, label, measure, print_table
 from gridsat.models import get_puzzle, golden
 from gridsat.solvers.backend import Request
-from gridsat.solvers.checks.crosscheck import Config
 
 TOUR = get_puzzle("knights-tour")
-CPSAT = [Config.named("cpsat", Request(encoding=name)) for name in TOUR.cpsat_encodings.axes[0].choices]
-CNF = [Config.named("sat", Request(encoding=name)) for name in TOUR.cnf_encodings.axes[0].choices]
+CPSAT = [Setup.named("cpsat", Request(encoding=name)) for name in TOUR.cpsat_encodings.axes[0].choices]
+CNF = [Setup.named("sat", Request(encoding=name)) for name in TOUR.cnf_encodings.axes[0].choices]
 TOURS = [("30x30", {}), ("50x50", {})]
 COUNT = ("6x6", {"closed": "true"})
 
@@ -38,7 +37,7 @@ def six_count() -> int:
                 if TOUR.describe(TOUR.parse(e["board"], e["params"])) == wanted)
 
 
-def rows(configs: Sequence[Config], tour_limit: float, count_limit: float) -> Iterator[Row]:
+def rows(configs: Sequence[Setup], tour_limit: float, count_limit: float) -> Iterator[Row]:
     """Every configuration on the tours, then on the count (a wrong complete count says so)."""
     for text, params in TOURS:
         yield from measure("knights-tour", text, params, configs, tour_limit, mode="solve")
