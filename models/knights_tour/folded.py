@@ -352,31 +352,31 @@ def no_fixed_tour(board: Board, move: Motion, reverse: bool, name: str) -> str:
     if move.is_identity:
         return (f"a tour of {n} squares is not its own reverse" if reverse else "")
     if not board.closed and not reverse:
-        return f"a motion that fixes an open tour keeps each of its squares in place, and {name} moves some"
+        return f"a motion that fixes an open tour keeps each of its squares in place, and {move.name} moves some"
     if reverse and order != 2:
-        return f"a motion that reverses a tour is its own inverse, and {name} is not"
+        return f"a motion that reverses a tour is its own inverse, and {move.name} is not"
     if not board.closed:
         if n % 2:
             return "" if kept == 1 else (f"a reversed open tour of odd length keeps only its middle square in "
-                                         f"place, and {name} keeps {kept}")
+                                         f"place, and {move.name} keeps {kept}")
         if kept:
-            return f"a reversed open tour of even length keeps no square in place, and {name} keeps {kept}"
+            return f"a reversed open tour of even length keeps no square in place, and {move.name} keeps {kept}"
         return "" if joined else ("a reversed open tour of even length has a middle move that joins a square to its "
-                                  f"image, and no move does under {name}")
+                                  f"image, and no move does under {move.name}")
     if reverse:
         if kept not in (0, 2):
-            return (f"a reversed closed tour keeps at most two squares in place, and {name} keeps {kept} (every tour "
+            return (f"a reversed closed tour keeps at most two squares in place, and {move.name} keeps {kept} (every tour "
                     "passes them)")
         if kept or joined:
             return ""
         return ("a reversed closed tour that keeps no square in place has two moves that join a square to its image, "
-                f"and no move does under {name}")
+                f"and no move does under {move.name}")
     if kept:
-        return f"a closed tour turned along itself keeps no square in place, and {name} keeps {kept}"
+        return f"a closed tour turned along itself keeps no square in place, and {move.name} keeps {kept}"
     if n % order:
         return f"a closed tour turned along itself by {name} has a length that {order} divides, and {n} is not"
     shift = n // order % 2  # p moves each square N/order steps (or 3N/4) along the tour: its colour changes iff odd
     if any((sum(s) + sum(move(s))) % 2 != shift for s in squares):
         return (f"a closed tour turned along itself by {name} moves each square {n // order} steps along it, which "
-                f"{'changes' if shift else 'keeps'} its colour, and {name} does not do so to every square")
+                f"{'changes' if shift else 'keeps'} its colour, and {move.name} does not do so to every square")
     return ""
