@@ -166,3 +166,13 @@ def test_a_checkpoint_is_refused_for_a_count_of_many_runs(tmp_path):
                    "--checkpoint", str(tmp_path / "c"))
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "--checkpoint keeps the layers of one count" in done.stderr and not (tmp_path / "c").exists()
+
+
+def test_the_fold_picture_is_drawn_from_a_tour_the_half_turn_reverses(tmp_path):
+    pytest.importorskip("matplotlib")
+    from gridsat.benchmarks.fold_picture import draw, half_turn, reversed_tour
+
+    tour = reversed_tour()
+    assert len(set(tour)) == 20 and [half_turn(s) for s in tour] == tour[::-1]
+    draw(tmp_path / "fold.png")
+    assert (tmp_path / "fold.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
