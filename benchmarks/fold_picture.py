@@ -64,9 +64,9 @@ def draw(path: Path) -> None:
     for v in fold.frontier().values():
         r, c = square[v]
         axes[0].add_patch(plt.Circle((c, r), 0.22, fill=False, color=CUT, lw=2))
-    axes[0].set_title("the fold: moves walked (blue), images (dotted),\nshort orbits (orange), frontier at the cut (red)",
-                      fontsize=10)
-    for step, (a, b) in enumerate(zip(tour, tour[1:])):
+    axes[0].set_title("the fold: moves walked (blue), images (dotted),\n"
+                      "short orbits (orange), frontier at the cut (red)", fontsize=10)
+    for a, b in zip(tour, tour[1:], strict=False):
         colour = moves[frozenset((a, b))]
         axes[1].plot([a[1], b[1]], [a[0], b[0]], color=colour, lw=3, ls="--" if colour == IMAGE else "-")
     for number, (r, c) in enumerate(tour, 1):

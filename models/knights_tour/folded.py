@@ -365,8 +365,8 @@ def no_fixed_tour(board: Board, move: Motion, reverse: bool, name: str) -> str:
                                   f"image, and no move does under {move.name}")
     if reverse:
         if kept not in (0, 2):
-            return (f"a reversed closed tour keeps at most two squares in place, and {move.name} keeps {kept} (every tour "
-                    "passes them)")
+            return (f"a reversed closed tour keeps at most two squares in place, and {move.name} keeps {kept} "
+                    "(every tour passes them)")
         if kept or joined:
             return ""
         return ("a reversed closed tour that keeps no square in place has two moves that join a square to its image, "
