@@ -96,6 +96,21 @@ END = 256  # added to a node's moves (held in the glue's scratch) when a path or
 
 
 @njit(cache=True)
+def take_short(data, at, short, mask, out, degree, parent):
+    """The short orbits chosen by ``mask`` (their moves listed from ``data[at]``) added to the nodes' moves
+    (each an end of a move) and joined in the union-find."""
+    for f in range(short):
+        size = data[at]
+        if (mask >> f) & 1:
+            for e in range(size):
+                a, b = data[at + 1 + 2 * e], data[at + 2 + 2 * e]
+                out[degree + a] = np.uint64((get(out, degree + a) + 1) | END)
+                out[degree + b] = np.uint64((get(out, degree + b) + 1) | END)
+                union(out, parent, a, b)
+        at += 1 + 2 * size
+
+
+@njit(cache=True)
 def glue(data, lo, hi, mask, out, pair):
     """Whether the fold's state at the cut, its images and the short orbits in ``mask`` make one tour.
 
@@ -122,16 +137,7 @@ def glue(data, lo, hi, mask, out, pair):
                     moves |= END
         out[degree + v] = np.uint64(moves)
         out[parent + v] = np.uint64(v)
-    at = data[g + ORBITS]
-    for f in range(short):
-        size = data[at]
-        if (mask >> f) & 1:
-            for e in range(size):
-                a, b = data[at + 1 + 2 * e], data[at + 2 + 2 * e]
-                out[degree + a] = np.uint64((get(out, degree + a) + 1) | END)
-                out[degree + b] = np.uint64((get(out, degree + b) + 1) | END)
-                union(out, parent, a, b)
-        at += 1 + 2 * size
+    take_short(data, data[g + ORBITS], short, mask, out, degree, parent)
     ends = 0 if closed else pieces * np.int64(nibble_at(lo, hi, np.uint64(data[SLOTS]), pair))
     for v in range(nodes):
         moves = get(out, degree + v) & (END - 1)
