@@ -49,6 +49,7 @@ from gridsat.models.knights_tour.frontier import (
     edge_records,
     groups,
     nibble_at,
+    order,
 )
 from gridsat.models.knights_tour.symmetry import element_name
 from gridsat.models.symmetry import Motion, motions
@@ -191,9 +192,7 @@ def fold_step(data, layer, key, choice, out):
 def sweeps(board: Board) -> list[dict[Square, int]]:
     """The squares numbered along the columns and along the rows (even squares of a line first, as in
     ``frontier.order``): the fold sweeps whichever leaves the narrower frontier."""
-    by_columns = sorted(board.squares(), key=lambda s: (s[1], s[0] % 2, s[0]))
-    by_rows = sorted(board.squares(), key=lambda s: (s[0], s[1] % 2, s[1]))
-    return [{s: i for i, s in enumerate(line)} for line in (by_columns, by_rows)]
+    return [order(board, along)[1] for along in ("columns", "rows")]
 
 
 class Fold:
