@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from gridsat.solvers.frontier_engine.layers import EngineRun
 
 MB = 1 << 20
-BURNSIDE_LABEL = "burnside on folds"  # what a count by Burnside's lemma reports as its method
+BURNSIDE_LABEL = "folds"  # what a count by Burnside's lemma reports as its method
 
 
 def spec_of(puzzle: Puzzle, instance: Instance, up_to: str | None) -> tuple[FrontierSpec, int]:
