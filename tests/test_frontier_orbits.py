@@ -176,3 +176,12 @@ def test_the_fold_picture_is_drawn_from_a_tour_the_half_turn_reverses(tmp_path):
     assert len(set(tour)) == 20 and [half_turn(s) for s in tour] == tour[::-1]
     draw(tmp_path / "fold.png")
     assert (tmp_path / "fold.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_up_to_reversal_lists_its_fixed_points_and_keeps_its_checkpoint(tmp_path):
+    """The reversal alone: one count (the identity's) and a proof, so a checkpoint is kept and resumed."""
+    args = ("count", "knights-tour", "6x6", "-p", "closed=true", "--up-to", "reversal", "--backend", "frontier",
+            "--checkpoint", str(tmp_path / "c"), "--json")
+    first, again = (json.loads(run_cli(*args).stdout) for _ in range(2))
+    assert first["count"] == again["count"] == 9862 and first["fixed"] == {"identity": 19724, "reverse": 0}
+    assert again["method"] == "burnside" and (tmp_path / "c").exists()

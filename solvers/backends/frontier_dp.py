@@ -55,11 +55,9 @@ def spec_of(puzzle: Puzzle, instance: Instance, up_to: str | None) -> tuple[Fron
 
 
 def by_burnside(puzzle: Puzzle, instance: Instance, up_to: str | None) -> bool:
-    """Whether ``up_to`` is counted by Burnside's lemma: the spec's own count does not reach it and the
-    puzzle lists what each element of the group fixes."""
-    if up_to is None or puzzle.frontier is None or puzzle.frontier.fixed is None:
-        return False
-    return up_to not in puzzle.frontier.spec(instance).scale
+    """Whether ``up_to`` is counted by Burnside's lemma: the puzzle lists what each element of the group fixes
+    (then ``count --json`` gives every fix(g), even where the spec's own ``scale`` would reach ``up_to``)."""
+    return up_to is not None and puzzle.frontier is not None and puzzle.frontier.fixed is not None
 
 
 def summary_of(states: list[int]) -> dict[str, Any]:
@@ -109,12 +107,7 @@ class FrontierBackend(Backend):
             return burnside(puzzle, instance, request, stop, up_to, progress)
         spec, scale = spec_of(puzzle, instance, up_to)
         build_seconds = load_engine(built)
-        from gridsat.solvers.frontier_engine.layer_checkpoint import LayerCheckpoint
-
-        checkpoint = None
-        if request.checkpoint is not None:
-            checkpoint = LayerCheckpoint(request.checkpoint, {
-                "puzzle": puzzle.name, "instance": puzzle.describe(instance), "up_to": up_to, "backend": self.name})
+        checkpoint = layer_checkpoint(puzzle, instance, request, up_to)
         run = run_engine(spec, request, stop, progress, checkpoint)
         if run is None:
             return Tally(None, spec.order, {"elements": spec.elements}, build_seconds=build_seconds)
@@ -124,6 +117,16 @@ class FrontierBackend(Backend):
             details["checkpoint"] = f"not kept: {checkpoint.lost}"
         return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details,
                      seconds=run.seconds, build_seconds=build_seconds)
+
+
+def layer_checkpoint(puzzle: Puzzle, instance: Instance, request: Request, up_to: str | None) -> Any:
+    """The request's checkpoint file for this count (None without one)."""
+    if request.checkpoint is None:
+        return None
+    from gridsat.solvers.frontier_engine.layer_checkpoint import LayerCheckpoint
+
+    return LayerCheckpoint(request.checkpoint, {"puzzle": puzzle.name, "instance": puzzle.describe(instance),
+                                                "up_to": up_to, "backend": FrontierBackend.name})
 
 
 def load_engine(built: float) -> float:
@@ -163,34 +166,33 @@ def burnside(puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, u
     (on the fold the puzzle gives) or known by a proof. ``details`` hold every fix(g) (``fixed``: solutions in
     the puzzle's own convention, ``fixed_counts``) and how it was found (``fixed_by``); stopped, the count is None."""
     built = time.perf_counter()
-    if request.checkpoint is not None:
-        raise InvalidOption(f"--checkpoint keeps the layers of one count; a count up to {up_to} makes one for "
-                            "each element of the group (drop --checkpoint)")
     assert puzzle.frontier is not None and puzzle.frontier.fixed is not None  # by_burnside said so
     elements = puzzle.frontier.fixed(instance, up_to)
+    if request.checkpoint is not None and sum(e.spec is not None for e in elements) > 1:
+        raise InvalidOption(f"--checkpoint keeps the layers of one count; this count up to {up_to} makes one for "
+                            "several elements of the group (drop --checkpoint)")
     build_seconds = load_engine(built)
     fixed: dict[str, int] = {}
     how: dict[str, str] = {}
-    states: dict[str, int] = {}
-    seconds = 0.0
-    first: dict[str, Any] = {}
+    states, seconds, details = 0, 0.0, {}
     for element in elements:
         if element.spec is None:
             fixed[element.element], how[element.element] = element.known or 0, f"none: {element.why}"
             continue
-        run = run_engine(element.spec, request, stop, progress)
+        checkpoint = layer_checkpoint(puzzle, instance, request, up_to)  # one element counted at most (above)
+        run = run_engine(element.spec, request, stop, progress, checkpoint)
         if run is None or run.count is None:
             return Tally(None, BURNSIDE_LABEL, details={"fixed": fixed, "fixed_by": how}, seconds=seconds,
                          build_seconds=build_seconds)
         seconds += run.seconds
         fixed[element.element] = run.count * element.scale
         how[element.element] = f"counted: {element.spec.order}, {sum(run.states)} states"
-        states[element.element] = sum(run.states)
-        first = first or details_of(element.spec, run)
-    total = sum(fixed.values())
-    details = {**first, "fixed": fixed, "fixed_by": how, "fixed_counts": dict(puzzle.count_meta),
-               "states_total": sum(states.values())}
-    return Tally(total // len(elements), BURNSIDE_LABEL, {"elements": len(elements)}, details,
+        states += sum(run.states)
+        details = details or details_of(element.spec, run)  # the first count's layers (the identity's)
+        if checkpoint is not None and checkpoint.lost is not None:  # the answer stands; the file is not kept
+            details["checkpoint"] = f"not kept: {checkpoint.lost}"
+    details |= {"fixed": fixed, "fixed_by": how, "fixed_counts": dict(puzzle.count_meta), "states_total": states}
+    return Tally(sum(fixed.values()) // len(elements), BURNSIDE_LABEL, {"elements": len(elements)}, details,
                  seconds=seconds, build_seconds=build_seconds)
 
 
