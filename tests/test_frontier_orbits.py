@@ -185,3 +185,12 @@ def test_up_to_reversal_lists_its_fixed_points_and_keeps_its_checkpoint(tmp_path
     first, again = (json.loads(run_cli(*args).stdout) for _ in range(2))
     assert first["count"] == again["count"] == 9862 and first["fixed"] == {"identity": 19724, "reverse": 0}
     assert again["method"] == "burnside" and (tmp_path / "c").exists()
+
+
+def test_a_cross_check_up_to_symmetry_runs_the_frontier_beside_sat():
+    done = run_cli("crosscheck", "knights-tour", "5x5", "--up-to", "symmetry", "--backends", "sat,frontier", "--json")
+    report = json.loads(done.stdout)
+    frontier = [r for r in report["results"] if r["backend"] == "frontier"]
+    assert done.returncode == 0 and report["agree"] and len(frontier) == 1
+    mine = frontier[0]
+    assert (mine["count"], mine["method"], mine["fixed"]["rot180+reverse"]) == (112, "burnside", 64)
