@@ -21,6 +21,11 @@ direction (a closed tour turned along itself: no square stays, no move is fixed)
 that ``p`` fixes). ``fixed_points`` names which one each group element counts and multiplies by 2 for
 gridsat's directed tours (both directions of such a tour are fixed). Where a short argument proves
 that an element fixes no tour, the element says so (``Fixed.why``) instead of counting.
+
+The method is the one behind the published tables of geometrically distinct tours (G. Jelliss, Knight's
+Tour Notes; D. E. Knuth, "Long and skinny knight's tours", 2010; A. Howroyd's OEIS A328340/A328341, 2019):
+Burnside's lemma (the Cauchy-Frobenius lemma), each symmetric count a transfer-matrix count on a folded
+board, here Knuth's simpath state (models/knights_tour/frontier.py) with the fold's images glued at the cut.
 """
 
 from __future__ import annotations
