@@ -55,3 +55,16 @@ class FrontierSpec:
     refuse: str = "the frontier backend cannot count up to {up_to} here"
     fixed: int | None = None  # the native count when the instance needs no layers at all (a trivial board)
     details: Mapping[str, Any] = field(default_factory=dict)  # anything the spec wants in the report
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """The solutions one group element fixes, for Burnside's lemma on the frontier: counted by ``spec``
+    (its native count times ``scale``), or known to be ``known`` without counting, for the reason ``why``
+    (a short proof, shown to the user)."""
+
+    element: str  # the element's name, as the puzzle's group names it
+    spec: FrontierSpec | None = None
+    scale: int = 1
+    known: int | None = None
+    why: str = ""

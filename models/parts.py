@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from gridsat.models.formulation import Key, Solution
 
 if TYPE_CHECKING:
-    from gridsat.models.frontier import FrontierSpec
+    from gridsat.models.frontier import Fixed, FrontierSpec
     from gridsat.models.svg import Figure, Layout, Sketch
     from gridsat.models.symmetry import Group
 
@@ -54,9 +54,12 @@ class Symmetry:
 @dataclass(frozen=True)
 class Frontier:
     """The instance as a frontier spec (see models/frontier.py), which the ``frontier`` backend counts
-    by dynamic programming over the frontier, without listing solutions."""
+    by dynamic programming over the frontier, without listing solutions. ``fixed`` (optional) lists the
+    elements of a group (``up_to``) each with what it fixes, so that the backend counts orbits by Burnside's
+    lemma where the spec's own ``scale`` does not reach."""
 
     spec: Callable[[Instance], FrontierSpec]
+    fixed: Callable[[Instance, str], list[Fixed]] | None = None
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,14 @@ from gridsat.models.breaking import axis, breaking
 from gridsat.models.encoding import EncodingSpace
 from gridsat.models.knights_tour import mutation, oracle, pictures, reference, symmetry
 from gridsat.models.knights_tour.board import PARAMS, describe, note, parse, render, verify
-from gridsat.models.knights_tour.formulations import CNF_ENCODINGS, CPSAT_ENCODINGS, cnf, cpsat, frontier_spec
+from gridsat.models.knights_tour.formulations import (
+    CNF_ENCODINGS,
+    CPSAT_ENCODINGS,
+    cnf,
+    cpsat,
+    frontier_fixed,
+    frontier_spec,
+)
 from gridsat.models.parts import Frontier, MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 
@@ -47,7 +54,7 @@ PUZZLE = Puzzle(
     note=note,
     symmetry=Symmetry(GROUPS),
     pictures=Pictures(pictures.draw, pictures.sketch),
-    frontier=Frontier(frontier_spec),
+    frontier=Frontier(frontier_spec, frontier_fixed),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder),
     oracle=Oracle(oracle.solutions, oracle.draw),
 )

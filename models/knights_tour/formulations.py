@@ -7,7 +7,7 @@ from gridsat.models.constraints import Model, amo
 from gridsat.models.constraints.tours import CNF_TOURS, CPSAT_TOURS
 from gridsat.models.encoding import Axis, Encoding, EncodingSpace
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
-from gridsat.models.frontier import FrontierSpec
+from gridsat.models.frontier import Fixed, FrontierSpec
 from gridsat.models.knights_tour.board import Board, arcs, decoder, ends
 
 
@@ -74,3 +74,10 @@ def frontier_spec(board: Board) -> FrontierSpec:
     from gridsat.models.knights_tour.frontier import build
 
     return build(board)
+
+
+def frontier_fixed(board: Board, up_to: str) -> list[Fixed]:
+    """The group's elements with the tours each fixes, counted on folds of the board (imports numba)."""
+    from gridsat.models.knights_tour.folded import fixed_points
+
+    return fixed_points(board, up_to)

@@ -424,12 +424,13 @@ def step(data, layer, key, choice, out):
 
 
 
-def order(board: Board) -> tuple[str, dict[Square, int]]:
-    """Squares numbered along the short side, a line (column, or row of a tall board) at a time, its
-    even squares before its odd ones. A move to the next line keeps that parity and a move to the
-    line after changes it, so this order groups the moves and keeps fewer states than plain line
-    order (states are what the time and memory follow; the README gives the measurement)."""
-    if board.rows <= board.cols:
+def order(board: Board, along: str | None = None) -> tuple[str, dict[Square, int]]:
+    """Squares numbered along the short side (or ``along`` "columns" or "rows"), a line (column, or row of
+    a tall board) at a time, its even squares before its odd ones. A move to the next line keeps that
+    parity and a move to the line after changes it, so this order groups the moves and keeps fewer
+    states than plain line order (states are what the time and memory follow; the README gives the
+    measurement)."""
+    if (along or ("columns" if board.rows <= board.cols else "rows")) == "columns":
         squares = sorted(board.squares(), key=lambda s: (s[1], s[0] % 2, s[0]))
         return "column-major", {s: i for i, s in enumerate(squares)}
     squares = sorted(board.squares(), key=lambda s: (s[0], s[1] % 2, s[1]))
@@ -515,10 +516,12 @@ def groups(records: list[list[int]], closed: bool) -> list[int]:
     return [i for i in range(len(records)) if i == 0 or not closed or not last_moves[i]] + [len(records)]
 
 
-def build(board: Board, first_slot: int = 0) -> FrontierSpec:
+def build(board: Board, first_slot: int = 0, along: str | None = None) -> FrontierSpec:
     """The spec of ``board``'s tours (open or closed, optionally from a start square). ``first_slot`` moves
-    the slots up, so that a small board's state spans both words (a test of the two-word path)."""
-    label, index = order(board)
+    the slots up, so that a small board's state spans both words (a test of the two-word path); ``along``
+    sweeps the board along its "columns" or "rows" instead of its short side (to measure the layers of a
+    long board's frontier on short boards)."""
+    label, index = order(board, along)
     square = {i: s for s, i in index.items()}
     scale: dict[str | None, int] = {None: 1 if board.start and not board.closed else 2, "reversal": 1}
     edges = sorted({(min(index[s], index[t]), max(index[s], index[t])) for s in board.squares()

@@ -27,7 +27,7 @@ def group(board: Board, moves: tuple[Motion, ...]) -> Group:
     kept, left_out, why = [], [], set()
     for move in moves:
         for reverse in (False, True) if board.area > 1 else (False,):
-            name = ("reverse" if move.is_identity else f"{move.name}+reverse") if reverse else move.name
+            name = element_name(move, reverse)
             if board.start and not board.closed and move(board.start) != board.start:
                 left_out.append(name)
                 why.add(MOVES_START)
@@ -37,6 +37,13 @@ def group(board: Board, moves: tuple[Motion, ...]) -> Group:
             else:
                 kept.append(tour_element(board, move, reverse, name))
     return Group(tuple(kept), tuple(left_out), " or ".join(r for r in (MOVES_START, REVERSES) if r in why), (NO,))
+
+
+def element_name(move: Motion, reverse: bool) -> str:
+    """An element's name: the motion's, ``+reverse`` when the tour is reversed too."""
+    if not reverse:
+        return move.name
+    return "reverse" if move.is_identity else f"{move.name}+reverse"
 
 
 def tour_element(board: Board, move: Motion, reverse: bool, name: str) -> Element:

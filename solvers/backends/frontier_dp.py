@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from gridsat.solvers.frontier_engine.layers import EngineRun
 
 MB = 1 << 20
+BURNSIDE_LABEL = "folds"  # what a count by Burnside's lemma reports as its method
 
 
 def spec_of(puzzle: Puzzle, instance: Instance, up_to: str | None) -> tuple[FrontierSpec, int]:
@@ -52,6 +53,12 @@ def spec_of(puzzle: Puzzle, instance: Instance, up_to: str | None) -> tuple[Fron
     if up_to not in spec.scale:
         raise InvalidOption(spec.refuse.format(up_to=up_to))
     return spec, spec.scale[up_to]
+
+
+def by_burnside(puzzle: Puzzle, instance: Instance, up_to: str | None) -> bool:
+    """Whether ``up_to`` is counted by Burnside's lemma: the puzzle lists what each element of the group fixes
+    (then ``count --json`` gives every fix(g), even where the spec's own ``scale`` would reach ``up_to``)."""
+    return up_to is not None and puzzle.frontier is not None and puzzle.frontier.fixed is not None
 
 
 def summary_of(states: list[int]) -> dict[str, Any]:
@@ -97,41 +104,97 @@ class FrontierBackend(Backend):
               progress: Callable[[str], None] | None = None) -> Tally:
         """The exact count (``up_to``: of tours up to reversal...), or ``Tally(None, ...)`` when stopped."""
         built = time.perf_counter()
+        if by_burnside(puzzle, instance, up_to):
+            return burnside(puzzle, instance, request, stop, up_to, progress)
         spec, scale = spec_of(puzzle, instance, up_to)
-        import gridsat.solvers.frontier_engine.kernels  # noqa: F401  (compiles or loads the kernels: build time)
-
-        # numpy and the layer driver load here, not with the backend registry: a process that lists
-        # backends must not start numpy's OpenBLAS threads (forked workers need a single-threaded parent)
-        from gridsat.solvers.frontier_engine.layer_checkpoint import LayerCheckpoint
-        from gridsat.solvers.frontier_engine.layers import run_spec
-
-        build_seconds = time.perf_counter() - built
-        checkpoint = None
-        if request.checkpoint is not None:
-            checkpoint = LayerCheckpoint(request.checkpoint, {
-                "puzzle": puzzle.name, "instance": puzzle.describe(instance), "up_to": up_to, "backend": self.name})
-        memory = None if request.memory is None else request.memory * MB
-        try:
-            if request.scheduler is not None:
-                from gridsat.solvers.frontier_engine.dask_layers import run_on_cluster
-
-                run = run_on_cluster(spec, stop, request.scheduler, memory=memory, progress=progress,
-                                     checkpoint=checkpoint)
-            else:
-                run = run_spec(spec, stop, memory=memory, progress=progress, threads=bound_choice(request).threads,
-                               spill=request.spill, checkpoint=checkpoint)
-        except KeyboardInterrupt:
-            stop.request(INTERRUPTED)
+        build_seconds = load_engine(built)
+        checkpoint = layer_checkpoint(puzzle, instance, request, up_to)
+        run = run_engine(spec, request, stop, progress, checkpoint)
+        if run is None:
             return Tally(None, spec.order, {"elements": spec.elements}, build_seconds=build_seconds)
-        finally:
-            if checkpoint is not None:
-                checkpoint.close()
         count = None if run.count is None else run.count * scale
         details = details_of(spec, run)
         if checkpoint is not None and checkpoint.lost is not None:  # the answer stands; the file is not kept
             details["checkpoint"] = f"not kept: {checkpoint.lost}"
         return Tally(count, spec.order, {"elements": spec.elements, "state_words": spec.words}, details,
                      seconds=run.seconds, build_seconds=build_seconds)
+
+
+def layer_checkpoint(puzzle: Puzzle, instance: Instance, request: Request, up_to: str | None) -> Any:
+    """The request's checkpoint file for this count (None without one)."""
+    if request.checkpoint is None:
+        return None
+    from gridsat.solvers.frontier_engine.layer_checkpoint import LayerCheckpoint
+
+    return LayerCheckpoint(request.checkpoint, {"puzzle": puzzle.name, "instance": puzzle.describe(instance),
+                                                "up_to": up_to, "backend": FrontierBackend.name})
+
+
+def load_engine(built: float) -> float:
+    """Compile or load the kernels: the seconds since ``built``, the count's build time."""
+    import gridsat.solvers.frontier_engine.kernels  # noqa: F401
+
+    return time.perf_counter() - built
+
+
+def run_engine(spec: FrontierSpec, request: Request, stop: Stop, progress: Callable[[str], None] | None,
+               checkpoint: Any = None) -> EngineRun | None:
+    """One count of ``spec`` in this process or on the request's cluster; None when Ctrl-C came first."""
+    # numpy and the layer driver load here, not with the backend registry: a process that lists
+    # backends must not start numpy's OpenBLAS threads (forked workers need a single-threaded parent)
+    from gridsat.solvers.frontier_engine.layers import run_spec
+
+    memory = None if request.memory is None else request.memory * MB
+    try:
+        if request.scheduler is not None:
+            from gridsat.solvers.frontier_engine.dask_layers import run_on_cluster
+
+            return run_on_cluster(spec, stop, request.scheduler, memory=memory, progress=progress,
+                                  checkpoint=checkpoint)
+        return run_spec(spec, stop, memory=memory, progress=progress, threads=bound_choice(request).threads,
+                        spill=request.spill, checkpoint=checkpoint)
+    except KeyboardInterrupt:
+        stop.request(INTERRUPTED)
+        return None
+    finally:
+        if checkpoint is not None:
+            checkpoint.close()
+
+
+def burnside(puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, up_to: str,
+             progress: Callable[[str], None] | None) -> Tally:
+    """Orbits by Burnside's lemma: (1/|G|) * the sum over the group of fix(g), each fix(g) a frontier count
+    (on the fold the puzzle gives) or known by a proof. ``details`` hold every fix(g) (``fixed``: solutions in
+    the puzzle's own convention, ``fixed_counts``) and how it was found (``fixed_by``); stopped, the count is None."""
+    built = time.perf_counter()
+    assert puzzle.frontier is not None and puzzle.frontier.fixed is not None  # by_burnside said so
+    elements = puzzle.frontier.fixed(instance, up_to)
+    if request.checkpoint is not None and sum(e.spec is not None for e in elements) > 1:
+        raise InvalidOption(f"--checkpoint keeps the layers of one count; this count up to {up_to} makes one for "
+                            "several elements of the group (drop --checkpoint)")
+    build_seconds = load_engine(built)
+    fixed: dict[str, int] = {}
+    how: dict[str, str] = {}
+    states, seconds, details = 0, 0.0, {}
+    for element in elements:
+        if element.spec is None:
+            fixed[element.element], how[element.element] = element.known or 0, f"none: {element.why}"
+            continue
+        checkpoint = layer_checkpoint(puzzle, instance, request, up_to)  # one element counted at most (above)
+        run = run_engine(element.spec, request, stop, progress, checkpoint)
+        if run is None or run.count is None:
+            return Tally(None, BURNSIDE_LABEL, details={"fixed": fixed, "fixed_by": how}, seconds=seconds,
+                         build_seconds=build_seconds)
+        seconds += run.seconds
+        fixed[element.element] = run.count * element.scale
+        how[element.element] = f"counted: {element.spec.order}, {sum(run.states)} states"
+        states += sum(run.states)
+        details = details or details_of(element.spec, run)  # the first count's layers (the identity's)
+        if checkpoint is not None and checkpoint.lost is not None:  # the answer stands; the file is not kept
+            details["checkpoint"] = f"not kept: {checkpoint.lost}"
+    details |= {"fixed": fixed, "fixed_by": how, "fixed_counts": dict(puzzle.count_meta), "states_total": states}
+    return Tally(sum(fixed.values()) // len(elements), BURNSIDE_LABEL, {"elements": len(elements)}, details,
+                 seconds=seconds, build_seconds=build_seconds)
 
 
 def details_of(spec: FrontierSpec, run: EngineRun) -> dict[str, Any]:

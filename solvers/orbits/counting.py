@@ -165,11 +165,23 @@ class OrbitOutcome(Outcome):
 
 def tally_orbits(puzzle: Puzzle, instance: Instance, bound: Bound,
                  progress: Callable[[str], None] | None = None) -> OrbitOutcome:
-    """An orbit count (of the job's ``up_to``) from a counting backend that counts orbits itself (``native``)."""
+    """An orbit count (of the job's ``up_to``) from a counting backend that counts orbits itself: ``native``, or
+    ``burnside`` when the backend reports each element's fixed points (the frontier's folds)."""
     up_to = bound.job.up_to
     assert up_to is not None  # an orbit count's job says up to what
     group = group_of(puzzle, instance, up_to)
-    return orbit_outcome(tally(puzzle, instance, bound, progress), group, up_to, "native")
+    counted = tally(puzzle, instance, bound, progress)
+    fixed = counted.details.pop("fixed", None)
+    if fixed is None:
+        return orbit_outcome(counted, group, up_to, "native")
+    outcome = orbit_outcome(counted, group, up_to, "burnside")  # the backend's own Burnside's lemma
+    outcome.fixed = fixed
+    total = sum(fixed.values())
+    if outcome.complete and list(fixed) != group.names:
+        outcome.problems.append(f"the fixed points are of {list(fixed)}, not of the group {group.names}")
+    elif outcome.complete and total % len(group):
+        outcome.problems.append(f"the fixed points sum to {total}, which {len(group)} does not divide")
+    return outcome
 
 
 def orbit_outcome(base: Outcome, group: Group, up_to: str, method: str) -> OrbitOutcome:
