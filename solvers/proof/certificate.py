@@ -240,12 +240,19 @@ def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Ins
 
 
 def members_failure(unbroken: Unbroken | None, members: list[list[int]]) -> str:
-    """The first orbit member that is no model of the formula without symmetry breaking (empty: none)."""
-    from gridsat.solvers.proof.models import first_non_model
+    """The first orbit member that is no model of the formula without symmetry breaking, or whose blocking
+    clause (over its true variables only) rules out more than its own projection (empty: none)."""
+    from gridsat.solvers.proof.models import first_non_model, first_not_one
 
-    if unbroken is None or (i := first_non_model(unbroken.formulation.cnf.clauses, members)) is None:
+    if unbroken is None:
         return ""
-    return f"orbit member {i}: the assignment is no model of the formula without symmetry breaking"
+    full = unbroken.formulation
+    if (i := first_not_one(full.cnf.clauses, members, full.projection)) is not None:
+        return f"orbit member {i}: its blocking clause names only some projection variables, and unit " \
+               "propagation on the formula without symmetry breaking does not set the others false"
+    if (i := first_non_model(full.cnf.clauses, members)) is not None:
+        return f"orbit member {i}: the assignment is no model of the formula without symmetry breaking"
+    return ""
 
 
 def proved(clauses: list[list[int]], proof: bytes, name: str) -> tuple[int, str]:

@@ -44,6 +44,7 @@ class Unbroken:
     formulation: CnfFormulation
     proof: bytes = b""
     members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
+    moved: list[dict[Key, Key]] = field(default_factory=list, repr=False)  # each element's images of keys so far
 
 
 def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str) -> Unbroken | None:
@@ -62,36 +63,49 @@ def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding:
 
 
 def blocked_values(f: CnfFormulation, clause: list[int]) -> dict[Key, int]:
-    """The projection, key by key, that a clause over every projection variable rules out."""
-    blocked = {-lit for lit in clause}
-    return {key: int(v in blocked) for key, v in zip(f.keys, f.projection, strict=True)}
+    """The projection, key by key, that a blocking clause rules out: its negative literals are the true
+    variables (a clause over every projection variable, or over the true ones only: ``block_true_only``)."""
+    values = dict.fromkeys(f.keys, 0)  # one C call, then the few true keys: this runs for every orbit member
+    for literal in clause:
+        if literal < 0 and (key := f.pool.obj(-literal)) in values:
+            values[key] = 1
+    return values
 
 
 def members_of(unbroken: Unbroken, values: dict[Key, int]) -> list[list[int]] | str:
     """The distinct images of an assignment on the unbroken formula's variables, or why one is none."""
     members: dict[tuple[int, ...], list[int]] = {}
-    for image in images(unbroken.group, values, unbroken.formulation):
+    for image in images(unbroken.group, values, unbroken.formulation, unbroken.moved):
         if isinstance(image, str):
             return image
         members.setdefault(tuple(image), image)
     return list(members.values())
 
 
-def images(group: Group, values: dict[Key, int], full: CnfFormulation) -> Iterator[list[int] | str]:
-    """Each element's image of an assignment, as the blocking clause of ``full`` that rules it out, or the
-    reason it is no assignment of ``full`` (a true variable sent to a key ``full`` has no variable for)."""
+def images(group: Group, values: dict[Key, int], full: CnfFormulation,
+           moved: list[dict[Key, Key]] | None = None) -> Iterator[list[int] | str]:
+    """Each element's image of an assignment, as the blocking clause of ``full`` that rules it out (over
+    its true variables alone when ``full`` blocks so: the orbits proof is then far smaller, and
+    ``certificate.members_failure`` checks that propagation fixes the rest), or the reason it is no
+    assignment of ``full`` (a true variable sent to a key ``full`` has no variable for). ``moved``: each
+    element's images of keys found so far, kept between calls (every orbit asks the same few)."""
     index = dict(zip(full.keys, full.projection, strict=True))
-    for element in group.elements:
+    moved = [{} for _ in group.elements] if moved is None else moved
+    moved += [{} for _ in group.elements[len(moved):]]
+    true_keys = [key for key, value in values.items() if value]
+    for element, known in zip(group.elements, moved[:len(group.elements)], strict=True):
         true = set()
-        for key, value in values.items():
-            if value:
-                image = element.key(key)
-                if image not in index:
-                    yield f"{element.name} sends the true variable {key!r} to {image!r}, which has no variable"
-                    break
-                true.add(index[image])
+        for key in true_keys:
+            image = known[key] if key in known else known.setdefault(key, element.key(key))
+            if image not in index:
+                yield f"{element.name} sends the true variable {key!r} to {image!r}, which has no variable"
+                break
+            true.add(index[image])
         else:
-            yield [-v if v in true else v for v in full.projection]
+            if full.block_true_only:
+                yield [-v for v in full.projection if v in true]
+            else:
+                yield [-v if v in true else v for v in full.projection]
 
 
 @dataclass
