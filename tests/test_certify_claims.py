@@ -248,3 +248,38 @@ def test_a_knights_tour_certificate_blocks_each_tour_by_its_arcs_and_a_clause_cu
     (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
     refused = gridsat("check-proof", str(folder))
     assert refused.returncode == 1 and refused.stdout.startswith("not certified: blocking clause 1:"), refused.stdout
+
+
+def test_propagation_counts_the_formulas_own_units_and_a_search_finds_what_it_leaves_open() -> None:
+    from gridsat.solvers.proof.models import first_non_model, first_not_one
+
+    # 2 and 3 are false in every model (unit clauses): -1 rules out exactly one projection.
+    assert first_not_one([[-2], [-3], [1, 2, 3]], [[-1]], [1, 2, 3]) is None
+    # 4 and 5 stay open after 1 and 3 are set: a search finds them, and its model is evaluated.
+    assert first_non_model([[1, 2], [-1, 3], [4, 5]], [[-1, -3]]) is None
+    # 4 and 5 stay open too, but no values of them satisfy the last four clauses: refused.
+    assert first_non_model([[1, 2], [4, 5], [-4, -5], [4, -5], [-4, 5]], [[-1]]) == 1
+
+
+def test_an_orbit_member_blocked_by_its_true_variables_needs_propagation_to_fix_the_rest(
+        tmp_path: Path, monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.solvers.proof import certified, orbits
+
+    outcome = api.count("prime-grid", "3x3", backend="sat", proof=tmp_path / "short")
+    members = (tmp_path / "short" / "orbits.cnf").read_text().splitlines()[-128:]  # after the formula
+    assert outcome.details["certified"] and outcome.count == 128, outcome.details
+    assert all(len(line.split()) == 9 + 1 for line in members)  # a member's nine true cells, then 0
+    full = orbits.unbroken_of
+
+    def weakened(*args):  # the unbroken formula without its at-most-ones: a cell may take two values
+        unbroken = full(*args)
+        f = unbroken.formulation
+        shown = set(f.projection)
+        f.cnf.clauses = [c for c in f.cnf.clauses if not (len(c) == 2 and all(-lit in shown for lit in c))]
+        return unbroken
+
+    monkeypatch.setattr(certified, "unbroken_of", weakened)
+    outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
+    assert outcome.details["certified"] is False, outcome.details
+    assert outcome.details["certificate_failure"].startswith("orbit member 1: its blocking clause names only some")
