@@ -283,3 +283,25 @@ def test_an_orbit_member_blocked_by_its_true_variables_needs_propagation_to_fix_
     outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
     assert outcome.details["certified"] is False, outcome.details
     assert outcome.details["certificate_failure"].startswith("orbit member 1: its blocking clause names only some")
+
+
+def test_check_proof_reads_a_proof_larger_than_its_chunk_a_chunk_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.solvers.proof import clausal
+
+    folder = kept(tmp_path, "prime-grid", "3x3")
+    sizes = [(folder / name).stat().st_size for name in ("proof.drat", "orbits.drat")]
+    assert min(sizes) > 4 * 256
+    parsed: list[int] = []
+    whole = clausal._read_binary
+
+    def spy(data):
+        parsed.append(len(data))
+        return whole(data)
+
+    monkeypatch.setattr(clausal, "CHUNK", 256)
+    monkeypatch.setattr(clausal, "_read_binary", spy)
+    verdict, _ = api.check_proof(folder)
+    assert verdict.certified and verdict.solutions == 128, verdict
+    # each proof in pieces of one chunk and what is left of a step cut by its end; never the file at once
+    assert len(parsed) >= sum(sizes) // 256 and max(parsed) < 2 * 256 <= min(sizes), parsed

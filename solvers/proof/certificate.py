@@ -43,6 +43,7 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
 from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, expand, unbroken_of
 
+Proof = bytes | Path  # a DRAT proof's bytes, or the file holding it
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
 
 
@@ -71,7 +72,7 @@ class Certificate:
     cube: list[list[int]] = field(default_factory=list)  # a unit clause for each of ``fixed``, then blocked ones
     blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
     cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
-    proof: bytes = b""
+    proof: Proof = b""  # as the solver wrote it, or the file check-proof reads it from (never read whole)
     unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
     fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
 
@@ -170,7 +171,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         more, failure = proved([*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
         steps += more
     assumed = ASSUMED if f.images is not None and unbroken is None else ""
-    return Judgement(not failure, failure, counted.solutions, len(certificate.proof), steps,
+    return Judgement(not failure, failure, counted.solutions, size_of(certificate.proof), steps,
                      time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
                      len(certificate.cube), assumed, frozenset(counted.seen))
 
@@ -255,16 +256,25 @@ def members_failure(unbroken: Unbroken | None, members: list[list[int]]) -> str:
     return ""
 
 
-def proved(clauses: list[list[int]], proof: bytes, name: str) -> tuple[int, str]:
-    """The steps of a DRAT ``proof`` that ``clauses`` are unsatisfiable, and why it fails (empty: it holds)."""
-    from gridsat.solvers.proof.clausal import from_lists, read_drat  # numba: only when a proof is checked
+def proved(clauses: list[list[int]], proof: Proof, name: str) -> tuple[int, str]:
+    """The steps of a DRAT ``proof`` that ``clauses`` are unsatisfiable, and why it fails (empty: it holds).
+    A proof in a file is read a chunk at a time (``clausal.read_drat_file``)."""
+    from gridsat.solvers.proof.clausal import from_lists, read_drat, read_drat_file  # numba: only when checked
     from gridsat.solvers.proof.drat import check
 
-    if not proof:
+    if not size_of(proof):
         return 0, f"{name} is missing"
+    steps = read_drat_file(proof) if isinstance(proof, Path) else read_drat(proof)
     # keep_original: CaDiCaL restores eliminated clauses unwritten (solvers.proof.drat)
-    verdict = check(from_lists(clauses), read_drat(proof), keep_original=True)
+    verdict = check(from_lists(clauses), steps, keep_original=True)
     return verdict.steps, "" if verdict.accepted else f"{name}: {verdict.failure}"
+
+
+def size_of(proof: Proof) -> int:
+    """A proof's size in bytes (0: a file that is missing)."""
+    if isinstance(proof, Path):
+        return proof.stat().st_size if proof.exists() else 0
+    return len(proof)
 
 
 def check_folder(folder: Path) -> None:
@@ -364,7 +374,7 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
     clauses = [written.clause(i) for i in range(len(written))]
     encoding, cube = clauses[:len(clauses) - cube_size], clauses[len(clauses) - cube_size:]
     certificate = Certificate(ident, formulation, cube, list(_commented(folder / "blocking.cnf", SOLUTION)),
-                              list(_commented(folder / "cuts.cnf", CUT)), (folder / "proof.drat").read_bytes(),
+                              list(_commented(folder / "cuts.cnf", CUT)), folder / "proof.drat",
                               fixed=fixed or [])
     missing = "formula.cnf has a cube but no 'c gridsat cube-literals' line" if fixed is None and cube else ""
     return certificate, _difference(encoding, formulation.cnf.clauses) or missing or written.error
@@ -428,7 +438,7 @@ def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str
     certificate, difference = read(folder, ident, formulation)
     certificate.unbroken = unbroken_of(puzzle, instance, formulation, ident.encoding)
     if certificate.unbroken is not None and (folder / "orbits.drat").exists():
-        certificate.unbroken.proof = (folder / "orbits.drat").read_bytes()
+        certificate.unbroken.proof = folder / "orbits.drat"
     if not (folder / "proof.drat").exists():
         difference = difference or "proof.drat is missing"
     return certificate, puzzle, instance, difference
@@ -438,5 +448,5 @@ def recheck(folder: Path, build: Build) -> Judgement:
     """Check the certificate in ``folder`` from its files, the formula built again (``build``: see ``load``)."""
     certificate, puzzle, instance, difference = load(folder, build)
     if difference:
-        return Judgement(False, difference, 0, len(certificate.proof), 0, 0.0)
+        return Judgement(False, difference, 0, size_of(certificate.proof), 0, 0.0)
     return judge(certificate, puzzle, instance)

@@ -242,20 +242,22 @@ def _is_reason(d, lits, starts, val, reason):
 
 @njit(cache=True)
 def _dedupe(lits, starts, seen):
-    """Each clause's literals with repeats dropped (first occurrences kept in order)."""
-    out = np.empty_like(lits)
-    out_starts = np.empty_like(starts)
-    m = 0
+    """Each clause's literals with repeats dropped (first occurrences kept in order), in place: a literal
+    is never written after the place it is read from, so the arrays are their own output (a proof's
+    lemmas are most of the checker's memory, and are not copied again)."""
+    m, s = 0, 0
     for c in range(len(starts) - 1):
-        out_starts[c] = m
-        for j in range(starts[c], starts[c + 1]):
+        e = starts[c + 1]
+        starts[c] = m
+        for j in range(s, e):
             if seen[lits[j]] != c + 1:
                 seen[lits[j]] = c + 1
-                out[m] = lits[j]
+                lits[m] = lits[j]
                 m += 1
-    out_starts[len(starts) - 1] = m
+        s = e
+    starts[len(starts) - 1] = m
     seen[:] = 0
-    return out[:m], out_starts
+    return lits[:m], starts
 
 
 @njit(cache=True)
@@ -345,7 +347,8 @@ def check(formula: Clauses | list[list[int]], proof: Clauses, *, extension: bool
     beyond = _beyond(proof, nvars + (len(proof) if extension else 0))
     both = join(formula, proof)
     if beyond is None and not formula.error and not proof.error:
-        status, index, stats = _check(both.lits.copy(), both.starts.astype(np.int64), both.kinds,
+        # ``both`` is new (join copies): the checker reorders and dedupes its literals in place
+        status, index, stats = _check(both.lits, both.starts.astype(np.int64, copy=False), both.kinds,
                                       max(nvars, int(both.lits.max()) >> 1 if len(both.lits) else 0), keep_original)
     else:
         status, index, stats = FAILED, len(formula), np.zeros(6, np.int64)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gridsat.models.breaking import unbroken_encoding
@@ -42,7 +43,7 @@ class Unbroken:
 
     group: Group
     formulation: CnfFormulation
-    proof: bytes = b""
+    proof: bytes | Path = b""  # its bytes, or the file check-proof reads it from
     members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
     moved: list[dict[Key, Key]] = field(default_factory=list, repr=False)  # each element's images of keys so far
 
