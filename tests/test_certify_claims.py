@@ -255,9 +255,10 @@ def test_propagation_counts_the_formulas_own_units_and_a_search_finds_what_it_le
 
     # 2 and 3 are false in every model (unit clauses): -1 rules out exactly one projection.
     assert first_not_one([[-2], [-3], [1, 2, 3]], [[-1]], [1, 2, 3]) is None
-    # 4 and 5 stay open after 1 and 3 are set: a search finds them, and its model is evaluated.
+    # 4 and 5 stay open after 1 and 3 are set: 4 set false propagates 5 true, and that is evaluated.
     assert first_non_model([[1, 2], [-1, 3], [4, 5]], [[-1, -3]]) is None
-    # 4 and 5 stay open too, but no values of them satisfy the last four clauses: refused.
+    # 4 and 5 stay open too, but no values of them satisfy the last four clauses: neither value of 4
+    # propagates without a conflict, the search finds no model either, and the assignment is refused.
     assert first_non_model([[1, 2], [4, 5], [-4, -5], [4, -5], [-4, 5]], [[-1]]) == 1
 
 

@@ -6,7 +6,10 @@ A certificate asks this of every blocked assignment and of every member of every
 them): is it a model of the formula, and does it fix the projection it claims to fix? Asking a PySAT
 solver one assignment at a time cost a quarter of a millisecond each (prime-grid 4x4: 11,124 of them, 4 s
 of a 30 s check); here a whole batch is one numba call. Where propagation leaves a variable of the formula
-unset, the caller asks a solver for the rest (``solvers.proof.models``) and evaluates that model too.
+unset, it is set false (true if false propagates to a conflict) and propagated again, without further
+backtracking; where even that fails, the caller asks a solver for the rest (``solvers.proof.models``).
+Every clause is then evaluated on the full assignment, so nothing rests on the propagation's own
+bookkeeping.
 Top-level consequences of the formula are part of every closure (unlike a PySAT solver's
 ``propagate``, which leaves out what it fixed at its top level).
 """
@@ -97,20 +100,39 @@ def _push(codes, lits, starts, active, val, reason, trail, st, head, nxt):
 
 
 @njit(cache=True)
-def _verdict(codes, shown, closed, lits, starts, val, occurs):
-    """What one propagated assignment found (its literals ``codes``, none in conflict)."""
-    if closed:
-        named = np.zeros(len(shown), np.bool_)
-        for j in range(len(codes)):
-            named[codes[j] >> 1] = True
-        for v in range(len(shown)):
-            if shown[v] and (val[2 * v] == 0 or val[2 * v] == 1 and not named[v]):
-                return OPEN_PROJECTION
-        return MODEL
+def _closure(codes, shown, val):
+    """Whether a propagated assignment (its literals ``codes``) fixes every projection variable (``shown``),
+    those it does not name false."""
+    named = np.zeros(len(shown), np.bool_)
+    for j in range(len(codes)):
+        named[codes[j] >> 1] = True
+    for v in range(len(shown)):
+        if shown[v] and (val[2 * v] == 0 or val[2 * v] == 1 and not named[v]):
+            return OPEN_PROJECTION
+    return MODEL
+
+
+@njit(cache=True)
+def _complete(lits, starts, active, val, reason, trail, st, head, nxt, occurs):
+    """Set each variable propagation left open, false unless that propagates to a conflict, then true
+    (no backtracking further): True when every variable of the formula is then set without a conflict.
+    Auxiliary variables (counters, ladders) are mostly fixed so; what this sets is evaluated after."""
     for v in range(len(occurs)):
         if occurs[v] and val[2 * v] == 0:
-            return PARTIAL
-    for c in range(len(starts) - 1):  # every variable set: evaluate every clause, trusting no watch
+            mark = st[0]
+            _assign(2 * v + 1, -1, val, reason, trail, st)
+            if _propagate(lits, starts, active, val, reason, trail, st, head, nxt):
+                _undo(mark, val, reason, trail, st)
+                _assign(2 * v, -1, val, reason, trail, st)
+                if _propagate(lits, starts, active, val, reason, trail, st, head, nxt):
+                    return False
+    return True
+
+
+@njit(cache=True)
+def _evaluate(lits, starts, val):
+    """MODEL when every clause holds a true literal (trusting no watch), else CONFLICT."""
+    for c in range(len(starts) - 1):
         held = False
         for j in range(starts[c], starts[c + 1]):
             if val[lits[j]] == 1:
@@ -129,8 +151,12 @@ def _settle(lits, starts, active, val, reason, trail, st, head, nxt, occurs, cod
         mine = codes[code_starts[k]:code_starts[k + 1]]
         if st[2] == 1 or _push(mine, lits, starts, active, val, reason, trail, st, head, nxt):
             out[k] = CONFLICT
+        elif closed:
+            out[k] = _closure(mine, shown, val)
+        elif not _complete(lits, starts, active, val, reason, trail, st, head, nxt, occurs):
+            out[k] = PARTIAL
         else:
-            out[k] = _verdict(mine, shown, closed, lits, starts, val, occurs)
+            out[k] = _evaluate(lits, starts, val)
         _undo(base, val, reason, trail, st)
     return out
 
