@@ -6,9 +6,10 @@ CP-SAT writes no proof a checker can read, so its "no more solutions" is replaye
 solution CP-SAT reports is read into the CNF's projection (``cnf_values``; a variable named by CP-SAT's
 key, or a one-hot ``(tag, *key, value)`` variable of CP-SAT's integer ``key``), each image too when CP-SAT's
 model kept one solution per orbit (the group acting on the CNF's variables), and blocked by a clause over
-every projection variable. A proof-writing PySAT solver then refutes the CNF with every solution blocked
-(a lazy CNF's cuts added as the sat backend adds them, each kept with its witness). The certificate is the
-sat backend's own (``solvers.proof.certificate``), judged and kept the same way, so ``gridsat check-proof``
+every projection variable (over its true ones alone where the CNF blocks so: ``block_true_only``). A
+proof-writing PySAT solver then refutes the CNF with every solution blocked (a lazy CNF's cuts added as
+the sat backend adds them, each kept with its witness). The certificate is the sat backend's own
+(``solvers.proof.certificate``), judged and kept the same way, so ``gridsat check-proof``
 reads it unchanged; nothing in it trusts CP-SAT. It is refused if the CNF has a solution CP-SAT did not
 report, or if CP-SAT reported more solutions than the certificate blocks (a repeat).
 """
@@ -112,7 +113,9 @@ class CpsatReplay:
             read = cnf_values(f, values)
             if isinstance(read, str):
                 return read
-            clause = clause_of(f, read)
+            # by its true variables alone where the CNF blocks so (one value per cell): a smaller proof, and
+            # the certificate's check propagates the rest (solvers.proof.models.first_not_one)
+            clause = f.blocking_of([read[key] for key in f.keys]) if f.block_true_only else clause_of(f, read)
             self.certificate.blocking.append((clause, dumps(f.decode(blocked_values(f, clause)))))
         return ""
 
