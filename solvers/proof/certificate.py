@@ -186,7 +186,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
     """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
     of the formula, cube and cuts (empty when there is none)."""
-    from gridsat.solvers.proof.models import first_non_model, first_not_one
+    from gridsat.solvers.proof.models import NOT_ONE, first_unjustified
 
     f = certificate.formulation
     if problem := cube_problem(certificate.fixed, certificate.cube) or \
@@ -204,13 +204,17 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
         problem = f.vouch(clause, witness) if f.vouch else "the encoding adds no cut clauses"
         if problem:
             return f"cut clause {i}: {problem}"
-    given = [*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)]
     blocking = [c for c, _ in certificate.blocking]
-    if (i := first_not_one(f.cnf.clauses, blocking, f.projection)) is not None:
-        return f"blocking clause {i}: it names only some projection variables, and unit propagation on the " \
-               "formula does not set the others false (it may rule out more than one assignment)"
-    if (i := first_non_model(given, blocking)) is not None:
-        return f"blocking clause {i}: the assignment it rules out is no model of the formula, cube and cuts"
+    if certificate.cube or certificate.cuts:  # models of more than the formula: two passes
+        found = first_unjustified(f.cnf.clauses, blocking, f.projection, models=False) or \
+            first_unjustified([*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)], blocking, None)
+    else:
+        found = first_unjustified(f.cnf.clauses, blocking, f.projection)
+    if found and found[0] == NOT_ONE:
+        return f"blocking clause {found[1]}: it names only some projection variables, and unit propagation on " \
+               "the formula does not set the others false (it may rule out more than one assignment)"
+    if found:
+        return f"blocking clause {found[1]}: the assignment it rules out is no model of the formula, cube and cuts"
     return ""
 
 
@@ -243,16 +247,17 @@ def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Ins
 def members_failure(unbroken: Unbroken | None, members: list[list[int]]) -> str:
     """The first orbit member that is no model of the formula without symmetry breaking, or whose blocking
     clause (over its true variables only) rules out more than its own projection (empty: none)."""
-    from gridsat.solvers.proof.models import first_non_model, first_not_one
+    from gridsat.solvers.proof.models import NOT_ONE, first_unjustified
 
     if unbroken is None:
         return ""
     full = unbroken.formulation
-    if (i := first_not_one(full.cnf.clauses, members, full.projection)) is not None:
-        return f"orbit member {i}: its blocking clause names only some projection variables, and unit " \
+    found = first_unjustified(full.cnf.clauses, members, full.projection)
+    if found and found[0] == NOT_ONE:
+        return f"orbit member {found[1]}: its blocking clause names only some projection variables, and unit " \
                "propagation on the formula without symmetry breaking does not set the others false"
-    if (i := first_non_model(full.cnf.clauses, members)) is not None:
-        return f"orbit member {i}: the assignment is no model of the formula without symmetry breaking"
+    if found:
+        return f"orbit member {found[1]}: the assignment is no model of the formula without symmetry breaking"
     return ""
 
 

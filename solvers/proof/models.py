@@ -77,13 +77,8 @@ def first_not_one(clauses: list[list[int]], blocking: list[list[int]], projectio
     (``short_clause``) and from whose assignment unit propagation on ``clauses`` does not set every other
     projection variable false, or None: each then rules out exactly one projection of their models
     (``solvers.proof.propagation``: the checker's own propagation, the formula's top-level units included)."""
-    short = [i for i, clause in enumerate(blocking) if len(clause) < len(projection)]
-    if not short:
-        return None
-    top = max(max(projection, default=0), *(abs(lit) for i in short for lit in blocking[i]))
-    found = Propagation(clauses, top).settle([[-lit for lit in blocking[i]] for i in short], projection)
-    failing = [i for i, status in zip(short, found, strict=True) if status in (CONFLICT, OPEN_PROJECTION)]
-    return failing[0] + 1 if failing else None
+    found = first_unjustified(clauses, blocking, projection, models=False)
+    return found[1] if found else None
 
 
 def first_non_model(clauses: list[list[int]], blocking: list[list[int]]) -> int | None:
@@ -91,20 +86,38 @@ def first_non_model(clauses: list[list[int]], blocking: list[list[int]]) -> int 
     Unit propagation (``solvers.proof.propagation``) finds the other variables, and evaluates every clause
     when it sets them all; where it does not, a solver searches for the rest under the assignment, and its
     model is evaluated here (``satisfied``): nothing rests on the solver's "satisfiable"."""
+    found = first_unjustified(clauses, blocking, None)
+    return found[1] if found else None
+
+
+NOT_ONE, NO_MODEL = "not one", "no model"
+
+
+def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], projection: list[int] | None,
+                      models: bool = True) -> tuple[str, int] | None:
+    """The first blocking clause that is not justified, as (``NOT_ONE`` or ``NO_MODEL``, its 1-based index),
+    or None: with ``projection``, first a short one that ``first_not_one`` refuses; then (``models``) the
+    first whose assignment is no model (``first_non_model``). One propagation pass serves both."""
     from pysat.solvers import Solver
 
     blocked = [[-lit for lit in clause] for clause in blocking]
-    top = max((abs(lit) for clause in blocking for lit in clause), default=0)
+    fixes = [projection is not None and len(clause) < len(projection) for clause in blocking]
+    top = max(max(projection or [0]), *(abs(lit) for clause in blocking for lit in clause), 0)
     formula = from_lists(clauses)
-    found = Propagation(formula, top).settle(blocked)
+    found = Propagation(formula, top).settle(blocked, projection, fixes, models)
+    if (i := next((i for i, status in enumerate(found) if fixes[i] and status in (CONFLICT, OPEN_PROJECTION)),
+                  None)) is not None:
+        return NOT_ONE, i + 1
+    if not models:
+        return None
     if not (found == PARTIAL).any():
         failing = np.flatnonzero(found != MODEL)
-        return int(failing[0]) + 1 if len(failing) else None
+        return (NO_MODEL, int(failing[0]) + 1) if len(failing) else None
     with Solver(name=FINDER, bootstrap_with=clauses) as solver:
         for i, (assumed, status) in enumerate(zip(blocked, found, strict=True), 1):
             if status == PARTIAL:
                 model = solver.get_model() if solver.solve(assumptions=assumed) else None
                 status = MODEL if model and set(assumed) <= set(model) and satisfies(formula, model) else CONFLICT
             if status != MODEL:
-                return i
+                return NO_MODEL, i
     return None

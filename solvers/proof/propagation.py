@@ -23,8 +23,9 @@ from gridsat.solvers.proof.drat import _assign, _attach, _dedupe, _propagate, _u
 
 # What propagating one assignment found: a model (every variable of the formula set, every clause
 # holding), a conflict (no model extends it), a projection not fixed (a variable of it unset, or set true
-# though the assignment did not name it), or a partial assignment (a search must find the rest).
-MODEL, CONFLICT, OPEN_PROJECTION, PARTIAL = 0, 1, 2, 3
+# though the assignment did not name it), a partial assignment (a search must find the rest), or every
+# variable set and a clause false all the same (which only a fault of the propagation would give).
+MODEL, CONFLICT, OPEN_PROJECTION, PARTIAL, FALSE_CLAUSE = 0, 1, 2, 3, 4
 
 
 class Propagation:
@@ -35,17 +36,20 @@ class Propagation:
         self.nvars = max(top, int(formula.lits.max()) >> 1 if len(formula.lits) else 0)
         self.state = _attached(formula.lits.astype(np.int32), formula.starts.astype(np.int64), self.nvars)
 
-    def settle(self, assignments: list[list[int]], projection: list[int] | None = None) -> np.ndarray:
-        """For each assignment (DIMACS literals), what propagating it found (``MODEL`` ... ``PARTIAL``). With
-        ``projection``, whether it fixes every projection variable, those it does not name false, instead:
-        ``OPEN_PROJECTION`` or ``CONFLICT`` when not, else ``MODEL`` (then unchecked as a model)."""
+    def settle(self, assignments: list[list[int]], projection: list[int] | None = None, fixes: list[bool] | None = None,
+               models: bool = True) -> np.ndarray:
+        """For each assignment (DIMACS literals), what propagating it found (``MODEL`` ... ``PARTIAL``).
+        ``fixes``: the assignments that must also fix every ``projection`` variable, those they do not name
+        false (``OPEN_PROJECTION`` when not); ``models=False``: found no further than that (``MODEL``: no
+        conflict, and the projection fixed where asked)."""
         flat, starts = _flatten(assignments)
         if len(flat) and int(np.abs(flat).max()) > self.nvars:
             raise ValueError("an assignment names a variable the formula does not have")
         shown = np.zeros(self.nvars + 1, np.bool_)
         if projection is not None:
             shown[np.asarray(projection, np.int64)] = True
-        return _settle(*self.state, 2 * np.abs(flat) + (flat < 0), starts, shown, projection is not None)
+        asked = np.asarray(fixes if fixes is not None else [False] * len(assignments), np.bool_)
+        return _settle(*self.state, 2 * np.abs(flat) + (flat < 0), starts, shown, asked, models)
 
     def implied_false(self, true: list[int], candidates: list[int]) -> set[int]:
         """Those of ``candidates`` (variables) that unit propagation sets false once ``true`` (variables)
@@ -131,7 +135,7 @@ def _complete(lits, starts, active, val, reason, trail, st, head, nxt, occurs):
 
 @njit(cache=True)
 def _evaluate(lits, starts, val):
-    """MODEL when every clause holds a true literal (trusting no watch), else CONFLICT."""
+    """MODEL when every clause holds a true literal (trusting no watch), else FALSE_CLAUSE."""
     for c in range(len(starts) - 1):
         held = False
         for j in range(starts[c], starts[c + 1]):
@@ -139,20 +143,23 @@ def _evaluate(lits, starts, val):
                 held = True
                 break
         if not held:
-            return CONFLICT
+            return FALSE_CLAUSE
     return MODEL
 
 
 @njit(cache=True)
-def _settle(lits, starts, active, val, reason, trail, st, head, nxt, occurs, codes, code_starts, shown, closed):
+def _settle(lits, starts, active, val, reason, trail, st, head, nxt, occurs, codes, code_starts, shown, fixes,
+            models):
     out = np.empty(len(code_starts) - 1, np.int8)
     base = st[0]
     for k in range(len(out)):
         mine = codes[code_starts[k]:code_starts[k + 1]]
         if st[2] == 1 or _push(mine, lits, starts, active, val, reason, trail, st, head, nxt):
             out[k] = CONFLICT
-        elif closed:
-            out[k] = _closure(mine, shown, val)
+        elif fixes[k] and _closure(mine, shown, val) == OPEN_PROJECTION:
+            out[k] = OPEN_PROJECTION
+        elif not models:
+            out[k] = MODEL
         elif not _complete(lits, starts, active, val, reason, trail, st, head, nxt, occurs):
             out[k] = PARTIAL
         else:
