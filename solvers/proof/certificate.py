@@ -31,7 +31,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, expand, unbroken_of
+from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, blocked_values, expand, unbroken_of
 
 Proof = bytes | Path  # a DRAT proof's bytes, or the file holding it
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
@@ -75,6 +75,8 @@ class Certificate:
     proof: Proof = b""  # as the solver wrote it, or the file check-proof reads it from (never read whole)
     unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
     fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
+    # the solutions (frozen) the rule verifier accepted while this certificate was judged: asked once each
+    accepted: set[Hashable] = field(default_factory=set, repr=False)
 
     @property
     def proves_orbits(self) -> bool:
@@ -128,21 +130,24 @@ class Judgement:
                 **({"certificate_assumes": self.assumed} if self.assumed and not self.failure else {})}
 
 
-def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str) -> str | None:
-    """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is."""
+def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str,
+                     accepted: set[Hashable] | None = None) -> str | None:
+    """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is.
+    ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again."""
     if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
         return "it does not name every projection variable exactly once"
-    blocked = {-lit for lit in clause}  # the one projection assignment the clause rules out
-    values = {f.pool.obj(v): int(v in blocked) for v in f.projection}
-    solution = f.decode(values)
-    problems = puzzle.verify(instance, solution)
-    if problems:
-        return f"the assignment it rules out is not a solution: {problems[0]}"
+    solution = f.decode(blocked_values(f, clause))  # the one projection assignment the clause rules out
+    frozen = freeze(solution)
+    if accepted is None or frozen not in accepted:
+        if problems := puzzle.verify(instance, solution):
+            return f"the assignment it rules out is not a solution: {problems[0]}"
+        if accepted is not None:
+            accepted.add(frozen)
     try:
         written = freeze(json.loads(text))
     except ValueError:
         return f"the solution beside it is unreadable: {text[:60]!r}"
-    if written != freeze(solution):
+    if written != frozen:
         return "the assignment it rules out is not the solution written beside it"
     return None
 
@@ -180,7 +185,8 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
     """The blocked assignments' orbits expanded and checked (``solvers.proof.orbits.expand``); on the
     variables of the formula without symmetry breaking too when the orbits are proved."""
     unbroken = certificate.unbroken if certificate.proves_orbits else None
-    return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+    return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance,
+                  certificate.accepted)
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
@@ -194,7 +200,7 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
         return problem
     seen: set[tuple[int, ...]] = set()
     for i, (clause, text) in enumerate(certificate.blocking, 1):
-        problem = blocking_problem(f, puzzle, instance, clause, text)
+        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted)
         if problem is None and tuple(sorted(clause)) in seen:
             problem = "it repeats an earlier blocking clause"
         seen.add(tuple(sorted(clause)))

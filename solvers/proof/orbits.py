@@ -121,17 +121,18 @@ class OrbitCount:
 
 
 def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
-           instance: Instance) -> OrbitCount:
+           instance: Instance, accepted: set[Hashable] | None = None) -> OrbitCount:
     """Expand each blocked assignment's orbit as the run counted it (``images``) and check it: every image
     a solution the rule verifier accepts, no solution in two orbits; with ``unbroken``, also on the
-    variables, whose images must decode to the same solutions (their models are ``solvers.proof.models``'s)."""
+    variables, whose images must decode to the same solutions (their models are ``solvers.proof.models``'s).
+    ``accepted``: the solutions (frozen) the verifier accepted already, which it is not asked again."""
     found = OrbitCount()
     owner = found.seen
     for i, clause in enumerate(blocking, 1):
         values = blocked_values(f, clause)
         orbit = {freeze(s): s for s in (f.images(f.decode(values)) if f.images is not None else [f.decode(values)])}
         for frozen, solution in orbit.items():
-            problem = solution_problem(puzzle, instance, solution, frozen, owner, i)
+            problem = solution_problem(puzzle, instance, solution, frozen, owner, i, accepted)
             if problem:
                 return OrbitCount(failure=f"blocked assignment {i}: {problem}")
         found.solutions += len(orbit)
@@ -148,12 +149,14 @@ def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int
 
 
 def solution_problem(puzzle: Puzzle, instance: Instance, solution: Any, frozen: Hashable,
-                     owner: dict[Hashable, int], i: int) -> str | None:
+                     owner: dict[Hashable, int], i: int, accepted: set[Hashable] | None = None) -> str | None:
     """Why a member of blocked assignment ``i``'s orbit is not a new solution (``owner``: the orbit each
-    solution so far belongs to)."""
-    problems = puzzle.verify(instance, solution)
-    if problems:
-        return f"a member of its orbit is not a solution: {problems[0]}"
+    solution so far belongs to; ``accepted``: as for ``expand``)."""
+    if accepted is None or frozen not in accepted:
+        if problems := puzzle.verify(instance, solution):
+            return f"a member of its orbit is not a solution: {problems[0]}"
+        if accepted is not None:
+            accepted.add(frozen)
     if frozen in owner:
         return f"it stands for a solution that blocked assignment {owner[frozen]} stands for too"
     owner[frozen] = i
