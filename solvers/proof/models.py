@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from gridsat.solvers.proof.clausal import Clauses, from_lists
-from gridsat.solvers.proof.propagation import CONFLICT, MODEL, OPEN_PROJECTION, PARTIAL, Propagation
+from gridsat.solvers.proof.propagation import CONFLICT, MODEL, OPEN_PROJECTION, PARTIAL, Propagation, flatten
 
 FINDER = "cadical195"  # any PySAT solver would do: its answer is checked here
 
@@ -100,22 +100,24 @@ def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], proje
     first whose assignment is no model (``first_non_model``). One propagation pass serves both."""
     from pysat.solvers import Solver
 
-    blocked = [[-lit for lit in clause] for clause in blocking]
-    fixes = [projection is not None and len(clause) < len(projection) for clause in blocking]
-    top = max(max(projection or [0]), *(abs(lit) for clause in blocking for lit in clause), 0)
+    flat, starts = flatten(blocking)
+    sizes = np.diff(starts)
+    fixes = sizes < len(projection) if projection is not None else np.zeros(len(blocking), np.bool_)
+    top = max(max(projection or [0]), int(np.abs(flat).max()) if len(flat) else 0)
     formula = from_lists(clauses)
-    found = Propagation(formula, top).settle(blocked, projection, fixes, models)
-    if (i := next((i for i, status in enumerate(found) if fixes[i] and status in (CONFLICT, OPEN_PROJECTION)),
-                  None)) is not None:
-        return NOT_ONE, i + 1
+    found = Propagation(formula, top).settle(blocking, projection, fixes, models, negated=True)
+    not_one = np.flatnonzero(fixes & ((found == CONFLICT) | (found == OPEN_PROJECTION)))
+    if len(not_one):
+        return NOT_ONE, int(not_one[0]) + 1
     if not models:
         return None
     if not (found == PARTIAL).any():
         failing = np.flatnonzero(found != MODEL)
         return (NO_MODEL, int(failing[0]) + 1) if len(failing) else None
     with Solver(name=FINDER, bootstrap_with=clauses) as solver:
-        for i, (assumed, status) in enumerate(zip(blocked, found, strict=True), 1):
+        for i, (clause, status) in enumerate(zip(blocking, found, strict=True), 1):
             if status == PARTIAL:
+                assumed = [-lit for lit in clause]
                 model = solver.get_model() if solver.solve(assumptions=assumed) else None
                 status = MODEL if model and set(assumed) <= set(model) and satisfies(formula, model) else CONFLICT
             if status != MODEL:

@@ -37,19 +37,21 @@ class Propagation:
         self.state = _attached(formula.lits.astype(np.int32), formula.starts.astype(np.int64), self.nvars)
 
     def settle(self, assignments: list[list[int]], projection: list[int] | None = None, fixes: list[bool] | None = None,
-               models: bool = True) -> np.ndarray:
-        """For each assignment (DIMACS literals), what propagating it found (``MODEL`` ... ``PARTIAL``).
-        ``fixes``: the assignments that must also fix every ``projection`` variable, those they do not name
-        false (``OPEN_PROJECTION`` when not); ``models=False``: found no further than that (``MODEL``: no
-        conflict, and the projection fixed where asked)."""
-        flat, starts = _flatten(assignments)
+               models: bool = True, negated: bool = False) -> np.ndarray:
+        """For each assignment (DIMACS literals; ``negated``: each given as the clause that rules it out),
+        what propagating it found (``MODEL`` ... ``PARTIAL``). ``fixes``: the assignments that must also fix
+        every ``projection`` variable, those they do not name false (``OPEN_PROJECTION`` when not);
+        ``models=False``: found no further than that (``MODEL``: no conflict, and the projection fixed
+        where asked)."""
+        flat, starts = flatten(assignments)
         if len(flat) and int(np.abs(flat).max()) > self.nvars:
             raise ValueError("an assignment names a variable the formula does not have")
         shown = np.zeros(self.nvars + 1, np.bool_)
         if projection is not None:
             shown[np.asarray(projection, np.int64)] = True
         asked = np.asarray(fixes if fixes is not None else [False] * len(assignments), np.bool_)
-        return _settle(*self.state, 2 * np.abs(flat) + (flat < 0), starts, shown, asked, models)
+        codes = 2 * np.abs(flat) + ((flat > 0) if negated else (flat < 0))
+        return _settle(*self.state, codes, starts, shown, asked, models)
 
     def implied_false(self, true: list[int], candidates: list[int]) -> set[int]:
         """Those of ``candidates`` (variables) that unit propagation sets false once ``true`` (variables)
@@ -59,7 +61,8 @@ class Propagation:
         return {int(v) for v in found}
 
 
-def _flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+def flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of DIMACS literals as one array, and where each list starts (one entry more, the end)."""
     starts = np.zeros(len(assignments) + 1, np.int64)
     np.cumsum([len(a) for a in assignments], out=starts[1:])
     flat = np.fromiter((lit for a in assignments for lit in a), np.int64, int(starts[-1]))
