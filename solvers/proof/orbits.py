@@ -46,6 +46,19 @@ class Unbroken:
     proof: bytes | Path = b""  # its bytes, or the file check-proof reads it from
     members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
     moved: list[dict[Key, Key]] = field(default_factory=list, repr=False)  # each element's images of keys so far
+    index: dict[Key, int] = field(default_factory=dict, repr=False)  # the formula's projection variable of each key
+    all_false: dict[Key, int] = field(default_factory=dict, repr=False)  # its projection, every key 0
+
+    def values_of(self, clause: list[int]) -> dict[Key, int]:
+        """``blocked_values`` on the formula without the breaking, copied from one all-false projection
+        (a copy keeps its keys' hashes: this runs for every orbit member)."""
+        if not self.all_false:
+            self.all_false = dict.fromkeys(self.formulation.keys, 0)
+        values, obj = self.all_false.copy(), self.formulation.pool.obj
+        for literal in clause:
+            if literal < 0 and (key := obj(-literal)) in values:
+                values[key] = 1
+        return values
 
 
 def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: str) -> Unbroken | None:
@@ -76,21 +89,24 @@ def blocked_values(f: CnfFormulation, clause: list[int]) -> dict[Key, int]:
 def members_of(unbroken: Unbroken, values: dict[Key, int]) -> list[list[int]] | str:
     """The distinct images of an assignment on the unbroken formula's variables, or why one is none."""
     members: dict[tuple[int, ...], list[int]] = {}
-    for image in images(unbroken.group, values, unbroken.formulation, unbroken.moved):
+    if not unbroken.index:
+        unbroken.index = dict(zip(unbroken.formulation.keys, unbroken.formulation.projection, strict=True))
+    for image in images(unbroken.group, values, unbroken.formulation, unbroken.moved, unbroken.index):
         if isinstance(image, str):
             return image
         members.setdefault(tuple(image), image)
     return list(members.values())
 
 
-def images(group: Group, values: dict[Key, int], full: CnfFormulation,
-           moved: list[dict[Key, Key]] | None = None) -> Iterator[list[int] | str]:
+def images(group: Group, values: dict[Key, int], full: CnfFormulation, moved: list[dict[Key, Key]] | None = None,
+           index: dict[Key, int] | None = None) -> Iterator[list[int] | str]:
     """Each element's image of an assignment, as the blocking clause of ``full`` that rules it out (over
     its true variables alone when ``full`` blocks so: the orbits proof is then far smaller, and
     ``certificate.members_failure`` checks that propagation fixes the rest), or the reason it is no
     assignment of ``full`` (a true variable sent to a key ``full`` has no variable for). ``moved``: each
-    element's images of keys found so far, kept between calls (every orbit asks the same few)."""
-    index = dict(zip(full.keys, full.projection, strict=True))
+    element's images of keys found so far, kept between calls (every orbit asks the same few); ``index``:
+    ``full``'s projection variable of each key (built when not given)."""
+    index = index or dict(zip(full.keys, full.projection, strict=True))
     moved = [{} for _ in group.elements] if moved is None else moved
     moved += [{} for _ in group.elements[len(moved):]]
     true_keys = [key for key, value in values.items() if value]
@@ -104,7 +120,7 @@ def images(group: Group, values: dict[Key, int], full: CnfFormulation,
             true.add(index[image])
         else:
             if full.block_true_only:
-                yield [-v for v in full.projection if v in true]
+                yield [-v for v in sorted(true)]
             else:
                 yield [-v if v in true else v for v in full.projection]
 
@@ -140,7 +156,7 @@ def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int
             members = members_of(unbroken, values)
             if isinstance(members, str):
                 return OrbitCount(failure=f"blocked assignment {i}: {members}")
-            decoded = {freeze(unbroken.formulation.decode(blocked_values(unbroken.formulation, m))) for m in members}
+            decoded = {freeze(unbroken.formulation.decode(unbroken.values_of(m))) for m in members}
             if decoded != set(orbit) or len(decoded) != len(members):
                 return OrbitCount(failure=f"blocked assignment {i}: its orbit on the variables ({len(members)} "
                                           f"assignments) is not its orbit of {len(orbit)} solutions")
