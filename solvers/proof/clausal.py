@@ -11,7 +11,10 @@ proof line starting with ``d`` is a deletion, lines starting with ``c`` (and DIM
 skipped. The binary format is a byte ``a`` (addition) or ``d`` (deletion), then each literal code as an
 unsigned LEB128 number (7 bits a byte, low first, high bit set on all but the last), then a zero byte.
 A literal code must fit int32 (a variable below 2**30): a larger one is an unreadable byte, in either form.
-Parsing is a numba loop over the bytes, since proofs run to millions of literals.
+Parsing is a numba loop over the bytes, since proofs run to millions of literals, a piece of ``CHUNK``
+bytes at a time: a step cut by a piece's end is read again with the next piece, so the result is the
+same as reading the whole, while only the steps parsed and one piece are in memory (``read_drat_file``
+never holds a proof file's bytes whole; issue 53).
 """
 from __future__ import annotations
 
