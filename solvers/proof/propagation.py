@@ -1,6 +1,6 @@
 """Unit propagation on one formula from many partial assignments: the checker's own propagation
-(``solvers.proof.drat``'s two watched literals), its clauses attached once, each assignment propagated and
-taken back in turn.
+(``solvers.proof.watches``: two watched literals, as in ``solvers.proof.drat``), its clauses attached
+once, each assignment propagated and taken back in turn.
 
 A certificate asks this of every blocked assignment and of every member of every orbit (thousands of
 them): is it a model of the formula, and does it fix the projection it claims to fix? Asking a PySAT
@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from gridsat.solvers.proof.clausal import Clauses, from_lists
-from gridsat.solvers.proof.drat import _assign, _attach, _dedupe, _propagate, _undo
+from gridsat.solvers.proof.watches import _assign, _attach, _dedupe, _propagate, _undo
 
 # What propagating one assignment found: a model (every variable of the formula set, every clause
 # holding), a conflict (no model extends it), a projection not fixed (a variable of it unset, or set true
