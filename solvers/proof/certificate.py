@@ -192,7 +192,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
     """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
     of the formula, cube and cuts (empty when there is none)."""
-    from gridsat.solvers.proof.models import NOT_ONE, first_unjustified
+    from gridsat.solvers.proof.models import first_unjustified
 
     f = certificate.formulation
     if problem := cube_problem(certificate.fixed, certificate.cube) or \
@@ -216,12 +216,7 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
             first_unjustified([*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)], blocking, None)
     else:
         found = first_unjustified(f.cnf.clauses, blocking, f.projection)
-    if found and found[0] == NOT_ONE:
-        return f"blocking clause {found[1]}: it names only some projection variables, and unit propagation on " \
-               "the formula does not set the others false (it may rule out more than one assignment)"
-    if found:
-        return f"blocking clause {found[1]}: the assignment it rules out is no model of the formula, cube and cuts"
-    return ""
+    return unjustified(found, "blocking clause", "the formula", "the formula, cube and cuts")
 
 
 def cube_problem(fixed: list[int], cube: list[list[int]]) -> str:
@@ -253,18 +248,29 @@ def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Ins
 def members_failure(unbroken: Unbroken | None, members: list[list[int]]) -> str:
     """The first orbit member that is no model of the formula without symmetry breaking, or whose blocking
     clause (over its true variables only) rules out more than its own projection (empty: none)."""
-    from gridsat.solvers.proof.models import NOT_ONE, first_unjustified
+    from gridsat.solvers.proof.models import first_unjustified
 
     if unbroken is None:
         return ""
     full = unbroken.formulation
     found = first_unjustified(full.cnf.clauses, members, full.projection)
-    if found and found[0] == NOT_ONE:
-        return f"orbit member {found[1]}: its blocking clause names only some projection variables, and unit " \
-               "propagation on the formula without symmetry breaking does not set the others false"
-    if found:
-        return f"orbit member {found[1]}: the assignment is no model of the formula without symmetry breaking"
-    return ""
+    unbroken_formula = "the formula without symmetry breaking"
+    return unjustified(found, "orbit member", unbroken_formula, unbroken_formula)
+
+
+def unjustified(found: tuple[str, int] | None, what: str, propagated: str, models: str) -> str:
+    """Why ``first_unjustified`` refused (empty when it did not): the ``what`` it names (a blocking clause, an
+    orbit member), short and not fixing the projection by propagation on ``propagated``, or no model of
+    ``models``."""
+    from gridsat.solvers.proof.models import NOT_ONE
+
+    if found is None:
+        return ""
+    kind, i = found
+    if kind == NOT_ONE:
+        return f"{what} {i}: it names only some projection variables, and unit propagation on {propagated} " \
+               "does not set the others false (it may rule out more than one assignment)"
+    return f"{what} {i}: the assignment it rules out is no model of {models}"
 
 
 def proved(clauses: list[list[int]], proof: Proof, name: str) -> tuple[int, str]:
