@@ -306,3 +306,30 @@ def test_check_proof_reads_a_proof_larger_than_its_chunk_a_chunk_at_a_time(tmp_p
     assert verdict.certified and verdict.solutions == 128, verdict
     # each proof in pieces of one chunk and what is left of a step cut by its end; never the file at once
     assert len(parsed) >= sum(sizes) // 256 and max(parsed) < 2 * 256 <= min(sizes), parsed
+
+
+def test_a_cpsat_part_split_again_blocks_what_was_counted_as_the_check_requires() -> None:
+    # A CP-SAT part split again carries the solutions counted before it; they enter its cube in the CNF's
+    # own blocking form, which the check requires (a run split again under load was refused before).
+    from types import SimpleNamespace
+
+    from pysat.solvers import Solver
+
+    from gridsat.models import get_puzzle
+    from gridsat.models.encoding import resolve_for
+    from gridsat.solvers.proof.certificate import cube_blocked_problem
+    from gridsat.solvers.proof.claim import Certify
+    from gridsat.solvers.proof.replay import CpsatReplay
+
+    puzzle = get_puzzle("knights-tour")
+    instance = puzzle.parse("5x5", {"start": "0,0"})
+    source = puzzle.cpsat(instance, resolve_for(puzzle, "cpsat", None))
+    replay = CpsatReplay.start(Certify("5x5", (("start", "0,0"),)), puzzle, instance, source, "default")
+    f = replay.certificate.formulation
+    with Solver(name="cadical195", bootstrap_with=f.cnf.clauses) as solver:
+        assert solver.solve() and f.refine is None
+        values = f.values(solver.get_model())
+    row = tuple(values[key] for key in f.keys)
+    replay.restrict(SimpleNamespace(fixed=(), blocked=[row]), list(f.keys))
+    assert replay.certificate.cube_blocked == [f.blocking_of(row)] and f.block_true_only
+    assert cube_blocked_problem(replay.certificate, puzzle, instance) == ""

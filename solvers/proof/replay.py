@@ -68,6 +68,12 @@ def clause_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
     return [-index[key] if value else index[key] for key, value in values.items()]
 
 
+def blocking_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
+    """The CNF's own blocking clause of a projection (``CnfFormulation.blocking_of``: over its true
+    variables alone where the CNF blocks so, else over every projection variable)."""
+    return f.blocking_of([values[key] for key in f.keys])
+
+
 @dataclass
 class CpsatReplay:
     """The solutions of one CP-SAT search as it runs, and its certificate once CP-SAT said "no more"."""
@@ -104,7 +110,8 @@ class CpsatReplay:
         fixed = cnf_values(f, dict(part.fixed), partial=True)
         literals = [-lit for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
         blocked = [cnf_values(f, dict(zip(keys, row, strict=True))) for row in part.blocked]
-        self.certificate.within(literals, [clause_of(f, values) for values in blocked if isinstance(values, dict)])
+        # blocked as the sat backend blocks them in a cube (``blocking_of``), the form the check requires
+        self.certificate.within(literals, [blocking_of(f, values) for values in blocked if isinstance(values, dict)])
 
     def block(self) -> str:
         """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""
@@ -115,7 +122,7 @@ class CpsatReplay:
                 return read
             # by its true variables alone where the CNF blocks so (one value per cell): a smaller proof, and
             # the certificate's check propagates the rest (solvers.proof.models.first_not_one)
-            clause = f.blocking_of([read[key] for key in f.keys]) if f.block_true_only else clause_of(f, read)
+            clause = blocking_of(f, read)
             self.certificate.blocking.append((clause, dumps(f.decode(blocked_values(f, clause)))))
         return ""
 
