@@ -248,3 +248,88 @@ def test_a_knights_tour_certificate_blocks_each_tour_by_its_arcs_and_a_clause_cu
     (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
     refused = gridsat("check-proof", str(folder))
     assert refused.returncode == 1 and refused.stdout.startswith("not certified: blocking clause 1:"), refused.stdout
+
+
+def test_propagation_counts_the_formulas_own_units_and_a_search_finds_what_it_leaves_open() -> None:
+    from gridsat.solvers.proof.models import first_non_model, first_not_one
+
+    # 2 and 3 are false in every model (unit clauses): -1 rules out exactly one projection.
+    assert first_not_one([[-2], [-3], [1, 2, 3]], [[-1]], [1, 2, 3]) is None
+    # 4 and 5 stay open after 1 and 3 are set: 4 set false propagates 5 true, and that is evaluated.
+    assert first_non_model([[1, 2], [-1, 3], [4, 5]], [[-1, -3]]) is None
+    # 4 and 5 stay open too, but no values of them satisfy the last four clauses: neither value of 4
+    # propagates without a conflict, the search finds no model either, and the assignment is refused.
+    assert first_non_model([[1, 2], [4, 5], [-4, -5], [4, -5], [-4, 5]], [[-1]]) == 1
+
+
+def test_an_orbit_member_blocked_by_its_true_variables_needs_propagation_to_fix_the_rest(
+        tmp_path: Path, monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.solvers.proof import certified, orbits
+
+    outcome = api.count("prime-grid", "3x3", backend="sat", proof=tmp_path / "short")
+    members = (tmp_path / "short" / "orbits.cnf").read_text().splitlines()[-128:]  # after the formula
+    assert outcome.details["certified"] and outcome.count == 128, outcome.details
+    assert all(len(line.split()) == 9 + 1 for line in members)  # a member's nine true cells, then 0
+    full = orbits.unbroken_of
+
+    def weakened(*args):  # the unbroken formula without its at-most-ones: a cell may take two values
+        unbroken = full(*args)
+        f = unbroken.formulation
+        shown = set(f.projection)
+        f.cnf.clauses = [c for c in f.cnf.clauses if not (len(c) == 2 and all(-lit in shown for lit in c))]
+        return unbroken
+
+    monkeypatch.setattr(certified, "unbroken_of", weakened)
+    outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
+    assert outcome.details["certified"] is False, outcome.details
+    assert outcome.details["certificate_failure"].startswith("orbit member 1: it names only some")
+
+
+def test_check_proof_reads_a_proof_larger_than_its_chunk_a_chunk_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    from gridsat import api
+    from gridsat.solvers.proof import clausal
+
+    folder = kept(tmp_path, "prime-grid", "3x3")
+    sizes = [(folder / name).stat().st_size for name in ("proof.drat", "orbits.drat")]
+    assert min(sizes) > 4 * 256
+    parsed: list[int] = []
+    whole = clausal._read_binary
+
+    def spy(data):
+        parsed.append(len(data))
+        return whole(data)
+
+    monkeypatch.setattr(clausal, "CHUNK", 256)
+    monkeypatch.setattr(clausal, "_read_binary", spy)
+    verdict, _ = api.check_proof(folder)
+    assert verdict.certified and verdict.solutions == 128, verdict
+    # each proof in pieces of one chunk and what is left of a step cut by its end; never the file at once
+    assert len(parsed) >= sum(sizes) // 256 and max(parsed) < 2 * 256 <= min(sizes), parsed
+
+
+def test_a_cpsat_part_split_again_blocks_what_was_counted_as_the_check_requires() -> None:
+    # A CP-SAT part split again carries the solutions counted before it; they enter its cube in the CNF's
+    # own blocking form, which the check requires (a run split again under load was refused before).
+    from types import SimpleNamespace
+
+    from pysat.solvers import Solver
+
+    from gridsat.models import get_puzzle
+    from gridsat.models.encoding import resolve_for
+    from gridsat.solvers.proof.certificate import cube_blocked_problem
+    from gridsat.solvers.proof.claim import Certify
+    from gridsat.solvers.proof.replay import CpsatReplay
+
+    puzzle = get_puzzle("knights-tour")
+    instance = puzzle.parse("5x5", {"start": "0,0"})
+    source = puzzle.cpsat(instance, resolve_for(puzzle, "cpsat", None))
+    replay = CpsatReplay.start(Certify("5x5", (("start", "0,0"),)), puzzle, instance, source, "default")
+    f = replay.certificate.formulation
+    with Solver(name="cadical195", bootstrap_with=f.cnf.clauses) as solver:
+        assert solver.solve() and f.refine is None
+        values = f.values(solver.get_model())
+    row = tuple(values[key] for key in f.keys)
+    replay.restrict(SimpleNamespace(fixed=(), blocked=[row]), list(f.keys))
+    assert replay.certificate.cube_blocked == [f.blocking_of(row)] and f.block_true_only
+    assert cube_blocked_problem(replay.certificate, puzzle, instance) == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba")
@@ -12,7 +13,17 @@ from naive_propagation import propagate  # noqa: E402
 from pysat.examples.genhard import PHP  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
 
-from gridsat.solvers.proof.clausal import ADD, DELETE, Clauses, from_lists, join, read_cnf, read_drat, write_binary  # noqa: E402
+from gridsat.solvers.proof.clausal import (  # noqa: E402
+    ADD,
+    DELETE,
+    Clauses,
+    from_lists,
+    join,
+    read_cnf,
+    read_drat,
+    read_drat_file,
+    write_binary,
+)
 from gridsat.solvers.proof.drat import check  # noqa: E402
 
 PROVERS = ["cadical195", "cadical153", "glucose4", "lingeling", "maplechrono"]
@@ -136,6 +147,22 @@ def test_a_proof_cut_short_keeps_its_whole_steps_only(cut: int) -> None:
         assert [steps.clause(i) for i in range(len(steps))] == [[-1], [-2], [-1, 4]][:len(steps)]
         verdict = check(FORMULA, steps)
         assert not verdict.accepted and "without deriving the empty clause" in verdict.failure
+
+
+SAMPLES = [b"c lemma\n-1 0\nd -2 5 0\nc a comment longer than a chunk " + b"x" * 40 + b"\n-12 7 0 0\n",
+           b"-1 0\n2 - 0\n", b"1 01 0 00 -2 0\n", b"p cnf 1 1\n1 x 0\n", b"-1 0\n-2 0\nd -1 4 0\n0",
+           b"c only a comment, no newline"]
+
+
+@pytest.mark.parametrize("data", [*SAMPLES, *(write_binary(read_drat(d)) for d in SAMPLES[:1] + SAMPLES[2:3])])
+def test_a_proof_file_read_in_chunks_of_any_size_reads_as_the_whole(tmp_path, data: bytes) -> None:
+    whole = read_drat(data)
+    (tmp_path / "proof.drat").write_bytes(data)
+    for chunk in (1, 2, 3, 5, 8, 64):
+        read = read_drat_file(tmp_path / "proof.drat", chunk)
+        assert read.error == whole.error and list(read.kinds) == list(whole.kinds), (chunk, read.error)
+        assert [read.clause(i) for i in range(len(read))] == [whole.clause(i) for i in range(len(whole))]
+        assert read.starts[-1] == len(read.lits) and read.lits.dtype == np.int32
 
 
 def random_formula(rng: random.Random, variables: int, clauses: int) -> list[list[int]]:

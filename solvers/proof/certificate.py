@@ -31,7 +31,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,8 +42,9 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, expand, unbroken_of
+from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, blocked_values, expand, unbroken_of
 
+Proof = bytes | Path  # a DRAT proof's bytes, or the file holding it
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
 
 
@@ -72,9 +73,11 @@ class Certificate:
     cube: list[list[int]] = field(default_factory=list)  # a unit clause for each of ``fixed``, then blocked ones
     blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
     cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
-    proof: bytes = b""
+    proof: Proof = b""  # as the solver wrote it, or the file check-proof reads it from (never read whole)
     unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
     fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
+    # the solutions (frozen) the rule verifier accepted while this certificate was judged: asked once each
+    accepted: set[Hashable] = field(default_factory=set, repr=False)
 
     @property
     def proves_orbits(self) -> bool:
@@ -128,21 +131,24 @@ class Judgement:
                 **({"certificate_assumes": self.assumed} if self.assumed and not self.failure else {})}
 
 
-def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str) -> str | None:
-    """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is."""
+def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str,
+                     accepted: set[Hashable] | None = None) -> str | None:
+    """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is.
+    ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again."""
     if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
         return "it does not name every projection variable exactly once"
-    blocked = {-lit for lit in clause}  # the one projection assignment the clause rules out
-    values = {f.pool.obj(v): int(v in blocked) for v in f.projection}
-    solution = f.decode(values)
-    problems = puzzle.verify(instance, solution)
-    if problems:
-        return f"the assignment it rules out is not a solution: {problems[0]}"
+    solution = f.decode(blocked_values(f, clause))  # the one projection assignment the clause rules out
+    frozen = freeze(solution)
+    if accepted is None or frozen not in accepted:
+        if problems := puzzle.verify(instance, solution):
+            return f"the assignment it rules out is not a solution: {problems[0]}"
+        if accepted is not None:
+            accepted.add(frozen)
     try:
         written = freeze(json.loads(text))
     except ValueError:
         return f"the solution beside it is unreadable: {text[:60]!r}"
-    if written != freeze(solution):
+    if written != frozen:
         return "the assignment it rules out is not the solution written beside it"
     return None
 
@@ -171,7 +177,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         more, failure = proved([*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
         steps += more
     assumed = ASSUMED if f.images is not None and unbroken is None else ""
-    return Judgement(not failure, failure, counted.solutions, len(certificate.proof), steps,
+    return Judgement(not failure, failure, counted.solutions, size_of(certificate.proof), steps,
                      time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
                      len(certificate.cube), assumed, frozenset(counted.seen))
 
@@ -180,13 +186,14 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
     """The blocked assignments' orbits expanded and checked (``solvers.proof.orbits.expand``); on the
     variables of the formula without symmetry breaking too when the orbits are proved."""
     unbroken = certificate.unbroken if certificate.proves_orbits else None
-    return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance)
+    return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance,
+                  certificate.accepted)
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
     """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
     of the formula, cube and cuts (empty when there is none)."""
-    from gridsat.solvers.proof.models import first_non_model, first_not_one
+    from gridsat.solvers.proof.models import first_unjustified
 
     f = certificate.formulation
     if problem := cube_problem(certificate.fixed, certificate.cube) or \
@@ -194,7 +201,7 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
         return problem
     seen: set[tuple[int, ...]] = set()
     for i, (clause, text) in enumerate(certificate.blocking, 1):
-        problem = blocking_problem(f, puzzle, instance, clause, text)
+        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted)
         if problem is None and tuple(sorted(clause)) in seen:
             problem = "it repeats an earlier blocking clause"
         seen.add(tuple(sorted(clause)))
@@ -204,14 +211,13 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
         problem = f.vouch(clause, witness) if f.vouch else "the encoding adds no cut clauses"
         if problem:
             return f"cut clause {i}: {problem}"
-    given = [*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)]
     blocking = [c for c, _ in certificate.blocking]
-    if (i := first_not_one(f.cnf.clauses, blocking, f.projection)) is not None:
-        return f"blocking clause {i}: it names only some projection variables, and unit propagation on the " \
-               "formula does not set the others false (it may rule out more than one assignment)"
-    if (i := first_non_model(given, blocking)) is not None:
-        return f"blocking clause {i}: the assignment it rules out is no model of the formula, cube and cuts"
-    return ""
+    if certificate.cube or certificate.cuts:  # models of more than the formula: two passes
+        found = first_unjustified(f.cnf.clauses, blocking, f.projection, models=False) or \
+            first_unjustified([*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)], blocking, None)
+    else:
+        found = first_unjustified(f.cnf.clauses, blocking, f.projection)
+    return unjustified(found, "blocking clause", "the formula", "the formula, cube and cuts")
 
 
 def cube_problem(fixed: list[int], cube: list[list[int]]) -> str:
@@ -241,24 +247,52 @@ def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Ins
 
 
 def members_failure(unbroken: Unbroken | None, members: list[list[int]]) -> str:
-    """The first orbit member that is no model of the formula without symmetry breaking (empty: none)."""
-    from gridsat.solvers.proof.models import first_non_model
+    """The first orbit member that is no model of the formula without symmetry breaking, or whose blocking
+    clause (over its true variables only) rules out more than its own projection (empty: none)."""
+    from gridsat.solvers.proof.models import first_unjustified
 
-    if unbroken is None or (i := first_non_model(unbroken.formulation.cnf.clauses, members)) is None:
+    if unbroken is None:
         return ""
-    return f"orbit member {i}: the assignment is no model of the formula without symmetry breaking"
+    full = unbroken.formulation
+    found = first_unjustified(full.cnf.clauses, members, full.projection)
+    unbroken_formula = "the formula without symmetry breaking"
+    return unjustified(found, "orbit member", unbroken_formula, unbroken_formula)
 
 
-def proved(clauses: list[list[int]], proof: bytes, name: str) -> tuple[int, str]:
-    """The steps of a DRAT ``proof`` that ``clauses`` are unsatisfiable, and why it fails (empty: it holds)."""
-    from gridsat.solvers.proof.clausal import from_lists, read_drat  # numba: only when a proof is checked
+def unjustified(found: tuple[str, int] | None, what: str, propagated: str, models: str) -> str:
+    """Why ``first_unjustified`` refused (empty when it did not): the ``what`` it names (a blocking clause, an
+    orbit member), short and not fixing the projection by propagation on ``propagated``, or no model of
+    ``models``."""
+    from gridsat.solvers.proof.models import NOT_ONE
+
+    if found is None:
+        return ""
+    kind, i = found
+    if kind == NOT_ONE:
+        return f"{what} {i}: it names only some projection variables, and unit propagation on {propagated} " \
+               "does not set the others false (it may rule out more than one assignment)"
+    return f"{what} {i}: the assignment it rules out is no model of {models}"
+
+
+def proved(clauses: list[list[int]], proof: Proof, name: str) -> tuple[int, str]:
+    """The steps of a DRAT ``proof`` that ``clauses`` are unsatisfiable, and why it fails (empty: it holds).
+    A proof in a file is read a chunk at a time (``clausal.read_drat_file``)."""
+    from gridsat.solvers.proof.clausal import from_lists, read_drat, read_drat_file  # numba: only when checked
     from gridsat.solvers.proof.drat import check
 
-    if not proof:
+    if not size_of(proof):
         return 0, f"{name} is missing"
+    steps = read_drat_file(proof) if isinstance(proof, Path) else read_drat(proof)
     # keep_original: CaDiCaL restores eliminated clauses unwritten (solvers.proof.drat)
-    verdict = check(from_lists(clauses), read_drat(proof), keep_original=True)
+    verdict = check(from_lists(clauses), steps, keep_original=True)
     return verdict.steps, "" if verdict.accepted else f"{name}: {verdict.failure}"
+
+
+def size_of(proof: Proof) -> int:
+    """A proof's size in bytes (0: a file that is missing)."""
+    if isinstance(proof, Path):
+        return proof.stat().st_size if proof.exists() else 0
+    return len(proof)
 
 
 def check_folder(folder: Path) -> None:
@@ -358,7 +392,7 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
     clauses = [written.clause(i) for i in range(len(written))]
     encoding, cube = clauses[:len(clauses) - cube_size], clauses[len(clauses) - cube_size:]
     certificate = Certificate(ident, formulation, cube, list(_commented(folder / "blocking.cnf", SOLUTION)),
-                              list(_commented(folder / "cuts.cnf", CUT)), (folder / "proof.drat").read_bytes(),
+                              list(_commented(folder / "cuts.cnf", CUT)), folder / "proof.drat",
                               fixed=fixed or [])
     missing = "formula.cnf has a cube but no 'c gridsat cube-literals' line" if fixed is None and cube else ""
     return certificate, _difference(encoding, formulation.cnf.clauses) or missing or written.error
@@ -422,7 +456,7 @@ def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str
     certificate, difference = read(folder, ident, formulation)
     certificate.unbroken = unbroken_of(puzzle, instance, formulation, encoding)
     if certificate.unbroken is not None and (folder / "orbits.drat").exists():
-        certificate.unbroken.proof = (folder / "orbits.drat").read_bytes()
+        certificate.unbroken.proof = folder / "orbits.drat"
     if not (folder / "proof.drat").exists():
         difference = difference or "proof.drat is missing"
     return certificate, puzzle, instance, difference
@@ -432,5 +466,5 @@ def recheck(folder: Path, build: Build) -> Judgement:
     """Check the certificate in ``folder`` from its files, the formula built again (``build``: see ``load``)."""
     certificate, puzzle, instance, difference = load(folder, build)
     if difference:
-        return Judgement(False, difference, 0, len(certificate.proof), 0, 0.0)
+        return Judgement(False, difference, 0, size_of(certificate.proof), 0, 0.0)
     return judge(certificate, puzzle, instance)

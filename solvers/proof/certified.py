@@ -61,7 +61,7 @@ class Recorder:
     certificate: Certificate
     header: list[str] = field(default_factory=list)
     verdict: Judgement | None = None
-    finder: Any = None  # a solver holding the formula, whose propagation makes blocking clauses short
+    finder: Any = None  # the formula's unit propagation, which makes blocking clauses short
 
     @classmethod
     def start(cls, wish: Certify, puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: Encoding,
@@ -74,12 +74,11 @@ class Recorder:
         """The clause that rules out exactly this model's projection, kept with the solution it blocks."""
         f = self.certificate.formulation
         if f.block_true_only:  # short, as the uncertified search blocks (knight's tours 6x6 closed: 4x faster)
-            from pysat.solvers import Solver
-
-            from gridsat.solvers.proof.models import FINDER, short_clause
+            from gridsat.solvers.proof.models import short_clause
+            from gridsat.solvers.proof.propagation import Propagation
 
             if self.finder is None:
-                self.finder = Solver(name=FINDER, bootstrap_with=f.cnf.clauses)
+                self.finder = Propagation(f.cnf.clauses, max(f.projection, default=0))
             clause = short_clause(model, f.projection, self.finder)
         else:
             clause = [-model[v - 1] for v in f.projection]
@@ -89,8 +88,6 @@ class Recorder:
     def finish(self, oracle: Any) -> Judgement:
         """Take the solver's proof (its final answer was "unsatisfiable"), judge the certificate, keep it."""
         self.certificate.proof = closed(proof_of(oracle))
-        if self.finder is not None:
-            self.finder.delete()
         counted = prove_orbits(self.certificate, self.puzzle, self.instance)
         self.verdict = judge(self.certificate, self.puzzle, self.instance, counted)
         if self.wish.folder is not None:

@@ -56,107 +56,12 @@ from gridsat.solvers.proof.clausal import (
     read_drat,
     write_binary,
 )
+from gridsat.solvers.proof.watches import _assign, _attach, _dedupe, _propagate, _undo
 
 ACCEPTED, FAILED, NO_EMPTY = 0, 1, 2
 LEMMAS, RAT, DELETED, UNIT_DELETIONS, MISSING_DELETIONS, ORIGINAL_DELETIONS = range(6)
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
-
-
-@njit(cache=True, inline="always")
-def _assign(lit, why, val, reason, trail, st):
-    val[lit] = 1
-    val[lit ^ 1] = -1
-    reason[lit >> 1] = why
-    trail[st[0]] = lit
-    st[0] += 1
-
-
-@njit(cache=True)
-def _undo(mark, val, reason, trail, st):
-    """Take back the assignments from trail position ``mark`` on."""
-    for i in range(mark, st[0]):
-        lit = trail[i]
-        val[lit] = 0
-        val[lit ^ 1] = 0
-        reason[lit >> 1] = -1
-    st[0] = mark
-    st[1] = mark
-
-
-@njit(cache=True)
-def _propagate(lits, starts, active, val, reason, trail, st, head, nxt):
-    """Unit propagation from trail position ``st[1]`` by two watched literals: watch slot ``2c + k``
-    watches ``lits[starts[c] + k]`` and sits in the list of that literal (``head``, ``nxt``). Deleted
-    clauses leave the lists as they are met. True on a conflict. Kept whole: it is the hot loop."""
-    while st[1] < st[0]:
-        false = trail[st[1]] ^ 1
-        st[1] += 1
-        prev, w = -1, head[false]
-        while w != -1:
-            following = nxt[w]
-            c = w >> 1
-            s = starts[c]
-            other = lits[s + 1 - (w & 1)]
-            if not active[c] or val[other] == 1:
-                if active[c]:
-                    prev = w
-                elif prev == -1:
-                    head[false] = following
-                else:
-                    nxt[prev] = following
-                w = following
-                continue
-            moved = False
-            for j in range(s + 2, starts[c + 1]):
-                if val[lits[j]] != -1:
-                    k = s + (w & 1)
-                    lits[k], lits[j] = lits[j], lits[k]
-                    if prev == -1:
-                        head[false] = following
-                    else:
-                        nxt[prev] = following
-                    nxt[w] = head[lits[k]]
-                    head[lits[k]] = w
-                    moved = True
-                    break
-            if not moved:
-                if val[other] == -1:
-                    return True
-                _assign(other, c, val, reason, trail, st)
-                prev = w
-            w = following
-    return False
-
-
-@njit(cache=True)
-def _attach(c, lits, starts, active, val, reason, trail, st, head, nxt):
-    """Add clause ``c`` to the database at the top level; True when the top level becomes a conflict."""
-    s, e = starts[c], starts[c + 1]
-    active[c] = 1
-    if e == s:
-        return True
-    if e - s == 1:
-        if val[lits[s]] != 0:
-            return val[lits[s]] == -1
-        _assign(lits[s], c, val, reason, trail, st)
-        return _propagate(lits, starts, active, val, reason, trail, st, head, nxt)
-    found = 0
-    for j in range(s, e):  # the watches go to literals not false, where there are such
-        if val[lits[j]] != -1:
-            lits[s + found], lits[j] = lits[j], lits[s + found]
-            found += 1
-            if found == 2:
-                break
-    for k in range(2):
-        nxt[2 * c + k] = head[lits[s + k]]
-        head[lits[s + k]] = 2 * c + k
-    if found == 0:
-        return True
-    if found == 1 and val[lits[s]] == 0:
-        _assign(lits[s], c, val, reason, trail, st)
-        return _propagate(lits, starts, active, val, reason, trail, st, head, nxt)
-    return False
 
 
 @njit(cache=True)
@@ -238,24 +143,6 @@ def _is_reason(d, lits, starts, val, reason):
         if val[lits[j]] == 1 and reason[lits[j] >> 1] == d:
             return True
     return False
-
-
-@njit(cache=True)
-def _dedupe(lits, starts, seen):
-    """Each clause's literals with repeats dropped (first occurrences kept in order)."""
-    out = np.empty_like(lits)
-    out_starts = np.empty_like(starts)
-    m = 0
-    for c in range(len(starts) - 1):
-        out_starts[c] = m
-        for j in range(starts[c], starts[c + 1]):
-            if seen[lits[j]] != c + 1:
-                seen[lits[j]] = c + 1
-                out[m] = lits[j]
-                m += 1
-    out_starts[len(starts) - 1] = m
-    seen[:] = 0
-    return out[:m], out_starts
 
 
 @njit(cache=True)
@@ -345,7 +232,8 @@ def check(formula: Clauses | list[list[int]], proof: Clauses, *, extension: bool
     beyond = _beyond(proof, nvars + (len(proof) if extension else 0))
     both = join(formula, proof)
     if beyond is None and not formula.error and not proof.error:
-        status, index, stats = _check(both.lits.copy(), both.starts.astype(np.int64), both.kinds,
+        # ``both`` is new (join copies): the checker reorders and dedupes its literals in place
+        status, index, stats = _check(both.lits, both.starts.astype(np.int64, copy=False), both.kinds,
                                       max(nvars, int(both.lits.max()) >> 1 if len(both.lits) else 0), keep_original)
     else:
         status, index, stats = FAILED, len(formula), np.zeros(6, np.int64)

@@ -2,18 +2,18 @@
 the formula's variables that satisfies every clause.
 
 A blocking clause fixes only the projection (the puzzle's own variables); the auxiliary variables are found
-by a SAT solver under the projection as assumptions, and the model it returns is then evaluated against
+by unit propagation (``solvers.proof.propagation``, all assignments in one numba call) or, where it leaves
+some unset, by a SAT solver under the projection as assumptions, and the model is then evaluated against
 every clause here, so that nothing rests on the solver's "satisfiable": a solver that is wrong can only
 make a model go unfound, and the certificate refused.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
 from gridsat.solvers.proof.clausal import Clauses, from_lists
+from gridsat.solvers.proof.propagation import CONFLICT, MODEL, OPEN_PROJECTION, PARTIAL, Propagation, flatten
 
 FINDER = "cadical195"  # any PySAT solver would do: its answer is checked here
 
@@ -24,14 +24,14 @@ def unnamed_false(clause: list[int], projection: list[int]) -> list[int]:
     return [-v for v in projection if v not in named]
 
 
-def short_clause(model: list[int], projection: list[int], finder: Any) -> list[int]:
+def short_clause(model: list[int], projection: list[int], finder: Propagation) -> list[int]:
     """The clause that blocks ``model``'s projection by its true variables, and by those of its false ones
-    that unit propagation on ``finder``'s clauses (a PySAT solver holding the formula) does not set false
-    from the true ones: it rules out that projection only, and ``first_non_model`` checks why."""
+    that unit propagation on ``finder``'s formula does not set false from the true ones: it rules out that
+    projection only, and ``first_not_one`` checks why."""
     true = [v for v in projection if model[v - 1] > 0]
-    held, implied = finder.propagate(assumptions=true)
-    fixed = set(implied) if held else set()
-    return [-v for v in true] + [v for v in projection if model[v - 1] < 0 and -v not in fixed]
+    false = [v for v in projection if model[v - 1] < 0]
+    fixed = finder.implied_false(true, false)
+    return [-v for v in true] + [v for v in false if v not in fixed]
 
 
 def satisfies(formula: Clauses, model: list[int]) -> bool:
@@ -75,37 +75,51 @@ def _first_failing(lits, starts, model_lits, model_starts, top):
 def first_not_one(clauses: list[list[int]], blocking: list[list[int]], projection: list[int]) -> int | None:
     """The 1-based index of the first blocking clause that names only some ``projection`` variables
     (``short_clause``) and from whose assignment unit propagation on ``clauses`` does not set every other
-    projection variable false, or None: each then rules out exactly one projection of their models. The
-    solver is never asked to solve (a solver's propagation leaves out what it fixed at its top level,
-    which a search, or a unit clause given, can only add to: a short clause is then refused, never
-    accepted wrongly), as in ``short_clause``."""
-    from pysat.solvers import Solver
-
-    with Solver(name=FINDER, bootstrap_with=clauses) as solver:
-        for i, clause in enumerate(blocking, 1):
-            if len(clause) < len(projection):
-                held, implied = solver.propagate(assumptions=[-lit for lit in clause])
-                if not held or not set(unnamed_false(clause, projection)) <= set(implied):
-                    return i
-    return None
+    projection variable false, or None: each then rules out exactly one projection of their models
+    (``solvers.proof.propagation``: the checker's own propagation, the formula's top-level units included)."""
+    found = first_unjustified(clauses, blocking, projection, models=False)
+    return found[1] if found else None
 
 
 def first_non_model(clauses: list[list[int]], blocking: list[list[int]]) -> int | None:
     """The 1-based index of the first blocking clause whose assignment is no model of ``clauses``, or None.
-    The solver only finds the other variables (by unit propagation when that sets them all, else by a
-    search); its models are then evaluated together (``satisfied``)."""
+    Unit propagation (``solvers.proof.propagation``) finds the other variables, and evaluates every clause
+    when it sets them all; where it does not, a solver searches for the rest under the assignment, and its
+    model is evaluated here (``satisfied``): nothing rests on the solver's "satisfiable"."""
+    found = first_unjustified(clauses, blocking, None)
+    return found[1] if found else None
+
+
+NOT_ONE, NO_MODEL = "not one", "no model"
+
+
+def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], projection: list[int] | None,
+                      models: bool = True) -> tuple[str, int] | None:
+    """The first blocking clause that is not justified, as (``NOT_ONE`` or ``NO_MODEL``, its 1-based index),
+    or None: with ``projection``, first a short one that ``first_not_one`` refuses; then (``models``) the
+    first whose assignment is no model (``first_non_model``). One propagation pass serves both."""
     from pysat.solvers import Solver
 
-    variables = len({abs(lit) for clause in clauses for lit in clause})
-    models: list[list[int]] = []
+    flat, starts = flatten(blocking)
+    sizes = np.diff(starts)
+    fixes = sizes < len(projection) if projection is not None else np.zeros(len(blocking), np.bool_)
+    top = max(max(projection or [0]), int(np.abs(flat).max()) if len(flat) else 0)
+    formula = from_lists(clauses)
+    found = Propagation(formula, top).settle(blocking, projection, fixes, models, negated=True)
+    not_one = np.flatnonzero(fixes & ((found == CONFLICT) | (found == OPEN_PROJECTION)))
+    if len(not_one):
+        return NOT_ONE, int(not_one[0]) + 1
+    if not models:
+        return None
+    if not (found == PARTIAL).any():
+        failing = np.flatnonzero(found != MODEL)
+        return (NO_MODEL, int(failing[0]) + 1) if len(failing) else None
     with Solver(name=FINDER, bootstrap_with=clauses) as solver:
-        for i, clause in enumerate(blocking, 1):
-            blocked = [-lit for lit in clause]
-            held, model = solver.propagate(assumptions=blocked)
-            if held and len(model) < variables:
-                held, model = solver.solve(assumptions=blocked), solver.get_model() or []
-            if not held or not set(blocked) <= set(model):
-                return i
-            models.append(model)
-    failing = satisfied(from_lists(clauses), models)
-    return None if failing is None else failing + 1
+        for i, (clause, status) in enumerate(zip(blocking, found, strict=True), 1):
+            if status == PARTIAL:
+                assumed = [-lit for lit in clause]
+                model = solver.get_model() if solver.solve(assumptions=assumed) else None
+                status = MODEL if model and set(assumed) <= set(model) and satisfies(formula, model) else CONFLICT
+            if status != MODEL:
+                return NO_MODEL, i
+    return None

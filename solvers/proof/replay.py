@@ -6,9 +6,10 @@ CP-SAT writes no proof a checker can read, so its "no more solutions" is replaye
 solution CP-SAT reports is read into the CNF's projection (``cnf_values``; a variable named by CP-SAT's
 key, or a one-hot ``(tag, *key, value)`` variable of CP-SAT's integer ``key``), each image too when CP-SAT's
 model kept one solution per orbit (the group acting on the CNF's variables), and blocked by a clause over
-every projection variable. A proof-writing PySAT solver then refutes the CNF with every solution blocked
-(a lazy CNF's cuts added as the sat backend adds them, each kept with its witness). The certificate is the
-sat backend's own (``solvers.proof.certificate``), judged and kept the same way, so ``gridsat check-proof``
+every projection variable (over its true ones alone where the CNF blocks so: ``block_true_only``). A
+proof-writing PySAT solver then refutes the CNF with every solution blocked (a lazy CNF's cuts added as
+the sat backend adds them, each kept with its witness). The certificate is the sat backend's own
+(``solvers.proof.certificate``), judged and kept the same way, so ``gridsat check-proof``
 reads it unchanged; nothing in it trusts CP-SAT. It is refused if the CNF has a solution CP-SAT did not
 report, or if CP-SAT reported more solutions than the certificate blocks (a repeat).
 """
@@ -68,6 +69,12 @@ def clause_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
     return [-index[key] if value else index[key] for key, value in values.items()]
 
 
+def blocking_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
+    """The CNF's own blocking clause of a projection (``CnfFormulation.blocking_of``: over its true
+    variables alone where the CNF blocks so, else over every projection variable)."""
+    return f.blocking_of([values[key] for key in f.keys])
+
+
 @dataclass
 class CpsatReplay:
     """The solutions of one CP-SAT search as it runs, and its certificate once CP-SAT said "no more"."""
@@ -107,7 +114,8 @@ class CpsatReplay:
         fixed = cnf_values(f, dict(part.fixed), partial=True)
         literals = [-lit for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
         blocked = [cnf_values(f, dict(zip(keys, row, strict=True))) for row in part.blocked]
-        self.certificate.within(literals, [clause_of(f, values) for values in blocked if isinstance(values, dict)])
+        # blocked as the sat backend blocks them in a cube (``blocking_of``), the form the check requires
+        self.certificate.within(literals, [blocking_of(f, values) for values in blocked if isinstance(values, dict)])
 
     def block(self) -> str:
         """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""
@@ -116,7 +124,9 @@ class CpsatReplay:
             read = cnf_values(f, values)
             if isinstance(read, str):
                 return read
-            clause = clause_of(f, read)
+            # by its true variables alone where the CNF blocks so (one value per cell): a smaller proof, and
+            # the certificate's check propagates the rest (solvers.proof.models.first_not_one)
+            clause = blocking_of(f, read)
             self.certificate.blocking.append((clause, dumps(f.decode(blocked_values(f, clause)))))
         return ""
 
