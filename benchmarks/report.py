@@ -444,7 +444,7 @@ def write(
         missing = missing or lacking
     if missing:
         lines += ["plots skipped: matplotlib is not installed (pip install 'gridsat[plot]')", ""]
-    write_csv(out / "summary.csv", summary_rows)
+    write_csv(out / "summary.csv", [csv_sizes(row) for row in summary_rows])
     write_csv(out / "results.csv", [{**r, "params": record_case(r)} for r in records])
     path = out / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -467,6 +467,22 @@ def exceptions(records: list[dict[str, Any]], notes: Iterable[str], problems: It
         lines += ["## Left out", "", "What the plan left out, and why; then any run its backend refused.", ""]
         lines += [*[f"- {n}" for n in notes], *listed(refused, "not applicable: "), ""]
     return lines
+
+
+def csv_sizes(row: dict[str, Any]) -> dict[str, Any]:
+    """A summary row for ``summary.csv``: each size range as its two numbers (``variables_min``,
+    ``variables_max``), and under its old column (``variables_range``) as text a reader can take, ``12-40``
+    (one number when every instance has it; empty when none does), never a Python tuple."""
+    flat: dict[str, Any] = {}
+    for key, value in row.items():
+        if key.removesuffix("_range") not in SIZES:
+            flat[key] = value
+            continue
+        low, high = value or (None, None)
+        size = key.removesuffix("_range")
+        flat |= {key: "" if value is None else f"{low}" if low == high else f"{low}-{high}",
+                 f"{size}_min": low, f"{size}_max": high}
+    return flat
 
 
 def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:

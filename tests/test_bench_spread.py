@@ -3,6 +3,8 @@ scatter checks that run before any run."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 import statistics
@@ -129,6 +131,19 @@ def test_the_report_shows_cpu_and_wall_size_ranges_and_the_vbs(tmp_path: Path) -
     assert "Wilcoxon" not in text.split("Paired test")[-1].split("\n")[0].replace("Wilcoxon signed-rank test", "")
     assert "pairwise PC" in text  # the strength column
     assert "Too short to time" not in text
+
+
+def test_summary_csv_writes_size_ranges_as_numbers_never_python_tuples(tmp_path: Path) -> None:
+    records = [record("sat:pairwise", case, 1, 0.5, variables=v) for case, v in (("3x4", 12), ("4x7", 40))]
+    records += [record("sat:ladder", case, 1, 0.5, variables=30) for case in ("3x4", "4x7")]
+    report.write(tmp_path, records, HEAD, plots=False)
+    text = (tmp_path / "summary.csv").read_text()
+    assert "(" not in text  # a tuple's text, "(12, 40)", is what a spreadsheet cannot read
+    rows = {row["config"]: row for row in csv.DictReader(io.StringIO(text))}
+    pairwise, ladder = rows["sat:pairwise"], rows["sat:ladder"]
+    assert (pairwise["variables_min"], pairwise["variables_max"], pairwise["variables_range"]) == ("12", "40", "12-40")
+    assert (ladder["variables_min"], ladder["variables_max"], ladder["variables_range"]) == ("30", "30", "30")
+    assert (pairwise["clauses_range"], pairwise["constraints_range"], pairwise["constraints_min"]) == ("20", "", "")
 
 
 def test_runs_under_ten_milliseconds_are_flagged_too_short_to_time(tmp_path: Path) -> None:
