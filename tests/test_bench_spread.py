@@ -241,7 +241,7 @@ def test_a_series_gets_cactus_scatter_and_growth_plots(tmp_path: Path) -> None:
         assert f"(plots/{name})" in text and (tmp_path / "plots" / name).stat().st_size > 1000
 
 
-@pytest.mark.parametrize("name", ["encodings", "solvers", "smoke", "seeds"])
+@pytest.mark.parametrize("name", ["encodings", "solvers", "smoke", "seeds", "paper"])
 def test_every_builtin_suites_scatter_pair_matches_its_plan(name: str) -> None:
     from gridsat.benchmarks.command import check_scatter
     from gridsat.benchmarks.suite import load, plan
