@@ -90,6 +90,10 @@ def test_compare_exits_1_and_names_a_folder_s_wrong_run(suite: Path, tmp_path: P
     assert err.count("\n") == 1 and err.startswith("B: WRONG tatami 3x4 `sat:mats+pairwise+nosymmetry/cadical195`")
     assert "answered 5" in err and "says 4" in err
     assert main(["compare", str(a), str(a)]) == 0  # the same folders, unplanted: no failure
+    import gridsat
+
+    side = gridsat.bench("compare", a, b)
+    assert side.status == 1 and "B: WRONG tatami 3x4" in side.notes
 
 
 @pytest.mark.parametrize(("argv", "said"), [
