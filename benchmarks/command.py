@@ -6,8 +6,8 @@ Exit status: 0 when every run ended ``ok``, ``timeout``, ``memout`` or ``not app
 results, not failures; a configuration its backend refused when it ran is no failure either); 1 when
 any run is ``wrong`` (it broke a rule, returned a solution twice, or differs from the case's expected or
 golden count) or ended in an ``error``, or a case is ``disputed`` (no count known, and the runs differ);
-130 after Ctrl-C (what finished is kept, and the same command resumes). Input errors raise
-``GridsatError`` (the CLI's exit status 2).
+130 after Ctrl-C (what finished is kept, and the same command resumes). ``compare A B`` exits 1 when either
+folder holds such a run, else 0. Input errors raise ``GridsatError`` (the CLI's exit status 2).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import IO, Any
 from gridsat.arguments import at_least, folder, positive_float, positive_int, whole
 from gridsat.benchmarks import report
 from gridsat.benchmarks.fingerprint import fingerprint
-from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
+from gridsat.benchmarks.results import FAILED, NOT_APPLICABLE, STATUSES, Results, header, judge, verdicts
 from gridsat.benchmarks.runner import Limits, memory_watched, run_all, spec_of
 from gridsat.benchmarks.suite import MAX_MEMORY, MAX_REPEAT, MAX_SEEDS, MAX_TIMEOUT, builtin_suites, load, plan
 from gridsat.models.errors import GridsatError
@@ -86,13 +86,17 @@ COMPARE = "compare"  # ``gridsat bench compare A B`` (no suite has this name)
 
 
 def compare_folders(folders: list[str]) -> int:
-    """Print two results folders side by side; 0, or an input error."""
+    """Print two results folders side by side; 0, 1 when either holds a run that made its bench fail (a wrong
+    count, an error, a disputed case: named on stderr, as bench names them), or an input error."""
     from gridsat.benchmarks.side_by_side import compare
 
     if len(folders) != 2:
         raise GridsatError(f"{COMPARE} takes two results folders (A B), not {len(folders)}")
-    say("\n".join(compare(Path(folders[0]), Path(folders[1]))))
-    return 0
+    lines, bad = compare(Path(folders[0]), Path(folders[1]))
+    say("\n".join(lines))
+    for line in bad:
+        print(line, file=sys.stderr)
+    return 1 if bad else 0
 
 
 def check(args: argparse.Namespace) -> None:
@@ -214,7 +218,7 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
     for item in records:
         if item["status"] == "error":
             print(f"ERROR {item['puzzle']} {item['instance']} {item['config']}: {item['message']}", file=err)
-    return 1 if counts["wrong"] or counts["error"] or cases["disputed"] else 0
+    return 1 if any(counts[s] for s in FAILED) or cases["disputed"] else 0
 
 
 def changes(stale: list[dict[str, Any]], runs: list[Any]) -> str:

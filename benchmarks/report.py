@@ -2,9 +2,10 @@
 
 The headline time follows the limit's kind: CPU time (``run_cpu_seconds``) of building the formulation
 and solving, measured inside the child after the backend's imports and compiled kernels were loaded;
-its wall time (``seconds``) stands beside it. Interpreter start-up is in the whole child's
-``wall_seconds`` and ``cpu_seconds``. Every time is from one aggregation per instance (``spread.py``:
-the per-instance figure, the VBS, PAR-2 and the paired tests); the plots are in ``plots.py``.
+its wall time (``seconds``) stands beside it, and the CPU time of the solve alone (``solve_cpu_seconds``).
+Interpreter start-up is in the whole child's ``wall_seconds`` and ``cpu_seconds``. Every time is from one
+aggregation per instance (``spread.py``: the per-instance figure, the VBS, PAR-2 and the paired tests); the
+plots are in ``plots.py``.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ def summarize(records: list[dict[str, Any]], timeout: float, best: list[Best],
             "runs": len(runs), "solved": len(ok), "wrong": sum(r["status"] == "wrong" for r in runs),
             "instances": len(cases), "instances_solved": sum(f is not None for f in figures[clock].values()),
             **{f"median_{k}_seconds": spread.median_over(figures[k].values()) for k in spread.CLOCKS},
+            "solve_cpu_seconds": instance_median(ok, mine, lambda r: r.get("solve_cpu_seconds")),
             "build_seconds": instance_median(ok, mine, lambda r: r.get("build_seconds")),
             "par2_seconds": spread.par2(figures[clock].values(), timeout),
             "vbs_wins": spread.vbs_wins(best, config), "cases": len(best),
@@ -145,19 +147,19 @@ def summary_table(rows: list[dict[str, Any]], best: list[Best], timeout: float, 
     column first."""
     clocks = sorted(spread.CLOCKS, key=lambda k: k != clock)
     header = ["configuration", "solved runs", "solved instances", "wrong",
-              *(f"median {CLOCK_NAMES[k]} s" for k in clocks), "build s", "PAR-2 s", "VBS wins",
+              *(f"median {CLOCK_NAMES[k]} s" for k in clocks), "solve CPU s", "build s", "PAR-2 s", "VBS wins",
               "cpu/wall", "variables", "clauses", "peak MB", "strength"]
     body = [[
         f"`{r['config']}`", f"{r['solved']}/{r['runs']}", f"{r['instances_solved']}/{r['instances']}", str(r["wrong"]),
         *(seconds(r[f"median_{k}_seconds"], timeout) for k in clocks),
-        seconds(r["build_seconds"]), seconds(r["par2_seconds"]),
+        seconds(r["solve_cpu_seconds"]), seconds(r["build_seconds"]), seconds(r["par2_seconds"]),
         f"{r['vbs_wins']}/{r['cases']} ({r['vbs_wins'] / max(r['cases'], 1):.0%})",
         "—" if r["cpu_wall"] is None else f"{r['cpu_wall']:.2f}",
         size_range(r["variables_range"]), size(r), f"{r['max_rss_mb']:.0f}", r["strength"],
     ] for r in rows]
     figures = [b.seconds for b in best]
     solved = sum(f is not None for f in figures)
-    body.append(["*VBS*", "", f"{solved}/{len(best)}", "", seconds(spread.median_over(figures), timeout), "", "",
+    body.append(["*VBS*", "", f"{solved}/{len(best)}", "", seconds(spread.median_over(figures), timeout), "", "", "",
                  seconds(spread.par2(figures, timeout)), "", "", "", "", "", ""])
     return table(header, body)
 
@@ -335,7 +337,10 @@ def intro(records: list[dict[str, Any]], head: dict[str, Any]) -> list[str]:
         "",
         f"**The headline time is {CLOCK_NAMES[clock]} time, as the limit is** (`run_cpu_seconds`, or `seconds` on "
         "the wall clock): the child's work on building the formulation and solving, after the backend's imports "
-        "and compiled kernels were loaded; building alone is `build s`. Every time is from one aggregation per "
+        "and compiled kernels were loaded; building alone is `build s` (wall), and `solve CPU s` is the CPU time "
+        "of the search alone after the formulation was built (`solve_cpu_seconds`: the child's threads, per "
+        "instance the median over its ok runs, then over instances; — for a model counter, whose count runs in a "
+        "process of its own). Every time is from one aggregation per "
         "instance: a configuration's figure on an instance is the median over its runs there (seeds and "
         "repeats), a run that did not end `ok` counted as censored (at or above the limit, never dropped; a "
         "censored median shows as `≥` the limit). `median s` is the median of the figures over instances; "
@@ -439,7 +444,7 @@ def write(
         missing = missing or lacking
     if missing:
         lines += ["plots skipped: matplotlib is not installed (pip install 'gridsat[plot]')", ""]
-    write_csv(out / "summary.csv", summary_rows)
+    write_csv(out / "summary.csv", [csv_sizes(row) for row in summary_rows])
     write_csv(out / "results.csv", [{**r, "params": record_case(r)} for r in records])
     path = out / "report.md"
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -462,6 +467,22 @@ def exceptions(records: list[dict[str, Any]], notes: Iterable[str], problems: It
         lines += ["## Left out", "", "What the plan left out, and why; then any run its backend refused.", ""]
         lines += [*[f"- {n}" for n in notes], *listed(refused, "not applicable: "), ""]
     return lines
+
+
+def csv_sizes(row: dict[str, Any]) -> dict[str, Any]:
+    """A summary row for ``summary.csv``: each size range as its two numbers (``variables_min``,
+    ``variables_max``), and under its old column (``variables_range``) as text a reader can take, ``12-40``
+    (one number when every instance has it; empty when none does), never a Python tuple."""
+    flat: dict[str, Any] = {}
+    for key, value in row.items():
+        if key.removesuffix("_range") not in SIZES:
+            flat[key] = value
+            continue
+        low, high = value or (None, None)
+        size = key.removesuffix("_range")
+        flat |= {key: "" if value is None else f"{low}" if low == high else f"{low}-{high}",
+                 f"{size}_min": low, f"{size}_max": high}
+    return flat
 
 
 def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:

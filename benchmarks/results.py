@@ -233,6 +233,9 @@ def judge(records: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
+# The statuses of a run that make gridsat bench (and bench compare) exit 1; a limit (timeout, memout) is a result.
+FAILED = ("wrong", "error")
+
 # A case's verdict (see ``judge``), kept in each of its runs' records.
 CHECKED, AGREED, DISPUTED, UNCHECKED = "checked", "agreed", "disputed", "unchecked"
 VERDICTS = (CHECKED, AGREED, DISPUTED, UNCHECKED)

@@ -211,9 +211,9 @@ def diagnose(code: int, killed: bool, cpu: float, spec: dict[str, Any], log: str
 RECORD_FIELDS = (
     "id", "puzzle", "instance", "params", "backend", "encoding", "solver", "algorithm", "config", "mode", "repeat",
     "status", "count", "complete", "reason", "message", "expected", "seconds", "build_seconds", "solve_seconds",
-    "run_cpu_seconds", "wall_seconds", "cpu_seconds", "max_rss_bytes", "variables", "clauses", "constraints",
-    "duplicates", "invalid", "verdict", "label", "described", "seed", "workers", "warm_seconds", "cpu_wall",
-    "conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses", "fingerprint",
+    "run_cpu_seconds", "solve_cpu_seconds", "wall_seconds", "cpu_seconds", "max_rss_bytes", "variables", "clauses",
+    "constraints", "duplicates", "invalid", "verdict", "label", "described", "seed", "workers", "warm_seconds",
+    "cpu_wall", "conflicts", "decisions", "propagations", "restarts", "refinements", "added_clauses", "fingerprint",
 )
 
 

@@ -15,17 +15,29 @@ from typing import Any
 from gridsat.benchmarks import spread
 from gridsat.benchmarks.plots import cases_of, configs_of
 from gridsat.benchmarks.report import CLOCK_NAMES, clock_of, seconds, table
-from gridsat.benchmarks.results import NOT_APPLICABLE, Results
+from gridsat.benchmarks.results import DISPUTED, FAILED, NOT_APPLICABLE, Results, judge, record_case
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 
 
 def read(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A results folder's header and its measured records; an input error when it holds none."""
+    """A results folder's header and its measured records, judged again as bench judges them (a count that
+    disagrees with the known one is ``wrong`` even in a folder edited since); an input error when it holds none."""
     results = Results(folder)
     if results.header is None:
         raise GridsatError(f"{excerpt(str(folder))} holds no results.jsonl: not a gridsat bench --out folder")
-    return results.header, [r for r in results.records if r["status"] != NOT_APPLICABLE]
+    measured = [r for r in results.records if r["status"] != NOT_APPLICABLE]
+    judge(measured)
+    return results.header, measured
+
+
+def failures(records: list[dict[str, Any]], side: str) -> list[str]:
+    """One line per run a folder holds that makes ``gridsat bench`` exit 1: ``wrong`` (its count or solution
+    was refused when the folder's suite ran), an ``error``, or a run of a ``disputed`` case."""
+    bad = [r for r in records if r["status"] in FAILED or r.get("verdict") == DISPUTED]
+    return [f"{side}: {r['status'].upper() if r['status'] in FAILED else DISPUTED.upper()} {r['puzzle']} "
+            f"{record_case(r)} `{r['config']}`" + (f" seed {r['seed']}" if r.get("seed") is not None else "")
+            + (f": {r['message']}" if r.get("message") else f" answered {r.get('count')}") for r in bad]
 
 
 def labelled(records: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
@@ -33,8 +45,8 @@ def labelled(records: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
     return [{**r, "config": f"{side} {r['puzzle']} {r['config']}"} for r in records]
 
 
-def compare(first: Path, second: Path) -> list[str]:
-    """The comparison as Markdown lines."""
+def compare(first: Path, second: Path) -> tuple[list[str], list[str]]:
+    """The comparison as Markdown lines, and the runs of either folder that make it fail (see ``failures``)."""
     (head_a, a), (head_b, b) = read(first), read(second)
     clock = clock_of(head_a)
     if clock_of(head_b) != clock:
@@ -63,5 +75,10 @@ def compare(first: Path, second: Path) -> list[str]:
     if only:
         lines += [f"In one folder only (not compared): {', '.join(f'`{c}`' for c in only)}.", ""]
     lines += [f"- {t.words()}" for t in tests]
-    return [*lines, ""]
+    bad = failures(a, "A") + failures(b, "B")
+    if bad:  # the figures above include these runs: a reader must know which to distrust
+        lines += ["", f"## Wrong runs: {len(bad)}", "", "Runs that `gridsat bench` counted as failures (a count that "
+                  "disagrees with the known one, a broken rule, an error, or a disputed case):", "",
+                  *(f"- {line}" for line in bad)]
+    return [*lines, ""], bad
 

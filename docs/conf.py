@@ -28,7 +28,8 @@ release = version = gridsat.__version__
 
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinxarg.ext"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+# A recorded benchmark's report is included into its page (howto/paper-benchmark), not a page of its own.
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "howto/recorded/**"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 # Option names stay as typed: no "--help" turned into an en dash in the generated CLI reference.

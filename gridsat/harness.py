@@ -24,8 +24,8 @@ COMPARE = "compare"
 @dataclass(frozen=True)
 class Benchmark:
     """What ``gridsat.bench`` ran: its exit status (0 fine, 1 a wrong run, an error or a disputed case,
-    130 interrupted), the results folder, what it printed (``text``: the summary line, or the comparison)
-    and its notes on stderr."""
+    in a comparison in either folder, each named in ``notes``; 130 interrupted), the results folder, what it
+    printed (``text``: the summary line, or the comparison) and its notes on stderr."""
 
     status: int
     out: Path | None

@@ -59,6 +59,9 @@ class Outcome:
     solutions: list[Any] | None = None
     seconds: float = 0.0  # solving, after the formulation was built
     build_seconds: float = 0.0  # a time limit counts these too
+    # CPU seconds of this process (all its threads) over the same part as ``seconds``; None where not measured
+    # (a counter's tally, whose count runs in a child process)
+    solve_cpu_seconds: float | None = None
     size: dict[str, int] = field(default_factory=dict)
     parts: int | None = None  # when the run was split (solvers.splitting.parallel): how many parts, how many finished
     parts_done: int | None = None
@@ -219,7 +222,7 @@ class Enumeration(Run):
     def _stream(self) -> Iterator[Any]:
         outcome, stop, puzzle, instance = self.outcome, self.stop, self.puzzle, self.instance
         seen: set[Any] = set()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         search = self.search
         if search is None:  # the time limit (or Ctrl-C) came while the formulation was built
             outcome.complete, outcome.reason = False, stop.reason
@@ -252,6 +255,7 @@ class Enumeration(Run):
         finally:
             solutions.close()
             outcome.seconds = time.perf_counter() - started
+            outcome.solve_cpu_seconds = time.process_time() - cpu
             outcome.size = search.size()  # a lazy formulation has grown while solving
             outcome.statistics = search.statistics() if hasattr(search, "statistics") else {}
             certification = getattr(search, "certification", None)  # a certified search's (sat, --certify)

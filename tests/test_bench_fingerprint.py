@@ -72,6 +72,30 @@ def test_compare_puts_two_folders_side_by_side(suite: Path, tmp_path: Path, caps
     assert text.count("| tatami | `") == 2 and "too few instances for a test (at least 6)" in text
 
 
+def test_compare_exits_1_and_names_a_folder_s_wrong_run(suite: Path, tmp_path: Path, capsys) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out in (a, b):
+        assert main([str(suite), "--out", str(out), "--no-plots"]) == 0
+    # Plant a count that disagrees with the suite's expected 4 on 3x4, its status left "ok" as if written so
+    lines = (b / "results.jsonl").read_text().splitlines()
+    planted = [json.loads(line) for line in lines]
+    for record in planted[1:]:
+        if record["instance"] == "3x4":
+            record["count"] = 5
+    (b / "results.jsonl").write_text("\n".join(json.dumps(r) for r in planted) + "\n")
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b)]) == 1
+    out, err = capsys.readouterr()
+    assert "## Wrong runs: 1" in out
+    assert err.count("\n") == 1 and err.startswith("B: WRONG tatami 3x4 `sat:mats+pairwise+nosymmetry/cadical195`")
+    assert "answered 5" in err and "says 4" in err
+    assert main(["compare", str(a), str(a)]) == 0  # the same folders, unplanted: no failure
+    import gridsat
+
+    side = gridsat.bench("compare", a, b)
+    assert side.status == 1 and "B: WRONG tatami 3x4" in side.notes
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["compare", "nowhere-a", "nowhere-b"], "'nowhere-a' holds no results.jsonl"),
     (["compare", "one"], "compare takes two results folders (A B), not 1"),

@@ -240,6 +240,36 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     assert {r.config for r in tours if r.backend == "reference"} == {"reference:warnsdorff", "reference:backtrack"}
 
 
+def test_the_paper_suite_gives_every_puzzle_six_instances_five_seeds_several_encodings_and_solvers() -> None:
+    suite = load("paper")
+    runs, notes = plan(suite)
+    assert not notes and suite.seeds == 5 and suite.timeout == 60
+    for puzzle in BUILT_IN:
+        mine = [r for r in runs if r.puzzle == puzzle]
+        assert len({r.case for r in mine}) >= 6, f"{puzzle}: under six instances, no paired test can be made"
+        assert {r.backend for r in mine} == {"sat", "cpsat"}
+        assert len({r.encoding for r in mine if r.backend == "sat"}) >= 2, f"{puzzle}: one CNF encoding"
+        for config in {r.config for r in mine}:  # every configuration on every instance, from seeds 1..5
+            assert sorted((r.case, r.seed) for r in mine if r.config == config) == sorted(
+                (case, seed) for case in {r.case for r in mine} for seed in range(1, 6))
+    assert {r.solver for r in runs if r.backend == "sat"} >= {"cadical195", "glucose4"}
+    shikaku = [r for r in runs if r.puzzle == "shikaku"]
+    assert all(Path(r.source).is_file() for r in shikaku)  # the generated puzzles ship beside the suite
+
+
+def test_the_paper_suite_s_tatami_counts_are_the_frontier_dp_s() -> None:
+    """The suite's expected tatami counts, counted again by the frontier DP (a transfer matrix, no SAT)."""
+    from gridsat.solvers.backend import COUNT, Request
+    from gridsat.solvers.gate import Job, bind
+    from gridsat.solvers.run import tally
+
+    tatami = get_puzzle("tatami")
+    expected = {r.case: r.expected for r in plan(load("paper"))[0] if r.puzzle == "tatami"}
+    assert len(expected) == 6 and None not in expected.values()
+    bound = bind("frontier", tatami, Job(COUNT, Request()))
+    assert {room: tally(tatami, tatami.parse(room, {}), bound).count for room in expected} == expected
+
+
 def kinds_run(runs: list[Trial]) -> dict[tuple[str, str], set[str]]:
     """The encoding choices the runs take, by puzzle and formulation kind (``cpsat`` or ``cnf``)."""
     taken: dict[tuple[str, str], set[str]] = {}
