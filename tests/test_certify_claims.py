@@ -324,7 +324,8 @@ def test_a_cpsat_part_split_again_blocks_what_was_counted_as_the_check_requires(
     puzzle = get_puzzle("knights-tour")
     instance = puzzle.parse("5x5", {"start": "0,0"})
     source = puzzle.cpsat(instance, resolve_for(puzzle, "cpsat", None))
-    replay = CpsatReplay.start(Certify("5x5", (("start", "0,0"),)), puzzle, instance, source, "default")
+    replay = CpsatReplay.start(Certify("5x5", (("start", "0,0"),)), puzzle, instance, source, "default",
+                               resolve_for(puzzle, "cnf", None, exact=True))
     f = replay.certificate.formulation
     with Solver(name="cadical195", bootstrap_with=f.cnf.clauses) as solver:
         assert solver.solve() and f.refine is None
