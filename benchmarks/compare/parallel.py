@@ -117,6 +117,28 @@ class Timing:
     ledger: Ledger | None = None  # a split run's parts, where and how long they ran
     resplit: float | None = None  # the split run's policy: seconds before a part may be split again
     plan: dict | None = None  # how the split run sized its parts (its --json "split")
+    cpu: float | None = None  # processor seconds of this process (--jobs 1: the whole count)
+
+    @property
+    def workers_cpu(self) -> dict[str, float]:
+        """A split run's processor seconds in parts, per worker (none for one process)."""
+        return self.ledger.statistics(self.seconds)["part_cpu"] if self.ledger is not None and self.ledger.spans else {}
+
+    @property
+    def work(self) -> float | None:
+        """Processor seconds of the count: one process's, or a split run's probe and parts."""
+        if self.plan is None:
+            return self.cpu
+        probe = self.plan["cpu_seconds"].get("probe") or 0.0
+        return probe + self.plan["cpu_seconds"]["parts"]
+
+    @property
+    def critical(self) -> float | None:
+        """Processor seconds on the longest path of a split run: the probe, then the busiest worker's parts
+        (about its wall time on cores of its own); one process's, for one."""
+        if self.plan is None:
+            return self.cpu
+        return (self.plan["cpu_seconds"].get("probe") or 0.0) + max(self.workers_cpu.values(), default=0.0)
 
 
 def c_backtracker(rows: int, cols: int, high: int) -> Timing | str:
@@ -140,7 +162,7 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     chosen, parsed = load(puzzle, instance, params)
     split = None if jobs == 1 else Split(jobs=jobs, parts=parts, resplit=resplit)
     bound = bind(backend, chosen, Job(COUNT, Request(encoding=encoding), time_limit=time_limit, split=split))
-    started = time.perf_counter()
+    started, used = time.perf_counter(), time.process_time()
     ledger, plan = None, None
     if split is None:
         outcome: Outcome = execute(chosen, parsed, bound)
@@ -148,9 +170,11 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
         run = SplitRun(chosen, parsed, bound)
         outcome = consume(run)
         ledger, plan = run.ledger, outcome.details.get("split")
-    seconds = time.perf_counter() - started
+        if plan is None or "cpu_seconds" not in plan:  # the probe finished it: one process counted it all
+            ledger, plan = None, None
+    seconds, cpu = time.perf_counter() - started, time.process_time() - used
     name = f"{backend}{':' + encoding if encoding else ''} --jobs {jobs}"
-    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan)
+    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan, cpu)
 
 
 def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) -> str:
@@ -220,6 +244,13 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
         print(f"    over {single.label} ({single.seconds:.2f} s): predicted on "
               + ", ".join(f"{n} workers {single.seconds / end:.1f}x" for n, end in zip(WORKERS, ends, strict=True)),
               flush=True)
+    if single is not None and single.cpu and row.work and row.critical:
+        cpu = row.plan["cpu_seconds"] if row.plan else {}
+        each = ", ".join(f"{w.removeprefix('gridsat-')} {c:.2f}" for w, c in row.workers_cpu.items())
+        print(f"    processor seconds: probe {cpu.get('probe') or 0:.2f}, parts {cpu.get('parts', 0):.2f} ({each}), "
+              f"parent in all {cpu.get('parent') or 0:.2f}; {single.label} {single.cpu:.2f}; work (probe and parts) "
+              f"{row.work / single.cpu:.2f}x {single.label}'s; on free cores {single.cpu / row.critical:.2f}x faster "
+              f"({single.label}'s over the probe and the busiest worker's parts)", flush=True)
     if row.plan is not None:
         estimates = row.plan["estimates"]
         said = "; ".join(f"at {e['at']:.1f} s: {e['run_seconds']:.1f} s of part time, parts of "

@@ -88,6 +88,15 @@ NO_PARTS = "the search found nothing to split on: one worker ran it whole"
 NO_SPLIT_POINTS = "{label} reports no decisions to split on"
 NOT_EXHAUSTIVE = "{label} does not search for every solution: there is nothing to share out"
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the first split's target, unless the caller names one
+# ... after a probe that kept its work and ran as long as the policy says (local workers): fewer, since
+# each worker starts its share of them even when the count ends just after the split, and the probe
+# runs until those start-ups are at most OVERHEAD of it (16 per worker held a cpsat probe 6 to 17 s);
+# the parts are split further, before they start and while they run, as the run's length says.
+KEPT_PARTS_PER_WORKER = 8
+# Seconds of processor time: a kept probe starts the local workers this long before it may end at the
+# earliest (a forked worker is ready at once, a spawned one with OR-Tools in about 0.5 s); one not yet
+# ready then only makes the probe longer, and its work is kept.
+WORKER_START = 0.5
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 # A part split again is small already: a prefix that gives many more sub-parts than asked costs
 # more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
@@ -116,9 +125,10 @@ LEAST_RESTARTS = 4  # ... nor less than this many start-ups (a part spends at mo
 PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its messages and its task)
 
 
-def first_parts(workers: int) -> int:
-    """How many parts the first split aims at, for ``workers`` workers."""
-    return max(MIN_PARTS, PARTS_PER_WORKER * workers)
+def first_parts(workers: int, kept: bool = False) -> int:
+    """How many parts the first split aims at, for ``workers`` workers (``kept``: after a probe that kept
+    its work and ran as long as the policy says, beside local workers)."""
+    return KEPT_PARTS_PER_WORKER * workers if kept else max(MIN_PARTS, PARTS_PER_WORKER * workers)
 
 
 def unsplittable(search: object) -> str | None:
@@ -141,9 +151,9 @@ def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool) -> flo
 
 def launch_seconds(workers: int, parts: int) -> float:
     """When a probe that keeps its work starts the local workers (seconds of its processor time):
-    ``PROBE_WAIT`` (about the longest a worker takes to start) before the earliest it may end, when the
-    first split's ``parts`` would run ``PART_FLOOR`` each; a count that ends sooner starts none."""
-    return max(0.0, parts * PART_FLOOR - PROBE_WAIT)
+    ``WORKER_START`` before the earliest it may end (were starting a part free); a count that ends
+    sooner starts none."""
+    return max(0.0, probe_seconds(0.0, workers, parts, keeps=True) - WORKER_START)
 
 
 def probe_deadline(start: float, seconds: float, waits: bool) -> float:
