@@ -141,6 +141,32 @@ class Timing:
         return (self.plan["cpu_seconds"].get("probe") or 0.0) + max(self.workers_cpu.values(), default=0.0)
 
 
+# What a split count must show against the same count in one process, in processor seconds (so that it
+# holds on a loaded machine, where wall times say little): every worker did at least WORKER_SHARE of the
+# one-process count's work, and the probe and the parts together at most WORK_RATIO times it. Parts of
+# a count of seconds are fine (a 256th of it, for a hundred workers) and each starts its model afresh:
+# prime-grid 4x5 on cpsat (10-12 s alone) took 1.75x and 2.2x the work in parts at a load of 13 on two
+# cores, where parts running long by the clock are split again more often than on an idle machine.
+WORKER_SHARE, WORK_RATIO = 0.2, 2.5
+
+
+def unshared(one: Timing, two: Timing) -> str | None:
+    """Why the split count ``two`` did not share out the work of the one-process count ``one`` (None: it
+    did), in processor seconds; a count that ran alone (the probe finished it) shared nothing."""
+    if not (one.complete and two.complete and one.count == two.count):
+        return f"the counts differ or are incomplete: {one.count} against {two.count}"
+    if two.plan is None or not two.workers_cpu or two.work is None or two.critical is None or not one.cpu:
+        return "it ran alone: the probe counted it all"
+    workers = two.workers_cpu
+    least = min(workers.values()) if len(workers) > 1 else 0.0
+    if least < WORKER_SHARE * one.cpu:
+        return (f"a worker did {least:.2f} s of parts, under {WORKER_SHARE:.0%} of the {one.cpu:.2f} s "
+                f"one process took (probe {two.plan['cpu_seconds'].get('probe') or 0:.2f} s)")
+    if two.work > WORK_RATIO * one.cpu:
+        return f"the probe and the parts took {two.work:.2f} s, over {WORK_RATIO}x the {one.cpu:.2f} s of one process"
+    return None
+
+
 def c_backtracker(rows: int, cols: int, high: int) -> Timing | str:
     """The C backtracker's count and wall time, or why it did not run."""
     compiler = shutil.which("cc") or shutil.which("gcc")
@@ -239,18 +265,19 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
           f"{stats['median_part']:.3f} s); busy {busy}; "
           f"first idle worker to the end {'-' if idle is None else f'{idle:.2f} s'}; predicted speed-up on "
           + ", ".join(f"{n} workers {replay(row.ledger, n, age):.1f}x" for n in WORKERS), flush=True)
-    if single is not None and single.complete and stats["part_seconds"] > 0:
+    if single is not None and single.complete and single.cpu and stats["part_seconds"] > 0:
         ends = [stats["part_seconds"] / replay(row.ledger, n, age) for n in WORKERS]
-        print(f"    over {single.label} ({single.seconds:.2f} s): predicted on "
-              + ", ".join(f"{n} workers {single.seconds / end:.1f}x" for n, end in zip(WORKERS, ends, strict=True)),
+        print(f"    over {single.label} ({single.cpu:.2f} processor seconds): predicted on "
+              + ", ".join(f"{n} workers {single.cpu / end:.1f}x" for n, end in zip(WORKERS, ends, strict=True)),
               flush=True)
-    if single is not None and single.cpu and row.work and row.critical:
+    if single is not None and single.complete and row.complete and single.cpu and row.work and row.critical:
         cpu = row.plan["cpu_seconds"] if row.plan else {}
         each = ", ".join(f"{w.removeprefix('gridsat-')} {c:.2f}" for w, c in row.workers_cpu.items())
         print(f"    processor seconds: probe {cpu.get('probe') or 0:.2f}, parts {cpu.get('parts', 0):.2f} ({each}), "
               f"parent in all {cpu.get('parent') or 0:.2f}; {single.label} {single.cpu:.2f}; work (probe and parts) "
               f"{row.work / single.cpu:.2f}x {single.label}'s; on free cores {single.cpu / row.critical:.2f}x faster "
               f"({single.label}'s over the probe and the busiest worker's parts)", flush=True)
+        print(f"    the work shared out: {unshared(single, row) or 'yes'}", flush=True)
     if row.plan is not None:
         estimates = row.plan["estimates"]
         said = "; ".join(f"at {e['at']:.1f} s: {e['run_seconds']:.1f} s of part time, parts of "
