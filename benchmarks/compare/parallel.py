@@ -12,8 +12,9 @@ and the upper neighbour; it is compiled on the spot with ``cc -O2`` (skipped, wi
 where there is no C compiler).
 
 Targets: prime-grid 5x5/1..25 with --jobs 2 at least 2x faster than the C backtracker on sat, and
-cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on both
-backends for both instances; the 6x6 closed tours counted in at most 3 s on the fastest backend.
+cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on cpsat
+and 1.9x on sat for prime-grid 5x5/1..25 on an idle machine (issue 54), 1.7x for the tours; the 6x6
+closed tours counted in at most 3 s on the fastest backend.
 Part statistics of each split run (solvers.splitting.schedule records them), and how the run sized its parts
 (how its workers started and how long the probe searched, the first split, the parts split before
 they started and while they ran, and the first and last
@@ -51,6 +52,29 @@ What this script measured when the split policy's constants (solvers.splitting.s
   runs wait behind parts that were not on it.
 - warm(): loading the solver library within a worker's first part once made the first estimate of a
   run's length 40x too long, and its parts far too many.
+
+Processor seconds: beside each split run's wall time, what its probe, its parent in all and its parts
+(per worker) spent, against the --jobs 1 count's; "on free cores" is the --jobs 1 count's over the
+probe and the busiest worker's parts, about what two cores of its own would give; ``unshared`` says
+why a split run did not share out the work (tests/test_parallel.py holds a count of seconds to it).
+These hold on a loaded machine, where the wall-time ratios of --jobs 2 against --jobs 1 do not.
+
+Issue 54 (--jobs 2 slower than --jobs 1 on cpsat): measured on the shared two-core machine at a load
+of 7 to 15 (other developers' test runs), so in processor seconds, one run each:
+- The cause: a probe that keeps its count ran until the first split's start-ups (16 per worker, each
+  measured by the clock, at most 0.1 s) were a tenth of it, and at least 3.2 s. The clock's start-up
+  of a cpsat part of prime-grid 5x5 was 0.09-0.13 s at a load of 5 (0.03-0.05 s of processor time),
+  so the probe was 17 s of processor time alone (38 s by the clock) while the workers waited: a
+  third of the 50-60 s count on one core. Not the cause: the splitting solver (84 cpsat parts from
+  relaxed projections in 0.01 s), the probe's models left out of each part (a part with 205 of them
+  2.61 s, without 2.40 s; with 49, 2.23 s against 2.60 s), the probe stopping between two models
+  (it did, at the length the policy said). Parts sized by the clock on a loaded machine came out
+  too many: prime-grid 5x5 sat split into 2,766 parts, the run's part time estimated at 245 s for
+  about 40 s of processor time.
+- Now start-ups and part times are processor seconds, a kept probe's first split is 8 parts per
+  worker, and it runs at least 3.2 s (prime-grid 4x5 on sat, 3.0 s of processor time alone, runs
+  alone): the cpsat probe of prime-grid 5x5 is 2.1-2.9 s of processor time.
+ISSUE54_RESULTS
 """
 
 from __future__ import annotations

@@ -2,23 +2,26 @@
 
 The probe: a run first searches alone, and splits only once splitting can pay. What a split costs is
 mostly fixed: every worker starts its share of the first split's parts (``first_parts`` / workers
-start-ups, each what a local worker measured while it warmed up: opening the run as a part and
-searching it to its first solution, at most ``PROBE`` seconds, since a longer search is no
-start-up), and the last part runs on alone at the end (about ``PART_FLOOR``). A probe whose search
-hands back the models it counted (a formulation backend's) keeps its work: the first split's parts
-leave those models out, as the sub-parts of a part split again do, so searching alone longer costs
-nothing against one plain search; it runs until the fixed costs are at most ``OVERHEAD`` of the
-time it has run, so that a count that ends just after its split takes at most about 1 +
-``OVERHEAD`` times a plain search, and until the first split's parts would each run at least
-``PART_FLOOR`` if the rest of the run were as long as the probe (as often as not it is at least
-that long): shorter parts are start-up more than search, at a cost the measured start-up misses
-(a fresh solver has learnt nothing: the last 5% of prime-grid 4x5 sat, split into 55 parts after
-its probe, took 1.7 s of part time, and the whole count takes 2 s alone). A probe that cannot
+start-ups, each what a local worker measured while it warmed up, in processor seconds: opening the
+run as a part and searching it to its first solution, at most ``PROBE`` seconds, since a longer
+search is no start-up), and the last part runs on alone at the end (about ``PART_FLOOR``). A probe
+whose search hands back the models it counted (a formulation backend's) keeps its work: the first
+split's parts leave those models out, as the sub-parts of a part split again do, so searching alone
+longer costs nothing against one plain search but the idle workers; it runs until the fixed costs
+are at most ``OVERHEAD`` of the time it has run, so that a count that ends just after its split
+takes at most about 1 + ``OVERHEAD`` times a plain search, and at least ``SHORT`` seconds: a count
+of a few seconds runs alone, since parts of a short rest are start-up more than search, at a cost
+the measured start-up misses (a fresh solver has learnt nothing: the last 5% of prime-grid 4x5 sat,
+split into 55 parts after its probe, took 1.7 s of part time, and the whole count takes 2 s
+alone). Its first split is smaller (``KEPT_PARTS_PER_WORKER``), since every start-up of it makes the
+probe ten times as long: at 16 parts per worker, each start-up 0.1 s by a loaded clock, the probe of
+prime-grid 5x5/1..25 on cpsat ran alone for 17 s of a 50 s count (issue 54: ``--jobs 2`` slower
+than ``--jobs 1``); its parts are split further as the run's length says. A probe that cannot
 hand back (a reference search) loses its work when the run splits: it runs about as long as the
 fixed costs (rent or buy: at most twice what the better choice would have cost). Either way at
 least ``PROBE`` seconds, and on until the first local worker is ready (``probe_deadline``). A count
 that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
-workers measure nothing. A probe that keeps its work starts the local workers late, ``PROBE_WAIT``
+workers measure nothing. A probe that keeps its work starts the local workers late, ``WORKER_START``
 before the earliest it may end (``launch_seconds``): a count that ends sooner starts none, and pays
 nothing for them.
 
@@ -30,9 +33,9 @@ took 1.7 times as long as one plain search); a probe that gets less than 1 / ``S
 ends anyway.
 
 The first split aims at ``PARTS_PER_WORKER`` parts per worker, at least ``MIN_PARTS`` (``first_parts``;
-a caller may name its own number, which is kept), many more than workers so that uneven parts
-balance. Its parts are handed out ``AHEAD`` per worker ahead of need; the rest wait in the parent,
-where they can still be split.
+after a kept probe ``KEPT_PARTS_PER_WORKER``; a caller may name its own number, which is kept), many
+more than workers so that uneven parts balance. Its parts are handed out ``AHEAD`` per worker ahead
+of need; the rest wait in the parent, where they can still be split.
 
 How fine parts are (``part_seconds``): once a part has finished, the ledger estimates the whole run's
 part time (``Ledger.estimate``) and what starting a part costs (``Ledger.restart``). A part is then
@@ -191,9 +194,10 @@ def choose(ledger: Ledger, now: float, age: float, whole: float | None = None) -
     seconds; ``whole``: the run's estimated part time, when a part is chosen ahead of need: one that
     has not yet run as long as its share says it should is left alone (it is likely to end soon, and
     its restart is wasted)."""
-    fit = [(now - start, index) for index, (start, _) in ledger.running.items()
-           if index not in ledger.children and index not in ledger.unsplittable and now - start >= age
-           and (whole is None or now - start >= ledger.expected(index, whole))]
+    ages = {index: ledger.age(start, now) for index, (start, _) in ledger.running.items()}
+    fit = [(ages[index], index) for index in ledger.running
+           if index not in ledger.children and index not in ledger.unsplittable and ages[index] >= age
+           and (whole is None or ages[index] >= ledger.expected(index, whole))]
     return max(fit)[1] if fit else None
 
 
