@@ -74,7 +74,19 @@ of 7 to 15 (other developers' test runs), so in processor seconds, one run each:
 - Now start-ups and part times are processor seconds, a kept probe's first split is 8 parts per
   worker, and it runs at least 3.2 s (prime-grid 4x5 on sat, 3.0 s of processor time alone, runs
   alone): the cpsat probe of prime-grid 5x5 is 2.1-2.9 s of processor time.
-ISSUE54_RESULTS
+- Measured after the change, before a running part's age was divided by the clock's stretch (load 14
+  to 18): sat --jobs 1 44.7 s of processor time; --jobs 2 probe 3.2 s, parts 57.2 s (28.5 s and 28.6 s
+  per worker), its parent 24.7 s in all, 3,198 parts of which 294 split again while running (parts
+  running long by the loaded clock): 1.35x the work, 1.40x on free cores by processor seconds; the
+  100-worker replay 85.5x, largest part 0.5%. cpsat (8 parts per worker, part times by the clock):
+  --jobs 1 106 s of processor time, --jobs 2 probe 2.1 s and parts 82.9 s (41.0 s and 41.9 s), 552
+  parts; the 100-worker replay 52.1x, largest part 1.1% (with 4 parts per worker: 41.6x, 1.3%).
+  prime-grid 4x5 on cpsat (tests/test_parallel.py): 10.4-13.3 s alone; split, probe 1.9-2.9 s and
+  parts 9.0-15.3 s once parts were timed in processor seconds (23.8 s and 34.1 s before).
+  Wall-clock ratios were not measured: they mean nothing at that load. To measure them on an idle
+  machine: ``python -m gridsat.benchmarks.compare.parallel --cases prime`` (both backends, --jobs 1
+  then 2, the C backtracker first) and ``python -m gridsat.benchmarks.compare.jobs --cases short
+  --repeat 3``.
 """
 
 from __future__ import annotations
