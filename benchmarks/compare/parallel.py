@@ -83,6 +83,11 @@ of 7 to 15 (other developers' test runs), so in processor seconds, one run each:
   parts; the 100-worker replay 52.1x, largest part 1.1% (with 4 parts per worker: 41.6x, 1.3%).
   prime-grid 4x5 on cpsat (tests/test_parallel.py): 10.4-13.3 s alone; split, probe 1.9-2.9 s and
   parts 9.0-15.3 s once parts were timed in processor seconds (23.8 s and 34.1 s before).
+  With a running part aged by the clock's stretch (load 16 to 27), sat --jobs 2: probe 2.5 s, parts
+  40.1 s (20.0 s and 20.1 s), parent 9.0 s, 656 parts: 0.95x the work of the --jobs 1 run above and
+  2.0x on free cores by processor seconds, but the 100-worker replay 37.4x with the largest part
+  2.4% (a part of about 1 s was never split again: the stretch is an average, and the load varied).
+  On an idle machine the stretch is about 1 and parts age by the clock as before.
   Wall-clock ratios were not measured: they mean nothing at that load. To measure them on an idle
   machine: ``python -m gridsat.benchmarks.compare.parallel --cases prime`` (both backends, --jobs 1
   then 2, the C backtracker first) and ``python -m gridsat.benchmarks.compare.jobs --cases short
