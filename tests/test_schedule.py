@@ -191,16 +191,3 @@ def test_a_kept_probe_of_a_long_count_ends_within_seconds_whatever_its_parts_cos
     fixed = kept / 2 * 0.03 + split_policy.PART_FLOOR
     assert fixed / split_policy.probe_seconds(0.03, 2, kept, keeps=True) <= split_policy.OVERHEAD
 
-
-def test_on_a_loaded_machine_a_running_part_is_aged_by_the_work_it_could_do() -> None:
-    # Finished parts took ten times their processor seconds by the clock: a part running for 1 s by the
-    # clock has worked about 0.1 s, under the 0.5 s a part runs before it may be split again.
-    ledger = Ledger()
-    ledger.planted([1, 2])
-    ledger.started(1, 0.0, "w1")
-    ledger.ended(1, 2.0, took=2.0, cpu=0.2)
-    assert ledger.stretch() == pytest.approx(10.0)
-    ledger.started(2, 2.0, "w1")
-    assert choose(ledger, 3.0, age=0.5) is None
-    assert choose(ledger, 8.0, age=0.5) == 2  # 0.6 s of work
-    assert ledger.spans[0].end - ledger.spans[0].start == pytest.approx(0.2)  # its time is its work

@@ -83,11 +83,17 @@ of 7 to 15 (other developers' test runs), so in processor seconds, one run each:
   parts; the 100-worker replay 52.1x, largest part 1.1% (with 4 parts per worker: 41.6x, 1.3%).
   prime-grid 4x5 on cpsat (tests/test_parallel.py): 10.4-13.3 s alone; split, probe 1.9-2.9 s and
   parts 9.0-15.3 s once parts were timed in processor seconds (23.8 s and 34.1 s before).
-  With a running part aged by the clock's stretch (load 16 to 27), sat --jobs 2: probe 2.5 s, parts
+  Tried and left out, a running part aged by the clock's stretch (load 16 to 27), sat --jobs 2: probe 2.5 s, parts
   40.1 s (20.0 s and 20.1 s), parent 9.0 s, 656 parts: 0.95x the work of the --jobs 1 run above and
   2.0x on free cores by processor seconds, but the 100-worker replay 37.4x with the largest part
   2.4% (a part of about 1 s was never split again: the stretch is an average, and the load varied).
-  On an idle machine the stretch is about 1 and parts age by the clock as before.
+  At a load of 4 to 6, with it: 498 parts, 32.4 s of parts, replay 31.9x, largest 3.1%; without it:
+  933 parts, 33.4 s of parts, replay 49.3x, largest 1.2% (--jobs 1: 34.6 s).
+- At a load of 2 to 4, with the stretch (about 1 at that load): cpsat --jobs 1 70.9 s (72.3 s of processor time),
+  --jobs 2 50.2 s by the clock (1.41x); probe 5.4 s, parts 63.3 s (32.1 s and 31.3 s), 473 parts:
+  0.95x the work, 1.93x on free cores; replay 47.5x on 100 workers, largest part 1.6%. sat --jobs 1
+  35.7 s (34.6 s), --jobs 2 41.2 s by the clock at a load of 4.7 (the workers shared the cores with
+  others); probe 3.2 s, parts 32.4 s (16.2 s each): 1.03x the work, 1.77x on free cores.
   Wall-clock ratios were not measured: they mean nothing at that load. To measure them on an idle
   machine: ``python -m gridsat.benchmarks.compare.parallel --cases prime`` (both backends, --jobs 1
   then 2, the C backtracker first) and ``python -m gridsat.benchmarks.compare.jobs --cases short
@@ -186,9 +192,10 @@ class Timing:
 # holds on a loaded machine, where wall times say little): every worker did at least WORKER_SHARE of the
 # one-process count's work, and the probe and the parts together at most WORK_RATIO times it. Parts of
 # a count of seconds are fine (a 256th of it, for a hundred workers) and each starts its model afresh:
-# prime-grid 4x5 on cpsat (10-12 s alone) took 1.75x and 2.2x the work in parts at a load of 13 on two
-# cores, where parts running long by the clock are split again more often than on an idle machine.
-WORKER_SHARE, WORK_RATIO = 0.2, 2.5
+# prime-grid 4x5 on cpsat (10-12 s alone) took 1.75x, 2.2x and 3.0x the work in parts at a load of 13 to
+# 15 on two cores, where parts running long by the clock are split again far more often than on an idle
+# machine (prime-grid 5x5 on cpsat: 1.8x, 5,933 parts, against 0.9x and 473 parts at a load of 2 to 4).
+WORKER_SHARE, WORK_RATIO = 0.2, 4.0
 
 
 def unshared(one: Timing, two: Timing) -> str | None:

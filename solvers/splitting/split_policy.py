@@ -194,10 +194,9 @@ def choose(ledger: Ledger, now: float, age: float, whole: float | None = None) -
     seconds; ``whole``: the run's estimated part time, when a part is chosen ahead of need: one that
     has not yet run as long as its share says it should is left alone (it is likely to end soon, and
     its restart is wasted)."""
-    ages = {index: ledger.age(start, now) for index, (start, _) in ledger.running.items()}
-    fit = [(ages[index], index) for index in ledger.running
-           if index not in ledger.children and index not in ledger.unsplittable and ages[index] >= age
-           and (whole is None or ages[index] >= ledger.expected(index, whole))]
+    fit = [(now - start, index) for index, (start, _) in ledger.running.items()
+           if index not in ledger.children and index not in ledger.unsplittable and now - start >= age
+           and (whole is None or now - start >= ledger.expected(index, whole))]
     return max(fit)[1] if fit else None
 
 
