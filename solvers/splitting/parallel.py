@@ -290,9 +290,10 @@ class ProbeClock:
     LOOK = 0.01
 
     def __init__(self, seconds: float | None, cost: Callable[[], float | None], workers: int, parts: int,
-                 keeps: bool, launch: Callable[[], None] | None = None) -> None:
+                 keeps: bool, launch: Callable[[], None] | None = None, least: float = split_policy.SHORT) -> None:
         self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
-        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts)
+        self.least = least  # the kept probe's shortest length (split_policy.probe_seconds)
+        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts, least)
         self.started, self.used = time.monotonic(), time.process_time()
         # processor time never runs ahead of the clock in one searching thread
         self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
@@ -312,7 +313,8 @@ class ProbeClock:
             start = self.cost()
             if start is None:
                 return False
-            self.seconds = split_policy.probe_seconds(start, self.workers, self.parts, keeps=self.keeps)
+            self.seconds = split_policy.probe_seconds(start, self.workers, self.parts, keeps=self.keeps,
+                                                      least=self.least)
             self.look = max(self.look, self.started + self.seconds)
             return False
         return time.process_time() - self.used >= self.seconds and self.cost() is not None
@@ -327,15 +329,17 @@ def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, ke
     cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. ``launch``: starts the
     local workers when due (``ProbeClock``). Its building counts against the run's own limit."""
     workers, parts = max(1, split.jobs), split.target(kept=launch is not None)
+    # a named number of parts: each at least PART_FLOOR were the rest as long as the probe
+    least = split.parts * split_policy.PART_FLOOR if split.parts else split_policy.SHORT
     waits = split.probe != 0 and not split.scheduler
     seconds = split.probe if split.probe is not None or waits else split_policy.PROBE
     longest = seconds if seconds is not None else split_policy.probe_seconds(split_policy.PROBE, workers, parts,
-                                                                             keeps=keeps)
+                                                                             keeps=keeps, least=least)
     end = split_policy.probe_deadline(time.monotonic(), longest, waits)
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch)
+        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch, least)
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,

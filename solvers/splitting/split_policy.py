@@ -147,20 +147,20 @@ def unsplittable(search: object) -> str | None:
     return why.format(label=getattr(search, "label", "the search"))
 
 
-def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool) -> float:
+def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool, least: float = SHORT) -> float:
     """How long the probe searches alone before the run splits (module docstring): ``start`` is what
     starting a part costs, as a worker measured it (at most ``PROBE`` counts); each of ``workers``
     starts its share of the first split's ``parts``; ``keeps``: the probe's work is kept when the run
-    splits."""
+    splits, when it searches at least ``least`` seconds (a named number of parts: ``PART_FLOOR`` each)."""
     fixed = parts / workers * min(start, PROBE) + PART_FLOOR
-    return max(PROBE, fixed / OVERHEAD, SHORT) if keeps else max(PROBE, fixed)
+    return max(PROBE, fixed / OVERHEAD, least) if keeps else max(PROBE, fixed)
 
 
-def launch_seconds(workers: int, parts: int) -> float:
+def launch_seconds(workers: int, parts: int, least: float = SHORT) -> float:
     """When a probe that keeps its work starts the local workers (seconds of its processor time):
     ``WORKER_START`` before the earliest it may end (were starting a part free); a count that ends
     sooner starts none."""
-    return max(0.0, probe_seconds(0.0, workers, parts, keeps=True) - WORKER_START)
+    return max(0.0, probe_seconds(0.0, workers, parts, keeps=True, least=least) - WORKER_START)
 
 
 def probe_deadline(start: float, seconds: float, waits: bool) -> float:
