@@ -73,7 +73,8 @@ of 7 to 15 (other developers' test runs), so in processor seconds, one run each:
   about 40 s of processor time.
 - Now start-ups and part times are processor seconds, a kept probe's first split is 8 parts per
   worker, and it runs at least 3.2 s (prime-grid 4x5 on sat, 3.0 s of processor time alone, runs
-  alone): the cpsat probe of prime-grid 5x5 is 2.1-2.9 s of processor time.
+  alone): the cpsat probe of prime-grid 5x5 was 2.0-2.9 s of processor time at a load of 9 to 15,
+  5.4 s at a load of 2 to 4 (a worker's start-up measure varies, and the probe is ten times it).
 - Measured after the change, before a running part's age was divided by the clock's stretch (load 14
   to 18): sat --jobs 1 44.7 s of processor time; --jobs 2 probe 3.2 s, parts 57.2 s (28.5 s and 28.6 s
   per worker), its parent 24.7 s in all, 3,198 parts of which 294 split again while running (parts
