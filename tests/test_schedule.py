@@ -173,5 +173,21 @@ def test_beside_local_workers_the_probe_may_stretch_in_wall_time() -> None:
 
 def test_the_workers_start_a_worker_start_up_before_the_probe_may_end() -> None:
     earliest = split_policy.probe_seconds(0.0, 2, 32, keeps=True)
-    assert split_policy.launch_seconds(2, 32) == pytest.approx(earliest - split_policy.PROBE_WAIT)
-    assert split_policy.launch_seconds(2, 4) == 0.0  # a probe that may end within a worker's start-up: at once
+    assert split_policy.launch_seconds(2, 32) == pytest.approx(earliest - split_policy.WORKER_START)
+    assert split_policy.launch_seconds(2, 16) > 0  # a count shorter than that starts no worker
+    assert split_policy.launch_seconds(2, 16) < split_policy.probe_seconds(0.0, 2, 16, keeps=True)
+
+
+def test_a_kept_probe_of_a_long_count_ends_within_seconds_whatever_its_parts_cost_to_start() -> None:
+    # Issue 54: a kept probe ran until 16 start-ups per worker were a tenth of it, each start-up measured
+    # by the clock (0.1 s for cpsat on a loaded machine): 17 s alone, a third of prime-grid 5x5's count,
+    # while the second worker waited. Its first split is now smaller, so the probe is a few seconds at most.
+    kept = split_policy.first_parts(2, kept=True)
+    assert kept < split_policy.first_parts(2)
+    assert split_policy.probe_seconds(split_policy.PROBE, 2, 32, keeps=True) > 15  # the regressed probe
+    assert split_policy.probe_seconds(split_policy.PROBE, 2, kept, keeps=True) < 10  # the longest now
+    assert split_policy.probe_seconds(0.03, 2, kept, keeps=True) < 4  # cpsat's start-up on prime-grid 5x5
+    # and still long enough that a count ending just after its split takes at most 1 + OVERHEAD times as long
+    fixed = kept / 2 * 0.03 + split_policy.PART_FLOOR
+    assert fixed / split_policy.probe_seconds(0.03, 2, kept, keeps=True) <= split_policy.OVERHEAD
+

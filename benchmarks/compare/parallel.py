@@ -12,8 +12,9 @@ and the upper neighbour; it is compiled on the spot with ``cc -O2`` (skipped, wi
 where there is no C compiler).
 
 Targets: prime-grid 5x5/1..25 with --jobs 2 at least 2x faster than the C backtracker on sat, and
-cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on both
-backends for both instances; the 6x6 closed tours counted in at most 3 s on the fastest backend.
+cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on cpsat
+and 1.9x on sat for prime-grid 5x5/1..25 on an idle machine (issue 54), 1.7x for the tours; the 6x6
+closed tours counted in at most 3 s on the fastest backend.
 Part statistics of each split run (solvers.splitting.schedule records them), and how the run sized its parts
 (how its workers started and how long the probe searched, the first split, the parts split before
 they started and while they ran, and the first and last
@@ -51,6 +52,53 @@ What this script measured when the split policy's constants (solvers.splitting.s
   runs wait behind parts that were not on it.
 - warm(): loading the solver library within a worker's first part once made the first estimate of a
   run's length 40x too long, and its parts far too many.
+
+Processor seconds: beside each split run's wall time, what its probe, its parent in all and its parts
+(per worker) spent, against the --jobs 1 count's; "on free cores" is the --jobs 1 count's over the
+probe and the busiest worker's parts, about what two cores of its own would give; ``unshared`` says
+why a split run did not share out the work (tests/test_parallel.py holds a count of seconds to it).
+These hold on a loaded machine, where the wall-time ratios of --jobs 2 against --jobs 1 do not.
+
+Issue 54 (--jobs 2 slower than --jobs 1 on cpsat): measured on the shared two-core machine at a load
+of 7 to 15 (other developers' test runs), so in processor seconds, one run each:
+- The cause: a probe that keeps its count ran until the first split's start-ups (16 per worker, each
+  measured by the clock, at most 0.1 s) were a tenth of it, and at least 3.2 s. The clock's start-up
+  of a cpsat part of prime-grid 5x5 was 0.09-0.13 s at a load of 5 (0.03-0.05 s of processor time),
+  so the probe was 17 s of processor time alone (38 s by the clock) while the workers waited: a
+  third of the 50-60 s count on one core. Not the cause: the splitting solver (84 cpsat parts from
+  relaxed projections in 0.01 s), the probe's models left out of each part (a part with 205 of them
+  2.61 s, without 2.40 s; with 49, 2.23 s against 2.60 s), the probe stopping between two models
+  (it did, at the length the policy said). Parts sized by the clock on a loaded machine came out
+  too many: prime-grid 5x5 sat split into 2,766 parts, the run's part time estimated at 245 s for
+  about 40 s of processor time.
+- Now start-ups and part times are processor seconds, a kept probe's first split is 8 parts per
+  worker, and it runs at least 3.2 s (prime-grid 4x5 on sat, 3.0 s of processor time alone, runs
+  alone): the cpsat probe of prime-grid 5x5 was 2.0-2.9 s of processor time at a load of 9 to 15,
+  5.4 s at a load of 2 to 4 (a worker's start-up measure varies, and the probe is ten times it).
+- Measured after the change, before a running part's age was divided by the clock's stretch (load 14
+  to 18): sat --jobs 1 44.7 s of processor time; --jobs 2 probe 3.2 s, parts 57.2 s (28.5 s and 28.6 s
+  per worker), its parent 24.7 s in all, 3,198 parts of which 294 split again while running (parts
+  running long by the loaded clock): 1.35x the work, 1.40x on free cores by processor seconds; the
+  100-worker replay 85.5x, largest part 0.5%. cpsat (8 parts per worker, part times by the clock):
+  --jobs 1 106 s of processor time, --jobs 2 probe 2.1 s and parts 82.9 s (41.0 s and 41.9 s), 552
+  parts; the 100-worker replay 52.1x, largest part 1.1% (with 4 parts per worker: 41.6x, 1.3%).
+  prime-grid 4x5 on cpsat (tests/test_parallel.py): 10.4-13.3 s alone; split, probe 1.9-2.9 s and
+  parts 9.0-15.3 s once parts were timed in processor seconds (23.8 s and 34.1 s before).
+  Tried and left out, a running part aged by the clock's stretch (load 16 to 27), sat --jobs 2: probe 2.5 s, parts
+  40.1 s (20.0 s and 20.1 s), parent 9.0 s, 656 parts: 0.95x the work of the --jobs 1 run above and
+  2.0x on free cores by processor seconds, but the 100-worker replay 37.4x with the largest part
+  2.4% (a part of about 1 s was never split again: the stretch is an average, and the load varied).
+  At a load of 4 to 6, with it: 498 parts, 32.4 s of parts, replay 31.9x, largest 3.1%; without it:
+  933 parts, 33.4 s of parts, replay 49.3x, largest 1.2% (--jobs 1: 34.6 s).
+- At a load of 2 to 4, with the stretch (about 1 at that load): cpsat --jobs 1 70.9 s (72.3 s of processor time),
+  --jobs 2 50.2 s by the clock (1.41x); probe 5.4 s, parts 63.3 s (32.1 s and 31.3 s), 473 parts:
+  0.95x the work, 1.93x on free cores; replay 47.5x on 100 workers, largest part 1.6%. sat --jobs 1
+  35.7 s (34.6 s), --jobs 2 41.2 s by the clock at a load of 4.7 (the workers shared the cores with
+  others); probe 3.2 s, parts 32.4 s (16.2 s each): 1.03x the work, 1.77x on free cores.
+  Wall-clock ratios were not measured: they mean nothing at that load. To measure them on an idle
+  machine: ``python -m gridsat.benchmarks.compare.parallel --cases prime`` (both backends, --jobs 1
+  then 2, the C backtracker first) and ``python -m gridsat.benchmarks.compare.jobs --cases short
+  --repeat 3``.
 """
 
 from __future__ import annotations
@@ -117,6 +165,55 @@ class Timing:
     ledger: Ledger | None = None  # a split run's parts, where and how long they ran
     resplit: float | None = None  # the split run's policy: seconds before a part may be split again
     plan: dict | None = None  # how the split run sized its parts (its --json "split")
+    cpu: float | None = None  # processor seconds of this process (--jobs 1: the whole count)
+
+    @property
+    def workers_cpu(self) -> dict[str, float]:
+        """A split run's processor seconds in parts, per worker (none for one process)."""
+        return self.ledger.statistics(self.seconds)["part_cpu"] if self.ledger is not None and self.ledger.spans else {}
+
+    @property
+    def work(self) -> float | None:
+        """Processor seconds of the count: one process's, or a split run's probe and parts."""
+        if self.plan is None:
+            return self.cpu
+        probe = self.plan["cpu_seconds"].get("probe") or 0.0
+        return probe + self.plan["cpu_seconds"]["parts"]
+
+    @property
+    def critical(self) -> float | None:
+        """Processor seconds on the longest path of a split run: the probe, then the busiest worker's parts
+        (about its wall time on cores of its own); one process's, for one."""
+        if self.plan is None:
+            return self.cpu
+        return (self.plan["cpu_seconds"].get("probe") or 0.0) + max(self.workers_cpu.values(), default=0.0)
+
+
+# What a split count must show against the same count in one process, in processor seconds (so that it
+# holds on a loaded machine, where wall times say little): every worker did at least WORKER_SHARE of the
+# one-process count's work, and the probe and the parts together at most WORK_RATIO times it. Parts of
+# a count of seconds are fine (a 256th of it, for a hundred workers) and each starts its model afresh:
+# prime-grid 4x5 on cpsat (10-12 s alone) took 1.75x, 2.2x and 3.0x the work in parts at a load of 13 to
+# 15 on two cores, where parts running long by the clock are split again far more often than on an idle
+# machine (prime-grid 5x5 on cpsat: 1.8x, 5,933 parts, against 0.9x and 473 parts at a load of 2 to 4).
+WORKER_SHARE, WORK_RATIO = 0.2, 4.0
+
+
+def unshared(one: Timing, two: Timing) -> str | None:
+    """Why the split count ``two`` did not share out the work of the one-process count ``one`` (None: it
+    did), in processor seconds; a count that ran alone (the probe finished it) shared nothing."""
+    if not (one.complete and two.complete and one.count == two.count):
+        return f"the counts differ or are incomplete: {one.count} against {two.count}"
+    if two.plan is None or not two.workers_cpu or two.work is None or two.critical is None or not one.cpu:
+        return "it ran alone: the probe counted it all"
+    workers = two.workers_cpu
+    least = min(workers.values()) if len(workers) > 1 else 0.0
+    if least < WORKER_SHARE * one.cpu:
+        return (f"a worker did {least:.2f} s of parts, under {WORKER_SHARE:.0%} of the {one.cpu:.2f} s "
+                f"one process took (probe {two.plan['cpu_seconds'].get('probe') or 0:.2f} s)")
+    if two.work > WORK_RATIO * one.cpu:
+        return f"the probe and the parts took {two.work:.2f} s, over {WORK_RATIO}x the {one.cpu:.2f} s of one process"
+    return None
 
 
 def c_backtracker(rows: int, cols: int, high: int) -> Timing | str:
@@ -140,7 +237,7 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     chosen, parsed = load(puzzle, instance, params)
     split = None if jobs == 1 else Split(jobs=jobs, parts=parts, resplit=resplit)
     bound = bind(backend, chosen, Job(COUNT, Request(encoding=encoding), time_limit=time_limit, split=split))
-    started = time.perf_counter()
+    started, used = time.perf_counter(), time.process_time()
     ledger, plan = None, None
     if split is None:
         outcome: Outcome = execute(chosen, parsed, bound)
@@ -148,9 +245,11 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
         run = SplitRun(chosen, parsed, bound)
         outcome = consume(run)
         ledger, plan = run.ledger, outcome.details.get("split")
-    seconds = time.perf_counter() - started
+        if plan is None or "cpu_seconds" not in plan:  # the probe finished it: one process counted it all
+            ledger, plan = None, None
+    seconds, cpu = time.perf_counter() - started, time.process_time() - used
     name = f"{backend}{':' + encoding if encoding else ''} --jobs {jobs}"
-    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan)
+    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan, cpu)
 
 
 def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) -> str:
@@ -215,11 +314,19 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
           f"{stats['median_part']:.3f} s); busy {busy}; "
           f"first idle worker to the end {'-' if idle is None else f'{idle:.2f} s'}; predicted speed-up on "
           + ", ".join(f"{n} workers {replay(row.ledger, n, age):.1f}x" for n in WORKERS), flush=True)
-    if single is not None and single.complete and stats["part_seconds"] > 0:
+    if single is not None and single.complete and single.cpu and stats["part_seconds"] > 0:
         ends = [stats["part_seconds"] / replay(row.ledger, n, age) for n in WORKERS]
-        print(f"    over {single.label} ({single.seconds:.2f} s): predicted on "
-              + ", ".join(f"{n} workers {single.seconds / end:.1f}x" for n, end in zip(WORKERS, ends, strict=True)),
+        print(f"    over {single.label} ({single.cpu:.2f} processor seconds): predicted on "
+              + ", ".join(f"{n} workers {single.cpu / end:.1f}x" for n, end in zip(WORKERS, ends, strict=True)),
               flush=True)
+    if single is not None and single.complete and row.complete and single.cpu and row.work and row.critical:
+        cpu = row.plan["cpu_seconds"] if row.plan else {}
+        each = ", ".join(f"{w.removeprefix('gridsat-')} {c:.2f}" for w, c in row.workers_cpu.items())
+        print(f"    processor seconds: probe {cpu.get('probe') or 0:.2f}, parts {cpu.get('parts', 0):.2f} ({each}), "
+              f"parent in all {cpu.get('parent') or 0:.2f}; {single.label} {single.cpu:.2f}; work (probe and parts) "
+              f"{row.work / single.cpu:.2f}x {single.label}'s; on free cores {single.cpu / row.critical:.2f}x faster "
+              f"({single.label}'s over the probe and the busiest worker's parts)", flush=True)
+        print(f"    the work shared out: {unshared(single, row) or 'yes'}", flush=True)
     if row.plan is not None:
         estimates = row.plan["estimates"]
         said = "; ".join(f"at {e['at']:.1f} s: {e['run_seconds']:.1f} s of part time, parts of "

@@ -84,8 +84,9 @@ class Split:
     # seconds a part runs before it may be split again (None: never split a part after the first split)
     resplit: float | None = RESPLIT_AGE
 
-    def target(self) -> int:
-        return self.parts or first_parts(self.jobs)
+    def target(self, kept: bool = False) -> int:
+        """The first split's parts (``kept``: after a probe that kept its work, as long as the policy says)."""
+        return self.parts or first_parts(self.jobs, kept)
 
 
 @dataclass(frozen=True)
@@ -116,11 +117,12 @@ class PartResult:
     # backends; empty for a reference part, which hands back ``upto``); None when it finished, or its
     # run was stopped and is thrown away (a reference part that could not hand back the rest)
     found: list[tuple[int, ...]] | None = None
-    # seconds from taking the part to its first solution (None: it found none): what a part costs to
-    # start (building, loading, presolving) and a little search, for sizing parts (solvers.splitting.schedule)
+    # processor seconds from taking the part to its first solution (None: it found none): what a part costs
+    # to start (building, loading, presolving) and a little search, for sizing parts (solvers.splitting.schedule)
     first: float | None = None
     took: float | None = None  # seconds the worker spent on the part, as the worker measured them
     upto: int | None = None  # a reference part split again: its decisions below this were searched in full
+    cpu: float | None = None  # processor seconds the worker's process spent on the part (threads included)
 
     @property
     def complete(self) -> bool:
@@ -136,7 +138,7 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     """Run one part to its end (in a worker process, or a Dask worker), or until ``halted()`` says the
     parent split it again (its result is then thrown away: the sub-parts count it)."""
     index = task.request.part.index
-    took = time.monotonic()
+    took, cpu = time.monotonic(), time.process_time()
     left = None if task.deadline is None else task.deadline - time.time()
     if left is not None and left <= 0:  # queued past the time limit: nothing to build or search
         return PartResult(index, None, None)
@@ -156,7 +158,7 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
     with run, Watch(halted, halt, poll):
         for item in run:
             if first is None:
-                first = time.monotonic() - took
+                first = time.process_time() - cpu
             if run.stop.reason == RESPLIT:
                 break
             if items is not None:
@@ -164,11 +166,11 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
             if report is not None and time.monotonic() - last >= REPORT:
                 report(run.outcome.count)
                 last = time.monotonic()
-    spent = time.monotonic() - took
+    spent, used = time.monotonic() - took, time.process_time() - cpu
     if handback is not None and handback.cut:
         run.outcome.complete, run.outcome.reason = False, RESPLIT
-        return PartResult(index, run.outcome, items, handback.rows(), first, spent, handback.upto)
-    return PartResult(index, run.outcome, items, first=first, took=spent)
+        return PartResult(index, run.outcome, items, handback.rows(), first, spent, handback.upto, used)
+    return PartResult(index, run.outcome, items, first=first, took=spent, cpu=used)
 
 
 def warm(task: Task) -> float:
@@ -178,14 +180,17 @@ def warm(task: Task) -> float:
     would make the first estimate of the run's length far too long, and its parts far too many.
     ``task`` is for the whole run (``Part()``). Then measure what starting a part costs, for the
     probe's length (solvers.splitting.split_policy): open the run again as a part would be, and search
-    it to its first solution, for ``PROBE`` seconds at most; return the seconds that took."""
+    it to its first solution, for ``PROBE`` seconds at most; return the processor seconds that took,
+    as the probe's length is counted beside local workers (wall seconds on a loaded machine were
+    three times as many: 0.1 s against 0.03 s for cpsat on prime-grid 5x5 at a load of 5, and each
+    wall second there made the probe ten seconds longer)."""
     puzzle = get_puzzle(task.puzzle)
     task.variant.open(puzzle, task.instance, task.bound, in_part=True).close()
-    started = time.monotonic()
+    started = time.process_time()
     with task.variant.open(puzzle, task.instance, task.bound.narrowed(time_limit=split_policy.PROBE),
                            in_part=True) as run:
         next(run, None)
-    return time.monotonic() - started
+    return time.process_time() - started
 
 
 class Watch:
@@ -285,9 +290,10 @@ class ProbeClock:
     LOOK = 0.01
 
     def __init__(self, seconds: float | None, cost: Callable[[], float | None], workers: int, parts: int,
-                 keeps: bool, launch: Callable[[], None] | None = None) -> None:
+                 keeps: bool, launch: Callable[[], None] | None = None, least: float = split_policy.SHORT) -> None:
         self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
-        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts)
+        self.least = least  # the kept probe's shortest length (split_policy.probe_seconds)
+        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts, least)
         self.started, self.used = time.monotonic(), time.process_time()
         # processor time never runs ahead of the clock in one searching thread
         self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
@@ -307,7 +313,8 @@ class ProbeClock:
             start = self.cost()
             if start is None:
                 return False
-            self.seconds = split_policy.probe_seconds(start, self.workers, self.parts, keeps=self.keeps)
+            self.seconds = split_policy.probe_seconds(start, self.workers, self.parts, keeps=self.keeps,
+                                                      least=self.least)
             self.look = max(self.look, self.started + self.seconds)
             return False
         return time.process_time() - self.used >= self.seconds and self.cost() is not None
@@ -321,16 +328,18 @@ def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, ke
     costs as it measured, is not None), as long as solvers.splitting.split_policy allows. A Dask
     cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. ``launch``: starts the
     local workers when due (``ProbeClock``). Its building counts against the run's own limit."""
-    workers, parts = max(1, split.jobs), split.target()
+    workers, parts = max(1, split.jobs), split.target(kept=launch is not None)
+    # a named number of parts: each at least PART_FLOOR were the rest as long as the probe
+    least = split.parts * split_policy.PART_FLOOR if split.parts else split_policy.SHORT
     waits = split.probe != 0 and not split.scheduler
     seconds = split.probe if split.probe is not None or waits else split_policy.PROBE
     longest = seconds if seconds is not None else split_policy.probe_seconds(split_policy.PROBE, workers, parts,
-                                                                             keeps=keeps)
+                                                                             keeps=keeps, least=least)
     end = split_policy.probe_deadline(time.monotonic(), longest, waits)
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch)
+        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch, least)
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
@@ -366,13 +375,14 @@ def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progre
 
 
 def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_seconds: float | None,
-                  now: float, probe_kept: bool = False) -> dict[str, Any]:
+                  now: float, probe_kept: bool = False, cpu: dict[str, float | None] | None = None) -> dict[str, Any]:
     """How a run was split (``--json``: "split"): the first split's parts, the estimates of the run's
     part time that split parts before they started (the first and the last: when, the run's part
     time, a part's target time, the parts that makes), the estimate at the end (none when no part
     finished), how many parts were split before they started and while they ran, how long the
-    probe searched and whether its count was kept, and how the workers started (forked, spawned, or a
-    Dask cluster's)."""
+    probe searched and whether its count was kept, how the workers started (forked, spawned, or a
+    Dask cluster's), and the processor seconds spent (``cpu``: the probe's and the parent's, to which the
+    parts' are added here, summed over the workers: a loaded machine stretches wall times, not these)."""
     before, running = ledger.split_counts()
     estimates = ledger.plans if len(ledger.plans) < 2 else [ledger.plans[0], ledger.plans[-1]]
     whole = ledger.estimate(now)
@@ -383,7 +393,9 @@ def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_secon
     return {"first_parts": len(ledger.roots), "estimates": estimates, "estimate_at_end": end,
             "split_before_start": before, "split_while_running": running,
             "probe_seconds": None if probe_seconds is None else round(probe_seconds, 3), "probe_kept": probe_kept,
-            "workers": workers}
+            "workers": workers, "cpu_seconds": {
+                **{k: None if v is None else round(v, 3) for k, v in (cpu or {}).items()},
+                "parts": round(sum(s.cpu or 0.0 for s in ledger.spans), 3)}}
 
 
 class Planning:
@@ -399,9 +411,12 @@ class Planning:
     split: Split
     alone: str | None
     keeps: bool
+    late: bool
     started: float
     on_progress: Callable[[Progress], None] | None
     probe_seconds: float | None
+    probe_cpu: float | None
+    cpu_started: float
     probe_kept: bool
     resumed: int
 
@@ -419,6 +434,7 @@ class Planning:
             self.collector.take(probed)
             raise
         self.probe_seconds = time.monotonic() - self.started
+        self.probe_cpu = time.process_time() - self.cpu_started
         if probed.complete or probed.reason != TIME_LIMIT or stop.expired() or self.probe.search is None:
             # Tiny (finished within the probe), or stopped for good: the probe's answer is the answer.
             self.collector.take(probed)
@@ -432,7 +448,8 @@ class Planning:
                 self.alone = split_policy.PROBE_FINISHED.format(seconds=self.probe_seconds)
             return None
         try:
-            parts = self.probe.search.split(self.split.target(), OVERSHOOT * self.split.target(), stop)
+            target = self.split.target(kept=self.late)
+            parts = self.probe.search.split(target, OVERSHOOT * target, stop)
         except (StopSplitting, KeyboardInterrupt) as stopped:
             self.collector.take(probed)  # what the probe counted is still a correct lower bound
             if isinstance(stopped, KeyboardInterrupt):
@@ -494,6 +511,7 @@ class SplitRun(Planning, Run):
     ) -> None:
         job = bound.job
         split, limit, time_limit, keep = job.split, job.limit, job.time_limit, job.keep
+        self.cpu_started = time.process_time()  # this process's processor time: the probe's, then the parent's
         assert isinstance(split, Split)  # a split run's job has its split
         self.stop = Stop(time_limit)
         self.deadline = None if time_limit is None else time.time() + time_limit
@@ -522,6 +540,7 @@ class SplitRun(Planning, Run):
             split.checkpoint, fingerprint(puzzle, instance, bound, self.probe.search.label, variant))
         self.part_seconds: dict[int, float] = {}  # per finished part, for statistics
         self.probe_seconds: float | None = None  # how long the probe searched (None: it did not)
+        self.probe_cpu: float | None = None  # ... in processor seconds, its formulation's building included
         self.probe_kept = False  # whether the run split and kept what the probe had counted
         # What a checkpoint file held when the run started (none for a file this run writes afresh):
         # progress counts them apart, so that a new checkpoint's own parts never show as resumed.
@@ -568,8 +587,9 @@ class SplitRun(Planning, Run):
             if not outcome.complete:
                 withdraw(outcome.details)
             if outcome.parts is not None and outcome.parts > 1:
+                cpu = {"probe": self.probe_cpu, "parent": time.process_time() - self.cpu_started}
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
-                                                         time.monotonic() - self.started, self.probe_kept)
+                                                         time.monotonic() - self.started, self.probe_kept, cpu)
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
 
@@ -664,7 +684,7 @@ class SplitRun(Planning, Run):
             elif self.stop.reason is None:
                 yield from self._resplit(message.index, result, now)
                 return
-        self.ledger.ended(message.index, now, took=result.took)
+        self.ledger.ended(message.index, now, took=result.took, cpu=result.cpu)
         found = result.outcome
         if found is not None:
             self.collector.take(found)
@@ -683,7 +703,7 @@ class SplitRun(Planning, Run):
     def _resplit(self, index: int, result: PartResult, now: float) -> Iterator[Any]:
         """A part stopped to be split again is back: it keeps its count and items when it handed back
         what it counted (else they are thrown away), and its sub-parts are handed out next."""
-        self.ledger.ended(index, now, thrown=result.found is None, took=result.took)
+        self.ledger.ended(index, now, thrown=result.found is None, took=result.took, cpu=result.cpu)
         kept = result.outcome if result.found is not None else None
         if kept is not None:
             self.collector.take(kept)

@@ -2,23 +2,26 @@
 
 The probe: a run first searches alone, and splits only once splitting can pay. What a split costs is
 mostly fixed: every worker starts its share of the first split's parts (``first_parts`` / workers
-start-ups, each what a local worker measured while it warmed up: opening the run as a part and
-searching it to its first solution, at most ``PROBE`` seconds, since a longer search is no
-start-up), and the last part runs on alone at the end (about ``PART_FLOOR``). A probe whose search
-hands back the models it counted (a formulation backend's) keeps its work: the first split's parts
-leave those models out, as the sub-parts of a part split again do, so searching alone longer costs
-nothing against one plain search; it runs until the fixed costs are at most ``OVERHEAD`` of the
-time it has run, so that a count that ends just after its split takes at most about 1 +
-``OVERHEAD`` times a plain search, and until the first split's parts would each run at least
-``PART_FLOOR`` if the rest of the run were as long as the probe (as often as not it is at least
-that long): shorter parts are start-up more than search, at a cost the measured start-up misses
-(a fresh solver has learnt nothing: the last 5% of prime-grid 4x5 sat, split into 55 parts after
-its probe, took 1.7 s of part time, and the whole count takes 2 s alone). A probe that cannot
+start-ups, each what a local worker measured while it warmed up, in processor seconds: opening the
+run as a part and searching it to its first solution, at most ``PROBE`` seconds, since a longer
+search is no start-up), and the last part runs on alone at the end (about ``PART_FLOOR``). A probe
+whose search hands back the models it counted (a formulation backend's) keeps its work: the first
+split's parts leave those models out, as the sub-parts of a part split again do, so searching alone
+longer costs nothing against one plain search but the idle workers; it runs until the fixed costs
+are at most ``OVERHEAD`` of the time it has run, so that a count that ends just after its split
+takes at most about 1 + ``OVERHEAD`` times a plain search, and at least ``SHORT`` seconds: a count
+of a few seconds runs alone, since parts of a short rest are start-up more than search, at a cost
+the measured start-up misses (a fresh solver has learnt nothing: the last 5% of prime-grid 4x5 sat,
+split into 55 parts after its probe, took 1.7 s of part time, and the whole count takes 2 s
+alone). Its first split is smaller (``KEPT_PARTS_PER_WORKER``), since every start-up of it makes the
+probe ten times as long: at 16 parts per worker, each start-up 0.1 s by a loaded clock, the probe of
+prime-grid 5x5/1..25 on cpsat ran alone for 17 s of a 50 s count (issue 54: ``--jobs 2`` slower
+than ``--jobs 1``); its parts are split further as the run's length says. A probe that cannot
 hand back (a reference search) loses its work when the run splits: it runs about as long as the
 fixed costs (rent or buy: at most twice what the better choice would have cost). Either way at
 least ``PROBE`` seconds, and on until the first local worker is ready (``probe_deadline``). A count
 that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
-workers measure nothing. A probe that keeps its work starts the local workers late, ``PROBE_WAIT``
+workers measure nothing. A probe that keeps its work starts the local workers late, ``WORKER_START``
 before the earliest it may end (``launch_seconds``): a count that ends sooner starts none, and pays
 nothing for them.
 
@@ -30,9 +33,9 @@ took 1.7 times as long as one plain search); a probe that gets less than 1 / ``S
 ends anyway.
 
 The first split aims at ``PARTS_PER_WORKER`` parts per worker, at least ``MIN_PARTS`` (``first_parts``;
-a caller may name its own number, which is kept), many more than workers so that uneven parts
-balance. Its parts are handed out ``AHEAD`` per worker ahead of need; the rest wait in the parent,
-where they can still be split.
+after a kept probe ``KEPT_PARTS_PER_WORKER``; a caller may name its own number, which is kept), many
+more than workers so that uneven parts balance. Its parts are handed out ``AHEAD`` per worker ahead
+of need; the rest wait in the parent, where they can still be split.
 
 How fine parts are (``part_seconds``): once a part has finished, the ledger estimates the whole run's
 part time (``Ledger.estimate``) and what starting a part costs (``Ledger.restart``). A part is then
@@ -88,6 +91,15 @@ NO_PARTS = "the search found nothing to split on: one worker ran it whole"
 NO_SPLIT_POINTS = "{label} reports no decisions to split on"
 NOT_EXHAUSTIVE = "{label} does not search for every solution: there is nothing to share out"
 PARTS_PER_WORKER, MIN_PARTS = 16, 32  # the first split's target, unless the caller names one
+# ... after a probe that kept its work and ran as long as the policy says (local workers): fewer, since
+# each worker starts its share of them even when the count ends just after the split, and the probe
+# runs until those start-ups are at most OVERHEAD of it (16 per worker held a cpsat probe 6 to 17 s);
+# the parts are split further, before they start and while they run, as the run's length says.
+KEPT_PARTS_PER_WORKER = 8
+# Seconds of processor time: a kept probe starts the local workers this long before it may end at the
+# earliest (a forked worker is ready at once, a spawned one with OR-Tools in about 0.5 s); one not yet
+# ready then only makes the probe longer, and its work is kept.
+WORKER_START = 0.5
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 # A part split again is small already: a prefix that gives many more sub-parts than asked costs
 # more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
@@ -114,11 +126,16 @@ PART_RESTARTS = 20  # a part is aimed at no more than this many times what start
 SCALE_PARTS = 256  # ... nor more than this share of the run: enough parts to keep about a hundred workers busy
 LEAST_RESTARTS = 4  # ... nor less than this many start-ups (a part spends at most a quarter of its time starting)
 PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its messages and its task)
+# Seconds of processor time a kept probe searches at least, so that a count of a few seconds runs alone
+# (``MIN_PARTS`` parts of ``PART_FLOOR``): the rest of prime-grid 4x5 on sat (2.3 s alone), split
+# after 1.6 s, took 4.1 s of parts for what the probe would have counted in under 1 s (loaded machine).
+SHORT = MIN_PARTS * PART_FLOOR
 
 
-def first_parts(workers: int) -> int:
-    """How many parts the first split aims at, for ``workers`` workers."""
-    return max(MIN_PARTS, PARTS_PER_WORKER * workers)
+def first_parts(workers: int, kept: bool = False) -> int:
+    """How many parts the first split aims at, for ``workers`` workers (``kept``: after a probe that kept
+    its work and ran as long as the policy says, beside local workers)."""
+    return KEPT_PARTS_PER_WORKER * workers if kept else max(MIN_PARTS, PARTS_PER_WORKER * workers)
 
 
 def unsplittable(search: object) -> str | None:
@@ -130,20 +147,20 @@ def unsplittable(search: object) -> str | None:
     return why.format(label=getattr(search, "label", "the search"))
 
 
-def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool) -> float:
+def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool, least: float = SHORT) -> float:
     """How long the probe searches alone before the run splits (module docstring): ``start`` is what
     starting a part costs, as a worker measured it (at most ``PROBE`` counts); each of ``workers``
     starts its share of the first split's ``parts``; ``keeps``: the probe's work is kept when the run
-    splits."""
+    splits, when it searches at least ``least`` seconds (a named number of parts: ``PART_FLOOR`` each)."""
     fixed = parts / workers * min(start, PROBE) + PART_FLOOR
-    return max(PROBE, fixed / OVERHEAD, parts * PART_FLOOR) if keeps else max(PROBE, fixed)
+    return max(PROBE, fixed / OVERHEAD, least) if keeps else max(PROBE, fixed)
 
 
-def launch_seconds(workers: int, parts: int) -> float:
+def launch_seconds(workers: int, parts: int, least: float = SHORT) -> float:
     """When a probe that keeps its work starts the local workers (seconds of its processor time):
-    ``PROBE_WAIT`` (about the longest a worker takes to start) before the earliest it may end, when the
-    first split's ``parts`` would run ``PART_FLOOR`` each; a count that ends sooner starts none."""
-    return max(0.0, parts * PART_FLOOR - PROBE_WAIT)
+    ``WORKER_START`` before the earliest it may end (were starting a part free); a count that ends
+    sooner starts none."""
+    return max(0.0, probe_seconds(0.0, workers, parts, keeps=True, least=least) - WORKER_START)
 
 
 def probe_deadline(start: float, seconds: float, waits: bool) -> float:
