@@ -105,4 +105,4 @@ def test_help_shows_the_fields_and_not_the_merge_machinery() -> None:
     assert "summary(self)" in page and "solution" in page and "complete = True" in page
     hidden = ("merge_record", "check_parts", "deliver", "emptied", "solution_of", "merge(", "record(")
     assert [name for name in hidden if name in page] == []
-    assert len(page.splitlines()) <= 80  # 97 lines before the machinery was underscored
+    assert len(page.splitlines()) <= 84  # 97 lines before the machinery was underscored; 82 with solve_cpu_seconds

@@ -16,7 +16,7 @@ targets solve in milliseconds, so their ratios measure a certified run's fixed c
 (``--large``: plain solves of 0.03 s to 8 s, up to 19,724 solutions) measure its cost per solution and
 proof step.
 
-Measured 2026-11-28 (issue 50 item 5), the same script run on 2627c06 ("before") and on 3cc3e2c
+Measured 2026-11-28, the same script run on 2627c06 ("before") and on 3cc3e2c
 ("after"), one after the other, on a shared two-core machine at load 11 to 17 (so the seconds are slow
 and the ratios rough); ``--large --repeat 1 --backend sat``:
 

@@ -13,7 +13,7 @@ where there is no C compiler).
 
 Targets: prime-grid 5x5/1..25 with --jobs 2 at least 2x faster than the C backtracker on sat, and
 cpsat with --jobs 2 at least as fast as it; --jobs 2 at least 1.7x faster than --jobs 1 on cpsat
-and 1.9x on sat for prime-grid 5x5/1..25 on an idle machine (issue 54), 1.7x for the tours; the 6x6
+and 1.9x on sat for prime-grid 5x5/1..25 on an idle machine, 1.7x for the tours; the 6x6
 closed tours counted in at most 3 s on the fastest backend.
 Part statistics of each split run (solvers.splitting.schedule records them), and how the run sized its parts
 (how its workers started and how long the probe searched, the first split, the parts split before

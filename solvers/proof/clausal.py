@@ -14,7 +14,7 @@ A literal code must fit int32 (a variable below 2**30): a larger one is an unrea
 Parsing is a numba loop over the bytes, since proofs run to millions of literals, a piece of ``CHUNK``
 bytes at a time: a step cut by a piece's end is read again with the next piece, so the result is the
 same as reading the whole, while only the steps parsed and one piece are in memory (``read_drat_file``
-never holds a proof file's bytes whole; issue 53).
+never holds a proof file's bytes whole).
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ the measured start-up misses (a fresh solver has learnt nothing: the last 5% of 
 split into 55 parts after its probe, took 1.7 s of part time, and the whole count takes 2 s
 alone). Its first split is smaller (``KEPT_PARTS_PER_WORKER``), since every start-up of it makes the
 probe ten times as long: at 16 parts per worker, each start-up 0.1 s by a loaded clock, the probe of
-prime-grid 5x5/1..25 on cpsat ran alone for 17 s of a 50 s count (issue 54: ``--jobs 2`` slower
+prime-grid 5x5/1..25 on cpsat ran alone for 17 s of a 50 s count (``--jobs 2`` was slower
 than ``--jobs 1``); its parts are split further as the run's length says. A probe that cannot
 hand back (a reference search) loses its work when the run splits: it runs about as long as the
 fixed costs (rent or buy: at most twice what the better choice would have cost). Either way at
