@@ -171,6 +171,11 @@ class Backend:
         """Why this backend cannot run ``puzzle`` at all (one line naming what can), or None."""
         return None
 
+    def counts_orbits(self, puzzle: Puzzle) -> bool:
+        """Whether this backend counts ``puzzle``'s solutions up to symmetry (a lister does, by canonical
+        representatives or Burnside's lemma; a counter only where it says so)."""
+        return UP_TO in self.can and self.refusal(puzzle) is None
+
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """The backend's own refusals of a request (``counting``: for a count), in one line; the gate
         (``gridsat.solvers.gate``) calls this after its own checks."""

@@ -281,8 +281,8 @@ def check_capabilities(backend: Backend, puzzle: Puzzle, job: Job) -> None:
     if refusal:
         raise InvalidOption(refusal)
     if job.up_to is not None and UP_TO not in backend.can:
-        # Every backend that lists solutions counts orbits by canonical representatives.
-        able = backends_where(lambda b: UP_TO in b.can and ENUMERATE in b.can)
+        # Every backend that lists solutions counts orbits by canonical representatives; a counter, where it can.
+        able = backends_where(lambda b: UP_TO in b.can and b().counts_orbits(puzzle))
         raise InvalidOption(f"backend {backend.name!r} cannot count up to {job.up_to}: count with {join_or(able)}")
     if job.time_limit is not None and TIME_LIMIT not in backend.can:
         able = backends_where(lambda b: TIME_LIMIT in b.can)

@@ -89,9 +89,13 @@ def test_a_counter_without_orbits_names_the_backends_that_count_them_from_the_re
     job = Job(registry.COUNT, up_to="symmetry")
     with pytest.raises(InvalidOption) as refused:
         check(D4Backend(), TATAMI, job)
-    assert str(refused.value) == "backend 'd4' cannot count up to symmetry: count with cpsat, sat or reference"
+    # The frontier counts tatami's orbits (Burnside's lemma on folds), not prime-grid's (it has no frontier).
+    assert str(refused.value) == ("backend 'd4' cannot count up to symmetry: count with cpsat, sat, reference or "
+                                  "frontier")
+    with pytest.raises(InvalidOption, match="count with cpsat, sat or reference$"):
+        check(D4Backend(), gs.get_puzzle("prime-grid"), job)
     monkeypatch.setitem(BACKENDS, "extra", f"{__name__}:Extra")
-    with pytest.raises(InvalidOption, match="count with cpsat, sat, reference or extra$"):
+    with pytest.raises(InvalidOption, match="count with cpsat, sat, reference, frontier or extra$"):
         check(D4Backend(), TATAMI, job)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -113,8 +114,12 @@ def test_refusals_are_one_line():
     assert BACKEND.refusal(TOUR) is None and BACKEND.refusal(TATAMI) is None
     why = BACKEND.refusal(get_puzzle("prime-grid"))
     assert why.startswith("prime-grid has no frontier formulation: count it with") and "\n" not in why
-    with pytest.raises(InvalidOption, match="not up to symmetry"):  # knight's tours: Burnside on folds
-        count(TATAMI, "4x7", up_to="symmetry")
+    # Knight's tours and tatami list what each element fixes (Burnside on folds); a frontier without that list
+    # is refused up to symmetry by its spec, in one line.
+    without_folds = replace(TATAMI, frontier=replace(TATAMI.frontier, fixed=None))
+    with pytest.raises(InvalidOption, match="^the frontier backend counts tatami tilings, and their orbits up to "
+                       "symmetry, not up to symmetry$"):
+        count(without_folds, "4x7", up_to="symmetry")
     with pytest.raises(InvalidOption, match="counts without listing"):
         BACKEND.prepare(TATAMI, TATAMI.parse("4x7", {}), Request())
     with pytest.raises(InvalidOption, match="counts without listing"):

@@ -20,7 +20,7 @@ from gridsat.models.encoding import EncodingSpace
 from gridsat.models.parts import Frontier, MutationCorpus, Oracle, Pictures, Symmetry
 from gridsat.models.puzzle import Puzzle
 from gridsat.models.tatami import mutation, oracle, pictures, reference, symmetry
-from gridsat.models.tatami.formulations import MODEL, cnf, cpsat, frontier_spec
+from gridsat.models.tatami.formulations import MODEL, cnf, cpsat, frontier_fixed, frontier_spec
 from gridsat.models.tatami.room import describe, parse
 from gridsat.models.tatami.solution import render, verify
 
@@ -45,7 +45,7 @@ PUZZLE = Puzzle(
     example="4x7",
     symmetry=Symmetry(GROUPS),
     pictures=Pictures(pictures.draw, pictures.sketch),
-    frontier=Frontier(frontier_spec),
+    frontier=Frontier(frontier_spec, frontier_fixed),
     mutation=MutationCorpus(mutation.corpus, mutation.ladder),
     oracle=Oracle(oracle.solutions, oracle.draw),
 )

@@ -10,7 +10,7 @@ from gridsat.models.constraints import Formula, Model
 from gridsat.models.constraints.amo import exactly_one
 from gridsat.models.encoding import Axis, Encoding
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
-from gridsat.models.frontier import FrontierSpec
+from gridsat.models.frontier import Fixed, FrontierSpec
 from gridsat.models.tatami import directions
 from gridsat.models.tatami.room import Mat, Room, Tiling
 
@@ -94,3 +94,10 @@ def frontier_spec(room: Room) -> FrontierSpec:
     from gridsat.models.tatami.frontier import build
 
     return build(room.rows, room.cols)
+
+
+def frontier_fixed(room: Room, up_to: str) -> list[Fixed]:
+    """What each element of the group fixes, counted on folds of the room (Burnside's lemma on the frontier)."""
+    from gridsat.models.tatami.frontier import fixed_points
+
+    return fixed_points(room, up_to)

@@ -87,6 +87,10 @@ class FrontierBackend(Backend):
         counters = [name for name in BACKENDS if name != self.name and counts(name, puzzle)]
         return f"{puzzle.name} has no frontier formulation: count it with {join_or(counters)}"
 
+    def counts_orbits(self, puzzle: Puzzle) -> bool:
+        """Where the puzzle lists what each element fixes (knight's tours, tatami): Burnside's lemma on folds."""
+        return puzzle.frontier is not None and puzzle.frontier.fixed is not None
+
     def vet(self, puzzle: Puzzle, request: Request, *, counting: bool) -> None:
         """Refused before numba compiles (seconds with a cold cache): a spill folder that cannot take
         files, and numba settings the kernels cannot run under."""
