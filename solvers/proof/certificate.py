@@ -42,7 +42,15 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, blocked_values, expand, unbroken_of
+from gridsat.solvers.proof.orbits import (
+    ASSUMED,
+    Decoded,
+    OrbitCount,
+    Unbroken,
+    decoded,
+    expand,
+    unbroken_of,
+)
 
 Proof = bytes | Path  # a DRAT proof's bytes, or the file holding it
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
@@ -78,6 +86,7 @@ class Certificate:
     fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
     # the solutions (frozen) the rule verifier accepted while this certificate was judged: asked once each
     accepted: set[Hashable] = field(default_factory=set, repr=False)
+    decoded: Decoded = field(default_factory=dict, repr=False)  # each blocking clause decoded once: orbits.decoded
 
     @property
     def proves_orbits(self) -> bool:
@@ -132,12 +141,13 @@ class Judgement:
 
 
 def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str,
-                     accepted: set[Hashable] | None = None) -> str | None:
+                     accepted: set[Hashable] | None = None, memo: Decoded | None = None) -> str | None:
     """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is.
-    ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again."""
+    ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again;
+    ``memo``: clauses decoded already (``orbits.decoded``)."""
     if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
         return "it does not name every projection variable exactly once"
-    solution = f.decode(blocked_values(f, clause))  # the one projection assignment the clause rules out
+    solution = decoded(f, clause, memo)[1]  # the one projection assignment the clause rules out, decoded
     frozen = freeze(solution)
     if accepted is None or frozen not in accepted:
         if problems := puzzle.verify(instance, solution):
@@ -187,7 +197,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
     variables of the formula without symmetry breaking too when the orbits are proved."""
     unbroken = certificate.unbroken if certificate.proves_orbits else None
     return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance,
-                  certificate.accepted)
+                  certificate.accepted, certificate.decoded)
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
@@ -201,7 +211,7 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
         return problem
     seen: set[tuple[int, ...]] = set()
     for i, (clause, text) in enumerate(certificate.blocking, 1):
-        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted)
+        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted, certificate.decoded)
         if problem is None and tuple(sorted(clause)) in seen:
             problem = "it repeats an earlier blocking clause"
         seen.add(tuple(sorted(clause)))

@@ -58,7 +58,7 @@ class Propagation:
         are set true; none when that is a conflict."""
         codes = 2 * np.asarray(true, np.int64)
         found = _implied_false(*self.state, codes, np.asarray(candidates, np.int64))
-        return {int(v) for v in found}
+        return set(found.tolist())  # one C call: this runs for every model a certified search blocks
 
 
 def flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
