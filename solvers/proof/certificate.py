@@ -173,26 +173,25 @@ def names_some(f: CnfFormulation, clause: list[int]) -> bool:
 
 
 def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
-    """Check a certificate (see the module docstring). ``proof.drat`` is checked on a second thread from the
+    """Check a certificate (see the module docstring). The proofs are checked on a second thread, from the
     start (the checker's loop runs without the GIL), beside the checks of blocking and cut clauses, models
-    and orbits and the check of ``orbits.drat``: on two cores the run waits for the longer, not the sum;
-    the first failure in the module docstring's order is the one named, as when they ran in turn.
-    ``counted``: its orbits as ``orbit_count`` expanded them already (a run that just proved them)."""
+    and orbits: on two cores the run waits for the longer, not the sum. The first failure in the module
+    docstring's order is the one named, as when they ran in turn. ``counted``: its orbits as
+    ``orbit_count`` expanded them already (a run that just proved them)."""
     started = time.perf_counter()
     f = certificate.formulation
     if counted is None:  # decoded afresh, unless the orbits a run expanded just now decoded them (the memo's use)
         certificate.decoded.clear()
+    unbroken = certificate.unbroken if certificate.proves_orbits else None
     with ThreadPoolExecutor(1) as pool:
         main = pool.submit(proved, certificate.clauses(), certificate.proof, "proof.drat")
-        failure = evidence_failure(certificate, puzzle, instance)
-        unbroken = certificate.unbroken if certificate.proves_orbits else None
         counted = counted or orbit_count(certificate, puzzle, instance)
+        orbits = None if unbroken is None or counted.failure else \
+            pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
+        failure = evidence_failure(certificate, puzzle, instance)
         failure = failure or counted.failure or members_failure(unbroken, counted.members)
-        more, orbits_failure = 0, ""
-        if not failure and unbroken is not None:
-            members = [*unbroken.formulation.cnf.clauses, *counted.members]
-            more, orbits_failure = proved(members, unbroken.proof, "orbits.drat")
         steps, main_failure = main.result()
+        more, orbits_failure = orbits.result() if orbits is not None else (0, "")
     # the steps read as when the checks ran in turn: none after a failure of the evidence, proof.drat's alone
     # after its own failure
     steps = 0 if failure else steps if main_failure else steps + more
