@@ -15,6 +15,8 @@ Top-level consequences of the formula are part of every closure (unlike a PySAT 
 """
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 from numba import njit
 
@@ -65,7 +67,7 @@ def flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Lists of DIMACS literals as one array, and where each list starts (one entry more, the end)."""
     starts = np.zeros(len(assignments) + 1, np.int64)
     np.cumsum([len(a) for a in assignments], out=starts[1:])
-    flat = np.fromiter((lit for a in assignments for lit in a), np.int64, int(starts[-1]))
+    flat = np.fromiter(chain.from_iterable(assignments), np.int64, int(starts[-1]))  # in C: no generator frames
     return flat, starts
 
 
