@@ -49,6 +49,27 @@ noise.
 Measured again on two quiet cores after these changes (--large --repeat 1 --backend sat): check/plain
 1.0x to 1.9x on the small targets, 2.0x, 3.6x and 3.6x on prime-grid 3x4, 4x4 and the 6x6 closed tours
 (met); certified/plain 2.2x to 5.5x and 6.0x, 9.1x, 8.4x (missed).
+
+Measured loaded, 2026-11-28: this script (with its CPU columns) run on c1d0771 ("before") and on 4d0e1ca
+("after": the search writes no proof, a fresh solver without CaDiCaL's inprocessing refutes the whole
+clause set at its end, the proofs are checked on a second thread beside the other checks), one after the
+other, on the shared two-core machine at load 19 to 27; wall seconds several times the CPU seconds, so
+the CPU columns are the ones to read; ``--large --repeat 1 --backend sat``:
+
+    target, loaded              plain cpu  cert. cpu  cpu ratio  wall ratio  check/plain (wall)  proof steps
+    prime-grid 3x4     before     0.042      0.185       4.4x       6.5x         2.0x              3,970
+                       after      0.031      0.212       6.8x       6.7x         1.2x              4,487
+    prime-grid 4x4     before     0.33       2.65        8.1x      10.3x         3.8x             64,223
+                       after      0.24       2.24        9.3x       7.2x         3.1x             68,270
+    knights 6x6 closed before     5.5       46.8         8.6x       9.0x         4.9x            130,392
+                       after      5.2       25.3         4.9x       3.4x         1.4x            107,772
+
+The plain runs' CPU seconds move by a third between runs of the same code (prime-grid 4x4: 0.23 to 0.49
+in this session), so the prime-grid ratios are rough; the certified CPU seconds fell by 15% on 4x4 and by
+46% on the 6x6 tours, where CaDiCaL 1.9.5 writing a proof had cost most (it visits every clause it holds
+at the end of each call while it traces one: 17 CPU s of search against 2.1 s without, same conflicts).
+The small targets, after: CPU ratios 2.1x to 5.0x (before 1.6x to 4.8x: a second solver loaded with the
+formula is a fixed cost of a few milliseconds). Certified/plain at most 2x is not met.
 """
 from __future__ import annotations
 
