@@ -64,7 +64,10 @@ class Formulation:
 
     def solutions_of(self, values: Mapping[Key, int]) -> list[Solution]:
         """The canonical solutions one assignment of the primary variables stands for."""
-        solution = self.decode(values)
+        return self.stands_for(self.decode(values))
+
+    def stands_for(self, solution: Solution) -> list[Solution]:
+        """The canonical solutions one decoded solution stands for: its orbit's, when one per orbit is kept."""
         return self.images(solution) if self.images else [solution]
 
 

@@ -183,3 +183,54 @@ def test_an_incomplete_split_run_certifies_nothing() -> None:
     done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "sat", "--jobs", "2", "--certify",
                    "--limit", "5", "--json")
     assert json.loads(done.stdout)["certified"] is None
+
+
+def test_a_model_the_search_blocked_but_the_certificate_left_out_is_found_and_named(monkeypatch) -> None:
+    """The search's solver writes no proof: a fresh one refutes the certificate's own clauses at the end, so
+    a tour the search blocked in its solver but left out of the certificate is found (through the cuts a
+    lazy encoding needs first) and named, and the count is not certified."""
+    import gridsat as api
+    from gridsat.solvers.proof.certificate import Certificate
+
+    block, seen = Certificate.block, []
+
+    def forget_the_second(self: Certificate, clause: list[int], solution: object) -> None:
+        seen.append(clause)
+        if len(seen) != 2:
+            block(self, clause, solution)
+
+    monkeypatch.setattr(Certificate, "block", forget_the_second)
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="sat", certify=True)
+    assert outcome.count == 304 and outcome.details["certified"] is False
+    failure = outcome.details["certificate_failure"]
+    assert failure.startswith("the proof's solver found a model the search did not block: [[0,0],"), failure
+
+
+def test_native_at_most_constraints_are_named_not_certified() -> None:
+    done = gridsat("count", "tatami", "4x4", "--backend", "sat", "--solver", "gluecard4", "--encoding", "mats+native",
+                   "--certify", "--json")
+    record = json.loads(done.stdout)
+    assert record["certified"] is False, done.stdout
+    assert "native at-most constraints (CNF+)" in record["certificate_failure"]
+
+
+def test_the_first_failure_is_named_though_the_proof_is_checked_beside_the_evidence(tmp_path: Path) -> None:
+    """proof.drat is checked on a second thread beside the blocking clauses: with both broken, the blocking
+    clause is named, as when they ran in turn, and no proof steps are counted."""
+    from gridsat.certification import build
+    from gridsat.solvers.proof.certificate import identity, judge, read
+
+    folder = tmp_path / "tours"
+    assert gridsat("count", "knights-tour", "5x6", "-p", "closed=true", "--backend", "sat", "--proof",
+                   str(folder)).returncode == 0
+    ident = identity(folder)
+    puzzle, instance, formulation, _ = build(ident)
+    certificate, _ = read(folder, ident, formulation)
+    assert judge(certificate, puzzle, instance).certified
+    certificate.proof = (folder / "proof.drat").read_bytes()[:200]  # cut short: no empty clause
+    alone = judge(certificate, puzzle, instance)
+    assert not alone.certified and "without deriving the empty clause" in alone.failure, alone.failure
+    certificate.blocking[0] = (certificate.blocking[0][0], "[[0,0]]")  # and a solution that is not the one blocked
+    both = judge(certificate, puzzle, instance)
+    assert both.failure == "blocking clause 1: the assignment it rules out is not the solution written beside it"
+    assert both.proof_steps == 0 and not both.certified

@@ -260,7 +260,7 @@ class SatSearch:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:
             raise InvalidOption(f"solver {self.solver!r} cannot be stopped at a time limit (PySAT gives it no "
                                "budget or interrupt): drop time_limit= or choose another solver")
-        oracle = self._load(stop, proving=self.recorder is not None)
+        oracle = self._load(stop)
         if oracle is None:
             return
         with oracle:
@@ -279,14 +279,14 @@ class SatSearch:
                 if not self.cut_short:  # the counters of a run cut short by a limit or Ctrl-C too
                     self.add_counters(oracle)
 
-    def _load(self, stop: Stop, proving: bool = False) -> Any:
-        """A solver holding the CNF (``proving``: writing a DRAT proof), or None when the deadline passed
-        while loading it."""
+    def _load(self, stop: Stop) -> Any:
+        """A solver holding the CNF, or None when the deadline passed while loading it (a certified search's
+        solver writes no proof either: its proof is made at the end, ``solvers.proof.certified``)."""
         from pysat.solvers import NoSuchSolverError, Solver
 
         f = self.formulation
         try:
-            oracle = Solver(name=self.solver, with_proof=proving)
+            oracle = Solver(name=self.solver)
         except NoSuchSolverError:
             raise BackendUnavailable(f"PySAT solver {self.solver!r} is not built into this python-sat") from None
         clauses = f.cnf.clauses
@@ -328,7 +328,7 @@ class SatSearch:
                 return
             if not answer:  # None (stopped) or False (no more solutions)
                 if answer is False and self.recorder is not None:
-                    self.recorder.finish(oracle)
+                    self.recorder.finish()
                 return
             model = oracle.get_model()
             cuts = f.refine(model) if f.refine is not None else []
@@ -340,13 +340,14 @@ class SatSearch:
                 if self.recorder is not None:
                     self.recorder.certificate.cut(cuts)
                 continue
-            yield from f.solutions_of(f.values(model))
+            solution = f.decode(f.values(model))  # decoded once, also for a certified search's record
+            yield from f.stands_for(solution)
             # Block this assignment of the projection, never of the auxiliaries, so that the
             # auxiliaries of an encoding cannot multiply the count.
             # A certified search blocks every projection variable, so that the clause rules out this one
             # assignment only, as its certificate shows.
             recorder = self.recorder
-            clause = f.blocking_clause(model) if recorder is None else recorder.block(model, f.decode(f.values(model)))
+            clause = f.blocking_clause(model) if recorder is None else recorder.block(model, solution)
             if handback.recording:
                 handback.found.append(clause)
             if self.solver in ONE_SHOT:

@@ -32,6 +32,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Hashable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,15 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
-from gridsat.solvers.proof.orbits import ASSUMED, OrbitCount, Unbroken, blocked_values, expand, unbroken_of
+from gridsat.solvers.proof.orbits import (
+    ASSUMED,
+    Decoded,
+    OrbitCount,
+    Unbroken,
+    decoded,
+    expand,
+    unbroken_of,
+)
 
 Proof = bytes | Path  # a DRAT proof's bytes, or the file holding it
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
@@ -78,6 +87,7 @@ class Certificate:
     fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
     # the solutions (frozen) the rule verifier accepted while this certificate was judged: asked once each
     accepted: set[Hashable] = field(default_factory=set, repr=False)
+    decoded: Decoded = field(default_factory=dict, repr=False)  # each blocking clause decoded once: orbits.decoded
 
     @property
     def proves_orbits(self) -> bool:
@@ -132,12 +142,13 @@ class Judgement:
 
 
 def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str,
-                     accepted: set[Hashable] | None = None) -> str | None:
+                     accepted: set[Hashable] | None = None, memo: Decoded | None = None) -> str | None:
     """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is.
-    ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again."""
+    ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again;
+    ``memo``: clauses decoded already (``orbits.decoded``)."""
     if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
         return "it does not name every projection variable exactly once"
-    solution = f.decode(blocked_values(f, clause))  # the one projection assignment the clause rules out
+    solution = decoded(f, clause, memo)[1]  # the one projection assignment the clause rules out, decoded
     frozen = freeze(solution)
     if accepted is None or frozen not in accepted:
         if problems := puzzle.verify(instance, solution):
@@ -162,20 +173,29 @@ def names_some(f: CnfFormulation, clause: list[int]) -> bool:
 
 
 def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
-    """Check a certificate (see the module docstring); the proofs are checked last, as they cost most.
-    ``counted``: its orbits as ``orbit_count`` expanded them already (a run that just proved them)."""
+    """Check a certificate (see the module docstring). The proofs are checked on a second thread, from the
+    start (the checker's loop runs without the GIL), beside the checks of blocking and cut clauses, models
+    and orbits: on two cores the run waits for the longer, not the sum. The first failure in the module
+    docstring's order is the one named, as when they ran in turn. ``counted``: its orbits as
+    ``orbit_count`` expanded them already (a run that just proved them)."""
     started = time.perf_counter()
     f = certificate.formulation
-    failure = evidence_failure(certificate, puzzle, instance)
+    if counted is None:  # decoded afresh, unless the orbits a run expanded just now decoded them (the memo's use)
+        certificate.decoded.clear()
     unbroken = certificate.unbroken if certificate.proves_orbits else None
-    counted = counted or orbit_count(certificate, puzzle, instance)
-    failure = failure or counted.failure or members_failure(unbroken, counted.members)
-    steps = 0
-    if not failure:
-        steps, failure = proved(certificate.clauses(), certificate.proof, "proof.drat")
-    if not failure and unbroken is not None:
-        more, failure = proved([*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
-        steps += more
+    with ThreadPoolExecutor(1) as pool:
+        main = pool.submit(proved, certificate.clauses(), certificate.proof, "proof.drat")
+        counted = counted or orbit_count(certificate, puzzle, instance)
+        orbits = None if unbroken is None or counted.failure else \
+            pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
+        failure = evidence_failure(certificate, puzzle, instance)
+        failure = failure or counted.failure or members_failure(unbroken, counted.members)
+        steps, main_failure = main.result()
+        more, orbits_failure = orbits.result() if orbits is not None else (0, "")
+    # the steps read as when the checks ran in turn: none after a failure of the evidence, proof.drat's alone
+    # after its own failure
+    steps = 0 if failure else steps if main_failure else steps + more
+    failure = failure or main_failure or orbits_failure
     assumed = ASSUMED if f.images is not None and unbroken is None else ""
     return Judgement(not failure, failure, counted.solutions, size_of(certificate.proof), steps,
                      time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
@@ -187,7 +207,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
     variables of the formula without symmetry breaking too when the orbits are proved."""
     unbroken = certificate.unbroken if certificate.proves_orbits else None
     return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance,
-                  certificate.accepted)
+                  certificate.accepted, certificate.decoded)
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
@@ -201,7 +221,7 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
         return problem
     seen: set[tuple[int, ...]] = set()
     for i, (clause, text) in enumerate(certificate.blocking, 1):
-        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted)
+        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted, certificate.decoded)
         if problem is None and tuple(sorted(clause)) in seen:
             problem = "it repeats an earlier blocking clause"
         seen.add(tuple(sorted(clause)))

@@ -145,7 +145,7 @@ def _is_reason(d, lits, starts, val, reason):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # without the GIL: a judge checks one proof beside its other checks
 def _check(lits, starts, kinds, nvars, keep_original):
     """The checker's loop over formula and proof: (status, index of the deciding clause, stats)."""
     n = len(kinds)

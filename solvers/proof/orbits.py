@@ -89,6 +89,22 @@ def blocked_values(f: CnfFormulation, clause: list[int]) -> dict[Key, int]:
     return values
 
 
+Decoded = dict[tuple[int, ...], tuple[dict[Key, int], Any]]  # a blocking clause -> what it rules out, decoded
+
+
+def decoded(f: CnfFormulation, clause: list[int], memo: Decoded | None = None) -> tuple[dict[Key, int], Any]:
+    """The projection a blocking clause rules out (``blocked_values``) and that projection decoded; ``memo``
+    keeps them per clause (a judge reads each blocking clause twice: its evidence, then its orbit)."""
+    key = tuple(clause)
+    if memo is not None and key in memo:
+        return memo[key]
+    values = blocked_values(f, clause)
+    found = values, f.decode(values)
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
 def members_of(unbroken: Unbroken, values: dict[Key, int]) -> list[list[int]] | str:
     """The distinct images of an assignment on the unbroken formula's variables, or why one is none."""
     members: dict[tuple[int, ...], list[int]] = {}
@@ -140,16 +156,17 @@ class OrbitCount:
 
 
 def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
-           instance: Instance, accepted: set[Hashable] | None = None) -> OrbitCount:
+           instance: Instance, accepted: set[Hashable] | None = None, memo: Decoded | None = None) -> OrbitCount:
     """Expand each blocked assignment's orbit as the run counted it (``images``) and check it: every image
     a solution the rule verifier accepts, no solution in two orbits; with ``unbroken``, also on the
     variables, whose images must decode to the same solutions (their models are ``solvers.proof.models``'s).
-    ``accepted``: the solutions (frozen) the verifier accepted already, which it is not asked again."""
+    ``accepted``: the solutions (frozen) the verifier accepted already, which it is not asked again; ``memo``:
+    each clause decoded already (``decoded``)."""
     found = OrbitCount()
     owner = found.seen
     for i, clause in enumerate(blocking, 1):
-        values = blocked_values(f, clause)
-        orbit = {freeze(s): s for s in (f.images(f.decode(values)) if f.images is not None else [f.decode(values)])}
+        values, leader = decoded(f, clause, memo)
+        orbit = {freeze(s): s for s in f.stands_for(leader)}
         for frozen, solution in orbit.items():
             problem = solution_problem(puzzle, instance, solution, frozen, owner, i, accepted)
             if problem:
@@ -159,8 +176,8 @@ def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int
             members = members_of(unbroken, values)
             if isinstance(members, str):
                 return OrbitCount(failure=f"blocked assignment {i}: {members}")
-            decoded = {freeze(unbroken.formulation.decode(unbroken.values_of(m))) for m in members}
-            if decoded != set(orbit) or len(decoded) != len(members):
+            read = {freeze(unbroken.formulation.decode(unbroken.values_of(m))) for m in members}
+            if read != set(orbit) or len(read) != len(members):
                 return OrbitCount(failure=f"blocked assignment {i}: its orbit on the variables ({len(members)} "
                                           f"assignments) is not its orbit of {len(orbit)} solutions")
             found.members += members

@@ -15,6 +15,8 @@ Top-level consequences of the formula are part of every closure (unlike a PySAT 
 """
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 from numba import njit
 
@@ -58,14 +60,14 @@ class Propagation:
         are set true; none when that is a conflict."""
         codes = 2 * np.asarray(true, np.int64)
         found = _implied_false(*self.state, codes, np.asarray(candidates, np.int64))
-        return {int(v) for v in found}
+        return set(found.tolist())  # one C call: this runs for every model a certified search blocks
 
 
 def flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Lists of DIMACS literals as one array, and where each list starts (one entry more, the end)."""
     starts = np.zeros(len(assignments) + 1, np.int64)
     np.cumsum([len(a) for a in assignments], out=starts[1:])
-    flat = np.fromiter((lit for a in assignments for lit in a), np.int64, int(starts[-1]))
+    flat = np.fromiter(chain.from_iterable(assignments), np.int64, int(starts[-1]))  # in C: no generator frames
     return flat, starts
 
 

@@ -24,7 +24,7 @@ from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
-from gridsat.solvers.proof.certified import closed, proof_of, prove_orbits
+from gridsat.solvers.proof.certified import prove_orbits, refute
 from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.proof.orbits import blocked_values, unbroken_of
 
@@ -146,18 +146,4 @@ class CpsatReplay:
     def refute(self) -> str:
         """The DRAT proof that the CNF, cube, blocking clauses and cuts are unsatisfiable; why not, when the
         solver finds a solution CP-SAT did not report."""
-        from pysat.solvers import Solver
-
-        certificate, f = self.certificate, self.certificate.formulation
-        with Solver(name=PROVER, with_proof=True, bootstrap_with=[*f.cnf.clauses, *certificate.cube,
-                                                                   *(c for c, _ in certificate.blocking)]) as oracle:
-            while oracle.solve():
-                model: list[Any] = oracle.get_model() or []
-                cuts = f.refine(model) if f.refine is not None else []
-                if not cuts:
-                    missed = dumps(f.decode(f.values(model)))
-                    return f"the CNF has a solution CP-SAT did not report: {missed[:80]}"
-                certificate.cut(cuts)
-                oracle.append_formula(cuts)
-            certificate.proof = closed(proof_of(oracle))
-        return ""
+        return refute(self.certificate, PROVER, "the CNF has a solution CP-SAT did not report")

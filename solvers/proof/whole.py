@@ -174,13 +174,11 @@ def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, na
     its witness) and check the proof with gridsat's checker: its steps, and why not (``satisfiable``: a
     model that needs no cut was found, named after it). ``keep``: the formula (cuts included) and the proof
     written as ``keep.cnf`` and ``keep.drat``."""
-    from pysat.solvers import Solver
-
     from gridsat.solvers.proof.certificate import proved, replace_file, write_dimacs
-    from gridsat.solvers.proof.certified import closed, proof_of
+    from gridsat.solvers.proof.certified import closed, proof_of, prover
 
     clauses = list(clauses)
-    with Solver(name=PROVER, with_proof=True, bootstrap_with=clauses) as oracle:
+    with prover(PROVER, clauses) as oracle:
         while oracle.solve():
             model = oracle.get_model() or []
             cuts = f.refine(model) if f.refine is not None else []
