@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from gridsat.solvers.frontier_engine.layers import EngineRun
 
 MB = 1 << 20
+SLACK = 16  # a 16th of the process's budget is kept from the engine for what its meter does not count
+MIN_SHARE = 16 * MB  # the least the engine may be left: the layers' scratch and a partition
 BURNSIDE_LABEL = "folds"  # what a count by Burnside's lemma reports as its method
 
 
@@ -151,14 +153,29 @@ def run_engine(spec: FrontierSpec, request: Request, stop: Stop, progress: Calla
 
             return run_on_cluster(spec, stop, request.scheduler, memory=memory, progress=progress,
                                   checkpoint=checkpoint)
-        return run_spec(spec, stop, memory=memory, progress=progress, threads=bound_choice(request).threads,
-                        spill=request.spill, checkpoint=checkpoint)
+        return run_spec(spec, stop, memory=engine_share(memory), progress=progress,
+                        threads=bound_choice(request).threads, spill=request.spill, checkpoint=checkpoint)
     except KeyboardInterrupt:
         stop.request(INTERRUPTED)
         return None
     finally:
         if checkpoint is not None:
             checkpoint.close()
+
+
+def engine_share(memory: int | None) -> int:
+    """The engine's budget when the whole process may hold ``memory`` bytes (None: the default share of the
+    memory available): less what the process holds now and a ``SLACK`` share for what the engine does not
+    count (file buffers, the allocator's free pages, passing copies of a partition)."""
+    from gridsat.solvers.host.machine import default_memory, resident_bytes
+
+    whole = default_memory() if memory is None else memory
+    held = resident_bytes()
+    share = whole - held - whole // SLACK
+    if share < MIN_SHARE:
+        raise InvalidOption(f"memory={whole // MB}: the budget bounds the whole process, which holds {held // MB} MB "
+                            f"before counting; give at least {(held + MIN_SHARE) * SLACK // (SLACK - 1) // MB + 1} MB")
+    return share
 
 
 def burnside(puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, up_to: str,
