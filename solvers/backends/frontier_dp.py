@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 MB = 1 << 20
 SLACK = 16  # a 16th of the process's budget is kept from the engine for what its meter does not count
-MIN_SHARE = 16 * MB  # the least the engine may be left: the layers' scratch and a partition
+MIN_SHARE = MB  # the least the engine may be left (a small layer's rows; a partition that cannot fit stops the run)
 BURNSIDE_LABEL = "folds"  # what a count by Burnside's lemma reports as its method
 
 
@@ -221,6 +221,7 @@ def details_of(spec: FrontierSpec, run: EngineRun) -> dict[str, Any]:
         "peak_states": run.peak_states, "peak_layer": run.peak_layer + 1, "peak_memory": run.peak_memory,
         "bytes_per_state": round(run.bytes_per_state, 1), "states_total": sum(run.states), "lanes": run.lanes,
         "threads": run.threads, "partitions": run.partitions, "spilled_layers": run.spilled,
+        "packed_layers": run.packed, "engine_budget": run.budget,
         "peak_disk": run.peak_disk, **({"resumed_at_layer": run.resumed} if run.resumed else {}),
         **({"checkpoints_skipped": run.checkpoints_skipped} if run.checkpoints_skipped else {}),
         **({"checkpoint_layer": run.kept_layer} if run.kept_layer is not None else {}),

@@ -58,6 +58,8 @@ class EngineRun:
     lanes: int = 1
     partitions: int = 1
     spilled: int = 0  # layers whose children went to disk
+    packed: int = 0  # layers made with packed rows (the count in the state's spare bits)
+    budget: int = 0  # the bytes the engine's arrays were allowed
     threads: int = 1
     workers: list[dict[str, Any]] = field(default_factory=list)  # a cluster's workers: each one's share and peak
     resumed: int = 0  # the layer a checkpoint resumed from (0: a fresh run)
@@ -186,7 +188,8 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
     lanes = Lanes(moduli_for(spec.bound_bits), shift=packing(spec, checkpoint))
     try:
         with ThreadPoolExecutor(threads) as pool:
-            engine = Engine(spec, stop, pool, threads, default_memory() if memory is None else memory, folder,
+            run.budget = default_memory() if memory is None else memory
+            engine = Engine(spec, stop, pool, threads, run.budget, folder,
                             lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64),
                             clocks=(started, time.process_time()))
             try:
@@ -457,6 +460,7 @@ def note_peak(engine: Engine) -> None:
     peak = engine.meter.reset_peak()
     engine.run.memory.append(peak)
     engine.run.peak_memory = max(engine.run.peak_memory, peak)
+    engine.run.packed += engine.lanes.shift > 0
     clocks = time.perf_counter(), time.process_time()
     engine.run.layer_seconds.append(clocks[0] - engine.clocks[0])
     engine.run.layer_cpu.append(clocks[1] - engine.clocks[1])
