@@ -131,19 +131,19 @@ def test_a_memory_budget_below_the_layers_sends_them_to_disk(tmp_path):
 
 
 def test_the_memory_option_bounds_the_whole_process(monkeypatch):
-    """``memory`` is the process's budget: the engine gets it less what the process holds and a 16th; a
+    """``memory`` is the process's budget: the engine gets it less what the process holds and an 8th; a
     budget below what the process holds already is refused in one line naming it."""
     from gridsat.solvers.backends import frontier_dp
     from gridsat.solvers.host import machine
 
     monkeypatch.setattr(machine, "resident_bytes", lambda: 300 << 20)
-    assert frontier_dp.engine_share(1600 << 20) == (1600 - 300 - 100) << 20
+    assert frontier_dp.engine_share(1600 << 20) == (1600 - 300 - 200) << 20
     with pytest.raises(InvalidOption, match=r"^memory=200: the budget bounds the whole process, which holds 300 MB"):
         frontier_dp.engine_share(200 << 20)
     seen = []
     monkeypatch.setattr(layers, "run_spec", lambda spec, stop, **kw: seen.append(kw["memory"]))
     count(TOUR, "6x6", {"closed": "true"}, request=Request(memory=1600))
-    assert seen == [(1600 - 300 - 100) << 20]  # what the engine was handed, not the whole 1600 MB
+    assert seen == [(1600 - 300 - 200) << 20]  # what the engine was handed, not the whole 1600 MB
 
 
 def test_time_limit_gives_no_count():

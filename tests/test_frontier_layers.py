@@ -370,7 +370,7 @@ def test_the_command_line_spills_checkpoints_and_cleans_up(tmp_path):
     held = re.search(r"--memory 1: the budget bounds the whole process, which holds (\d+) MB before counting",
                      refused.stderr)
     assert refused.returncode == 2 and held and refused.stdout == "", refused.stderr
-    memory = (int(held[1]) + 3) * 16 // 15 + 1
+    memory = (int(held[1]) + 3) * 8 // 7 + 1
     command += ["--memory", str(memory)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
