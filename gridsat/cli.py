@@ -662,8 +662,9 @@ def add_count(sub: Commands) -> None:
                             "the same command with the same FILE resumes; one run at a time, and a damaged file "
                             "is refused and kept")
     count.add_argument("--memory", type=positive_int, metavar="MB",
-                       help="the megabytes a counting backend (frontier) may hold; past it the run stops "
-                            "(default: a share of the memory this machine has free)")
+                       help="the megabytes the counting process (frontier) may hold, its resident memory: the "
+                            "engine gets them less what the process holds before counting; past them the run "
+                            "stops (default: a share of the memory this machine has free)")
     count.add_argument("--spill", metavar="DIR",
                        help="where a counting backend (frontier) writes the layers that do not fit in memory "
                             "(default: the system's temporary folder); the files are removed when it ends")

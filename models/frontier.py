@@ -49,6 +49,9 @@ class FrontierSpec:
     initial: tuple[int, ...] = ()  # the root state's words (default all zero)
     scratch: int = 0  # extra uint64 words after the state in ``out`` for the step's own use
     width: int = 0  # the widest frontier (what a state describes), for reports
+    # High bits of the last state word that no state sets: while counts are small the engine keeps them
+    # there (a row of ``words`` words instead of ``words`` + 1); 0: the state may use every bit.
+    spare_bits: int = 0
     # What the native count becomes under each ``up_to`` (None: the puzzle's own convention):
     # the count is multiplied by ``scale[up_to]``; an ``up_to`` missing here is refused with ``refuse``.
     scale: Mapping[str | None, int] = field(default_factory=lambda: {None: 1})

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from gridsat.benchmarks.compare import frontier
 from gridsat.benchmarks.compare.frontier import MB, Case, Measure
 
@@ -76,3 +78,19 @@ def test_the_cases_take_the_issues_counts_from_the_golden_files():
             frontier.EIGHT_SIX_CLOSED.golden, frontier.SEVEN_OPEN.golden, frontier.MOONSHOT.golden] == \
         [19_724, 6_637_920, 0, 110_976_284, 165_575_218_320, 13_267_364_410_532]
     assert all(case.golden is not None for case in frontier.TATAMI)
+
+
+def test_the_layer_profile_has_a_row_a_layer_and_packs_what_it_says():
+    """frontier_layers: a row a layer with its parents, both row layouts walk the same states, and the
+    packed run made its layers packed (3x16 closed tours: a state of 7 nibbles leaves 36 bits spare)."""
+    pytest.importorskip("numba")
+    from gridsat.benchmarks.compare import frontier_layers
+    from gridsat.models.knights_tour.board import Board
+
+    packed = frontier_layers.profile(Board(3, 16, closed=True), None, 100, packed=True)
+    plain = frontier_layers.profile(Board(3, 16, closed=True), None, 100, packed=False)
+    lines = frontier_layers.report("packed rows", packed)
+    assert len(lines) == 2 + len(packed.run.layer_seconds) == 2 + packed.run.layers
+    assert lines[2].startswith("1 | 1 | ") and packed.run.states == plain.run.states
+    assert packed.run.count == plain.run.count and packed.run.packed > 0 == plain.run.packed
+    assert min(packed.rss) > 0 and len(packed.rss) == packed.run.layers

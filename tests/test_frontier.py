@@ -127,11 +127,28 @@ def test_refusals_are_one_line():
 
 
 def test_a_memory_budget_below_the_layers_sends_them_to_disk(tmp_path):
-    """One megabyte is below 6x6 closed tours' widest layers: they go to spill files, and the count holds
-    (a budget that even one partition cannot fit ends the run: see test_frontier_layers.py)."""
-    tally = count(TOUR, "6x6", {"closed": "true"}, request=Request(memory=1, spill=str(tmp_path)))
-    assert tally.count == 19724 and tally.details["spilled_layers"] > 0
-    assert tally.details["peak_memory"] <= 1 << 20 and list(tmp_path.iterdir()) == []
+    """An engine budget of one megabyte is below 6x6 closed tours' widest layers: they go to spill files, and
+    the count holds (a budget that even one partition cannot fit ends the run: see test_frontier_layers.py)."""
+    spec = TOUR.frontier.spec(TOUR.parse("6x6", {"closed": "true"}))
+    run = layers.run_spec(spec, Stop(), memory=1 << 20, spill=tmp_path)
+    assert run.count * spec.scale[None] == 19724 and run.spilled > 0
+    assert run.peak_memory <= 1 << 20 and list(tmp_path.iterdir()) == []
+
+
+def test_the_memory_option_bounds_the_whole_process(monkeypatch):
+    """``memory`` is the process's budget: the engine gets it less what the process holds and an 8th; a
+    budget below what the process holds already is refused in one line naming it."""
+    from gridsat.solvers.backends import frontier_dp
+    from gridsat.solvers.host import machine
+
+    monkeypatch.setattr(machine, "resident_bytes", lambda: 300 << 20)
+    assert frontier_dp.engine_share(1600 << 20) == (1600 - 300 - 200) << 20
+    with pytest.raises(InvalidOption, match=r"^memory=200: the budget bounds the whole process, which holds 300 MB"):
+        frontier_dp.engine_share(200 << 20)
+    seen = []
+    monkeypatch.setattr(layers, "run_spec", lambda spec, stop, **kw: seen.append(kw["memory"]))
+    count(TOUR, "6x6", {"closed": "true"}, request=Request(memory=1600))
+    assert seen == [(1600 - 300 - 200) << 20]  # what the engine was handed, not the whole 1600 MB
 
 
 def test_time_limit_gives_no_count():

@@ -313,6 +313,36 @@ def test_one_lane_while_counts_are_small_then_all_the_bound_needs():
     assert big.count == 1_424_898_759_677_182_306_122_208_910_181_724 and big.lanes > 1
 
 
+@pytest.mark.parametrize("text, params, first_slot", [
+    ("3x40", {"closed": "true"}, 0),  # one word, 36 spare bits: its totals pass 2**35, so it unpacks midway
+    ("6x6", {"closed": "true"}, 9),  # two words (slots straddle them), as an 8-row board's
+    ("5x6", {}, 8),  # an open tour: the tour ends' nibble after the slots
+])
+def test_packed_rows_count_what_a_column_a_lane_counts(text, params, first_slot):
+    """The count in the state's spare bits (packed rows) gives the same states, layer by layer, and the same
+    count as rows with the count in a column of its own (``spare_bits=0``)."""
+    from dataclasses import replace
+
+    from gridsat.models.knights_tour.frontier import build
+
+    board = build(TOUR.parse(text, params), first_slot=first_slot)
+    packed, plain = run_spec(board, Stop()), run_spec(replace(board, spare_bits=0), Stop())
+    assert packed.count == plain.count and packed.states == plain.states
+    assert packed.packed > 0 and plain.packed == 0
+    if text == "3x40":  # packed while its totals stay below 2**(63 - 28), then unpacked into every lane
+        assert packed.packed < len(packed.states) and packed.lanes == 3
+
+
+def test_packed_rows_unpack_into_lanes_exactly(monkeypatch):
+    """A total that could pass the packed count's bits unpacks the rows (into the one lane 3x20 needs) before
+    the layer: forced at the first layers here (a 2**36 limit leaves 3x20 closed tours' packed counts 2**8),
+    the count holds."""
+    plain = run_spec(spec("3x20", {"closed": "true"}), Stop())
+    monkeypatch.setattr(layers, "SAFE_TOTAL", float(1 << 36))
+    run = run_spec(spec("3x20", {"closed": "true"}), Stop())
+    assert run.count == plain.count > 0 and 0 < run.packed < plain.packed == plain.layers
+
+
 def test_a_dask_cluster_counts_what_one_process_counts():
     distributed = pytest.importorskip("distributed")
     from gridsat.solvers.frontier_engine.dask_layers import run_on_cluster
@@ -326,19 +356,28 @@ def test_a_dask_cluster_counts_what_one_process_counts():
 
 
 def test_the_command_line_spills_checkpoints_and_cleans_up(tmp_path):
-    """`--memory 2` is below 6x6 closed tours' widest layer (about 5 MB in memory): it goes to disk."""
+    """`--memory` bounds the whole process: one megabyte is refused in one line saying what the process holds;
+    that and 3 MB more leave the engine below 6x6 closed tours' widest layer (about 5 MB): it goes to disk."""
     import json
+    import re
     import subprocess
     import sys
 
     spill, checkpoint = tmp_path / "spill", tmp_path / "tours.ckpt"
     command = [sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "-p", "closed=true", "--backend",
-               "frontier", "--memory", "2", "--spill", str(spill), "--checkpoint", str(checkpoint), "--json"]
+               "frontier", "--spill", str(spill), "--checkpoint", str(checkpoint), "--json"]
+    refused = subprocess.run([*command, "--memory", "1"], capture_output=True, text=True, timeout=300)
+    held = re.search(r"--memory 1: the budget bounds the whole process, which holds (\d+) MB before counting",
+                     refused.stderr)
+    assert refused.returncode == 2 and held and refused.stdout == "", refused.stderr
+    memory = (int(held[1]) + 3) * 8 // 7 + 1
+    command += ["--memory", str(memory)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert record["count"] == 19724 and record["spilled_layers"] > 0 and record["peak_disk"] > 0
-    assert record["peak_memory"] <= 2 << 20 and checkpoint.exists() and list(spill.iterdir()) == []
+    assert record["peak_memory"] <= record["engine_budget"] < memory << 20
+    assert checkpoint.exists() and list(spill.iterdir()) == []
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)
     resumed = json.loads(again.stdout)
     assert resumed["count"] == 19724 and resumed["resumed_at_layer"] == record["layers"]

@@ -555,7 +555,8 @@ def build(board: Board, first_slot: int = 0, along: str | None = None) -> Fronti
     return FrontierSpec(
         elements=len(starts) - 1, words=words, choices=2, step=step, data=data,
         bound_bits=min(bound_bits(degree, not board.closed), len(edges) + 1), scratch=0,
-        width=width, details={"frontier_slots": slots, "moves": len(edges),
-                              "first_move": [list(first_move[0]), list(first_move[1])]},
+        width=width, spare_bits=NIBBLES * 4 * words - 4 * nibbles,
+        details={"frontier_slots": slots, "moves": len(edges),
+                 "first_move": [list(first_move[0]), list(first_move[1])]},
         **common,
     )

@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from gridsat.solvers.frontier_engine.layers import EngineRun
 
 MB = 1 << 20
+# An eighth of the process's budget is kept from the engine for what its meter does not count: the first 60
+# layers of 8x8 closed tours (benchmarks/compare/frontier_layers) held up to 14% of the engine's peak beyond it
+SLACK = 8
+MIN_SHARE = MB  # the least the engine may be left (a small layer's rows; a partition that cannot fit stops the run)
 BURNSIDE_LABEL = "folds"  # what a count by Burnside's lemma reports as its method
 
 
@@ -155,14 +159,29 @@ def run_engine(spec: FrontierSpec, request: Request, stop: Stop, progress: Calla
 
             return run_on_cluster(spec, stop, request.scheduler, memory=memory, progress=progress,
                                   checkpoint=checkpoint)
-        return run_spec(spec, stop, memory=memory, progress=progress, threads=bound_choice(request).threads,
-                        spill=request.spill, checkpoint=checkpoint)
+        return run_spec(spec, stop, memory=engine_share(memory), progress=progress,
+                        threads=bound_choice(request).threads, spill=request.spill, checkpoint=checkpoint)
     except KeyboardInterrupt:
         stop.request(INTERRUPTED)
         return None
     finally:
         if checkpoint is not None:
             checkpoint.close()
+
+
+def engine_share(memory: int | None) -> int:
+    """The engine's budget when the whole process may hold ``memory`` bytes (None: the default share of the
+    memory available): less what the process holds now and a ``SLACK`` share for what the engine does not
+    count (file buffers, the allocator's free pages, passing copies of a partition)."""
+    from gridsat.solvers.host.machine import default_memory, resident_bytes
+
+    whole = default_memory() if memory is None else memory
+    held = resident_bytes()
+    share = whole - held - whole // SLACK
+    if share < MIN_SHARE:
+        raise InvalidOption(f"memory={whole // MB}: the budget bounds the whole process, which holds {held // MB} MB "
+                            f"before counting; give at least {(held + MIN_SHARE) * SLACK // (SLACK - 1) // MB + 1} MB")
+    return share
 
 
 def burnside(puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, up_to: str,
@@ -208,6 +227,7 @@ def details_of(spec: FrontierSpec, run: EngineRun) -> dict[str, Any]:
         "peak_states": run.peak_states, "peak_layer": run.peak_layer + 1, "peak_memory": run.peak_memory,
         "bytes_per_state": round(run.bytes_per_state, 1), "states_total": sum(run.states), "lanes": run.lanes,
         "threads": run.threads, "partitions": run.partitions, "spilled_layers": run.spilled,
+        "packed_layers": run.packed, "engine_budget": run.budget,
         "peak_disk": run.peak_disk, **({"resumed_at_layer": run.resumed} if run.resumed else {}),
         **({"checkpoints_skipped": run.checkpoints_skipped} if run.checkpoints_skipped else {}),
         **({"checkpoint_layer": run.kept_layer} if run.kept_layer is not None else {}),

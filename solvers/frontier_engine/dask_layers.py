@@ -101,7 +101,7 @@ def widen(run: str, moduli: list[int]) -> None:
     share.moduli = np.array([0] + moduli[1:], dtype=np.uint64)
     for p, narrow in list(share.parts.items()):
         wide = np.empty((narrow.shape[0], share.width), np.uint64)
-        kernels.widen(narrow, wide, share.spec.words, share.moduli)
+        kernels.widen(narrow, wide, share.spec.words, share.moduli, 0)
         share.meter.add(wide.nbytes)
         share.meter.sub(narrow.nbytes)
         share.parts[p] = wide
@@ -134,7 +134,7 @@ def expand_round(run: str, layer: int, parts: int, round_: int, rounds: int, rel
             share.meter.add(scratch)
             m = kernels.expand(spec.step, np.ascontiguousarray(spec.data, dtype=np.int64), layer, parents, lo, hi,
                                spec.words, spec.choices, share.moduli, spec.scratch, np.uint64(parts - 1), children,
-                               part, acc, 0)
+                               part, acc, 0, 0)
             starts = np.empty(parts + 1, np.int64)
             kernels.scatter(children, part, m, ordered, starts)
             for p in range(parts):
@@ -197,7 +197,7 @@ def merge(run: str) -> tuple[int, float, int]:
             share.meter.sub(sum(piece.nbytes for piece in pieces))
         del pieces
         rows, part_total = kernels.merge(children, share.spec.words, share.moduli,
-                                         share.tables.get(children.shape[0], share.width))
+                                         share.tables.get(children.shape[0], share.width), 0)
         share.meter.sub(children.nbytes)
         share.meter.add(rows.nbytes)
         share.parts[p] = rows

@@ -13,6 +13,13 @@ next rows' homes prefetched so their cache misses overlap) and hands back the di
 The kernels release the GIL: the driver (``solvers.frontier_engine.layers``) runs them in Python threads.
 
 Count lane 0 is modulo 2**64 (plain wrapping adds); lane j > 0 is modulo ``moduli[j]`` < 2**62.
+
+**Packed rows.** When a spec's state leaves the high bits of its last word unset (``FrontierSpec.spare_bits``)
+and one lane is used, the count lives there instead of in a column of its own: ``shift`` (not 0) is how
+many low bits of word ``words - 1`` the state takes, and the count is that word's bits ``shift`` and up.
+A row is then ``words`` wide (8x8 closed tours: 16 bytes a state instead of 24). Counts add in place
+(``count << shift`` words add exactly while the sum stays below ``2**(64 - shift)``: the driver widens
+to lanes before a layer whose total could reach that). ``shift`` 0: rows as above.
 """
 from __future__ import annotations
 
@@ -60,11 +67,20 @@ def lane(words, j):
 
 
 @njit(cache=True, inline="always")
-def mix(rows, i, words):
-    """A splitmix64-style hash of row ``i``'s state words."""
+def key_mask(shift):
+    """The state's bits of a row's last state word: all of them, or the ``shift`` low ones of a packed row."""
+    if shift == 0:
+        return ~np.uint64(0)
+    return (np.uint64(1) << np.uint64(shift)) - np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def mix(rows, i, words, kmask):
+    """A splitmix64-style hash of row ``i``'s state words (the last one's ``kmask`` bits)."""
     h = np.uint64(0)
     for w in range(words):
-        h = (h ^ rows[i, w]) * _M1
+        x = rows[i, w] & kmask if w == words - 1 else rows[i, w]
+        h = (h ^ x) * _M1
         h = (h ^ (h >> np.uint64(30))) * _M2
     h = (h ^ (h >> np.uint64(27))) * _M3
     return h ^ (h >> np.uint64(31))
@@ -84,40 +100,69 @@ def add_counts(dst, k, src, i, words, moduli):
 
 
 @njit(cache=True, inline="always")
-def vacant(table, slot, words):
-    """Whether a table row is free: its lanes are all zero (a state's count never is: it is at least
-    one and below the product of the moduli, so some lane of it is not zero)."""
+def vacant(table, slot, words, kmask):
+    """Whether a table row is free: its lanes (or a packed row's count bits) are all zero (a state's count
+    never is: it is at least one and below the product of the moduli, so some lane of it is not zero)."""
+    if table.shape[1] == words:
+        return (table[slot, words - 1] & ~kmask) == 0
     for j in range(words, table.shape[1]):
         if table[slot, j] != 0:
             return False
     return True
 
 
+@njit(cache=True, inline="always")
+def same_state(table, slot, rows, i, words, kmask):
+    """Whether table row ``slot`` and row ``i`` of ``rows`` hold the same state."""
+    for w in range(words - 1):
+        if table[slot, w] != rows[i, w]:
+            return False
+    return ((table[slot, words - 1] ^ rows[i, words - 1]) & kmask) == 0
+
+
+@njit(cache=True, inline="always")
+def first_count(rows, i, words, shift):
+    """Row ``i``'s count in lane 0 (a packed row's count bits)."""
+    if shift == 0:
+        return rows[i, words]
+    return rows[i, words - 1] >> np.uint64(shift)
+
+
 @njit(types.int64(STEP, types.int64[::1], types.int64, ROWS, types.int64, types.int64, types.int64, types.int64,
-                  types.uint64[::1], types.int64, types.uint64, ROWS, types.int64[::1], ROWS, types.int64),
+                  types.uint64[::1], types.int64, types.uint64, ROWS, types.int64[::1], ROWS, types.int64,
+                  types.int64),
       cache=True, nogil=True)
-def expand(step, data, layer, parents, lo, hi, words, choices, moduli, scratch, pmask, children, part, acc, t):
+def expand(step, data, layer, parents, lo, hi, words, choices, moduli, scratch, pmask, children, part, acc, t, shift):
     """The children of ``parents[lo:hi]`` into ``children`` (room for ``choices`` a parent), each with
     its partition in ``part``; the counts of solutions completed here go to ``acc[t]``. Returns how
-    many children there are."""
+    many children there are. ``shift``: the rows are packed (see the module's docstring), or 0."""
     lanes = moduli.shape[0]
+    kmask = key_mask(shift)
     out = np.zeros(words + scratch, np.uint64)
     key = np.zeros(words, np.uint64)
     m = 0
     for i in range(lo, hi):
         for w in range(words):
             key[w] = parents[i, w]
+        key[words - 1] &= kmask
+        count = parents[i, words - 1] & ~kmask  # a packed row's count, in place
         for c in range(choices):
             status = step(data, layer, key, c, out)
             if status == KEEP:
                 for w in range(words):
                     children[m, w] = out[w]
-                for j in range(lanes):
-                    children[m, lane(words, j)] = parents[i, lane(words, j)]
-                part[m] = np.int64(mix(children, m, words) & pmask)
+                if shift:
+                    children[m, words - 1] |= count
+                else:
+                    for j in range(lanes):
+                        children[m, lane(words, j)] = parents[i, lane(words, j)]
+                part[m] = np.int64(mix(children, m, words, kmask) & pmask)
                 m += 1
             elif status == ACCEPT:
-                add_counts(acc, t, parents, i, words, moduli)
+                if shift:
+                    acc[t, 0] += count >> np.uint64(shift)
+                else:
+                    add_counts(acc, t, parents, i, words, moduli)
     return m
 
 
@@ -151,62 +196,64 @@ def table_bits(m):
 
 
 @njit(cache=True, nogil=True)
-def merge(children, words, moduli, table):
+def merge(children, words, moduli, table, shift):
     """The distinct states of one partition's ``children``, each with the sum of its counts, dense
     (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact).
     ``table``: at least ``1 << table_bits(m)`` rows, every lane zero; they are zero again on return, so
-    one table serves every merge of a thread (no fresh pages to fault in, partition after partition)."""
+    one table serves every merge of a thread (no fresh pages to fault in, partition after partition).
+    ``shift``: the rows are packed (see the module's docstring), or 0."""
     m, width = children.shape
+    kmask = key_mask(shift)
     bits = table_bits(m)
-    shift = np.uint64(64 - bits)
+    hshift = np.uint64(64 - bits)
     mask = np.uint64((1 << bits) - 1)
     homes = np.empty(LOOKAHEAD, np.uint64)
     n = 0
     for i in range(min(m, LOOKAHEAD)):
-        homes[i] = mix(children, i, words) >> shift
+        homes[i] = mix(children, i, words, kmask) >> hshift
         prefetch(table, np.int64(homes[i]))
     for i in range(m):
         slot = homes[i % LOOKAHEAD]
         ahead = i + LOOKAHEAD
         if ahead < m:
-            homes[ahead % LOOKAHEAD] = mix(children, ahead, words) >> shift
+            homes[ahead % LOOKAHEAD] = mix(children, ahead, words, kmask) >> hshift
             prefetch(table, np.int64(homes[ahead % LOOKAHEAD]))
         while True:  # the one probe-and-insert loop: linear probing from the home slot
-            if vacant(table, slot, words):  # a new state
+            if vacant(table, slot, words, kmask):  # a new state
                 for w in range(width):
                     table[slot, w] = children[i, w]
                 n += 1
                 break
-            same = True
-            for w in range(words):
-                if table[slot, w] != children[i, w]:
-                    same = False
-                    break
-            if same:  # a known state gains the counts
-                add_counts(table, slot, children, i, words, moduli)
+            if same_state(table, slot, children, i, words, kmask):  # a known state gains the counts
+                if shift:
+                    table[slot, words - 1] += children[i, words - 1] & ~kmask  # exact: below 2**(64 - shift)
+                else:
+                    add_counts(table, slot, children, i, words, moduli)
                 break
             slot = (slot + np.uint64(1)) & mask
     states = np.empty((n, width), np.uint64)
     total = 0.0
     k = 0
     for s in range(1 << bits):
-        if not vacant(table, s, words):
+        if not vacant(table, s, words, kmask):
             for w in range(width):
                 states[k, w] = table[s, w]
                 table[s, w] = 0
-            total += float(states[k, words])
+            total += float(first_count(states, k, words, shift))
             k += 1
     return states, total
 
 
-@njit(types.void(ROWS, ROWS, types.int64, types.uint64[::1]), cache=True, nogil=True)
-def widen(narrow, wide, words, moduli):
-    """``narrow``'s rows (one exact lane) copied into ``wide`` with every lane: lane j is lane 0 modulo
-    ``moduli[j]`` (each count is exact in lane 0 when this is called)."""
+@njit(types.void(ROWS, ROWS, types.int64, types.uint64[::1], types.int64), cache=True, nogil=True)
+def widen(narrow, wide, words, moduli, shift):
+    """``narrow``'s rows (one exact lane, packed when ``shift`` is not 0) copied into ``wide`` with every
+    lane: lane j is lane 0 modulo ``moduli[j]`` (each count is exact in lane 0 when this is called)."""
+    kmask = key_mask(shift)
     for i in range(narrow.shape[0]):
         for w in range(words):
             wide[i, w] = narrow[i, w]
-        c = narrow[i, words]
+        wide[i, words - 1] &= kmask
+        c = first_count(narrow, i, words, shift)
         wide[i, words] = c
         for j in range(1, moduli.shape[0]):
             wide[i, words + j] = c % moduli[j]

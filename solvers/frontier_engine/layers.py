@@ -5,7 +5,9 @@ each partition let go of once expanded), their children gathered by partition in
 partition merged on its own into the next layer's states. When the layer would not fit in the memory
 budget, the children and the merged partitions go to files in the spill folder instead, and memory is
 set by the largest partition, not the layer. Counts start in one lane (modulo 2**64) and are widened to
-the lanes the spec's bound needs only when a layer's exact total could pass 2**63 (see ``Lanes``).
+the lanes the spec's bound needs only when a layer's exact total could pass 2**63 (see ``Lanes``); while
+they are small, a spec with spare high bits in its state's last word keeps the count there (packed rows,
+see ``solvers.frontier_engine.kernels``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ TASKS = 16  # tasks a thread a layer at least (up to CHUNK parents each): a task
 PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
 TRIM_EVERY = 32  # partitions merged between hand-backs of freed heap pages to the system
 SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
+PACK_BITS = 24  # spare bits a spec's state leaves from which counts start packed in them
 
 
 @dataclass
@@ -50,15 +53,20 @@ class EngineRun:
     peak_disk: int = 0  # bytes of spill files held at once
     states: list[int] = field(default_factory=list)  # parents per layer
     memory: list[int] = field(default_factory=list)  # bytes held at each layer's peak
+    layer_seconds: list[float] = field(default_factory=list)  # each layer's wall-clock seconds
+    layer_cpu: list[float] = field(default_factory=list)  # and the process's processor seconds (every thread)
     lanes: int = 1
     partitions: int = 1
     spilled: int = 0  # layers whose children went to disk
+    packed: int = 0  # layers made with packed rows (the count in the state's spare bits)
+    budget: int = 0  # the bytes the engine's arrays were allowed
     threads: int = 1
     workers: list[dict[str, Any]] = field(default_factory=list)  # a cluster's workers: each one's share and peak
     resumed: int = 0  # the layer a checkpoint resumed from (0: a fresh run)
     checkpoints_skipped: int = 0  # checkpoints not written: the disk was wanted for spill files
     kept_layer: int | None = None  # the layer the checkpoint holds when the run ends (None: none written)
     seconds: float = 0.0
+    started: float = 0.0  # time.perf_counter() when the run started (layer i ends sum(layer_seconds[:i + 1]) later)
 
     @property
     def bytes_per_state(self) -> float:
@@ -72,11 +80,14 @@ class Lanes:
 
     While one lane is used, the driver knows each layer's total (``total``, summed as floats: within a
     millionth) and so that each count in it is exact; before a layer whose children's total could pass
-    2**63, every state's count is copied into the other lanes (lane j = count mod moduli[j]).
+    2**63, every state's count is copied into the other lanes (lane j = count mod moduli[j]). Packed
+    (``shift`` not 0: the count in the bits ``shift`` and up of the state's last word), the same holds
+    for a total below 2**(63 - shift), and the widening unpacks the rows.
     """
 
     moduli: list[int]  # every lane the bound needs: 2**64 first, then primes
     used: int = 1
+    shift: int = 0  # packed rows: the state's bits in its last word (0: a column a lane)
     total: float = 1.0  # the current layer's total while one lane is used
     exact: int = 0  # the solutions counted while one lane was used, exactly
     residues: list[int] = field(default_factory=list)  # and after, lane by lane
@@ -86,10 +97,11 @@ class Lanes:
         return np.array([0] + self.moduli[1 : self.used], dtype=np.uint64)
 
     def must_widen(self, choices: int) -> bool:
-        return self.used < len(self.moduli) and choices * self.total * (1 + 1e-6) + 1 >= SAFE_TOTAL
+        safe = SAFE_TOTAL / (1 << self.shift)
+        return (self.used < len(self.moduli) or self.shift > 0) and choices * self.total * (1 + 1e-6) + 1 >= safe
 
     def widen(self) -> None:
-        self.used = len(self.moduli)
+        self.used, self.shift = len(self.moduli), 0
         self.residues = [0] * self.used
 
     def accept(self, acc: np.ndarray) -> None:
@@ -148,13 +160,14 @@ class Engine:
     data: np.ndarray
     meter: Meter = field(default_factory=Meter)
     tables: Tables = field(init=False)
+    clocks: tuple[float, float] = field(default_factory=lambda: (time.perf_counter(), time.process_time()))
 
     def __post_init__(self) -> None:
         self.tables = Tables(self.meter)
 
     @property
     def width(self) -> int:
-        return self.spec.words + self.lanes.used
+        return self.spec.words if self.lanes.shift else self.spec.words + self.lanes.used
 
 
 def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
@@ -165,18 +178,20 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
     ``spill``: the folder spill files go under; ``checkpoint``: a ``LayerCheckpoint`` to resume from and save to."""
     started = time.perf_counter()
     threads = threads or cores()  # every core, as CP-SAT and numba take them; --jobs N asks for fewer
-    run = EngineRun(None, spec.elements, threads=threads)
+    run = EngineRun(None, spec.elements, threads=threads, started=started)
     if spec.fixed is not None:
         run.count, run.seconds = spec.fixed, time.perf_counter() - started
         return run
     folder = SpillFolder(spill)
     folder.check()
     steady_allocator()
-    lanes = Lanes(moduli_for(spec.bound_bits))
+    lanes = Lanes(moduli_for(spec.bound_bits), shift=packing(spec, checkpoint))
     try:
         with ThreadPoolExecutor(threads) as pool:
-            engine = Engine(spec, stop, pool, threads, default_memory() if memory is None else memory, folder,
-                            lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64))
+            run.budget = default_memory() if memory is None else memory
+            engine = Engine(spec, stop, pool, threads, run.budget, folder,
+                            lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64),
+                            clocks=(started, time.process_time()))
             try:
                 walk(engine, progress, checkpoint, started)
             finally:
@@ -193,11 +208,22 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
     return run
 
 
+def packing(spec: FrontierSpec, checkpoint: Any) -> int:
+    """The ``shift`` of packed rows for ``spec`` (0: a column a lane): packed when its state leaves
+    ``PACK_BITS`` or more high bits of its last word unset (a checkpoint keeps rows a column a lane)."""
+    if checkpoint is not None or spec.spare_bits < PACK_BITS:
+        return 0
+    return 64 - spec.spare_bits
+
+
 def root(spec: FrontierSpec, lanes: Lanes, meter: Meter) -> Shelf:
     """The first layer: the root state, reached one way."""
-    rows = np.zeros((1, spec.words + lanes.used), dtype=np.uint64)
+    rows = np.zeros((1, spec.words if lanes.shift else spec.words + lanes.used), dtype=np.uint64)
     rows[0, : len(spec.initial)] = spec.initial
-    rows[0, spec.words] = 1
+    if lanes.shift:
+        rows[0, spec.words - 1] |= np.uint64(1) << np.uint64(lanes.shift)
+    else:
+        rows[0, spec.words] = 1
     shelf = Shelf(1, rows.shape[1], meter)
     shelf.put(0, rows)
     return shelf
@@ -281,13 +307,14 @@ def widen(engine: Engine, shelf: Shelf) -> Shelf:
     """Every state's count copied into every lane the bound needs (see ``Lanes``)."""
     from gridsat.solvers.frontier_engine import kernels
 
+    shift = engine.lanes.shift
     engine.lanes.widen()
     moduli, words = engine.lanes.array(), engine.spec.words
     wide = Shelf(shelf.parts, engine.width, engine.meter, shelf.folder)
     for p in range(shelf.parts):
         narrow = shelf.take(p)
         rows = np.empty((narrow.shape[0], engine.width), np.uint64)
-        kernels.widen(narrow, rows, words, moduli)
+        kernels.widen(narrow, rows, words, moduli, shift)
         engine.meter.sub(narrow.nbytes)
         wide.put(p, rows)
     return wide
@@ -433,6 +460,11 @@ def note_peak(engine: Engine) -> None:
     peak = engine.meter.reset_peak()
     engine.run.memory.append(peak)
     engine.run.peak_memory = max(engine.run.peak_memory, peak)
+    engine.run.packed += engine.lanes.shift > 0
+    clocks = time.perf_counter(), time.process_time()
+    engine.run.layer_seconds.append(clocks[0] - engine.clocks[0])
+    engine.run.layer_cpu.append(clocks[1] - engine.clocks[1])
+    engine.clocks = clocks
 
 
 class WholeLayer:
@@ -459,7 +491,8 @@ class WholeLayer:
         part = np.empty(children.shape[0], np.int64)
         meter.add(children.nbytes + part.nbytes)
         m = kernels.expand(spec.step, engine.data, self.layer, self.parents, lo, hi, spec.words, spec.choices,
-                           self.moduli, spec.scratch, np.uint64(self.parts - 1), children, part, self.acc, t)
+                           self.moduli, spec.scratch, np.uint64(self.parts - 1), children, part, self.acc, t,
+                           engine.lanes.shift)
         starts = np.array([0, m], np.int64)
         if self.parts > 1:
             ordered = np.empty_like(children)
@@ -479,7 +512,8 @@ class WholeLayer:
         rows = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
         copy = rows.nbytes if len(pieces) > 1 else 0
         meter.add(copy)
-        merged = kernels.merge(rows, engine.spec.words, self.moduli, engine.tables.get(rows.shape[0], engine.width))
+        merged = kernels.merge(rows, engine.spec.words, self.moduli, engine.tables.get(rows.shape[0], engine.width),
+                               engine.lanes.shift)
         meter.sub(copy)
         return merged
 
@@ -530,7 +564,8 @@ class Expansion:
         m = 0
         for parents, lo, hi in pieces:
             m += kernels.expand(spec.step, self.engine.data, self.layer, parents, lo, hi, spec.words, spec.choices,
-                                self.moduli, spec.scratch, self.pmask, children[m:], part[m:], self.acc, k)
+                                self.moduli, spec.scratch, self.pmask, children[m:], part[m:], self.acc, k,
+                                self.engine.lanes.shift)
         starts = np.empty(self.plan.parts + 1, np.int64)
         kernels.scatter(children, part, m, ordered, starts)
         self.bins.add(ordered, starts)
@@ -590,7 +625,8 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
 
     def merge(p: int) -> None:
         children = bins.take(p)
-        states, totals[p] = kernels.merge(children, words, moduli, engine.tables.get(children.shape[0], engine.width))
+        table = engine.tables.get(children.shape[0], engine.width)
+        states, totals[p] = kernels.merge(children, words, moduli, table, engine.lanes.shift)
         meter.sub(children.nbytes)
         del children
         shelf.put(p, states)

@@ -24,6 +24,18 @@ def cores() -> int:
 DEFAULT_SHARE = 0.6  # of the memory available when a run starts: room for the rest of the machine
 
 
+def resident_bytes() -> int:
+    """This process's resident memory now (``VmRSS``), bytes; 0 where the system does not say."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def default_memory() -> int:
     """Bytes a run may hold by default: a share of the memory available now."""
     try:
