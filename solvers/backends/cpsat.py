@@ -132,10 +132,11 @@ class CpsatSearch:
                 super().__init__()
                 self.emit = emit
                 self.stopped = False
+                self.refused = False  # a model was left uncounted because the part is being split again
 
             def on_solution_callback(self) -> None:
                 if handback.draining:
-                    self.stopped = True
+                    self.stopped = self.refused = True
                     self.StopSearch()
                     return
                 assignment = pick(list(self.Response().solution))
@@ -162,8 +163,11 @@ class CpsatSearch:
             self.settle(status == cp_model.INFEASIBLE or status == cp_model.OPTIMAL and not self.single, relay.stopped)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
-            if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and handback.draining:
-                handback.cut = True  # stopped between models to be split again: not a limit
+            # Stopped between models to be split again: not a limit. A model refused while draining was not
+            # counted, so the part is cut whatever the status says: CP-SAT reports OPTIMAL when the model it
+            # was stopped on was its last, and the part would otherwise end complete without it.
+            if handback.draining and (relay.refused or status in (cp_model.FEASIBLE, cp_model.UNKNOWN)):
+                handback.cut = True
                 return
             if status in (cp_model.FEASIBLE, cp_model.UNKNOWN) and not stop.expired():
                 # Halted by its own time limit, which can run out a little before ours does.
