@@ -32,6 +32,7 @@ class CpsatSearch:
     handback: Handback = field(default_factory=Handback)
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
+    relaxations: dict[int, Any] = field(default_factory=dict)  # splitting: by prefix length (relaxed_projections)
     replay: CpsatReplay | None = None  # --certify: the solutions replayed in the CNF (solvers.proof.replay)
 
     def certification(self) -> dict[str, Any]:
@@ -103,7 +104,7 @@ class CpsatSearch:
         pinned = {self.formulation.primary[key].Index(): value for key, value in (within.fixed if within else ())}
 
         def projections(onto: list[Key], limit: int) -> list[tuple[int, ...]] | None:
-            return relaxed_projections(proto, primary[: len(onto)], limit, stop, pinned)
+            return relaxed_projections(proto, primary[: len(onto)], limit, stop, pinned, self.relaxations)
 
         fixed = len(within.fixed) if within else 0
         parts = split_prefix(list(self.formulation.primary), projections, target, cap, within,
@@ -267,10 +268,9 @@ def project_table(table: Any, inside: set[int], add: Callable[[], Any]) -> None:
         new.negated = True
 
 
-def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop, pinned: dict[int, int] | None = None
-                        ) -> list[tuple[int, ...]] | None:
-    """Every assignment of the ``prefix`` variables that satisfies what the model's constraints imply
-    about them alone (None when there are more than ``cap``); ``pinned`` variables keep their value."""
+def relaxation(proto: Any, prefix: list[int]) -> Any:
+    """The model of what ``proto``'s constraints imply about the ``prefix`` variables alone (every other
+    variable pinned to its lowest value: no kept constraint mentions it, so it adds no assignments)."""
     from ortools.sat.python import cp_model
 
     inside = set(prefix)
@@ -278,16 +278,35 @@ def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop, pin
     for index, variable in enumerate(proto.variables):
         copy = relaxed.Proto().variables.add()
         copy.copy_from(variable)
-        if index not in inside:  # mentioned by no kept constraint: pinned, so it adds no assignments
+        if index not in inside:
             low = variable.domain[0]
             copy.domain.clear()
             copy.domain.extend([low, low])
+    for constraint in proto.constraints:
+        project(constraint, inside, relaxed)
+    return relaxed
+
+
+def relaxed_projections(proto: Any, prefix: list[int], cap: int, stop: Stop, pinned: dict[int, int] | None = None,
+                        relaxations: dict[int, Any] | None = None) -> list[tuple[int, ...]] | None:
+    """Every assignment of the ``prefix`` variables that satisfies what the model's constraints imply
+    about them alone (None when there are more than ``cap``); ``pinned`` variables keep their value.
+    ``relaxations``: the relaxations of ``proto`` built so far, by prefix length (a split run splits
+    hundreds of parts on a few prefix lengths, and projecting the constraints anew took most of the
+    parent's processor time on prime-grid 4x5 cpsat)."""
+    from ortools.sat.python import cp_model
+
+    cached = None if relaxations is None else relaxations.get(len(prefix))
+    if cached is None:
+        cached = relaxation(proto, prefix)
+        if relaxations is not None:
+            relaxations[len(prefix)] = cached
+    relaxed = cp_model.CpModel()
+    relaxed.Proto().copy_from(cached.Proto())
     for index, value in (pinned or {}).items():  # a part's own values: its sub-parts keep them
         domain = relaxed.Proto().variables[index].domain
         domain.clear()
         domain.extend([value, value])
-    for constraint in proto.constraints:
-        project(constraint, inside, relaxed)
     found: list[tuple[int, ...]] = []
 
     class Collect(cp_model.CpSolverSolutionCallback):
