@@ -106,6 +106,21 @@ first split became 8 parts per worker and start-ups processor seconds: prime-gri
 missed); the C backtracker 41.30 s. The processor seconds say 2.01x (cpsat) and 1.83x (sat) on free
 cores: the parent (10.8 s, 7.5 s) and the probe (7.8 s, 3.2 s) share the two cores with the workers.
 The 100-worker replay: cpsat 50.2x, largest part 1.2% (met); sat 23.0x, largest part 3.8% (missed).
+
+The parent's processor seconds ("parent" in --json's split record) include its probe's: the parent's
+own share above is 3.0 s (cpsat) and 4.3 s (sat). Measured on the loaded two-core machine (load 20 to
+25, 2026-11-28), prime-grid 4x5/1..20 cpsat --jobs 2 under cProfile: after its probe, the parent spent
+most of its time splitting parts, and most of that projecting the model's constraints into a relaxation
+again for every part (``project`` 18 s of the 33 s in ``relaxed_projections`` by the loaded clock; the
+CP-SAT calls 10 s). A search now keeps its relaxation per prefix length: splitting a part into 8 in the
+parent took 12.3 ms of processor time (4x5, 20 parts) and 12.8 ms (5x5/1..25, 40 parts) before, 5.0 ms
+and 6.4 ms after, side by side in one process. Whole runs were not compared: at that load one 4x5 run
+split into 195 parts, the next into 789.
+The sat parent, same load, prime-grid 5x5/1..25 --jobs 2 under cProfile, stopped after 600 s (660,120
+counted, 3,268 parts): processor seconds probe 2.8, parent 25.7 in all (22.9 after its probe), parts
+79.2. By the loaded clock, 254 s of the parent's 600 s went to ``SatSearch.split``'s exact projections,
+one CaDiCaL call per sub-part (16,688 calls, 204 s); reading each model's prefix 11 s. Splitting in
+the parent is the sat lever (a relaxation as cpsat's, or the worker of a part splitting it): not done.
 """
 
 from __future__ import annotations
