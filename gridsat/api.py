@@ -17,6 +17,7 @@ from typing import Any
 
 from gridsat.certification import check_proof as check_proof
 from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
+from gridsat.certification import whole_run
 from gridsat.certification import wish as wish
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
@@ -171,11 +172,14 @@ def count(
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else str(spill),
-                             certify=wish(instance, texts(params), certify, proof)),
-              limit=limit, time_limit=time_limit,
-              up_to=up_to, method=method, split=splitting(split))
-    return make_count(chosen, parsed, bind(backend, chosen, job), on_progress)
+
+    def run(wished: Certify | None) -> Outcome:
+        job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else
+                                 str(spill), certify=wished),
+                  limit=limit, time_limit=time_limit, up_to=up_to, method=method, split=splitting(split))
+        return make_count(chosen, parsed, bind(backend, chosen, job), on_progress)
+
+    return whole_run(wish(instance, texts(params), certify, proof), split, run)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count

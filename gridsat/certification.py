@@ -3,7 +3,10 @@ says of its certificate, and ``check_proof``, a kept certificate checked again f
 formula the installed gridsat builds again (see docs/howto/certify.md; the work is in ``gridsat.solvers.proof``)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +40,54 @@ def wish(instance: Any, params: Mapping[str, str], certify: bool | Certify, proo
         if Path(text).is_file():
             text = str(Path(text).resolve())
     return Certify(text, tuple(params.items()), folder)
+
+
+def whole_run(certify: Certify | None, split: Any, run: Callable[[Certify | None], Any]) -> Any:
+    """A split run certified as a whole: its parts' certificates are kept (in a temporary folder when the run
+    keeps none) and, once every part is certified, checked again together as ``check_proof`` checks a kept
+    folder, with the proof that the parts' cubes cover every solution. Only then does the run say certified;
+    a failure of the whole makes it "NOT certified" and names it. (An instance given parsed, not as text,
+    cannot be built again from a folder: its parts are certified one by one, and the note says so.)"""
+    if certify is None or split is None:
+        return run(certify)
+    scratch = None
+    if certify.folder is None and certify.instance:
+        scratch = Path(tempfile.mkdtemp(prefix="gridsat-certificate-"))
+        certify = replace(certify, folder=scratch / "run")
+    try:
+        outcome = run(certify)
+        judge_whole(outcome, certify.folder)
+        return outcome
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def judge_whole(outcome: Any, folder: Path | None) -> None:
+    """The verdict of a finished split run's certificate folder as a whole, into the outcome's details."""
+    from gridsat.solvers.proof.whole import part_folders
+
+    details = outcome.details
+    if not details.get(CERTIFIED) or outcome.parts is None or outcome.parts <= 1:
+        return  # not certified in parts, or not split: the run's own verdict is the whole one
+    if folder is None or not folder.is_dir() or not part_folders(folder):
+        details["certificate_assumes"] = "that the parts' cubes cover every solution (an instance given parsed " \
+                                         "cannot be built again to check it)"
+        return
+    verdict, _ = check_proof(folder)
+    details["check_seconds"] = round(details.get("check_seconds", 0.0) + verdict.check_seconds, 6)
+    if not verdict.certified:
+        details[CERTIFIED] = False
+        details["certificate_failure"] = f"the parts as a whole: {verdict.failure}"
+    elif verdict.solutions != outcome.count:
+        details[CERTIFIED] = False
+        details["certificate_failure"] = f"the parts as a whole certify {verdict.solutions} solutions, the run " \
+                                         f"counted {outcome.count}"
+    elif verdict.assumed:
+        details["certificate_assumes"] = verdict.assumed
+    else:  # the whole proves what a part could only assume (every orbit kept: orbits leave a part's cube)
+        details.pop("certificate_assumes", None)
+    details["certified_as_whole"] = True
 
 
 def note(outcome: Any) -> str | None:
