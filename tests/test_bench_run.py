@@ -88,13 +88,31 @@ def test_tiny_time_limit_gives_timeouts_and_a_report_without_dask(tmp_path: Path
 
 
 def test_the_wall_clock_kills_the_whole_process_group(tmp_path: Path, fakes: None, monkeypatch) -> None:
+    import time
+
+    from gridsat.benchmarks import runner
+
     pidfile = tmp_path / "pid"
     monkeypatch.setenv("GRIDSAT_TEST_PIDFILE", str(pidfile))
+    watch = runner.watch
+
+    def watch_once_the_grandchild_runs(pid: int, deadline: float, memory_bytes: int | None) -> tuple:
+        # The kill is due 1.6 s after the start, which a busy machine's start-up can overrun before the
+        # grandchild exists: the watch starts once the sleeper has written its grandchild's pid (or gone).
+        waited = time.monotonic() + patience(20)
+        while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < waited:
+            time.sleep(0.02)
+        return watch(pid, deadline, memory_bytes)
+
+    monkeypatch.setattr(runner, "watch", watch_once_the_grandchild_runs)
     path = suite(tmp_path, TATAMI + 'backends = ["fake-sleeper"]\n')
     assert bench(path, "--out", str(tmp_path / "out"), "--time-limit", "0.5") == 0
     [record] = records(tmp_path / "out")
     assert record["status"] == "timeout" and "wall-clock" in record["message"]
     state = Path(f"/proc/{pidfile.read_text()}/status")
+    waited = time.monotonic() + patience(2)  # SIGKILL sent: the grandchild ends once it is scheduled
+    while state.exists() and "zombie" not in state.read_text() and time.monotonic() < waited:
+        time.sleep(0.02)
     assert not state.exists() or "zombie" in state.read_text()
 
 

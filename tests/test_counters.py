@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -265,14 +266,40 @@ def test_sigterm_ends_a_count_and_its_counter_process() -> None:
 
     command = [sys.executable, "-m", "gridsat", "count", "prime-grid", "5x5", "-p", "max=25", "--backend", "d4"]
     with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as run:
-        time.sleep(2.0)  # past start-up and building: the counter is counting
-        workers = counter_processes(run.pid)
+        # Signalled once the counter is counting (d4 loaded, past its start-up check that gridsat lives), waited
+        # for rather than slept: start-up is slow on a busy machine.
+        workers = until(lambda: [pid for pid in counter_processes(run.pid) if counting(pid)] or run.poll() is not None,
+                        patience(20))
         run.send_signal(signal.SIGTERM)
         out, err = run.communicate(timeout=patience(20))
-    assert workers, "the count ran no counter process"
+    assert workers is not True and workers, "the count ran no counter process"
     assert "no count known" in out + err and "interrupted" in out + err
-    time.sleep(0.2)
-    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    assert until(lambda: not any(running(pid) for pid in workers), patience(2))
+
+
+def until(probe: Callable[[], Any], seconds: float) -> Any:
+    """What ``probe`` answers once it answers something true, polled for at most ``seconds`` (then its last
+    answer): a test waits for an event, not for a time that a busy machine may overrun."""
+    deadline = time.monotonic() + seconds
+    while not (answer := probe()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return answer
+
+
+def counting(pid: int) -> bool:
+    """Whether counter process ``pid`` has loaded d4 (what it does once it has checked that gridsat lives)."""
+    try:
+        return b"_py_d4" in Path(f"/proc/{pid}/maps").read_bytes()
+    except OSError:
+        return False
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (one killed and not yet reaped by its new parent)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def counter_processes(parent: int) -> list[int]:

@@ -100,10 +100,11 @@ def test_the_wheel_installed_in_a_fresh_venv_crosschecks_tatami(release: tuple[P
                                                                  tmp_path: Path) -> None:
     _, wheel, _ = release
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    # Without a pip of its own (ensurepip costs seconds): this environment's pip installs into it.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     bin_ = venv / "bin"
-    subprocess.run([bin_ / "python", "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "pip", "--python", bin_ / "python", "install", "--quiet", "--no-deps",
+                    "--no-index", str(wheel)], check=True, capture_output=True, timeout=300)
     # gridsat's dependencies (OR-Tools, PySAT, ...) come from this environment's site-packages, behind
     # the venv's own: a path in a .pth file is only a path, so this environment's editable gridsat
     # (its finder is set up by a .pth file of its own) stays out of sight.
