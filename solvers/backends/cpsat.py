@@ -121,10 +121,8 @@ class CpsatSearch:
         limited = stop.remaining() is not None
         if limited:
             solver.parameters.max_time_in_seconds = max(stop.remaining() or 0.0, 1e-3)
-        formulation = self.formulation
-        keys = list(formulation.primary)
-        # The primary variables' values straight from the response: one copy of the solution and an
-        # itemgetter, instead of one Value() call into the solver per variable.
+        formulation, keys = self.formulation, list(self.formulation.primary)
+        # The primary values straight from the response: a copy and an itemgetter, not a Value() call each.
         pick = picker([formulation.primary[key].Index() for key in keys])
         handback, replay = self.handback, self.replay
 
@@ -164,9 +162,8 @@ class CpsatSearch:
             self.settle(status == cp_model.INFEASIBLE or status == cp_model.OPTIMAL and not self.single, relay.stopped)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
-            # Stopped between models to be split again: not a limit. A model refused while draining was not
-            # counted, so the part is cut whatever the status says: CP-SAT reports OPTIMAL when the model it
-            # was stopped on was its last, and the part would otherwise end complete without it.
+            # Stopped between models to be split again: not a limit. A model refused while draining is uncounted,
+            # so the part is cut whatever the status (OPTIMAL when that model was its last: it would end complete).
             if handback.draining and (relay.refused or status in (cp_model.FEASIBLE, cp_model.UNKNOWN)):
                 handback.cut = True
                 return
