@@ -17,7 +17,7 @@ from typing import Any
 
 from gridsat.certification import check_proof as check_proof
 from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
-from gridsat.certification import whole_run
+from gridsat.certification import whole_enumeration, whole_run
 from gridsat.certification import wish as wish
 from gridsat.models import get_puzzle, shadowed
 from gridsat.models import names as puzzle_names
@@ -205,13 +205,18 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     Closing it early (``close()``, a ``with`` block, or dropping it) stops the solver. With ``up_to``
     it yields one ``Orbit`` per orbit instead (``.solution``, the canonical representative, and
     ``.size``). With ``split`` the items come part by part, in the order the parts finish. ``certify`` and
-    ``proof``: as for ``count``, in ``.outcome.details`` once the iterator is read to its end.
+    ``proof``: as for ``count``, in ``.outcome.details`` once the iterator is read to its end (a split
+    enumeration's parts are then checked as a whole, as a split count's are).
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
-    request = Request(encoding, solver, algorithm, certify=wish(instance, texts(params), certify, proof))
-    job = Job(ENUMERATE, request, limit=limit, time_limit=time_limit, up_to=up_to, split=splitting(split))
-    return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)
+
+    def open_run(wished: Certify | None) -> Enumeration | Orbits | SplitRun:
+        job = Job(ENUMERATE, Request(encoding, solver, algorithm, certify=wished), limit=limit,
+                  time_limit=time_limit, up_to=up_to, split=splitting(split))
+        return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)  # type: ignore[return-value]
+
+    return whole_enumeration(wish(instance, texts(params), certify, proof), split, open_run)
 
 
 

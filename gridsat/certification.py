@@ -50,17 +50,49 @@ def whole_run(certify: Certify | None, split: Any, run: Callable[[Certify | None
     cannot be built again from a folder: its parts are certified one by one, and the note says so.)"""
     if certify is None or split is None:
         return run(certify)
-    scratch = None
-    if certify.folder is None and certify.instance:
-        scratch = Path(tempfile.mkdtemp(prefix="gridsat-certificate-"))
-        certify = replace(certify, folder=scratch / "run")
+    certify, scratch = kept_somewhere(certify)
     try:
         outcome = run(certify)
         judge_whole(outcome, certify.folder)
         return outcome
     finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        remove(scratch)
+
+
+def whole_enumeration(certify: Certify | None, split: Any, open_run: Callable[[Certify | None], Any]) -> Any:
+    """``whole_run`` for an enumeration, whose parts' certificates are checked as a whole once its items are
+    read to their end (an enumeration closed first says nothing certified: it saw only some solutions)."""
+    if certify is None or split is None:
+        return open_run(certify)
+    certify, scratch = kept_somewhere(certify)
+    try:
+        run = open_run(certify)
+    except BaseException:
+        remove(scratch)
+        raise
+
+    def end(finished: bool) -> None:
+        try:
+            if finished:
+                judge_whole(run.outcome, certify.folder)
+        finally:
+            remove(scratch)
+
+    return run.on_end(end)
+
+
+def kept_somewhere(certify: Certify) -> tuple[Certify, Path | None]:
+    """The certificate's folder: the one asked for, or a temporary one (returned too, to be removed after
+    the whole is checked) when none was asked for and the instance can be built again from its text."""
+    if certify.folder is not None or not certify.instance:
+        return certify, None
+    scratch = Path(tempfile.mkdtemp(prefix="gridsat-certificate-"))
+    return replace(certify, folder=scratch / "run"), scratch
+
+
+def remove(scratch: Path | None) -> None:
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def judge_whole(outcome: Any, folder: Path | None) -> None:

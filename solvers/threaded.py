@@ -84,6 +84,22 @@ class Closing(Generic[T]):
         """Stop the solver; what was seen so far stays in the outcome, marked incomplete."""
         self._items.close()
 
+    def on_end(self, end: Callable[[bool], None]) -> Closing[T]:
+        """Call ``end`` once, when the items end: with True when they were read to their end, with False
+        when they were closed (or raised) first."""
+        inner = self._items
+
+        def items() -> Iterator[T]:
+            finished = False
+            try:
+                yield from inner
+                finished = True
+            finally:
+                end(finished)
+
+        self._items = items()
+        return self
+
     def __enter__(self) -> Closing[T]:
         return self
 

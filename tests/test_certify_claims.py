@@ -207,6 +207,35 @@ def test_a_split_run_says_certified_only_once_its_parts_check_as_a_whole(tmp_pat
     assert kept.details["certificate_failure"].startswith("the parts as a whole: a solution lies in no part's cube")
 
 
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_a_split_enumeration_says_certified_only_once_its_parts_check_as_a_whole(monkeypatch, backend: str) -> None:
+    """An enumeration split into parts is checked as a whole once read to its end, as a count is; a part the
+    whole check cannot see (planted: the folder of the part with most solutions hidden from it) makes it NOT
+    certified, and its temporary folder is removed either way."""
+    import tempfile
+
+    from gridsat import Split, api
+    from gridsat.solvers.proof import whole
+
+    def enumerated() -> tuple[int, dict]:
+        run = api.enumerate("knights-tour", "5x5", params={"start": "0,0"}, backend=backend, certify=True,
+                            split=Split(jobs=2, probe=0, parts=8))
+        seen = sum(1 for _ in run)
+        assert run.outcome.parts > 1 and run.outcome.count == seen
+        return seen, run.outcome.details
+
+    before = set(Path(tempfile.gettempdir()).glob("gridsat-certificate-*"))
+    seen, details = enumerated()
+    assert (seen, details["certified"], details["certified_as_whole"]) == (304, True, True), details
+    real = whole.part_folders
+    monkeypatch.setattr(whole, "part_folders", lambda folder: sorted(real(folder), key=lambda p: len(
+        (p / "blocking.cnf").read_text()))[:-1])
+    seen, details = enumerated()
+    assert seen == 304 and details["certified"] is False
+    assert details["certificate_failure"].startswith("the parts as a whole: a solution lies in no part's cube")
+    assert set(Path(tempfile.gettempdir()).glob("gridsat-certificate-*")) <= before
+
+
 def test_a_split_run_under_symmetry_breaking_is_exact_only_as_a_whole(tmp_path: Path) -> None:
     from gridsat import Split, api
 
