@@ -240,7 +240,7 @@ def test_seeds_and_scaling_plan_their_instances_modes_and_choices() -> None:
     assert {r.config for r in tours if r.backend == "reference"} == {"reference:warnsdorff", "reference:backtrack"}
 
 
-def test_the_paper_suite_gives_every_puzzle_six_instances_five_seeds_several_encodings_and_solvers() -> None:
+def test_the_paper_suite_gives_every_puzzle_enough_instances_for_a_test_five_seeds_encodings_and_solvers() -> None:
     suite = load("paper")
     runs, notes = plan(suite)
     assert not notes and suite.seeds == 5 and suite.timeout == 60
