@@ -146,7 +146,8 @@ def build(ident: Identity) -> tuple[Any, Any, Any, Any]:
     return puzzle, instance, puzzle.cnf(instance, encoding), encoding
 
 
-CERTIFICATE_FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat", "orbits.cnf", "orbits.drat")
+CERTIFICATE_FILES = ("formula.cnf", "blocking.cnf", "cuts.cnf", "proof.drat", "proof.lrat", "orbits.drat",
+                     "orbits.lrat")  # what check-proof reads (proof.cnf and orbits.cnf are for other checkers)
 
 
 def refuse_irregular(where: Path, folder: str | Path) -> None:
@@ -163,7 +164,7 @@ def check_proof(folder: str | Path, keep_cover: bool = False) -> tuple[Judgement
     """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
     (verdict, ``knights-tour 5x5 from 0,0``). A split run's folder (``part-N`` folders) is checked as a
     whole (``solvers.proof.whole``; ``keep_cover``: its cover proof written into the folder, ``cover.cnf``
-    and ``cover.drat``, for drat-trim). A folder that is no certificate raises ``InvalidOption``."""
+    and ``cover.lrat``, for cake_lpr or lrat-check). A folder that is no certificate raises ``InvalidOption``."""
     from gridsat.solvers.proof.certificate import recheck
     from gridsat.solvers.proof.whole import check_parts, part_folders
 

@@ -840,7 +840,7 @@ def add_check_proof(sub: Commands) -> None:
     checking = sub.add_parser("check-proof", help="check a certificate that --proof DIR kept (the formula rebuilt)")
     checking.add_argument("folder", metavar="DIR", help="a folder that --proof DIR wrote")
     checking.add_argument("--keep-cover", action="store_true",
-                          help="a split run's folder: write its cover proof there too (cover.cnf, cover.drat)")
+                          help="a split run's folder: write its cover proof there too (cover.cnf, cover.lrat)")
     checking.set_defaults(run=cmd_check_proof)
 
 

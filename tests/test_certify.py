@@ -57,23 +57,24 @@ def test_a_kept_certificate_checks_again_and_tampering_is_named(tmp_path: Path) 
     folder = tmp_path / "tours"
     done = gridsat("count", "knights-tour", "5x5", "-p", "start=0,0", "--backend", "sat", "--proof", str(folder))
     assert done.returncode == 0 and done.stdout.startswith("304 (tours: directed; certified: proof of "), done.stdout
-    assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.drat"]
+    kept = ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.cnf", "proof.lrat"]
+    assert sorted(p.name for p in folder.iterdir()) == kept
     assert len(lines(folder / "blocking.cnf")) == 2 * 304 and lines(folder / "cuts.cnf")
     again = gridsat("check-proof", str(folder))
     assert again.returncode == 0 and again.stdout.startswith("certified: knights-tour 5x5"), again.stdout
     assert "304 solutions" in again.stdout
 
-    proof = (folder / "proof.drat").read_bytes()
+    proof = (folder / "proof.lrat").read_bytes()
     proof_lines = proof.splitlines(keepends=True)
-    (folder / "proof.drat").write_bytes(b"".join(proof_lines[:len(proof_lines) // 2]))
+    (folder / "proof.lrat").write_bytes(b"".join(proof_lines[:len(proof_lines) // 2]))
     half = gridsat("check-proof", str(folder))
     assert half.returncode == 1 and "without deriving the empty clause" in half.stdout, half.stdout
-    (folder / "proof.drat").write_bytes(proof)
+    (folder / "proof.lrat").write_bytes(proof)
 
     blocking = lines(folder / "blocking.cnf")
     (folder / "blocking.cnf").write_text("\n".join(blocking[:2] + blocking[4:]) + "\n")
     missing = gridsat("check-proof", str(folder))
-    assert missing.returncode == 1 and missing.stdout.startswith("not certified: proof.drat: step "), missing.stdout
+    assert missing.returncode == 1 and missing.stdout.startswith("not certified: proof.lrat: step "), missing.stdout
 
     wrong = [*blocking[:1], blocking[3], *blocking[2:]]  # the first clause beside the second's solution
     (folder / "blocking.cnf").write_text("\n".join(wrong) + "\n")
@@ -103,8 +104,11 @@ def test_a_formula_that_is_not_the_puzzles_encoding_is_named(tmp_path: Path) -> 
 
 @pytest.fixture(scope="module")
 def kept(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A certificate in binary DRAT (CaDiCaL 1.5.3's: CaDiCaL 1.9.5, the default, writes LRAT)."""
     folder = tmp_path_factory.mktemp("kept") / "mats"
-    assert gridsat("count", "tatami", "4x7", "--backend", "sat", "--proof", str(folder)).returncode == 0
+    assert gridsat("count", "tatami", "4x7", "--backend", "sat", "--solver", "cadical153", "--proof",
+                   str(folder)).returncode == 0
+    assert (folder / "proof.drat").is_file()
     return folder
 
 
@@ -172,7 +176,7 @@ def test_a_split_run_certifies_each_part_in_a_folder_of_its_own(tmp_path: Path) 
     assert done.returncode == 0 and (record["count"], record["certified"]) == (304, True), done.stderr
     parts = sorted(folder.iterdir())
     if record["parts"] == 1:  # the probe answered alone: one certificate, in the folder itself
-        assert [p.name for p in parts] == ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.drat"]
+        assert [p.name for p in parts] == ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.cnf", "proof.lrat"]
         return
     assert parts and all(p.name.startswith("part-") for p in parts)
     checked = [gridsat("check-proof", str(p)) for p in parts]
@@ -215,7 +219,7 @@ def test_native_at_most_constraints_are_named_not_certified() -> None:
 
 
 def test_the_first_failure_is_named_though_the_proof_is_checked_beside_the_evidence(tmp_path: Path) -> None:
-    """proof.drat is checked on a second thread beside the blocking clauses: with both broken, the blocking
+    """proof.lrat is checked on a second thread beside the blocking clauses: with both broken, the blocking
     clause is named, as when they ran in turn, and no proof steps are counted."""
     from gridsat.certification import build
     from gridsat.solvers.proof.certificate import identity, judge, read
@@ -227,7 +231,7 @@ def test_the_first_failure_is_named_though_the_proof_is_checked_beside_the_evide
     puzzle, instance, formulation, _ = build(ident)
     certificate, _ = read(folder, ident, formulation)
     assert judge(certificate, puzzle, instance).certified
-    certificate.proof = (folder / "proof.drat").read_bytes()[:200]  # cut short: no empty clause
+    certificate.proof = (folder / "proof.lrat").read_bytes()[:200]  # cut short: no empty clause
     alone = judge(certificate, puzzle, instance)
     assert not alone.certified and "without deriving the empty clause" in alone.failure, alone.failure
     certificate.blocking[0] = (certificate.blocking[0][0], "[[0,0]]")  # and a solution that is not the one blocked

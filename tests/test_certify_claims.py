@@ -25,7 +25,7 @@ def test_tatami_with_symmetry_breaking_checks_to_the_runs_count(tmp_path: Path) 
     done = gridsat("count", "tatami", "4x7", "--backend", "sat", "--encoding", "mats+pairwise+symmetry",
                    "--proof", str(folder))
     assert done.returncode == 0 and done.stdout.startswith("3 (certified"), done.stdout
-    assert (folder / "orbits.drat").is_file()
+    assert (folder / "orbits.lrat").is_file()
     again = gridsat("check-proof", str(folder))
     assert again.returncode == 0 and "has exactly 3 solutions" in again.stdout, again.stdout
 
@@ -138,7 +138,7 @@ def test_cpsat_enumeration_is_certified_and_its_certificate_checks_again(tmp_pat
 
 
 @pytest.mark.parametrize("args, starts", [
-    (["count", "prime-grid", "3x3"], "128 (certified"),  # CP-SAT keeps one filling per orbit: orbits.drat
+    (["count", "prime-grid", "3x3"], "128 (certified"),  # CP-SAT keeps one filling per orbit: orbits.lrat
     (["count", "shikaku", "seed", "--limit", "2"], "1 (unique; certified"),
     (["solve", "prime-grid", "3x3", "-p", "max=9"], "no solution exists (certified"),
     (["enumerate", "tatami", "4x7"], ""),
@@ -263,20 +263,20 @@ def test_a_model_is_evaluated_not_taken_from_the_solver() -> None:
 
 def test_keep_cover_writes_the_split_runs_cover_proof_which_checks_from_its_files(tmp_path: Path) -> None:
     from gridsat import Split, api
-    from gridsat.solvers.proof.clausal import read_cnf, read_drat
-    from gridsat.solvers.proof.drat import check
+    from gridsat.solvers.proof.clausal import read_cnf
+    from gridsat.solvers.proof.lrat import check
 
     folder = tmp_path / "parts"
     api.count("prime-grid", "3x3", backend="sat", proof=folder, split=Split(jobs=2, probe=0, parts=4))
     assert not (folder / "cover.cnf").exists()
     done = gridsat("check-proof", "--keep-cover", str(folder))
     assert done.returncode == 0 and "has exactly 128 solutions in " in done.stdout, done.stdout
-    text, proof = (folder / "cover.cnf").read_bytes(), (folder / "cover.drat").read_bytes()
-    assert check(read_cnf(text), read_drat(proof)).accepted
+    text, proof = (folder / "cover.cnf").read_bytes(), (folder / "cover.lrat").read_bytes()
+    assert check(read_cnf(text), proof).accepted  # the file holds the clauses as the proof numbers them
     lines = text.decode().splitlines()
     header, kept = lines[:2], lines[2:-1]  # the last clause (a part's cube negated) left out
     cut = "\n".join([header[0], f"p cnf {header[1].split()[2]} {len(kept)}", *kept]) + "\n"
-    assert not check(read_cnf(cut.encode()), read_drat(proof)).accepted
+    assert not check(read_cnf(cut.encode()), proof).accepted
 
 
 def test_a_blocking_clause_of_true_variables_only_needs_propagation_to_fix_the_rest() -> None:
@@ -343,7 +343,7 @@ def test_check_proof_reads_a_proof_larger_than_its_chunk_a_chunk_at_a_time(tmp_p
     from gridsat import api
     from gridsat.solvers.proof import clausal
 
-    folder = kept(tmp_path, "prime-grid", "3x3")
+    folder = kept(tmp_path, "prime-grid", "3x3", "--solver", "cadical153")  # binary DRAT (1.9.5 writes LRAT)
     sizes = [(folder / name).stat().st_size for name in ("proof.drat", "orbits.drat")]
     assert min(sizes) > 4 * 256
     parsed: list[int] = []

@@ -53,7 +53,14 @@ from gridsat.solvers.proof.orbits import (
     unbroken_of,
 )
 
-Proof = bytes | Path  # a DRAT proof's bytes, or the file holding it
+Proof = bytes | Path  # a proof's bytes, or the file holding it
+DRAT, LRAT = "drat", "lrat"  # the proof formats, and the suffixes of their files
+LRAT_WRITERS = ("cadical195",)  # PySAT's solvers whose proofs gridsat takes in LRAT (solvers.proof.certified.prover)
+
+
+def proof_format(solver: str) -> str:
+    """The format of the proofs gridsat asks ``solver`` for: LRAT where it can write it, else DRAT."""
+    return LRAT if solver in LRAT_WRITERS else DRAT
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
 
 
@@ -82,7 +89,8 @@ class Certificate:
     cube: list[list[int]] = field(default_factory=list)  # a unit clause for each of ``fixed``, then blocked ones
     blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
     cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
-    proof: Proof = b""  # as the solver wrote it, or the file check-proof reads it from (never read whole)
+    proof: Proof = b""  # as the solver wrote it, or the file check-proof reads it from
+    proof_format: str = DRAT  # ``proof``'s, and that of the orbits proof (``unbroken.proof``): DRAT or LRAT
     unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
     fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
     # the solutions (frozen) the rule verifier accepted while this certificate was judged: asked once each
@@ -184,15 +192,17 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         certificate.decoded.clear()
     unbroken = certificate.unbroken if certificate.proves_orbits else None
     with ThreadPoolExecutor(1) as pool:
-        main = pool.submit(proved, certificate.clauses(), certificate.proof, "proof.drat")
+        form = certificate.proof_format
+        main = pool.submit(proved, certificate.clauses(), certificate.proof, f"proof.{form}", form)
         counted = counted or orbit_count(certificate, puzzle, instance)
         orbits = None if unbroken is None or counted.failure else \
-            pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
+            pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof,
+                        f"orbits.{form}", form)
         failure = evidence_failure(certificate, puzzle, instance)
         failure = failure or counted.failure or members_failure(unbroken, counted.members)
         steps, main_failure = main.result()
         more, orbits_failure = orbits.result() if orbits is not None else (0, "")
-    # the steps read as when the checks ran in turn: none after a failure of the evidence, proof.drat's alone
+    # the steps read as when the checks ran in turn: none after a failure of the evidence, the main proof's alone
     # after its own failure
     steps = 0 if failure else steps if main_failure else steps + more
     failure = failure or main_failure or orbits_failure
@@ -294,14 +304,21 @@ def unjustified(found: tuple[str, int] | None, what: str, propagated: str, model
     return f"{what} {i}: the assignment it rules out is no model of {models}"
 
 
-def proved(clauses: list[list[int]], proof: Proof, name: str) -> tuple[int, str]:
-    """The steps of a DRAT ``proof`` that ``clauses`` are unsatisfiable, and why it fails (empty: it holds).
-    A proof in a file is read a chunk at a time (``clausal.read_drat_file``)."""
-    from gridsat.solvers.proof.clausal import from_lists, read_drat, read_drat_file  # numba: only when checked
-    from gridsat.solvers.proof.drat import check
-
+def proved(clauses: list[list[int]], proof: Proof, name: str, form: str = DRAT) -> tuple[int, str]:
+    """The steps of a ``proof`` (in ``form``, DRAT or LRAT) that ``clauses`` are unsatisfiable, and why it
+    fails (empty: it holds). A DRAT proof in a file is read a chunk at a time (``clausal.read_drat_file``);
+    an LRAT one whole, with ``clauses`` numbered as the solver was given them (``lrat.numbered``)."""
     if not size_of(proof):
         return 0, f"{name} is missing"
+    if form == LRAT:
+        from gridsat.solvers.proof import lrat  # numba: only when checked
+
+        data = proof.read_bytes() if isinstance(proof, Path) else proof
+        found = lrat.check(as_numbered(clauses, LRAT), data)
+        return found.steps, "" if found.accepted else f"{name}: {found.failure}"
+    from gridsat.solvers.proof.clausal import from_lists, read_drat, read_drat_file
+    from gridsat.solvers.proof.drat import check
+
     steps = read_drat_file(proof) if isinstance(proof, Path) else read_drat(proof)
     # keep_original: CaDiCaL restores eliminated clauses unwritten (solvers.proof.drat)
     verdict = check(from_lists(clauses), steps, keep_original=True)
@@ -353,13 +370,27 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
              .encode())
     replace_file(folder / "cuts.cnf",
                  "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
-    replace_file(folder / "proof.drat", certificate.proof)
+    form = certificate.proof_format
+    replace_file(folder / f"proof.{form}", certificate.proof)
+    if form == LRAT:  # proof.cnf, orbits.cnf: for other checkers; check-proof builds them again and reads neither
+        write_dimacs(folder / "proof.cnf", as_numbered(certificate.clauses(), form),
+                     "c gridsat formula, cube, blocking and cut clauses, numbered as proof.lrat numbers them "
+                     "(each unit clause u as u a and u -a, a a fresh variable)")
     if certificate.proves_orbits and certificate.unbroken is not None:
-        full = certificate.unbroken.formulation  # orbits.cnf: for other checkers; check-proof builds it again
-        write_dimacs(folder / "orbits.cnf", [*full.cnf.clauses, *certificate.unbroken.members],
-                     "c gridsat the formula without symmetry breaking, every orbit member blocked",
-                     max(full.cnf.nv, full.pool.top))
-        replace_file(folder / "orbits.drat", certificate.unbroken.proof)
+        full = certificate.unbroken.formulation
+        write_dimacs(folder / "orbits.cnf", as_numbered([*full.cnf.clauses, *certificate.unbroken.members], form),
+                     "c gridsat the formula without symmetry breaking, every orbit member blocked" +
+                     (", numbered as orbits.lrat numbers it" if form == LRAT else ""), max(full.cnf.nv, full.pool.top))
+        replace_file(folder / f"orbits.{form}", certificate.unbroken.proof)
+
+
+def as_numbered(clauses: list[list[int]], form: str) -> list[list[int]]:
+    """The clauses as a proof in ``form`` numbers them (``lrat.numbered``; DRAT numbers nothing)."""
+    if form != LRAT:
+        return clauses
+    from gridsat.solvers.proof.lrat import numbered
+
+    return numbered(clauses)
 
 
 def write_dimacs(path: Path, clauses: list[list[int]], comment: str, variables: int = 0) -> None:
@@ -404,6 +435,7 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
     formula.cnf differs from that formulation (empty when it does not)."""
     from gridsat.solvers.proof.clausal import read_cnf
 
+    form = LRAT if (folder / "proof.lrat").exists() else DRAT  # a certificate of either format checks
     text = (folder / "formula.cnf").read_bytes()
     written = read_cnf(text)
     cube_size = next((int(line.split()[-1]) for line in _lines(folder / "formula.cnf")
@@ -412,8 +444,8 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
     clauses = [written.clause(i) for i in range(len(written))]
     encoding, cube = clauses[:len(clauses) - cube_size], clauses[len(clauses) - cube_size:]
     certificate = Certificate(ident, formulation, cube, list(_commented(folder / "blocking.cnf", SOLUTION)),
-                              list(_commented(folder / "cuts.cnf", CUT)), folder / "proof.drat",
-                              fixed=fixed or [])
+                              list(_commented(folder / "cuts.cnf", CUT)), folder / f"proof.{form}",
+                              form, fixed=fixed or [])
     missing = "formula.cnf has a cube but no 'c gridsat cube-literals' line" if fixed is None and cube else ""
     return certificate, _difference(encoding, formulation.cnf.clauses) or missing or written.error
 
@@ -475,10 +507,13 @@ def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str
     puzzle, instance, formulation, encoding = build(ident)
     certificate, difference = read(folder, ident, formulation)
     certificate.unbroken = unbroken_of(puzzle, instance, formulation, encoding)
-    if certificate.unbroken is not None and (folder / "orbits.drat").exists():
-        certificate.unbroken.proof = folder / "orbits.drat"
-    if not (folder / "proof.drat").exists():
-        difference = difference or "proof.drat is missing"
+    form = certificate.proof_format
+    if certificate.unbroken is not None and (folder / f"orbits.{form}").exists():
+        certificate.unbroken.proof = folder / f"orbits.{form}"
+    if not (folder / f"proof.{form}").exists():
+        difference = difference or "proof.drat (or proof.lrat) is missing"
+    elif (folder / f"proof.{DRAT}").exists() and form == LRAT:
+        difference = difference or "the folder holds both proof.drat and proof.lrat: which one is the proof?"
     return certificate, puzzle, instance, difference
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import gc
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,7 +35,17 @@ from gridsat.models.encoding import Encoding
 from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
-from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, orbit_count, write
+from gridsat.solvers.proof.certificate import (
+    DRAT,
+    LRAT,
+    Certificate,
+    Identity,
+    Judgement,
+    judge,
+    orbit_count,
+    proof_format,
+    write,
+)
 from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.proof.orbits import OrbitCount, unbroken_of
 
@@ -43,6 +54,8 @@ from gridsat.solvers.proof.orbits import OrbitCount, unbroken_of
 # knights-tour 6x6 closed's proof had 107,772 steps and checked in 9.9 CPU seconds, against 188,141 steps and
 # 27.7 s, for a solve of 3.3 s against 2.5 s (a loaded machine; prime-grid 4x4 and the 5x5 tours: no change).
 REFUTING = {"cadical195": {"vivify": 0, "probe": 0, "subsume": 0, "elim": 0}}
+# CaDiCaL's options for a proof in text LRAT (what cake_lpr and drat-trim's lrat-check read)
+LRAT_OPTIONS = {"lrat": 1, "binary": 0}
 # Solvers PySAT builds with a proof whose proofs cannot certify a count, and why (seen with PySAT 1.8).
 UNUSABLE_PROOFS = {
     "maplesat": "writes DRAT proofs naming variables the formula does not have (the checker refuses them)",
@@ -117,23 +130,55 @@ class Recorder:
 
 
 def refute(certificate: Certificate, solver: str, missed: str) -> str:
-    """The DRAT proof, by a fresh ``solver`` given them all at once, that the certificate's formula, cube,
+    """The proof, by a fresh ``solver`` given them all at once, that the certificate's formula, cube,
     blocking and cut clauses are unsatisfiable (into ``certificate.proof``); why not (``missed``, with the
     solution) when it finds a model that needs no cut. A model that needs cuts gets them, each kept with
     its witness, as the search's own cuts are."""
     f = certificate.formulation
     if getattr(f.cnf, "atmosts", None):
-        return "the formula holds native at-most constraints (CNF+), which a DRAT proof of its clauses cannot use"
-    with prover(solver, certificate.clauses()) as oracle:
-        while oracle.solve():
-            model: list[Any] = oracle.get_model() or []
-            cuts = f.refine(model) if f.refine is not None else []
-            if not cuts:
-                return f"{missed}: {dumps(f.decode(f.values(model)))[:80]}"
-            certificate.cut(cuts)
-            oracle.append_formula(cuts)
-        certificate.proof = closed(proof_of(oracle))
+        return "the formula holds native at-most constraints (CNF+), which a clausal proof of its clauses cannot use"
+
+    def cuts_for(model: list[int]) -> list[list[int]]:
+        cuts = f.refine(model) if f.refine is not None else []
+        certificate.cut(cuts)
+        return cuts
+
+    certificate.proof_format = proof_format(solver)
+    done = refutation(solver, certificate.clauses(), cuts_for)
+    if done.model is not None:
+        return f"{missed}: {dumps(f.decode(f.values(done.model)))[:80]}"
+    certificate.proof = done.proof
     return ""
+
+
+@dataclass
+class Refutation:
+    """A proof that clauses are unsatisfiable, as the solver wrote it, or the model that shows they are not."""
+
+    proof: bytes = b""
+    model: list[int] | None = None
+
+
+def refutation(solver: str, clauses: list[list[int]],
+               cuts_for: Callable[[list[int]], list[list[int]]] | None = None) -> Refutation:
+    """Refute ``clauses`` with a fresh ``solver`` (``prover``). A model for which ``cuts_for`` gives cut
+    clauses gets them, appended to ``clauses``: a DRAT solver goes on with them; an LRAT one starts again,
+    given every clause so far at once, since LRAT numbers the clauses as given and CaDiCaL would number
+    a clause added between its calls among its own lemmas. A model that needs no cut ends it."""
+    while True:
+        with prover(solver, clauses) as oracle:
+            again = False
+            while not again and oracle.solve():
+                model: list[int] = oracle.get_model() or []
+                cuts = cuts_for(model) if cuts_for is not None else []
+                if not cuts:
+                    return Refutation(model=model)
+                clauses += cuts
+                again = proof_format(solver) == LRAT
+                if not again:
+                    oracle.append_formula(cuts)
+            if not again:
+                return Refutation(closed(proof_of(oracle), proof_format(solver)))
 
 
 def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> OrbitCount | None:
@@ -147,17 +192,35 @@ def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -
     counted = orbit_count(certificate, puzzle, instance)
     if counted.failure:
         return counted  # judged and named next
-    with prover(certificate.identity.solver, [*unbroken.formulation.cnf.clauses, *counted.members]) as solver:
-        if not solver.solve():
-            unbroken.proof, unbroken.members = closed(proof_of(solver)), counted.members
+    done = refutation(certificate.identity.solver, [*unbroken.formulation.cnf.clauses, *counted.members])
+    if done.model is None:
+        unbroken.proof, unbroken.members = done.proof, counted.members
     return counted
 
 
 def prover(solver: str, clauses: list[list[int]]) -> Any:
-    """A PySAT ``solver`` that writes a DRAT proof, set up to refute ``clauses`` (``REFUTING``), holding them."""
+    """A PySAT ``solver`` that writes its proof (``proof_format``: LRAT from CaDiCaL 1.9.5, set through
+    PySAT's C calls, as PySAT's own ``with_proof`` writes only DRAT; DRAT from the others), set up to
+    refute ``clauses`` (``REFUTING``), holding them (for LRAT, as ``lrat.numbered`` numbers them)."""
     from pysat.solvers import Solver
 
-    oracle = Solver(name=solver, with_proof=True)
+    if proof_format(solver) != LRAT:
+        oracle = Solver(name=solver, with_proof=True)
+    else:
+        import tempfile
+
+        from pysat.solvers import pysolvers
+
+        from gridsat.solvers.proof.lrat import numbered
+
+        oracle = Solver(name=solver)
+        inner = oracle.solver
+        for option, value in LRAT_OPTIONS.items():
+            pysolvers.cadical195_set(inner.cadical, option, value)
+        # where PySAT keeps a proof of its own: proof_of reads it, and delete() closes it
+        inner.prfile = tempfile.TemporaryFile()
+        inner.prfp = pysolvers.cadical195_tracepr(inner.cadical, inner.prfile)
+        clauses = numbered(clauses)
     if solver in REFUTING:
         oracle.solver.configure(REFUTING[solver])
     oracle.append_formula(clauses)
@@ -180,12 +243,15 @@ def proof_of(oracle: Any) -> bytes:
     return ("\n".join(lines) + "\n").encode() if lines else b""
 
 
-def closed(proof: bytes) -> bytes:
-    """The proof with an empty clause added at its end. Some solvers (glucose, maple*) stop at a conflict
+def closed(proof: bytes, form: str = DRAT) -> bytes:
+    """A DRAT proof with an empty clause added at its end. Some solvers (glucose, maple*) stop at a conflict
     found while clauses are added and write none; where the solver wrote one, the checker stops there and
-    never reads this one, and where it did not, the checker checks this one like any lemma."""
+    never reads this one, and where it did not, the checker checks this one like any lemma. (An LRAT
+    lemma needs its number and hints: CaDiCaL writes its empty clause itself, and the checker requires it.)"""
     from gridsat.solvers.proof.clausal import is_binary
 
+    if form == LRAT:
+        return proof
     if proof and is_binary(proof):
         return proof + b"a\x00"
     return proof + (b"0\n" if not proof or proof.endswith(b"\n") else b"\n0\n")

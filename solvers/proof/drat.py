@@ -269,7 +269,8 @@ def _beyond(proof: Clauses, most: int) -> tuple[int, int] | None:
 
 @functools.cache
 def warm_up() -> None:
-    """Compile (or load from numba's cache) the checker's kernels, to keep that off a timed check."""
+    """Compile (or load from numba's cache) the checkers' kernels (DRAT's and LRAT's), to keep that off a
+    timed check."""
     formula = read_cnf(b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
     check(formula, read_drat(b"2 0\nd 1 2 0\n0\n"))
     check(formula, read_drat(b"2 0\nd 1 2 0\n0\n"), keep_original=True)
@@ -277,3 +278,6 @@ def warm_up() -> None:
     from gridsat.solvers.proof.models import satisfied  # a blocked assignment's model check
 
     satisfied(formula, [[1, 2]])
+    from gridsat.solvers.proof import lrat
+
+    lrat.check([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"5 2 0 1 2 0\n5 d 1 0\n6 0 5 3 4 0\n")

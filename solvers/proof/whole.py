@@ -9,11 +9,11 @@ add up to the run's count only if the cubes leave no solution out and no solutio
    solution the rule verifier accepts; they count towards the total;
 3. no solution is counted twice, by two parts or by a part and a cube (so the parts are disjoint);
 4. the cover: the formula, with each part's unit clauses negated (a clause "not this cube") and each
-   solution of point 2 blocked, is unsatisfiable. CaDiCaL proves it now, writing a DRAT proof, and gridsat's
+   solution of point 2 blocked, is unsatisfiable. CaDiCaL proves it now, writing an LRAT proof, and gridsat's
    checker checks that proof (a lazy formula's cuts are added as a search adds them, each vouched for by
    its witness). So every solution lies in some part's cube: a missing part is refused, as is a cube that
    contradicts itself (its part then covers nothing). ``check-proof --keep-cover`` keeps that formula and
-   proof in the folder (``cover.cnf``, ``cover.drat``) for other checkers;
+   proof in the folder (``cover.cnf``, ``cover.lrat``) for other checkers;
 5. under symmetry breaking, the orbits of all the parts' solutions and of point 2's, expanded and checked
    as for one run (``solvers.proof.orbits``), and proved now, in the same way, to hold every solution of the
    formula without the breaking (which a part alone cannot prove, its orbits leaving its cube).
@@ -66,8 +66,8 @@ def part_folders(folder: Path) -> list[Path]:
 
 def check_parts(folder: Path, build: Build, keep: bool = False) -> tuple[Whole, Any, Any]:
     """Check a split run's certificate folder as a whole; with the puzzle and instance it names. ``keep``:
-    write the cover's formula and proof into the folder too (``cover.cnf``, ``cover.drat``), which
-    drat-trim can check."""
+    write the cover's formula and proof into the folder too (``cover.cnf``, ``cover.lrat``), which
+    cake_lpr or drat-trim's lrat-check can check."""
     whole, loaded = Whole(), []
     started = time.perf_counter()
     for part in part_folders(folder):
@@ -138,8 +138,8 @@ def cube_images(f: CnfFormulation, clause: list[int]) -> list[Any]:
 
 
 def cover(certificates: list[Certificate], keep: Path | None = None) -> tuple[int, str]:
-    """Prove (CaDiCaL, DRAT) and check (gridsat) that every solution lies in some part's cube (``keep``: a
-    folder to write the formula and proof in, as ``cover.cnf`` and ``cover.drat``)."""
+    """Prove (CaDiCaL, LRAT) and check (gridsat) that every solution lies in some part's cube (``keep``: a
+    folder to write the formula and proof in, as ``cover.cnf`` and ``cover.lrat``)."""
     f = certificates[0].formulation
     clauses = [*f.cnf.clauses, *cube_solutions(certificates),
                *([-lit for lit in certificate.fixed] for certificate in certificates)]
@@ -149,7 +149,7 @@ def cover(certificates: list[Certificate], keep: Path | None = None) -> tuple[in
 
 def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance: Any) -> str:
     """Under symmetry breaking, prove that the orbits of every part's solutions (and the cubes') hold every
-    solution of the formula without the breaking, as ``orbits.drat`` does for a run not split: the count
+    solution of the formula without the breaking, as ``orbits.lrat`` does for a run not split: the count
     is then exact. Why not (empty when proved, or when the formula keeps every solution)."""
     first = certificates[0]
     if first.unbroken is None:
@@ -170,25 +170,26 @@ def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance:
 
 def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, name: str,
                keep: Path | None = None) -> tuple[int, str]:
-    """Prove ``clauses`` unsatisfiable now (CaDiCaL, DRAT; a lazy formula's cuts added, each vouched for by
+    """Prove ``clauses`` unsatisfiable now (CaDiCaL, LRAT; a lazy formula's cuts added, each vouched for by
     its witness) and check the proof with gridsat's checker: its steps, and why not (``satisfiable``: a
-    model that needs no cut was found, named after it). ``keep``: the formula (cuts included) and the proof
-    written as ``keep.cnf`` and ``keep.drat``."""
-    from gridsat.solvers.proof.certificate import proved, replace_file, write_dimacs
-    from gridsat.solvers.proof.certified import closed, proof_of, prover
+    model that needs no cut was found, named after it). ``keep``: the formula (cuts included, numbered as
+    the proof numbers it: ``lrat.numbered``) and the proof written as ``keep.cnf`` and ``keep.lrat``."""
+    from gridsat.solvers.proof.certificate import proof_format, proved, replace_file, write_dimacs
+    from gridsat.solvers.proof.certified import refutation
+    from gridsat.solvers.proof.lrat import numbered
+
+    def cuts_for(model: list[int]) -> list[list[int]]:
+        cuts = f.refine(model) if f.refine is not None else []
+        vouched = [c for c in cuts if f.vouch and f.witness and f.vouch(c, f.witness(c)) is None]
+        return cuts if len(vouched) == len(cuts) else []
 
     clauses = list(clauses)
-    with prover(PROVER, clauses) as oracle:
-        while oracle.solve():
-            model = oracle.get_model() or []
-            cuts = f.refine(model) if f.refine is not None else []
-            vouched = [c for c in cuts if f.vouch and f.witness and f.vouch(c, f.witness(c)) is None]
-            if not cuts or len(vouched) != len(cuts):
-                return 0, f"{satisfiable}: {dumps(f.decode(f.values(model)))[:80]}"
-            clauses += cuts
-            oracle.append_formula(cuts)
-        proof = closed(proof_of(oracle))
+    done = refutation(PROVER, clauses, cuts_for)
+    if done.model is not None:
+        return 0, f"{satisfiable}: {dumps(f.decode(f.values(done.model)))[:80]}"
+    form = proof_format(PROVER)
     if keep is not None:
-        write_dimacs(keep.with_suffix(".cnf"), clauses, f"c gridsat {name}: refuted by {keep.name}.drat")
-        replace_file(keep.with_suffix(".drat"), proof)
-    return proved(clauses, proof, name)
+        write_dimacs(keep.with_suffix(".cnf"), numbered(clauses) if form == "lrat" else clauses,
+                     f"c gridsat {name}: refuted by {keep.name}.{form}")
+        replace_file(keep.with_suffix(f".{form}"), done.proof)
+    return proved(clauses, done.proof, name, form)

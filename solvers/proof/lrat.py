@@ -1,0 +1,265 @@
+"""gridsat's own LRAT checker: a formula and a proof with hints that it is unsatisfiable, checked forward.
+
+LRAT (Cruz-Filipe, Heule, Hunt, Kaufmann, Schneider-Kamp, "Efficient Certified RAT Verification", CADE
+2017) numbers every clause: the formula's clauses 1 to n in the order the solver was given them, and each
+lemma by the number its step names. A step in text LRAT is
+
+- ``ID L1 ... Lk 0 H1 ... Hm 0``: add lemma ``ID`` (numbers only grow) with literals ``L``, justified by the
+  hints ``H``, clause numbers to propagate in that order;
+- ``ID d C1 ... Cj 0``: delete clauses ``C`` (the leading number is the step's, and means nothing).
+
+What this checker checks, step by step in the proof's order: a lemma is accepted when, with every literal
+of the lemma false, each hint clause in turn is *unit* (one literal not false, none true: that literal is
+set true) until one is *falsified*: a conflict, so the lemma follows from its hints by unit propagation
+(RUP). A hint that is neither (a clause with a true literal or two open ones), a hint naming a clause that
+does not exist or was deleted, hints that end without a conflict, and a negative hint (a RAT step: CaDiCaL
+writes none; this checker takes none) refuse the proof at that step. The proof is accepted at its first
+empty lemma so proved; one without an empty lemma is refused. A lemma naming a variable the formula does
+not name is refused. Deleting a clause that does not exist is ignored (and counted): it can only leave
+more clauses, each of which is the formula's or a checked lemma.
+
+Unlike DRAT, no search for the units is needed: checking is linear in the hints, so it is much cheaper
+than ``solvers.proof.drat``'s forward check (``python -m gridsat.benchmarks.compare.certify`` measures it).
+Soundness rests on one fact: every clause a hint names is a clause of the formula or a lemma checked
+before it, so every lemma is implied by the formula. A solver that numbered the formula's clauses
+differently from 1 to n could only make proofs refused, never a wrong one accepted.
+
+What it trusts: the formula given (the caller's, as for DRAT), this module's parser and loop, and numba.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from gridsat.solvers.proof.clausal import Clauses
+
+DELETION = np.iinfo(np.int64).min  # the token of a step's ``d``
+# what ``_check`` reports, with the step's position
+ACCEPTED, NO_EMPTY, REFUSED = 0, 1, 2
+REASONS = (
+    "",
+    "the proof ends without deriving the empty clause",
+    "a lemma's number is not above every number before it",
+    "a lemma names a variable the formula does not have",
+    "a hint names a clause that does not exist or was deleted",
+    "a hint clause is neither unit nor falsified (a literal true, or two open)",
+    "the hints end without a conflict",
+    "a hint is negative (a RAT step, which this checker does not take)",
+    "the proof ends inside a step (cut short), without deriving the empty clause",
+    "a clause number is out of range",
+    "a 'd' stands where a literal, a hint or a clause number belongs",
+)
+
+
+@njit(cache=True)
+def _tokens(data):
+    """The integers of a text LRAT proof, a ``d`` as ``DELETION``; comment lines (``c``) skipped. Returns
+    (tokens, count, error byte position or -1)."""
+    out = np.empty(data.shape[0] // 2 + 2, np.int64)
+    n, i, size = 0, 0, data.shape[0]
+    while i < size:
+        b = data[i]
+        if b == 32 or b == 10 or b == 13 or b == 9:
+            i += 1
+        elif b == 99:  # 'c': a comment, to the end of its line
+            while i < size and data[i] != 10:
+                i += 1
+        elif b == 100:  # 'd'
+            out[n] = DELETION
+            n += 1
+            i += 1
+        else:
+            sign = 1
+            if b == 45:
+                sign, i = -1, i + 1
+            if i >= size or not (48 <= data[i] <= 57):
+                return out, n, i
+            value = 0
+            while i < size and 48 <= data[i] <= 57:
+                value = value * 10 + (data[i] - 48)
+                if value > 2**40:
+                    return out, n, i
+                i += 1
+            out[n] = sign * value
+            n += 1
+    return out, n, -1
+
+
+@njit(cache=True)
+def _check(lits, starts, variables, tokens, count):
+    """Check the proof ``tokens[:count]`` against the formula (flat DIMACS literals ``lits`` by ``starts``).
+    Returns (status, reason, step, lemmas, missing deletions)."""
+    n = starts.shape[0] - 1
+    most = n + count + 1  # no number can be higher and still name a clause (a lemma takes a token at least)
+    begin = np.full(most + 1, -1, np.int64)
+    end = np.zeros(most + 1, np.int64)
+    pool = np.empty(lits.shape[0] + count, np.int64)
+    pool[: lits.shape[0]] = lits
+    for c in range(n):
+        begin[c + 1], end[c + 1] = starts[c], starts[c + 1]
+    used, last = lits.shape[0], n
+    value = np.zeros(variables + 1, np.int8)  # 1 true, -1 false, 0 open (of the variable's positive literal)
+    trail = np.empty(variables + 1, np.int64)
+    lemmas, missing, step, k = 0, 0, 0, 0
+    while k < count:
+        step += 1
+        if k + 1 < count and tokens[k + 1] == DELETION:
+            k += 2
+            while k < count and tokens[k] != 0:
+                c = tokens[k]
+                if c == DELETION:
+                    return REFUSED, 10, step, lemmas, missing
+                if 0 < c <= most and begin[c] >= 0:
+                    begin[c] = -1
+                else:
+                    missing += 1
+                k += 1
+            if k >= count:
+                return REFUSED, 8, step, lemmas, missing
+            k += 1
+            continue
+        ident = tokens[k]
+        k += 1
+        if ident <= last:
+            return REFUSED, 2, step, lemmas, missing
+        if ident > most:
+            return REFUSED, 9, step, lemmas, missing
+        first, top, tautology = used, 0, False
+        while k < count and tokens[k] != 0:
+            lit = tokens[k]
+            if lit == DELETION:
+                return REFUSED, 10, step, lemmas, missing
+            v = abs(lit)
+            if v > variables:
+                return REFUSED, 3, step, lemmas, missing
+            want = -1 if lit > 0 else 1  # the lemma's literal made false
+            if value[v] == -want:
+                tautology = True
+            elif value[v] == 0:
+                value[v] = want
+                trail[top] = v
+                top += 1
+            pool[used] = lit
+            used += 1
+            k += 1
+        if k >= count:
+            return REFUSED, 8, step, lemmas, missing
+        k += 1
+        conflict, reason = tautology, 0
+        while k < count and tokens[k] != 0:
+            h = tokens[k]
+            k += 1
+            if h == DELETION:
+                reason = 10
+            if conflict or reason:
+                continue  # hints after the conflict are read, not needed
+            if h < 0:
+                reason = 7
+                continue
+            if h > most or begin[h] < 0:
+                reason = 4
+                continue
+            unit, opened = 0, 0
+            for j in range(begin[h], end[h]):
+                lit = pool[j]
+                sign = 1 if lit > 0 else -1
+                state = value[abs(lit)] * sign
+                if state == 1:
+                    opened = 2
+                    break
+                if state == 0 and lit != unit:
+                    unit = lit
+                    opened += 1
+                    if opened > 1:
+                        break
+            if opened == 0:
+                conflict = True
+            elif opened == 1:
+                value[abs(unit)] = 1 if unit > 0 else -1
+                trail[top] = abs(unit)
+                top += 1
+            else:
+                reason = 5
+        for t in range(top):
+            value[trail[t]] = 0
+        if k >= count:
+            return REFUSED, 8, step, lemmas, missing
+        k += 1
+        if reason:
+            return REFUSED, reason, step, lemmas, missing
+        if not conflict:
+            return REFUSED, 6, step, lemmas, missing
+        lemmas += 1
+        last = ident
+        begin[ident], end[ident] = first, used
+        if used == first:
+            return ACCEPTED, 0, step, lemmas, missing
+    return NO_EMPTY, 1, step, lemmas, missing
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the checker found: ``accepted``, the steps read, the lemmas checked, the deletions of clauses
+    that were not there (ignored), why it refused (and at which step), and the seconds it took."""
+
+    accepted: bool
+    steps: int
+    lemmas: int
+    missing_deletions: int
+    failure: str
+    seconds: float
+
+
+def numbered(clauses: list[list[int]]) -> list[list[int]]:
+    """The clauses as a solver writing LRAT is given them, numbered 1 to n in this order: each clause's
+    literals once, and each unit clause ``[u]`` as ``[u, a]`` and ``[u, -a]`` over a fresh variable ``a``
+    (one a unit, above every variable the clauses name), which together say exactly ``u``.
+
+    Why: CaDiCaL numbers a clause as it is added, and where a unit clause has already set a variable it
+    simplifies a clause added later, or derives a unit, writing that as a lemma numbered among the clauses
+    still to come; a clause with a literal twice is written again without it, numbered likewise. Without
+    units and repeated literals no clause is changed as it is added, so the numbers are 1 to n."""
+    top = max((abs(lit) for clause in clauses for lit in clause), default=0)
+    out: list[list[int]] = []
+    for clause in clauses:
+        once = list(dict.fromkeys(clause))
+        if len(once) == 1:
+            top += 1
+            out += [[once[0], top], [once[0], -top]]
+        else:
+            out.append(once)
+    return out
+
+
+def check(formula: Clauses | list[list[int]], proof: bytes, variables: int | None = None) -> Verdict:
+    """Check a text LRAT ``proof`` that ``formula`` (clauses numbered from 1 in order) is unsatisfiable.
+    ``variables``: how many the formula has (default: the highest it names). A formula holding the empty
+    clause needs no proof."""
+    started = time.perf_counter()
+    flat, starts = _flat(formula)
+    if variables is None:
+        variables = int(np.abs(flat).max()) if flat.size else 0
+    if (np.diff(starts) == 0).any():
+        return Verdict(True, 0, 0, 0, "", time.perf_counter() - started)
+    tokens, count, error = _tokens(np.frombuffer(proof, np.uint8))
+    if error >= 0:
+        return Verdict(False, 0, 0, 0, f"unreadable LRAT at byte {error} (text LRAT only)",
+                       time.perf_counter() - started)
+    status, reason, step, lemmas, missing = _check(flat, starts, variables, tokens, count)
+    failure = "" if status == ACCEPTED else f"step {step}: {REASONS[reason]}"
+    return Verdict(status == ACCEPTED, int(step), int(lemmas), int(missing), failure, time.perf_counter() - started)
+
+
+def _flat(formula: Clauses | list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The formula's DIMACS literals one after another, and where each clause starts (and a last end)."""
+    if isinstance(formula, Clauses):
+        codes = formula.lits.astype(np.int64)
+        return np.where(codes & 1, -(codes >> 1), codes >> 1), formula.starts.astype(np.int64)
+    sizes = np.fromiter((len(c) for c in formula), np.int64, len(formula))
+    starts = np.zeros(len(formula) + 1, np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    flat = np.fromiter((lit for c in formula for lit in c), np.int64, int(starts[-1]))
+    return flat, starts

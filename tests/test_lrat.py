@@ -1,0 +1,110 @@
+"""gridsat's LRAT checker (solvers/proof/lrat.py): CaDiCaL's proofs accepted, planted bugs refused, and never a
+proof of a satisfiable formula accepted."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gridsat.solvers.proof.certified import proof_of, prover
+from gridsat.solvers.proof.lrat import check, numbered
+
+# (x1 or x2), (-x1 or x2), (x1 or -x2), (-x1 or -x2): unsatisfiable; lemma 5 is x2 (from 1 and 2), 6 the empty
+# clause (from 5, 3 and 4)
+FORMULA = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+PROOF = b"5 2 0 1 2 0\n5 d 1 0\n6 0 5 3 4 0\n"
+
+
+def lrat_proof(clauses: list[list[int]]) -> bytes | None:
+    """CaDiCaL's LRAT proof that ``clauses`` are unsatisfiable (None: they are not), as gridsat asks for it."""
+    with prover("cadical195", clauses) as oracle:
+        return None if oracle.solve() else proof_of(oracle)
+
+
+def random_unsat(rng: random.Random, variables: int = 12) -> list[list[int]]:
+    """Random 3-clauses, with a few units and repeated literals, until they are unsatisfiable."""
+    from pysat.solvers import Solver
+
+    clauses: list[list[int]] = []
+    with Solver(name="minisat22") as solver:
+        while solver.solve():
+            size = rng.choice([1, 2, 3, 3, 3, 3]) if rng.random() < 0.1 else 3
+            clause = [rng.choice([-1, 1]) * rng.randint(1, variables) for _ in range(size)]
+            if rng.random() < 0.05:
+                clause.append(clause[0])  # a literal twice
+            clauses.append(clause)
+            solver.add_clause(clause)
+    return clauses
+
+
+def test_a_proof_with_hints_is_accepted_and_steps_counted() -> None:
+    verdict = check(FORMULA, PROOF)
+    assert (verdict.accepted, verdict.steps, verdict.lemmas, verdict.failure) == (True, 3, 2, "")
+
+
+@pytest.mark.parametrize("proof, named", [
+    (b"5 2 0 1 0\n6 0 5 3 4 0\n", "step 1: the hints end without a conflict"),
+    (b"5 2 0 1 2 0\n5 d 1 0\n6 0 5 1 4 0\n", "step 3: a hint names a clause that does not exist or was deleted"),
+    (b"5 2 0 1 2 0\n", "the proof ends without deriving the empty clause"),
+    (b"5 2 0 1 2 0\n4 0 5 3 4 0\n", "step 2: a lemma's number is not above every number before it"),
+    (b"5 2 0 -1 2 0\n6 0 5 3 4 0\n", "step 1: a hint is negative"),
+    (b"5 2 0 3 2 0\n6 0 5 3 4 0\n", "step 1: a hint clause is neither unit nor falsified"),
+    (b"5 2 7 0 1 2 0\n6 0 5 3 4 0\n", "step 1: a lemma names a variable the formula does not have"),
+    (b"5 2 0 1 2 0\n6 0 5 3 x 0\n", "unreadable LRAT at byte 20"),
+    (b"5 2 0 1 2 0\n6 0 5 3 4", "step 2: the proof ends inside a step"),
+    (b"5 2 0 1 2 0\n6 0 3 4 5 0\n", "step 2: a hint clause is neither unit nor falsified"),  # hints out of order
+    (b"5 2 0 1 2\n5 d 1 0\n6 0 5 3 4 0\n", "step 1: a 'd' stands where"),  # a hint list's 0 lost: no step swallowed
+], ids=["no-conflict", "deleted-hint", "no-empty", "number-down", "rat", "not-unit", "new-variable", "unreadable",
+        "cut-short", "hint-order", "lost-zero"])
+def test_a_planted_bug_is_refused_and_named(proof: bytes, named: str) -> None:
+    verdict = check(FORMULA, proof)
+    assert not verdict.accepted and named in verdict.failure, verdict.failure
+
+
+def test_the_checker_propagates_only_the_hints_it_is_given() -> None:
+    """A lemma that unit propagation on all clauses proves, but whose hints leave a unit out, is refused:
+    the checker searches for nothing (a DRAT checker would accept the same step)."""
+    assert not check(FORMULA, b"5 2 0 1 0\n6 0 5 3 4 0\n").accepted
+    assert check(FORMULA + [[]], b"").accepted  # the formula holds the empty clause: nothing to prove
+
+
+def test_units_and_repeated_literals_are_numbered_as_cadical_numbers_them() -> None:
+    """A unit clause set before other clauses are added makes CaDiCaL write lemmas among the clauses'
+    numbers; ``numbered`` gives it none (each unit as two clauses over a fresh variable), so its proof checks."""
+    clauses = [[1], [2], [-1, -2, 3, 3], [-3]]
+    assert numbered(clauses) == [[1, 4], [1, -4], [2, 5], [2, -5], [-1, -2, 3], [-3, 6], [-3, -6]]
+    proof = lrat_proof(clauses)
+    assert proof is not None and check(numbered(clauses), proof).accepted
+
+
+def test_cadicals_proofs_of_random_unsatisfiable_formulas_are_accepted() -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        clauses = random_unsat(rng)
+        proof = lrat_proof(clauses)
+        assert proof is not None
+        verdict = check(numbered(clauses), proof)
+        assert verdict.accepted, (clauses, verdict.failure)
+
+
+def test_no_proof_of_a_satisfiable_formula_is_accepted() -> None:
+    """Each unsatisfiable formula with one clause made satisfied (a tautology in its place, so that the numbers
+    stay) is satisfiable: the proof of the original must then be refused, whichever clause it was."""
+    from pysat.solvers import Solver
+
+    rng = random.Random(11)
+    refused = 0
+    for _ in range(30):
+        clauses = random_unsat(rng)
+        proof = lrat_proof(clauses)
+        assert proof is not None
+        steps = numbered(clauses)
+        top = max(abs(lit) for clause in steps for lit in clause)
+        for i in range(len(steps)):
+            weakened = [*steps[:i], [top, -top], *steps[i + 1:]]
+            with Solver(name="minisat22", bootstrap_with=weakened) as solver:
+                if not solver.solve():
+                    continue  # still unsatisfiable without it: a proof may be right to pass
+            assert not check(weakened, proof).accepted, (clauses, i)
+            refused += 1
+    assert refused > 100  # the test tried enough satisfiable formulas to mean something
