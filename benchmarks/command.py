@@ -2,8 +2,10 @@
 
 The CLI wires ``add_arguments`` and ``run``; ``python -m gridsat.benchmarks.command`` runs them alone.
 
-Exit status: 0 when every run ended ``ok``, ``timeout``, ``memout`` or ``not applicable`` (limits are
-results, not failures; a configuration its backend refused when it ran is no failure either); 1 when
+Exit status: 0 when every run ended ``ok``, ``timeout``, ``memout``, ``lost`` or ``not applicable`` (limits
+are results, not failures; a run killed at the wall clock before its CPU limit is ``lost``, counted in no
+figure and run again by the same command; a configuration its backend refused when it ran is no failure
+either); 1 when
 any run is ``wrong`` (it broke a rule, returned a solution twice, or differs from the case's expected or
 golden count) or ended in an ``error``, or a case is ``disputed`` (no count known, and the runs differ);
 130 after Ctrl-C (what finished is kept, and the same command resumes). ``compare A B`` exits 1 when either
@@ -172,6 +174,9 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
     if stale:
         print(f"note: {len(stale)} recorded runs were made with other code or versions (their fingerprint "
               f"changed: {changes(stale, runs)}): they run again", file=err)
+    if lost := results.forget_lost():
+        print(f"note: {lost} recorded runs were killed at the wall clock before their CPU limit (status lost: "
+              "their time is not known): they run again", file=err)
     finished = results.done()
     todo = [r for r in runs if r.id not in finished]
     for note in notes:

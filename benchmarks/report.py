@@ -20,7 +20,7 @@ from typing import Any
 
 from gridsat.benchmarks import spread
 from gridsat.benchmarks.plots import cases_of, configs_of
-from gridsat.benchmarks.results import NOT_APPLICABLE, STATUSES, record_case, verdicts
+from gridsat.benchmarks.results import LOST, NOT_APPLICABLE, STATUSES, record_case, verdicts
 from gridsat.benchmarks.spread import Best, Paired
 
 SIZES = ("variables", "clauses", "constraints")
@@ -436,7 +436,8 @@ def write(
     lines = intro(records, head) + exceptions(records, notes, problems)
     summary_rows: list[dict[str, Any]] = []
     missing = False
-    measured = [r for r in records if r["status"] != NOT_APPLICABLE]  # a refused run has no time to show
+    # a refused run has no time to show, and a lost run's is not known (neither a figure nor a timeout)
+    measured = [r for r in records if r["status"] not in (NOT_APPLICABLE, LOST)]
     for puzzle, group in by_puzzle(measured).items():
         part, rows, lacking = section(out, puzzle, group, timeout, scatter, plots and not missing, clock_of(head))
         lines += part
@@ -462,6 +463,11 @@ def exceptions(records: list[dict[str, Any]], notes: Iterable[str], problems: It
     errors = [r for r in records if r["status"] in ("error", "memout")]
     if errors:
         lines += ["## Errors", "", *listed(errors), ""]
+    lost = [r for r in records if r["status"] == LOST]
+    if lost:
+        lines += ["## Lost to the wall clock", "", "Killed at the wall-clock limit before they had used their CPU "
+                  "limit: their times are not known, so no figure, median or test counts them (a timeout would "
+                  "charge them the limit). The same `gridsat bench` command runs them again.", "", *listed(lost), ""]
     refused = [r for r in records if r["status"] == NOT_APPLICABLE]
     if notes or refused:
         lines += ["## Left out", "", "What the plan left out, and why; then any run its backend refused.", ""]

@@ -24,8 +24,11 @@ from gridsat.models.errors import GridsatError
 from gridsat.models.golden import golden_count
 from gridsat.models.params import excerpt
 
+# A run the wall-clock backstop killed before it had used its CPU limit: its time is not known (not at or
+# above the limit, as a timeout's is), so no figure counts it, and the same command makes it again.
+LOST = "lost"
 # Every status a run can end with, in the order summaries count them.
-STATUSES = ("ok", "timeout", "memout", NOT_APPLICABLE, "error", "wrong")
+STATUSES = ("ok", "timeout", "memout", LOST, NOT_APPLICABLE, "error", "wrong")
 PACKAGES = ("gridsat", "ortools", "python-sat", "matplotlib", "dask", "distributed")
 ANSWERED = ("ok", "wrong")  # statuses whose answers the judge compares (wrong is re-judged on resume)
 
@@ -129,6 +132,14 @@ class Results:
     def done(self) -> set[str]:
         """The ids of runs already recorded."""
         return {r["id"] for r in self.records}
+
+    def forget_lost(self) -> int:
+        """Drop the records of runs whose time was lost (``LOST``), so that those runs are made again; how many."""
+        lost = [r for r in self.records if r["status"] == LOST]
+        if lost:
+            self.records = [r for r in self.records if r["status"] != LOST]
+            self.rewrite()
+        return len(lost)
 
     def forget_stale(self, current: dict[str, Any]) -> list[dict[str, Any]]:
         """Drop the records whose fingerprint differs from ``current[id]`` (the code they ran has changed:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from gridsat.benchmarks.fingerprint import fingerprint
+from gridsat.benchmarks.results import LOST
 from gridsat.benchmarks.suite import Trial
 from gridsat.solvers.backend import BACKENDS
 
@@ -198,7 +199,13 @@ def out_of_memory(text: str) -> bool:
 
 
 def diagnose(code: int, killed: bool, cpu: float, spec: dict[str, Any], log: str) -> dict[str, Any]:
-    """What a child that wrote no result ran into: a limit, memory, or a crash."""
+    """What a child that wrote no result ran into: a limit, memory, or a crash. Killed at the wall clock
+    before it had used its CPU limit, its time is not known: ``lost``, never a timeout (censored at the
+    limit), which would charge a run the machine starved with a time it never showed."""
+    if killed and cpu < spec["cpu_limit"] - 0.5:
+        return {"status": LOST, "message": f"killed at the wall-clock limit ({spec['wall_limit']:g} s) after "
+                f"{cpu:.2f} s of CPU, under its {spec['timeout']:g} s limit: its time is not known (a busy "
+                "machine, or a run that waits); the same command runs it again"}
     if killed:
         return {"status": "timeout", "message": f"killed at the wall-clock limit ({spec['wall_limit']:g} s)"}
     if code in (-signal.SIGXCPU, -signal.SIGKILL) and cpu >= spec["cpu_limit"] - 0.5:

@@ -15,7 +15,7 @@ from typing import Any
 from gridsat.benchmarks import spread
 from gridsat.benchmarks.plots import cases_of, configs_of
 from gridsat.benchmarks.report import CLOCK_NAMES, clock_of, seconds, table
-from gridsat.benchmarks.results import DISPUTED, FAILED, NOT_APPLICABLE, Results, judge, record_case
+from gridsat.benchmarks.results import DISPUTED, FAILED, LOST, NOT_APPLICABLE, Results, judge, record_case
 from gridsat.models.errors import GridsatError
 from gridsat.models.params import excerpt
 
@@ -26,7 +26,7 @@ def read(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     results = Results(folder)
     if results.header is None:
         raise GridsatError(f"{excerpt(str(folder))} holds no results.jsonl: not a gridsat bench --out folder")
-    measured = [r for r in results.records if r["status"] != NOT_APPLICABLE]
+    measured = [r for r in results.records if r["status"] not in (NOT_APPLICABLE, LOST)]  # lost: no time known
     judge(measured)
     return results.header, measured
 
