@@ -192,7 +192,7 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
             engine = Engine(spec, stop, pool, threads, run.budget, folder,
                             lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64),
                             clocks=(started, time.process_time()))
-            engine.meter.track()
+            engine.meter.track(run.budget)
             try:
                 walk(engine, progress, checkpoint, started)
             finally:

@@ -30,7 +30,11 @@ GB = 1 << 30
 PIECE_BYTES = 192
 RESIDENT_EVERY = 0.01  # seconds between reads of the process's resident memory (``Meter.resident``)
 TRIM_EVERY_SECONDS = 0.5  # and between hand-backs of the heap's free pages when it is over
-RESIDENT_SLACK = 16 << 20  # what the resident memory may pass the meter's budget by before it is believed
+# What the resident memory may grow beyond the meter's budget before it is believed: the eighth of the
+# process's budget that the backend keeps from the engine for what the meter does not count (at least
+# 16 MB). Below it, the heap's free holes are left to be reused by the next pieces, not sent to disk.
+RESIDENT_SLACK = 16 << 20
+SLACK_SHARE = 8
 
 
 class Meter:
@@ -45,12 +49,14 @@ class Meter:
         self.peak = 0
         self.lock = threading.Lock()
         self.start: int | None = None  # the resident memory when the run started (None: not tracked)
+        self.slack = RESIDENT_SLACK
         self.rss = self.rss_now = 0  # the last resident memory read, and the meter then
         self.read_at = self.trimmed_at = 0.0
 
-    def track(self) -> None:
-        """From now on, ``holds`` also bounds the resident memory grown since now (not in a Dask worker,
-        whose process holds other tasks' data)."""
+    def track(self, budget: int) -> None:
+        """From now on, ``holds`` also bounds the resident memory grown since now, to ``budget`` and an
+        eighth (not in a Dask worker, whose process holds other tasks' data)."""
+        self.slack = max(RESIDENT_SLACK, budget // SLACK_SHARE)
         self.start = self.rss = resident_bytes()
         self.rss_now, self.read_at = self.now, time.monotonic()
 
@@ -65,13 +71,13 @@ class Meter:
 
     def holds(self, nbytes: int, keep: int) -> bool:
         """Whether ``nbytes`` more keep what is held within ``keep`` bytes, and (tracked) the resident memory
-        grown since the start within ``keep`` and ``RESIDENT_SLACK``: the heap's free pages handed back
+        grown since the start within ``keep`` and the slack (see ``track``): the heap's free pages handed back
         first when it is over (at most every ``TRIM_EVERY_SECONDS``)."""
         if self.now + nbytes > keep:
             return False
         if self.start is None:
             return True
-        limit = self.start + keep + RESIDENT_SLACK - nbytes
+        limit = self.start + keep + self.slack - nbytes
         if self.resident() <= limit:
             return True
         if time.monotonic() - self.trimmed_at < TRIM_EVERY_SECONDS:
@@ -90,10 +96,10 @@ class Meter:
             return self.rss + max(0, self.now - self.rss_now)
 
     def uncounted(self) -> int:
-        """Resident bytes grown since the start that the meter does not count (0 untracked)."""
+        """Resident bytes grown since the start that the meter does not count, beyond the slack (0 untracked)."""
         if self.start is None:
             return 0
-        return max(0, self.resident(fresh=True) - self.start - self.now)
+        return max(0, self.resident(fresh=True) - self.start - self.now - self.slack)
 
     def reset_peak(self) -> int:
         """The peak since the last reset (and a new one starts from what is held now)."""
