@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,6 +107,49 @@ def test_a_short_disk_is_refused_before_the_layer(monkeypatch, tmp_path):
     run = run_spec(spec("6x6", {"closed": "true"}), stop, memory=budget, spill=tmp_path)
     assert run.count is None and str(stop.reason).startswith("out of disk at layer ")
     assert "GB is free under" in stop.reason and leftovers(tmp_path) == []
+
+
+# A child process: the kernels loaded by a 4x4 count, then (budget MB > 0) 6x6 closed tours counted with that
+# budget and partitions of PART_ROWS rows; prints the count and its own peak resident memory (ru_maxrss, kB).
+RESIDENT_CHILD = """
+import resource, sys
+from gridsat.models.knights_tour.board import Board
+from gridsat.models.knights_tour.frontier import build
+from gridsat.solvers.frontier_engine import layers
+from gridsat.solvers.stop import Stop
+budget, part_rows, spill = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+layers.PART_ROWS = part_rows
+run = layers.run_spec(build(Board(4, 4, True)), Stop(), threads=2)
+if budget:
+    run = layers.run_spec(build(Board(6, 6, True)), Stop(), threads=2, memory=budget << 20, spill=spill)
+print(run.count, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def resident_child(budget_mb: int, part_rows: int, spill: Path) -> tuple[int, int]:
+    """The child's count and peak resident memory in kB (see ``RESIDENT_CHILD``)."""
+    done = subprocess.run([sys.executable, "-c", RESIDENT_CHILD, str(budget_mb), str(part_rows), str(spill)],
+                          capture_output=True, text=True, timeout=600, check=True)
+    count, peak = done.stdout.split()
+    return int(count), int(peak)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="the engine reads VmRSS from /proc")
+def test_the_memory_budget_bounds_the_resident_memory_of_a_spilled_count(tmp_path):
+    """``memory`` bounds what the process holds, not only the engine's meter: a process that counts
+    6x6 closed tours with 8 MB peaks within 8 MB and ``RESIDENT_SLACK`` of the same process that loaded
+    the kernels and counted nothing (the allowance for the interpreter, numpy, numba and the kernels:
+    174 MB measured here). Partitions of 4 rows make the many small pieces of children that 8x8 closed
+    tours' widest layers make (pieces of about 120 rows in 16,384 partitions): before the meter counted
+    what a piece costs beyond its rows and asked the resident memory, this peaked at 248 MB (74 MB above
+    the allowance, with the engine's meter at 5 MB); now at 177 MB."""
+    from gridsat.solvers.frontier_engine.spill import RESIDENT_SLACK
+
+    _, allowance = resident_child(0, 4, tmp_path)
+    count, peak = resident_child(8, 4, tmp_path)
+    assert count == 9862  # 6x6 closed tours, undirected: A001230's 19,724 directed, halved
+    assert peak <= allowance + (8 << 10) + (RESIDENT_SLACK >> 10), (peak, allowance)
+    assert leftovers(tmp_path) == []
 
 
 def test_a_partition_that_cannot_fit_ends_the_run_on_the_memory_budget(tmp_path):

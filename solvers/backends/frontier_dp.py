@@ -42,8 +42,9 @@ if TYPE_CHECKING:
     from gridsat.solvers.frontier_engine.layers import EngineRun
 
 MB = 1 << 20
-# An eighth of the process's budget is kept from the engine for what its meter does not count: the first 60
-# layers of 8x8 closed tours (benchmarks/compare/frontier_layers) held up to 14% of the engine's peak beyond it
+# An eighth of the process's budget is kept from the engine for what its meter does not count (file buffers,
+# thread stacks, the heap's free holes); the engine's resident check allows the same eighth
+# (solvers.frontier_engine.spill.SLACK_SHARE, not imported here: the engine loads numpy and numba)
 SLACK = 8
 MIN_SHARE = MB  # the least the engine may be left (a small layer's rows; a partition that cannot fit stops the run)
 BURNSIDE_LABEL = "folds"  # what a count by Burnside's lemma reports as its method

@@ -24,7 +24,7 @@ import numpy as np
 
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for
-from gridsat.solvers.frontier_engine.spill import GB, Bins, Meter, Shelf, SpillFolder
+from gridsat.solvers.frontier_engine.spill import GB, PIECE_BYTES, Bins, Meter, Shelf, SpillFolder
 from gridsat.solvers.host.machine import cores, default_memory, release_freed, steady_allocator
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
@@ -192,6 +192,7 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
             engine = Engine(spec, stop, pool, threads, run.budget, folder,
                             lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64),
                             clocks=(started, time.process_time()))
+            engine.meter.track(run.budget)
             try:
                 walk(engine, progress, checkpoint, started)
             finally:
@@ -353,9 +354,12 @@ def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
         return parts
 
     parts = partitions(PART_ROWS)
-    scratch = threads * min(-(-n // (threads * TASKS)), CHUNK) * scratch_row
+    step = min(-(-n // (threads * TASKS)), CHUNK)
+    scratch = threads * step * scratch_row
     merge = threads * (children // parts + 1) * merge_row
-    in_memory = shelf.memory() + max(n, children) * row + scratch + merge
+    pieces = min(-(-n // max(MIN_SLICE, step)) * parts, children) * PIECE_BYTES  # a piece a task a partition
+    # and what the process grew by beyond the meter (the allocator's free pages): resident all the same
+    in_memory = shelf.memory() + max(n, children) * row + scratch + merge + pieces + engine.meter.uncounted()
     if in_memory <= engine.budget:
         return Plan(parts, False, children, in_memory, CHUNK)
     # On disk: a quarter of the budget for the slices' scratch, a quarter for the merges, and the rest

@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +20,45 @@ import numpy as np
 
 from gridsat.models.errors import InvalidOption
 from gridsat.models.params import excerpt
-from gridsat.solvers.host.machine import check_folder
+from gridsat.solvers.host.machine import check_folder, release_freed, resident_bytes
 
 GB = 1 << 30
+# What a piece of children held in memory costs beyond its rows: numpy's array object, its shape and
+# strides, malloc's header and the list's slot (measured: 135 to 167 bytes a piece with numpy 2 and
+# CPython 3.12). The 8x8 closed count's widest layers cut each task's children into 16,384 partitions of
+# about 120 rows (1.9 KB): millions of pieces, 8.6% above their rows, that the meter did not count.
+PIECE_BYTES = 192
+RESIDENT_EVERY = 0.01  # seconds between reads of the process's resident memory (``Meter.resident``)
+TRIM_EVERY_SECONDS = 0.5  # and between hand-backs of the heap's free pages when it is over
+# What the resident memory may grow beyond the meter's budget before it is believed: the eighth of the
+# process's budget that the backend keeps from the engine for what the meter does not count (at least
+# 16 MB). Below it, the heap's free holes are left to be reused by the next pieces, not sent to disk.
+RESIDENT_SLACK = 16 << 20
+SLACK_SHARE = 8
 
 
 class Meter:
-    """Bytes of arrays a run holds in memory, and the most it held at once (thread-safe)."""
+    """Bytes of arrays a run holds in memory, and the most it held at once (thread-safe).
+
+    Tracked (``track``), it also asks the process's resident memory before it lets a layer keep more in
+    memory (``holds``): what the allocator keeps after the engine let go of it (a heap's free holes between
+    pieces still held) is resident and the meter does not see it."""
 
     def __init__(self) -> None:
         self.now = 0
         self.peak = 0
         self.lock = threading.Lock()
+        self.start: int | None = None  # the resident memory when the run started (None: not tracked)
+        self.slack = RESIDENT_SLACK
+        self.rss = self.rss_now = 0  # the last resident memory read, and the meter then
+        self.read_at = self.trimmed_at = 0.0
+
+    def track(self, budget: int) -> None:
+        """From now on, ``holds`` also bounds the resident memory grown since now, to ``budget`` and an
+        eighth (not in a Dask worker, whose process holds other tasks' data)."""
+        self.slack = max(RESIDENT_SLACK, budget // SLACK_SHARE)
+        self.start = self.rss = resident_bytes()
+        self.rss_now, self.read_at = self.now, time.monotonic()
 
     def add(self, nbytes: int) -> None:
         with self.lock:
@@ -42,8 +70,36 @@ class Meter:
             self.now -= nbytes
 
     def holds(self, nbytes: int, keep: int) -> bool:
-        """Whether ``nbytes`` more keep what is held within ``keep`` bytes."""
-        return self.now + nbytes <= keep
+        """Whether ``nbytes`` more keep what is held within ``keep`` bytes, and (tracked) the resident memory
+        grown since the start within ``keep`` and the slack (see ``track``): the heap's free pages handed back
+        first when it is over (at most every ``TRIM_EVERY_SECONDS``)."""
+        if self.now + nbytes > keep:
+            return False
+        if self.start is None:
+            return True
+        limit = self.start + keep + self.slack - nbytes
+        if self.resident() <= limit:
+            return True
+        if time.monotonic() - self.trimmed_at < TRIM_EVERY_SECONDS:
+            return False
+        release_freed()
+        self.trimmed_at = time.monotonic()
+        return self.resident(fresh=True) <= limit
+
+    def resident(self, fresh: bool = False) -> int:
+        """The process's resident memory: read at most every ``RESIDENT_EVERY`` seconds, and in between
+        the last reading plus what the meter gained since."""
+        now = time.monotonic()
+        with self.lock:
+            if fresh or now - self.read_at >= RESIDENT_EVERY:
+                self.rss, self.rss_now, self.read_at = resident_bytes(), self.now, now
+            return self.rss + max(0, self.now - self.rss_now)
+
+    def uncounted(self) -> int:
+        """Resident bytes grown since the start that the meter does not count, beyond the slack (0 untracked)."""
+        if self.start is None:
+            return 0
+        return max(0, self.resident(fresh=True) - self.start - self.now - self.slack)
 
     def reset_peak(self) -> int:
         """The peak since the last reset (and a new one starts from what is held now)."""
@@ -206,9 +262,10 @@ class Bins:
         bounds = starts.tolist()
         spans = [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
         nbytes = (bounds[-1] - bounds[0]) * ordered.shape[1] * 8
-        if self.folder is None or self.meter.holds(nbytes, self.keep):
+        held = nbytes + len(spans) * PIECE_BYTES  # the rows, and what each piece costs beyond them
+        if self.folder is None or self.meter.holds(held, self.keep):
             pieces = [(p, ordered[a:b].copy()) for p, a, b in spans]
-            self.meter.add(nbytes)
+            self.meter.add(held)
             with self.lock:
                 for p, piece in pieces:
                     self.pieces[p].append(piece)
@@ -232,6 +289,7 @@ class Bins:
         """Partition ``p``'s children, handed over (the pieces or the file let go of)."""
         with self.lock:
             pieces, self.pieces[p] = self.pieces[p], []
+        self.meter.sub(len(pieces) * PIECE_BYTES)  # the pieces' rows are counted on: they are the children
         if self.folder is not None and self.filed[p]:
             rows = np.fromfile(self.paths[p], dtype=np.uint64).reshape(-1, self.width)
             self.folder.free(self.paths[p], rows.nbytes)
@@ -247,7 +305,7 @@ class Bins:
     def close(self) -> None:
         """Let go of everything (an interrupted layer): pieces dropped, files closed and removed."""
         self.seal()
-        self.meter.sub(sum(piece.nbytes for pieces in self.pieces for piece in pieces))
+        self.meter.sub(sum(piece.nbytes + PIECE_BYTES for pieces in self.pieces for piece in pieces))
         self.pieces = [[] for _ in self.pieces]
         if self.folder is not None:
             for path in self.paths:
