@@ -315,7 +315,7 @@ def test_check_proof_reads_a_proof_larger_than_its_chunk_a_chunk_at_a_time(tmp_p
     from gridsat.solvers.proof import clausal
 
     folder = kept(tmp_path, "prime-grid", "3x3")
-    sizes = [(folder / name).stat().st_size for name in ("proof.drat", "orbits.drat")]
+    sizes = [(folder / "orbits.drat").stat().st_size]  # the orbits proved: the one proof (no proof.drat)
     assert min(sizes) > 4 * 256
     parsed: list[int] = []
     whole = clausal._read_binary
@@ -358,3 +358,37 @@ def test_a_cpsat_part_split_again_blocks_what_was_counted_as_the_check_requires(
     replay.restrict(SimpleNamespace(fixed=(), blocked=[row]), list(f.keys))
     assert replay.certificate.cube_blocked == [f.blocking_of(row)] and f.block_true_only
     assert cube_blocked_problem(replay.certificate, puzzle, instance) == ""
+
+
+def test_under_proved_orbits_the_orbits_proof_alone_certifies_and_a_missing_orbit_is_refused(
+        tmp_path: Path, monkeypatch) -> None:
+    """With the orbits proved, orbits.drat proves the count by itself (every solution of the formula without
+    the breaking is a member, each member a verified solution, no two the same): the certificate holds no
+    proof.drat. An orbit left out, from the files or from the run, is refused all the same."""
+    from gridsat import api
+    from gridsat.solvers.proof.certificate import Certificate
+
+    folder = kept(tmp_path, "prime-grid", "3x3")
+    assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "orbits.cnf",
+                                                        "orbits.drat"]
+    assert "has exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
+    lines = (folder / "blocking.cnf").read_text().splitlines()
+    (folder / "blocking.cnf").write_text("\n".join(lines[:2] + lines[4:]) + "\n")  # the second leader's orbit gone
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout.startswith("not certified: orbits.drat: "), done.stdout
+    (folder / "orbits.drat").unlink()
+    (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout == "not certified: orbits.drat is missing\n", done.stdout
+
+    block, seen = Certificate.block, []
+
+    def forget_the_second(self: Certificate, clause: list[int], solution: object) -> None:
+        seen.append(clause)
+        if len(seen) != 2:
+            block(self, clause, solution)
+
+    monkeypatch.setattr(Certificate, "block", forget_the_second)
+    outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
+    assert outcome.count == 128 and outcome.details["certified"] is False
+    assert "(in no orbit of the solutions blocked): [[" in outcome.details["certificate_failure"], outcome.details

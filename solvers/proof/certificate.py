@@ -14,8 +14,11 @@ that all of them together are unsatisfiable. It is accepted when
    cut clauses.
 
 Then the solutions blocked are all the solutions of the formula within the cube: any other would satisfy
-all those clauses. What is assumed: that the CNF is faithful to the puzzle (its models, projected, are
-exactly the solutions), which the cross-checks and mutation tests are for, and the checker itself.
+all those clauses. Under symmetry breaking with the orbits proved (``Certificate.proves_orbits``), the
+proof is instead ``orbits.drat``, over the formula without the breaking and every orbit member
+(``solvers.proof.orbits``), which proves the count by itself: there is then no ``proof.drat``. What is
+assumed: that the CNF is faithful to the puzzle (its models, projected, are exactly the solutions), which
+the cross-checks and mutation tests are for, and the checker itself.
 
 Files (``write``; docs/howto/certify.md has the format): ``formula.cnf`` (DIMACS with ``c gridsat`` lines
 naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the projection, a
@@ -23,7 +26,8 @@ naming the puzzle, instance, parameters and encoding, ``c p show`` lines for the
 for each of its literals, then the blocking clauses of solutions counted before), ``blocking.cnf`` (each
 clause after a ``c gridsat solution JSON`` line), ``cuts.cnf`` (each after ``c gridsat cut out|in NODES``)
 and ``proof.drat`` (DRAT as the solver wrote it, binary from CaDiCaL, text from the others, with an empty
-clause added at its end: see ``solvers.proof.certified``).
+clause added at its end: see ``solvers.proof.certified``), or, with the orbits proved, ``orbits.cnf`` and
+``orbits.drat`` in its place.
 """
 from __future__ import annotations
 
@@ -173,31 +177,32 @@ def names_some(f: CnfFormulation, clause: list[int]) -> bool:
 
 
 def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
-    """Check a certificate (see the module docstring). The proofs are checked on a second thread, from the
+    """Check a certificate (see the module docstring). The proof is checked on a second thread, from the
     start (the checker's loop runs without the GIL), beside the checks of blocking and cut clauses, models
     and orbits: on two cores the run waits for the longer, not the sum. The first failure in the module
     docstring's order is the one named, as when they ran in turn. ``counted``: its orbits as
-    ``orbit_count`` expanded them already (a run that just proved them)."""
+    ``orbit_count`` expanded them already (a run that just proved them). Where the orbits are proved, the
+    proof is ``orbits.drat``, which proves the count alone (``solvers.proof.orbits``); else ``proof.drat``."""
     started = time.perf_counter()
     f = certificate.formulation
     if counted is None:  # decoded afresh, unless the orbits a run expanded just now decoded them (the memo's use)
         certificate.decoded.clear()
     unbroken = certificate.unbroken if certificate.proves_orbits else None
     with ThreadPoolExecutor(1) as pool:
-        main = pool.submit(proved, certificate.clauses(), certificate.proof, "proof.drat")
+        main = pool.submit(proved, certificate.clauses(), certificate.proof, "proof.drat") if unbroken is None \
+            else None
         counted = counted or orbit_count(certificate, puzzle, instance)
-        orbits = None if unbroken is None or counted.failure else \
-            pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof, "orbits.drat")
+        if unbroken is not None and not counted.failure:
+            main = pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof,
+                               "orbits.drat")
         failure = evidence_failure(certificate, puzzle, instance)
         failure = failure or counted.failure or members_failure(unbroken, counted.members)
-        steps, main_failure = main.result()
-        more, orbits_failure = orbits.result() if orbits is not None else (0, "")
-    # the steps read as when the checks ran in turn: none after a failure of the evidence, proof.drat's alone
-    # after its own failure
-    steps = 0 if failure else steps if main_failure else steps + more
-    failure = failure or main_failure or orbits_failure
+        steps, proof_failure = main.result() if main is not None else (0, "")
+    steps = 0 if failure else steps  # the steps read as when the checks ran in turn: none after a failure
+    failure = failure or proof_failure
     assumed = ASSUMED if f.images is not None and unbroken is None else ""
-    return Judgement(not failure, failure, counted.solutions, size_of(certificate.proof), steps,
+    proof = certificate.proof if unbroken is None else unbroken.proof
+    return Judgement(not failure, failure, counted.solutions, size_of(proof), steps,
                      time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
                      len(certificate.cube), assumed, frozenset(counted.seen))
 
@@ -353,7 +358,8 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
              .encode())
     replace_file(folder / "cuts.cnf",
                  "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())
-    replace_file(folder / "proof.drat", certificate.proof)
+    if not certificate.proves_orbits:  # else orbits.drat proves the count alone (``judge``)
+        replace_file(folder / "proof.drat", certificate.proof)
     if certificate.proves_orbits and certificate.unbroken is not None:
         full = certificate.unbroken.formulation  # orbits.cnf: for other checkers; check-proof builds it again
         write_dimacs(folder / "orbits.cnf", [*full.cnf.clauses, *certificate.unbroken.members],
@@ -477,8 +483,9 @@ def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str
     certificate.unbroken = unbroken_of(puzzle, instance, formulation, encoding)
     if certificate.unbroken is not None and (folder / "orbits.drat").exists():
         certificate.unbroken.proof = folder / "orbits.drat"
-    if not (folder / "proof.drat").exists():
-        difference = difference or "proof.drat is missing"
+    needed = "orbits.drat" if certificate.proves_orbits else "proof.drat"  # the proof the count rests on
+    if not (folder / needed).exists():
+        difference = difference or f"{needed} is missing"
     return certificate, puzzle, instance, difference
 
 
