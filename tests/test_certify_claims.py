@@ -392,3 +392,13 @@ def test_under_proved_orbits_the_orbits_proof_alone_certifies_and_a_missing_orbi
     outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
     assert outcome.count == 128 and outcome.details["certified"] is False
     assert "(in no orbit of the solutions blocked): [[" in outcome.details["certificate_failure"], outcome.details
+
+
+def test_cut_and_cube_clauses_are_evaluated_on_the_model_and_searched_with_where_it_fails_one() -> None:
+    from gridsat.solvers.proof.models import NO_MODEL, first_unjustified
+
+    # Propagation on [1, 2] from 1 leaves 2 and 3 open, set false: a model of the formula, not of the extra
+    # clause 3; the search with every clause finds 3 true, a model of both.
+    assert first_unjustified([[1, 2], [-3, 1]], [[-1]], None, extra=[[3]]) is None
+    # An extra clause the second assignment breaks (it sets 1): no model, named; the first (2 true) is one.
+    assert first_unjustified([[1, 2], [-3, 1]], [[-2], [-1]], None, extra=[[-1]]) == (NO_MODEL, 2)

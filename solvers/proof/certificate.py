@@ -237,11 +237,10 @@ def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instanc
         if problem:
             return f"cut clause {i}: {problem}"
     blocking = [c for c, _ in certificate.blocking]
-    if certificate.cube or certificate.cuts:  # models of more than the formula: two passes
-        found = first_unjustified(f.cnf.clauses, blocking, f.projection, models=False) or \
-            first_unjustified([*f.cnf.clauses, *certificate.cube, *(c for c, _ in certificate.cuts)], blocking, None)
-    else:
-        found = first_unjustified(f.cnf.clauses, blocking, f.projection)
+    # models of the formula, cube and cuts, the cube's and cut clauses evaluated on the model propagation on
+    # the formula finds (and searched for with all of them where it fails one)
+    found = first_unjustified(f.cnf.clauses, blocking, f.projection,
+                              extra=[*certificate.cube, *(c for c, _ in certificate.cuts)])
     return unjustified(found, "blocking clause", "the formula", "the formula, cube and cuts")
 
 
