@@ -70,6 +70,21 @@ in this session), so the prime-grid ratios are rough; the certified CPU seconds 
 at the end of each call while it traces one: 17 CPU s of search against 2.1 s without, same conflicts).
 The small targets, after: CPU ratios 2.1x to 5.0x (before 1.6x to 4.8x: a second solver loaded with the
 formula is a fixed cost of a few milliseconds). Certified/plain at most 2x is not met.
+
+Measured loaded, 2026-11-28, on 001a49a ("before") and after two changes ("after": under proved orbits,
+``orbits.drat`` alone proves the count, so the formula with the breaking is neither refuted nor its proof
+checked; cut and cube clauses evaluated on the model propagation on the formula finds, not propagated),
+run in turn twice each on the shared two-core machine at load 8 to 11. This script's ``--large --repeat 1``
+rows moved by up to 1.7x between two runs of the same code (prime-grid 4x4 certified: 2.09 and 2.65 CPU s
+before, 1.81 and 3.15 after), so the prime-grid rows below are the least CPU seconds of five plain and five
+certified ``gridsat.count`` calls in one process (as ``measure`` calls it), the tours' one run of each:
+
+    target, loaded            plain cpu       cert. cpu before   cert. cpu after   cpu ratio after   proof steps
+    prime-grid 3x4            0.025 to 0.039  0.139, 0.133       0.116, 0.116      3.0x to 4.3x      4,487 -> 2,817
+    prime-grid 4x4            0.23 to 0.24    2.17, 2.26         1.80, 1.89        7.6x, 8.2x        68,270 -> 45,513
+    knights 6x6 closed        4.4 to 5.8      25.6, 29.1         24.9, 26.8        5.3x, 6.1x        107,772
+
+Certified/plain at most 2x is still not met; docs/howto/certify.md ("The cost") says where the rest goes.
 """
 from __future__ import annotations
 
