@@ -386,3 +386,16 @@ def test_cut_and_cube_clauses_are_evaluated_on_the_model_and_searched_with_where
     assert first_unjustified([[1, 2], [-3, 1]], [[-1]], None, extra=[[3]]) is None
     # An extra clause the second assignment breaks (it sets 1): no model, named; the first (2 true) is one.
     assert first_unjustified([[1, 2], [-3, 1]], [[-2], [-1]], None, extra=[[-1]]) == (NO_MODEL, 2)
+
+
+def test_formula_cnf_is_compared_with_the_built_encoding_clause_by_clause_as_sets() -> None:
+    from gridsat.solvers.proof.certificate import _difference
+    from gridsat.solvers.proof.clausal import from_lists
+
+    written = from_lists([[1, 2, 2], [-3, 1], [4], [5, 6]])  # the last clause: the cube's
+    assert _difference(written, 3, [[2, 1], [1, -3], [4]]) == ""  # order and repeats within a clause aside
+    assert _difference(written, 3, [[2, 1], [1, 3], [4]]) == "formula.cnf clause 2 is not clause 2 of the " \
+                                                             "puzzle's encoding"
+    assert _difference(written, 3, [[2, 1], [1, -3], [4, 5]]).startswith("formula.cnf clause 3 is not")
+    assert _difference(written, 3, [[2, 1], [1, -3]]) == "formula.cnf has 3 clauses before its cube, the " \
+                                                         "puzzle's encoding 2"

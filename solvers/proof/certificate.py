@@ -39,7 +39,7 @@ from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsat.models.encoding import Encoding
 from gridsat.models.errors import InvalidOption
@@ -56,6 +56,11 @@ from gridsat.solvers.proof.orbits import (
     expand,
     unbroken_of,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from gridsat.solvers.proof.clausal import Clauses  # numba: imported only when a certificate is checked
 
 Proof = bytes | Path  # a DRAT proof's bytes, or the file holding it
 SOLUTION, CUT, LITERALS = "c gridsat solution ", "c gridsat cut ", "c gridsat cube-literals "
@@ -414,13 +419,13 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
     cube_size = next((int(line.split()[-1]) for line in _lines(folder / "formula.cnf")
                       if line.startswith("c gridsat cube ")), 0)
     fixed = cube_literals(folder / "formula.cnf")
-    clauses = [written.clause(i) for i in range(len(written))]
-    encoding, cube = clauses[:len(clauses) - cube_size], clauses[len(clauses) - cube_size:]
+    encoding = max(len(written) - cube_size, 0)  # the clauses before the cube
+    cube = [written.clause(i) for i in range(encoding, len(written))]
     certificate = Certificate(ident, formulation, cube, list(_commented(folder / "blocking.cnf", SOLUTION)),
                               list(_commented(folder / "cuts.cnf", CUT)), folder / "proof.drat",
                               fixed=fixed or [])
     missing = "formula.cnf has a cube but no 'c gridsat cube-literals' line" if fixed is None and cube else ""
-    return certificate, _difference(encoding, formulation.cnf.clauses) or missing or written.error
+    return certificate, _difference(written, encoding, formulation.cnf.clauses) or missing or written.error
 
 
 def cube_literals(path: Path) -> list[int] | None:
@@ -439,13 +444,39 @@ def cube_literals(path: Path) -> list[int] | None:
     return None
 
 
-def _difference(written: list[list[int]], built: list[list[int]]) -> str:
-    if len(written) != len(built):
-        return f"formula.cnf has {len(written)} clauses before its cube, the puzzle's encoding {len(built)}"
-    for i, (a, b) in enumerate(zip(written, built, strict=True), 1):
-        if sorted(set(a)) != sorted(set(b)):
-            return f"formula.cnf clause {i} is not clause {i} of the puzzle's encoding"
+def _difference(written: Clauses, count: int, built: list[list[int]]) -> str:
+    """The first way the first ``count`` clauses of ``written`` differ from ``built``, each clause read as a
+    set of literals (empty: they do not). Compared as arrays (a split run's whole check reads every part's
+    formula: prime-grid 4x4's 6,000 clauses, 38 times, were 227,000 Python lists); where they differ, the
+    first clause that does is found clause by clause."""
+    import numpy as np
+
+    from gridsat.solvers.proof.clausal import from_lists
+
+    if count != len(built):
+        return f"formula.cnf has {count} clauses before its cube, the puzzle's encoding {len(built)}"
+    if all(np.array_equal(a, b) for a, b in zip(_as_sets(written, count), _as_sets(from_lists(built), count),
+                                                   strict=True)):
+        return ""
+    for i, clause in enumerate(built):
+        if sorted(set(written.clause(i))) != sorted(set(clause)):
+            return f"formula.cnf clause {i + 1} is not clause {i + 1} of the puzzle's encoding"
     return ""
+
+
+def _as_sets(clauses: Clauses, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``count`` clauses as sets: each one's distinct literal codes in order, one after another,
+    and how many each has."""
+    import numpy as np
+
+    sizes = np.diff(clauses.starts[:count + 1])
+    owner = np.repeat(np.arange(count), sizes)
+    lits = clauses.lits[:int(clauses.starts[count])]
+    order = np.lexsort((lits, owner))
+    lits, owner = lits[order], owner[order]
+    first = np.ones(len(lits), np.bool_)  # a literal's first copy within its clause
+    first[1:] = (lits[1:] != lits[:-1]) | (owner[1:] != owner[:-1])
+    return lits[first], np.bincount(owner[first], minlength=count)
 
 
 def _commented(path: Path, mark: str) -> Iterator[tuple[list[int], str]]:
