@@ -7,13 +7,15 @@ the sat backend and on cpsat (whose solutions a certified run replays in the CNF
 
 For each instance and backend: the plain count's time (``plain s``), the certified run's whole time
 (``cert. s``: its search, then a fresh solver refuting formula, blocking and cut clauses with a DRAT
-proof, and the certificate checked: blocking and cut clauses justified, blocked assignments checked to
-be models, orbits expanded and proved, the proofs checked), the proof's size and steps, gridsat's check
-time, the ratio of the check to the plain run (target: at most 5) and of the certified run to the plain
-one (target: at most 2), and the same ratio in CPU seconds (``plain cpu``, ``cert. cpu``: the process's,
-every thread's), which a loaded machine disturbs less than wall time. A certified run checks
-``proof.drat`` on a second thread beside its other checks (``solvers.proof.certificate.judge``): on two
-free cores the wall ratio gains from that overlap, the CPU ratio does not (the output says so).
+proof, or, under symmetry breaking, the formula without it and every orbit member, and the certificate
+checked: blocking and cut clauses justified, blocked assignments checked to be models, orbits expanded,
+the proof checked), the proof's size and steps, gridsat's check time, the ratio of the check to the plain
+run (target: at most 5) and of the certified run to the plain one (target: at most 2), and the same ratio
+in CPU seconds (``plain cpu``, ``cert. cpu``: the process's, every thread's), which a loaded machine
+disturbs less than wall time. A certified run checks its proof (``proof.drat``, or ``orbits.drat`` alone
+where the orbits are proved) on a second thread beside its other checks
+(``solvers.proof.certificate.judge``): on two free cores the wall ratio gains from that overlap, the CPU
+ratio does not (the output says so).
 The checker's kernels are compiled (or loaded from numba's cache), and every puzzle, solver and proof
 module imported (one untimed plain and one untimed certified run of each small target), before the
 clock: the times are the runs' own. The small
@@ -197,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--large", action="store_true", help="also the large targets (sat backend; minutes)")
     args = parser.parse_args(argv)
     warm_up_runs()
-    print("# cert. s: wall time, proof.drat checked on a second thread beside the other checks (an overlap); "
+    print("# cert. s: wall time, the proof checked on a second thread beside the other checks (an overlap); "
           "cert. cpu: CPU seconds of every thread, no overlap counted")
     print(f"{'instance':<40} {'backend':<7} {'count':>6} {'certified':>9} {'proof bytes':>12} {'steps':>8} "
           f"{'plain s':>8} {'cert. s':>8} {'check s':>8} {'check/plain':>11} {'cert./plain':>11} "
