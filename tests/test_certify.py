@@ -189,9 +189,17 @@ def test_an_incomplete_split_run_certifies_nothing() -> None:
     assert json.loads(done.stdout)["certified"] is None
 
 
-def test_a_model_the_search_blocked_but_the_certificate_left_out_is_found_and_named(monkeypatch) -> None:
+@pytest.mark.parametrize("puzzle, instance, params, count, named", [
+    ("knights-tour", "5x5", {"start": "0,0"}, 304,
+     "the proof's solver found a model the search did not block: [[0,0],"),
+    # under proved orbits, the refutation of the formula without the breaking finds the orbit left out
+    ("prime-grid", "3x3", {}, 128, "the proof's solver found a model the search did not block (in no orbit of the "
+                                   "solutions blocked): [["),
+])
+def test_a_model_the_search_blocked_but_the_certificate_left_out_is_found_and_named(
+        monkeypatch, puzzle: str, instance: str, params: dict[str, str], count: int, named: str) -> None:
     """The search's solver writes no proof: a fresh one refutes the certificate's own clauses at the end, so
-    a tour the search blocked in its solver but left out of the certificate is found (through the cuts a
+    a solution the search blocked in its solver but left out of the certificate is found (through the cuts a
     lazy encoding needs first) and named, and the count is not certified."""
     import gridsat as api
     from gridsat.solvers.proof.certificate import Certificate
@@ -204,10 +212,10 @@ def test_a_model_the_search_blocked_but_the_certificate_left_out_is_found_and_na
             block(self, clause, solution)
 
     monkeypatch.setattr(Certificate, "block", forget_the_second)
-    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="sat", certify=True)
-    assert outcome.count == 304 and outcome.details["certified"] is False
+    outcome = api.count(puzzle, instance, params=params, backend="sat", certify=True)
+    assert outcome.count == count and outcome.details["certified"] is False
     failure = outcome.details["certificate_failure"]
-    assert failure.startswith("the proof's solver found a model the search did not block: [[0,0],"), failure
+    assert failure.startswith(named), failure
 
 
 def test_native_at_most_constraints_are_named_not_certified() -> None:

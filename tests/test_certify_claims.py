@@ -344,7 +344,7 @@ def test_check_proof_reads_a_proof_larger_than_its_chunk_a_chunk_at_a_time(tmp_p
     from gridsat.solvers.proof import clausal
 
     folder = kept(tmp_path, "prime-grid", "3x3", "--solver", "cadical153")  # binary DRAT (1.9.5 writes LRAT)
-    sizes = [(folder / name).stat().st_size for name in ("proof.drat", "orbits.drat")]
+    sizes = [(folder / "orbits.drat").stat().st_size]  # the orbits proved: the one proof (no proof.drat)
     assert min(sizes) > 4 * 256
     parsed: list[int] = []
     whole = clausal._read_binary
@@ -387,3 +387,44 @@ def test_a_cpsat_part_split_again_blocks_what_was_counted_as_the_check_requires(
     replay.restrict(SimpleNamespace(fixed=(), blocked=[row]), list(f.keys))
     assert replay.certificate.cube_blocked == [f.blocking_of(row)] and f.block_true_only
     assert cube_blocked_problem(replay.certificate, puzzle, instance) == ""
+
+
+def test_under_proved_orbits_the_orbits_proof_alone_certifies_and_a_missing_orbit_is_refused(tmp_path: Path) -> None:
+    """With the orbits proved, orbits.lrat proves the count by itself (every solution of the formula without
+    the breaking is a member, each member a verified solution, no two the same): the certificate holds no
+    proof.lrat. An orbit left out of the files is refused all the same (left out by the run: test_certify)."""
+    folder = kept(tmp_path, "prime-grid", "3x3")
+    assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "orbits.cnf",
+                                                        "orbits.lrat"]
+    assert "has exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
+    lines = (folder / "blocking.cnf").read_text().splitlines()
+    (folder / "blocking.cnf").write_text("\n".join(lines[:2] + lines[4:]) + "\n")  # the second leader's orbit gone
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout.startswith("not certified: orbits.lrat: "), done.stdout
+    (folder / "orbits.lrat").unlink()
+    (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout == "not certified: orbits.lrat is missing\n", done.stdout
+
+
+def test_cut_and_cube_clauses_are_evaluated_on_the_model_and_searched_with_where_it_fails_one() -> None:
+    from gridsat.solvers.proof.models import NO_MODEL, first_unjustified
+
+    # Propagation on [1, 2] from 1 leaves 2 and 3 open, set false: a model of the formula, not of the extra
+    # clause 3; the search with every clause finds 3 true, a model of both.
+    assert first_unjustified([[1, 2], [-3, 1]], [[-1]], None, extra=[[3]]) is None
+    # An extra clause the second assignment breaks (it sets 1): no model, named; the first (2 true) is one.
+    assert first_unjustified([[1, 2], [-3, 1]], [[-2], [-1]], None, extra=[[-1]]) == (NO_MODEL, 2)
+
+
+def test_formula_cnf_is_compared_with_the_built_encoding_clause_by_clause_as_sets() -> None:
+    from gridsat.solvers.proof.certificate import _difference
+    from gridsat.solvers.proof.clausal import from_lists
+
+    written = from_lists([[1, 2, 2], [-3, 1], [4], [5, 6]])  # the last clause: the cube's
+    assert _difference(written, 3, [[2, 1], [1, -3], [4]]) == ""  # order and repeats within a clause aside
+    assert _difference(written, 3, [[2, 1], [1, 3], [4]]) == "formula.cnf clause 2 is not clause 2 of the " \
+                                                             "puzzle's encoding"
+    assert _difference(written, 3, [[2, 1], [1, -3], [4, 5]]).startswith("formula.cnf clause 3 is not")
+    assert _difference(written, 3, [[2, 1], [1, -3]]) == "formula.cnf has 3 clauses before its cube, the " \
+                                                         "puzzle's encoding 2"

@@ -7,13 +7,15 @@ the sat backend and on cpsat (whose solutions a certified run replays in the CNF
 
 For each instance and backend: the plain count's time (``plain s``), the certified run's whole time
 (``cert. s``: its search, then a fresh solver refuting formula, blocking and cut clauses with a DRAT
-proof, and the certificate checked: blocking and cut clauses justified, blocked assignments checked to
-be models, orbits expanded and proved, the proofs checked), the proof's size and steps, gridsat's check
-time, the ratio of the check to the plain run (target: at most 5) and of the certified run to the plain
-one (target: at most 2), and the same ratio in CPU seconds (``plain cpu``, ``cert. cpu``: the process's,
-every thread's), which a loaded machine disturbs less than wall time. A certified run checks
-``proof.drat`` on a second thread beside its other checks (``solvers.proof.certificate.judge``): on two
-free cores the wall ratio gains from that overlap, the CPU ratio does not (the output says so).
+proof, or, under symmetry breaking, the formula without it and every orbit member, and the certificate
+checked: blocking and cut clauses justified, blocked assignments checked to be models, orbits expanded,
+the proof checked), the proof's size and steps, gridsat's check time, the ratio of the check to the plain
+run (target: at most 5) and of the certified run to the plain one (target: at most 2), and the same ratio
+in CPU seconds (``plain cpu``, ``cert. cpu``: the process's, every thread's), which a loaded machine
+disturbs less than wall time. A certified run checks its proof (``proof.drat``, or ``orbits.drat`` alone
+where the orbits are proved) on a second thread beside its other checks
+(``solvers.proof.certificate.judge``): on two free cores the wall ratio gains from that overlap, the CPU
+ratio does not (the output says so).
 The checker's kernels are compiled (or loaded from numba's cache), and every puzzle, solver and proof
 module imported (one untimed plain and one untimed certified run of each small target), before the
 clock: the times are the runs' own. The small
@@ -70,6 +72,21 @@ in this session), so the prime-grid ratios are rough; the certified CPU seconds 
 at the end of each call while it traces one: 17 CPU s of search against 2.1 s without, same conflicts).
 The small targets, after: CPU ratios 2.1x to 5.0x (before 1.6x to 4.8x: a second solver loaded with the
 formula is a fixed cost of a few milliseconds). Certified/plain at most 2x is not met.
+
+Measured loaded, 2026-11-28, on 001a49a ("before") and after two changes ("after": under proved orbits,
+``orbits.drat`` alone proves the count, so the formula with the breaking is neither refuted nor its proof
+checked; cut and cube clauses evaluated on the model propagation on the formula finds, not propagated),
+run in turn twice each on the shared two-core machine at load 8 to 11. This script's ``--large --repeat 1``
+rows moved by up to 1.7x between two runs of the same code (prime-grid 4x4 certified: 2.09 and 2.65 CPU s
+before, 1.81 and 3.15 after), so the prime-grid rows below are the least CPU seconds of five plain and five
+certified ``gridsat.count`` calls in one process (as ``measure`` calls it), the tours' one run of each:
+
+    target, loaded            plain cpu       cert. cpu before   cert. cpu after   cpu ratio after   proof steps
+    prime-grid 3x4            0.025 to 0.039  0.139, 0.133       0.116, 0.116      3.0x to 4.3x      4,487 -> 2,817
+    prime-grid 4x4            0.23 to 0.24    2.17, 2.26         1.80, 1.89        7.6x, 8.2x        68,270 -> 45,513
+    knights 6x6 closed        4.4 to 5.8      25.6, 29.1         24.9, 26.8        5.3x, 6.1x        107,772
+
+Certified/plain at most 2x is still not met; docs/howto/certify.md ("The cost") says where the rest goes.
 """
 from __future__ import annotations
 
@@ -182,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--large", action="store_true", help="also the large targets (sat backend; minutes)")
     args = parser.parse_args(argv)
     warm_up_runs()
-    print("# cert. s: wall time, proof.drat checked on a second thread beside the other checks (an overlap); "
+    print("# cert. s: wall time, the proof checked on a second thread beside the other checks (an overlap); "
           "cert. cpu: CPU seconds of every thread, no overlap counted")
     print(f"{'instance':<40} {'backend':<7} {'count':>6} {'certified':>9} {'proof bytes':>12} {'steps':>8} "
           f"{'plain s':>8} {'cert. s':>8} {'check s':>8} {'check/plain':>11} {'cert./plain':>11} "

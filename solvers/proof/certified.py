@@ -47,7 +47,7 @@ from gridsat.solvers.proof.certificate import (
     write,
 )
 from gridsat.solvers.proof.claim import Certify
-from gridsat.solvers.proof.orbits import OrbitCount, unbroken_of
+from gridsat.solvers.proof.orbits import OrbitCount, Unbroken, unbroken_of
 
 # Options of a solver that refutes a whole clause set (``prover``). CaDiCaL's inprocessing (vivification,
 # probing, subsumption, elimination) writes lemmas of its own, each one the checker must check: without it,
@@ -118,15 +118,22 @@ class Recorder:
     def finish(self) -> Judgement:
         """Refute the clause set now (the search's final answer was "unsatisfiable"), judge the certificate,
         keep it."""
-        failure = refute(self.certificate, self.certificate.identity.solver,
-                         "the proof's solver found a model the search did not block")
-        counted = None if failure else prove_orbits(self.certificate, self.puzzle, self.instance)
-        self.verdict = judge(self.certificate, self.puzzle, self.instance, counted)
-        if failure:
-            self.verdict = replace(self.verdict, certified=False, failure=failure)
+        failure, counted = prove(self.certificate, self.puzzle, self.instance,
+                                 "the proof's solver found a model the search did not block")
+        self.verdict = ranked(judge(self.certificate, self.puzzle, self.instance, counted), failure)
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
+
+
+def ranked(verdict: Judgement, failure: str) -> Judgement:
+    """The verdict with ``failure``, why ``prove`` made no proof, named in the proof's place: the check then
+    found the proof missing, unless it failed before that (on the evidence: ``judge``'s order)."""
+    if not failure:
+        return verdict
+    missing = verdict.failure.endswith((".drat is missing", ".lrat is missing"))
+    first = verdict.failure if verdict.failure and not missing else failure
+    return replace(verdict, certified=False, failure=first)
 
 
 def refute(certificate: Certificate, solver: str, missed: str) -> str:
@@ -181,21 +188,35 @@ def refutation(solver: str, clauses: list[list[int]],
                 return Refutation(closed(proof_of(oracle), proof_format(solver)))
 
 
-def prove_orbits(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> OrbitCount | None:
+def prove(certificate: Certificate, puzzle: Puzzle, instance: Instance, missed: str) -> tuple[str, OrbitCount | None]:
+    """The proof a certificate's count rests on, made now by a fresh proof-writing solver, and why it could
+    not be made (empty: made), in the solver's format (``proof_format``). Where the orbits are proved
+    (``Certificate.proves_orbits``), the orbits proof alone (``orbits.lrat``): the orbits' members are every
+    solution of the formula without the breaking, which proves the count by itself, so the formula with the
+    breaking is not refuted too (``proof.lrat``: one refutation and one check fewer). Else ``proof.lrat``
+    (``refute``). The orbits as expanded, for ``judge`` (None: none)."""
+    certificate.proof_format = proof_format(certificate.identity.solver)
+    if certificate.proves_orbits and certificate.unbroken is not None:
+        return prove_orbits(certificate, certificate.unbroken, puzzle, instance, missed)
+    return refute(certificate, certificate.identity.solver, missed), None
+
+
+def prove_orbits(certificate: Certificate, unbroken: Unbroken, puzzle: Puzzle, instance: Instance,
+                 missed: str) -> tuple[str, OrbitCount]:
     """Prove that the orbits of the solutions blocked hold every solution of the formula without symmetry
     breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked. If it
-    finds a model instead, the breaking lost an orbit: no proof, and ``judge`` refuses the certificate.
-    The orbits as expanded, for ``judge`` (None when none are proved)."""
-    unbroken = certificate.unbroken
-    if unbroken is None or not certificate.proves_orbits:
-        return None
+    finds a model instead, a solution lies in no orbit (``missed``, with the solution; the breaking lost an
+    orbit, or the search a leader): no proof. The orbits as expanded, for ``judge``."""
     counted = orbit_count(certificate, puzzle, instance)
     if counted.failure:
-        return counted  # judged and named next
-    done = refutation(certificate.identity.solver, [*unbroken.formulation.cnf.clauses, *counted.members])
-    if done.model is None:
-        unbroken.proof, unbroken.members = done.proof, counted.members
-    return counted
+        return "", counted  # judged and named next
+    full = unbroken.formulation
+    done = refutation(certificate.identity.solver, [*full.cnf.clauses, *counted.members])
+    if done.model is not None:
+        solution = full.decode(full.values(done.model))
+        return f"{missed} (in no orbit of the solutions blocked): {dumps(solution)[:80]}", counted
+    unbroken.proof, unbroken.members = done.proof, counted.members
+    return "", counted
 
 
 def prover(solver: str, clauses: list[list[int]]) -> Any:

@@ -94,18 +94,23 @@ NOT_ONE, NO_MODEL = "not one", "no model"
 
 
 def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], projection: list[int] | None,
-                      models: bool = True) -> tuple[str, int] | None:
+                      models: bool = True, extra: list[list[int]] | None = None) -> tuple[str, int] | None:
     """The first blocking clause that is not justified, as (``NOT_ONE`` or ``NO_MODEL``, its 1-based index),
-    or None: with ``projection``, first a short one that ``first_not_one`` refuses; then (``models``) the
-    first whose assignment is no model (``first_non_model``). One propagation pass serves both."""
+    or None: with ``projection``, first a short one that ``first_not_one`` refuses, by propagation on
+    ``clauses``; then (``models``) the first whose assignment is no model (``first_non_model``) of
+    ``clauses`` and ``extra`` (a cube's, cut clauses: evaluated on the model propagation on ``clauses``
+    found, and searched for with all of them where that model fails one). One propagation pass serves both."""
     from pysat.solvers import Solver
 
     flat, starts = flatten(blocking)
     sizes = np.diff(starts)
     fixes = sizes < len(projection) if projection is not None else np.zeros(len(blocking), np.bool_)
-    top = max(max(projection or [0]), int(np.abs(flat).max()) if len(flat) else 0)
+    extra = extra or []
+    top = max(max(projection or [0]), int(np.abs(flat).max()) if len(flat) else 0,
+              max((abs(lit) for clause in extra for lit in clause), default=0))
     formula = from_lists(clauses)
-    found = Propagation(formula, top).settle(blocking, projection, fixes, models, negated=True)
+    found = Propagation(formula, top).settle(blocking, projection, fixes, models, negated=True,
+                                             extra=from_lists(extra))
     not_one = np.flatnonzero(fixes & ((found == CONFLICT) | (found == OPEN_PROJECTION)))
     if len(not_one):
         return NOT_ONE, int(not_one[0]) + 1
@@ -114,12 +119,13 @@ def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], proje
     if not (found == PARTIAL).any():
         failing = np.flatnonzero(found != MODEL)
         return (NO_MODEL, int(failing[0]) + 1) if len(failing) else None
-    with Solver(name=FINDER, bootstrap_with=clauses) as solver:
+    whole = from_lists([*clauses, *extra]) if extra else formula
+    with Solver(name=FINDER, bootstrap_with=[*clauses, *extra]) as solver:
         for i, (clause, status) in enumerate(zip(blocking, found, strict=True), 1):
             if status == PARTIAL:
                 assumed = [-lit for lit in clause]
                 model = solver.get_model() if solver.solve(assumptions=assumed) else None
-                status = MODEL if model and set(assumed) <= set(model) and satisfies(formula, model) else CONFLICT
+                status = MODEL if model and set(assumed) <= set(model) and satisfies(whole, model) else CONFLICT
             if status != MODEL:
                 return NO_MODEL, i
     return None

@@ -10,11 +10,12 @@ the breaking kept a member of every orbit. So a certificate of such a run also h
   member is checked like a blocked assignment (a model, a solution the rule verifier accepts), no two
   members of all the orbits are the same solution (so the orbits are disjoint), and each orbit has as
   many members as the run counted for it (``images``);
-* a second proof, ``orbits.drat``, that the unbroken formula with a blocking clause for every member of
-  every orbit is unsatisfiable: those members are all its solutions. Where that formula blocks by true
-  variables (``block_true_only``), a member's clause names its true variables only, and unit propagation
-  on the formula must set every other projection variable false (``certificate.members_failure``): on
-  prime-grid 4x4 the proof is then 1.3 MB and 45,096 steps instead of 43 MB and 139,173.
+* a second proof, ``orbits.lrat`` (``orbits.drat`` from a DRAT solver), that the unbroken formula with a
+  blocking clause for every member of every orbit is unsatisfiable: those members are all its solutions.
+  Where that formula blocks by true variables (``block_true_only``), a member's clause names its true
+  variables only, and unit propagation on the formula must set every other projection variable false
+  (``certificate.members_failure``): on prime-grid 4x4 the DRAT proof is then 1.3 MB and 45,096 steps
+  instead of 43 MB and 139,173.
 
 Then the count, the sum of the orbits' sizes, is proved without trusting the symmetry breaking. A part of a
 split run (a cube) gets no such proof, as its orbits leave its cube (``solvers.proof.whole`` proves the
@@ -75,7 +76,7 @@ def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding:
     if full is None:
         return None
     formulation = puzzle.cnf(instance, full)
-    # A lazy formula's models need cuts before they are solutions, which orbits.drat does not keep.
+    # A lazy formula's models need cuts before they are solutions, which the orbits proof does not keep.
     return None if formulation.images is not None or formulation.refine is not None else Unbroken(group, formulation)
 
 

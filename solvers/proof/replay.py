@@ -24,7 +24,7 @@ from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
-from gridsat.solvers.proof.certified import prove_orbits, refute
+from gridsat.solvers.proof.certified import prove
 from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.proof.orbits import blocked_values, unbroken_of
 
@@ -132,8 +132,11 @@ class CpsatReplay:
 
     def finish(self) -> Judgement:
         """Block CP-SAT's solutions, refute the rest with a DRAT proof, judge the certificate and keep it."""
-        failure = self.block() or self.refute()
-        counted = None if failure else prove_orbits(self.certificate, self.puzzle, self.instance)
+        failure = self.block()
+        counted = None
+        if not failure:
+            failure, counted = prove(self.certificate, self.puzzle, self.instance,
+                                     "the CNF has a solution CP-SAT did not report")
         self.verdict = judge(self.certificate, self.puzzle, self.instance, counted)
         if not failure and self.verdict.solutions != self.reported:
             failure = f"CP-SAT reported {self.reported} solutions, the certificate stands for {self.verdict.solutions}"
@@ -142,8 +145,3 @@ class CpsatReplay:
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
         return self.verdict
-
-    def refute(self) -> str:
-        """The DRAT proof that the CNF, cube, blocking clauses and cuts are unsatisfiable; why not, when the
-        solver finds a solution CP-SAT did not report."""
-        return refute(self.certificate, PROVER, "the CNF has a solution CP-SAT did not report")
