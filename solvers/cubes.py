@@ -4,10 +4,10 @@ A part is the original run restricted in a way every solution satisfies for exac
 
 - formulation backends (cpsat, sat): ``fixed`` gives values to a prefix of the formulation's primary
   variables (in the order the formulation declares them: first cells, first mats, first moves).
-  The parts are the *distinct projections of the solution space onto that prefix*, enumerated by
-  the solver itself with blocking constraints until none is left, so they are disjoint (distinct
+  The parts are the assignments of that prefix a *relaxation* allows (cpsat: what the constraints imply
+  about the prefix alone; sat: what unit propagation does not refute), so they are disjoint (distinct
   assignments of the same variables) and together exhaustive (every solution projects onto one of
-  them) by construction. The prefix grows (by half, then bisecting) until there are at least
+  them) by construction; a few may hold no solution. The prefix grows (by half, then bisecting) until there are at least
   ``target`` parts but not more than ``cap``.
 - the reference backend: the search tree's decisions at ``depth`` are numbered in search order
   (the algorithms are deterministic); a part owns the decisions numbered ``lo <= n < hi`` and
@@ -41,8 +41,8 @@ RESPLIT = "split again"  # why a part's run stopped: the parent split it again
 
 
 # A prefix that gives ``target`` to CLOSE x ``target`` parts is taken: coming closer means bisecting
-# between two prefixes whose projections are the most numerous asked yet, each enumerated by a solver
-# call per projection (prime-grid 5x5 sat, a first split of 32: 0.34 s with it, 0.1 s without), while
+# between two prefixes whose projections are the most numerous asked yet (prime-grid 5x5 sat, a first
+# split of 32, when each projection cost a solver call: 0.34 s with it, 0.1 s without), while
 # the parts wait in the parent and are split further as the run's length says (solvers.splitting.parallel).
 CLOSE = 2
 OVERFLOW = 16  # a part split again whose next key alone gives more than the cap of sub-parts takes up to this x cap

@@ -150,3 +150,25 @@ def test_a_worker_builds_a_runs_cnf_once_for_all_its_parts():
     _, other = load("knights-tour", "5x6", {})
     assert backend.prepare(puzzle, other, replace(request, part=parts[0])).formulation is not searches[0].formulation
     assert backend.prepare(puzzle, board, request).formulation is not searches[0].formulation
+
+
+def test_a_split_keeps_every_prefix_unit_propagation_leaves_and_no_other():
+    """The sat split's relaxation: x1 xor x2, x2 -> x3, and x3 -> (an unsatisfiable 2-SAT core over a, b) that
+    propagation alone does not refute. Its prefixes are the three assignments propagation leaves, of which only
+    one holds a solution: a part may count nothing, but no solution's prefix is missing."""
+    from pysat.solvers import Solver
+
+    from gridsat.solvers.backends.sat import PROPAGATOR, propagated_projections
+
+    x1, x2, x3, a, b = 1, 2, 3, 4, 5
+    core = [[-x3, a, b], [-x3, a, -b], [-x3, -a, b], [-x3, -a, -b]]
+    clauses = [[x1, x2], [-x1, -x2], [-x2, x3], *core]
+    with Solver(name=PROPAGATOR, bootstrap_with=clauses) as oracle:
+        found = propagated_projections(oracle, [x1, x2, x3], [], 8, Stop())
+        assert found is not None and sorted(found) == [(0, 1, 1), (1, 0, 0), (1, 0, 1)]
+        assert propagated_projections(oracle, [x1, x2, x3], [], 2, Stop()) is None  # over the limit
+        assert sorted(propagated_projections(oracle, [x2, x3], [x1], 8, Stop()) or []) == [(0, 0), (0, 1)]  # x1 assumed
+        assert sorted(propagated_projections(oracle, [-x1, x3], [], 8, Stop()) or []) == [(0, 0), (0, 1), (1, 1)]
+    with Solver(name="cadical195", bootstrap_with=clauses) as exact:
+        solutions = {tuple(int(v in model) for v in (x1, x2, x3)) for model in exact.enum_models()}
+    assert solutions == {(1, 0, 0)} and solutions <= set(found)

@@ -119,8 +119,25 @@ split into 195 parts, the next into 789.
 The sat parent, same load, prime-grid 5x5/1..25 --jobs 2 under cProfile, stopped after 600 s (660,120
 counted, 3,268 parts): processor seconds probe 2.8, parent 25.7 in all (22.9 after its probe), parts
 79.2. By the loaded clock, 254 s of the parent's 600 s went to ``SatSearch.split``'s exact projections,
-one CaDiCaL call per sub-part (16,688 calls, 204 s); reading each model's prefix 11 s. Splitting in
-the parent is the sat lever (a relaxation as cpsat's, or the worker of a part splitting it): not done.
+one CaDiCaL call per sub-part (16,688 calls, 204 s); reading each model's prefix 11 s.
+The sat split now takes a relaxation, as cpsat's does: the prefix assignments unit propagation leaves
+(``propagated_projections``, minicard's ``propagate``, about 4 us a call on prime-grid 5x5 against
+CaDiCaL's 60 us). Loaded machine (load 6 to 9, 2026-11-28), processor seconds, side by side in one
+process: a prefix of 50 variables of prime-grid 5x5/1..25 gives 1,850 parts in 0.056 s against 1,249
+exact projections in 4.92 s (40 variables: 704 in 0.019 s against 484 in 2.18 s). The 704 parts
+(220 of them empty, 1.55 s in all) counted one after another took 34.5 s, the whole count 51.8 s
+(the other order: 35.4 s and 48.1 s): the one solver of a whole count carries every blocking clause.
+One split run after the change, same load: sat --jobs 1 44.06 s; --jobs 2 probe 3.22 s, parent 6.02 s
+in all (2.80 s after its probe; 5.15 s in the quiet run above), parts 48.07 s (23.24 s and 24.83 s),
+2,357 final parts (203 split again while running, by the loaded clock), the largest 0.3% of the part
+time; the 100-worker replay 80.5x (73.8x over --jobs 1's processor seconds); the work 1.16x --jobs
+1's, 1.57x on free cores. Not changed, and why 1.9x on sat is out of reach as it stands: a kept
+probe searches alone at least ``SHORT`` (3.2 s), so with --jobs 1 at 35.4 s and no other cost, two
+cores end at 3.2 + 32.2 / 2 = 19.3 s, 1.83x; a probe of at most about 1.8 s is needed, which
+splits counts of 2 to 3 s (prime-grid 4x5 on sat, the short-count target), not measurable here.
+On the quiet machine the parts took 1.2x the processor seconds of --jobs 1's search after the probe
+on both backends (cpsat 74.2 s for 61.8 s, sat 39.1 s for 32.2 s): ``--ceiling sat cpsat`` (two
+copies of a count at once) says how much of that two busy virtual cores cost each other.
 """
 
 from __future__ import annotations
