@@ -172,3 +172,17 @@ def test_a_split_keeps_every_prefix_unit_propagation_leaves_and_no_other():
     with Solver(name="cadical195", bootstrap_with=clauses) as exact:
         solutions = {tuple(int(v in model) for v in (x1, x2, x3)) for model in exact.enum_models()}
     assert solutions == {(1, 0, 0)} and solutions <= set(found)
+
+
+def test_a_split_ends_where_the_formula_fixes_a_prefix_variable_at_the_root():
+    """A unit clause fixes x1 before any assumption: propagate never names it (it names what it set after the
+    assumptions), so the backtracker must count an assumed literal as known, or it branches on x1 forever
+    (the run that planted this grew to 24 GB before the kernel killed it)."""
+    from pysat.solvers import Solver
+
+    from gridsat.solvers.backends.sat import PROPAGATOR, propagated_projections
+
+    with Solver(name=PROPAGATOR, bootstrap_with=[[1], [-2, 3]]) as oracle:
+        found = propagated_projections(oracle, [1, 2, 3], [], 8, Stop())
+        assert found is not None and sorted(found) == [(1, 0, 0), (1, 0, 1), (1, 1, 1)]
+        assert sorted(propagated_projections(oracle, [2, 3], [1], 8, Stop()) or []) == [(0, 0), (0, 1), (1, 1)]

@@ -370,7 +370,10 @@ def propagated_projections(oracle: Any, trues: list[int], assumed: list[int], li
         consistent, implied = oracle.propagate(assumptions=assumed + decided)
         if not consistent:
             continue
-        known = set(implied)
+        # the assumptions too: a solver's propagate names only what it set after them, never a literal the
+        # formula fixes at the root (a unit clause) even when assumed, which would otherwise be branched on
+        # again and again
+        known = {*implied, *assumed, *decided}
         values = []
         for lit in trues:
             if lit in known or -lit in known:
