@@ -94,8 +94,7 @@ def assignments(primary: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
     """Every partial assignment of at most ``k`` of ``primary``, smallest first (the empty one too)."""
     for size in range(min(k, len(primary)) + 1):
         for chosen in itertools.combinations(primary, size):
-            for signs in itertools.product((1, -1), repeat=size):
-                yield tuple(s * v for s, v in zip(signs, chosen, strict=True))
+            yield from itertools.product(*((v, -v) for v in chosen))  # signs as product((1, -1)) orders them
 
 
 def guarded(clauses: list[list[int]], guard: int) -> list[list[int]]:
