@@ -289,7 +289,11 @@ def test_damaged_results_files_are_refused_and_kept(lines):
             pass
         else:
             assume(False)  # readable (blank lines, a torn last line): resumed, not refused
-        refused(["bench", "smoke", "--out", str(out)], ["results.jsonl"])
+        # A suite of one run: the refusal comes after the plan, and the smoke suite's plan formulates
+        # every configuration (0.7 s an example).
+        suite = Path(tmp) / "one.toml"
+        suite.write_text('[[entry]]\npuzzle = "tatami"\ninstances = ["3x4"]\nbackends = ["cpsat"]\n')
+        refused(["bench", str(suite), "--out", str(out)], ["results.jsonl"])
         assert (out / "results.jsonl").read_bytes() == data  # never overwritten
         assert sorted(p.name for p in out.iterdir()) == ["results.jsonl"]
 

@@ -19,12 +19,10 @@ from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(out), str(ROOT)], check=True, capture_output=True, timeout=300)
-    [built] = out.glob("gridsat-*.whl")
-    return built
+def wheel(release: tuple[Path, Path, str]) -> Path:
+    """The release's wheel, built from its sdist as ``pip install .`` builds one from the source: one
+    build serves every test here (a second, by ``pip wheel``, cost seconds and checked nothing more)."""
+    return release[1]
 
 
 def test_the_wheel_holds_one_top_level_package(wheel: Path) -> None:

@@ -53,16 +53,19 @@ def read_all(screen: BinaryIO, into: bytearray) -> None:
         pass
 
 
-@pytest.mark.slow  # counts prime-grid 5x5/1..25 (about 14 s on two workers), then twice for 3 s
+@pytest.mark.slow  # counts prime-grid 4x5/1..21 (about 6 s of search on two workers), then 5x5/1..25 twice for 3 s
 def test_a_terminal_sees_the_line_and_a_pipe_or_quiet_does_not() -> None:
-    # A count long enough to split after its probe (3.2 s of search on two workers), so that the line
-    # shows its parts: the 6x6 closed tours (2.5 s) now run alone.
+    # The terminal run: a count long enough to split after its probe, so that the line shows its parts.
+    # Eight parts named: its probe runs alone about 1 + 40 x a part's start-up seconds (1.1 to 2.6 s) of
+    # the count's 6 s; by default at least 3.2 s, which needed the 5x5/1..25 count (28 s) to be sure of a split.
+    split = [sys.executable, "-m", "gridsat", "count", "prime-grid", "4x5", "-p", "max=21", "--backend", "sat",
+             "--jobs", "2", "--parts", "8"]
     command = [sys.executable, "-m", "gridsat", "count", "prime-grid", "5x5", "-p", "max=25", "--backend", "sat",
                "--jobs", "2"]
-    # The runs that must draw nothing stop after 3 s: the line, redrawn a few times a second, would be
-    # there by then. The terminal run counts to its end, so that it has split and its line shown parts
-    # however long its probe takes on a busy machine (a time limit, even one scaled by the load, ended
-    # some runs before their workers started).
+    # The runs that must draw nothing stop after 3 s, in a count that takes longer: the line, redrawn a
+    # few times a second, would be there by then. The terminal run counts to its end, so that it has
+    # split and its line shown parts however long its probe takes on a busy machine (a time limit, even
+    # one scaled by the load, ended some runs before their workers started).
     briefly = ["--time-limit", "3"]
     seen = {}
     for quiet in ([], ["--quiet", *briefly]):
@@ -73,14 +76,14 @@ def test_a_terminal_sees_the_line_and_a_pipe_or_quiet_does_not() -> None:
             drawn = bytearray()
             reader = threading.Thread(target=read_all, args=(screen, drawn), daemon=True)
             reader.start()
-            done = subprocess.run(command + quiet, stdout=subprocess.PIPE, stderr=terminal, text=True,
-                                  timeout=patience(300), cwd=ROOT)
+            done = subprocess.run(command + quiet if quiet else split, stdout=subprocess.PIPE, stderr=terminal,
+                                  text=True, timeout=patience(300), cwd=ROOT)
             os.close(terminal)
             reader.join(timeout=patience(30))
-        assert COUNTED.fullmatch(done.stdout) if quiet else done.stdout == "917848\n", done.stdout
+        assert COUNTED.fullmatch(done.stdout) if quiet else done.stdout == "50784\n", done.stdout
         seen["--quiet" in quiet] = bytes(drawn).decode()
     assert "solutions" in seen[False] and "parts " in seen[False] and "elapsed" in seen[False]
-    assert "\r\x1b[K# prime-grid 5x5/1..25 on sat" in seen[False], "the line is cleared before the timing"
+    assert "\r\x1b[K# prime-grid 4x5/1..21 on sat" in seen[False], "the line is cleared before the timing"
     assert "solutions" not in seen[True]
     piped = subprocess.run(command + briefly, capture_output=True, text=True, timeout=patience(120), cwd=ROOT)
     assert COUNTED.fullmatch(piped.stdout), piped.stdout

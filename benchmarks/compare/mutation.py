@@ -4,6 +4,7 @@ encoding choice once, timed, with the scores table the README publishes.
     python -m gridsat.benchmarks.compare.mutation                 # --jobs 2, the default sample per run
     python -m gridsat.benchmarks.compare.mutation --puzzles tatami,nqueens --backends sat
     python -m gridsat.benchmarks.compare.mutation --json runs.json   # every run's report, for programs
+    python -m gridsat.benchmarks.compare.mutation --mutants 20       # a seeded sample of 20 a run (a quick check)
 
 Each run is ``gridsat mutate PUZZLE --backend B --jobs N``: every mutant when an encoding space has at
 most 1,000, else a seeded sample of 1,000 (``--mutants all`` judges every one). Targets: the whole run
@@ -23,7 +24,7 @@ from collections.abc import Callable
 
 import gridsat
 from gridsat.api import MUTATE_BACKENDS
-from gridsat.arguments import Parser, percent, positive_int
+from gridsat.arguments import Parser, count_or_all, percent, positive_int
 from gridsat.models import get_puzzle, names
 from gridsat.models.errors import GridsatError
 from gridsat.output import check_output, write_output
@@ -99,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated (default cpsat,sat)")
     parser.add_argument("--jobs", type=positive_int, default=2, metavar="N",
                         help="worker processes per run (default 2)")
+    parser.add_argument("--mutants", type=count_or_all, metavar="N",
+                        help="a seeded sample of N mutants per run, or 'all' (default: every mutant when there are "
+                             "at most 1000, else a sample of 1000)")
     parser.add_argument("--fail-under", type=percent, default=0.0, metavar="P",
                         help="exit 1 when an encoding scores below P percent (default 0: report only)")
     parser.add_argument("--json", metavar="FILE", help="write every run's report (as --json prints it) to FILE")
@@ -114,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for puzzle in args.puzzles:
             for backend in args.backends:
-                report = gridsat.mutate(puzzle, backend=backend, jobs=args.jobs)
+                report = gridsat.mutate(puzzle, backend=backend, mutants=args.mutants, jobs=args.jobs)
                 reports.append(report)
                 print(line(report), flush=True)
     except KeyboardInterrupt:

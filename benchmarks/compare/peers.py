@@ -10,8 +10,10 @@ undirected path is one such cycle through the hub). Both counts are undirected, 
 ``--up-to reversal``; each row checks that the two agree. Each tool is timed from the board's text to the
 count, in a child process of its own that has counted the 3x4 board first (imports and the frontier's
 compiled kernels loaded), and that this script waits for at most ``--time-limit`` seconds (graphillion
-cannot be stopped from within). graphillion is optional (``pip install 'gridsat[peers]'``): without it the script
-says so and stops with status 2.
+cannot be stopped from within). A tool's child counts one board after another (each process start
+loads gridsat, OR-Tools and numba again: seconds a board on a busy machine), and a child that ran
+out of time is ended and a new one started for the next board. graphillion is optional (``pip install
+'gridsat[peers]'``): without it the script says so and stops with status 2.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import gridsat
 from gridsat.models.knights_tour.board import Board
@@ -62,14 +65,35 @@ def timed(count: Callable[[str, bool], int], text: str, closed: bool) -> tuple[i
     return found, time.perf_counter() - started
 
 
-def in_child(count: Callable[[str, bool], int], text: str, closed: bool, limit: float) -> tuple[int | None, float]:
-    """``count`` timed in a child process, or (None, limit) when it takes longer than ``limit`` seconds."""
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        pending = pool.apply_async(timed, (count, text, closed))
+class Child:
+    """One tool's child process, kept from board to board; ended when a count runs out of time (and
+    started again for the next board)."""
+
+    def __init__(self, count: Callable[[str, bool], int]) -> None:
+        self.count = count
+        self.pool: Any = None
+
+    def __enter__(self) -> Child:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.end()
+
+    def end(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+    def timed(self, text: str, closed: bool, limit: float) -> tuple[int | None, float]:
+        """``count`` timed in the child process, or (None, limit) when it takes longer than ``limit`` seconds."""
+        if self.pool is None:
+            self.pool = multiprocessing.get_context("spawn").Pool(1)
+        pending = self.pool.apply_async(timed, (self.count, text, closed))
         try:
             return pending.get(timeout=limit)
         except multiprocessing.TimeoutError:
-            pool.terminate()
+            self.end()
             return None, limit
 
 
@@ -77,16 +101,21 @@ def compare(boards: tuple[tuple[str, bool], ...], limit: float) -> list[str]:
     """One line per board: both counts, both times, graphillion's time over the frontier's, and agreement."""
     frontier_count("3x4", False)  # numba's kernels compiled into its cache before any child loads them
     lines = [f"{'board':<12}{'tours':>16}{'frontier s':>12}{'graphillion s':>15}{'ratio':>8}  agree"]
-    for text, closed in boards:
-        theirs, their_time = in_child(graphillion_count, text, closed, limit)
-        ours, our_time = in_child(frontier_count, text, closed, limit)
-        ratio = f"{their_time / our_time:.1f}x" if ours is not None and theirs is not None else "-"
-        agree = "yes" if ours == theirs else "NO" if None not in (ours, theirs) else "-"
-        shown = ours if ours is not None else theirs
-        name = f"{text} {'closed' if closed else 'open'}"
-        lines.append(f"{name:<12}{shown if shown is not None else '-':>16}{our_time:>12.2f}{their_time:>15.2f}"
-                     f"{ratio:>8}  {agree}")
+    with Child(graphillion_count) as their_child, Child(frontier_count) as our_child:
+        lines += [row(text, closed, their_child.timed(text, closed, limit), our_child.timed(text, closed, limit))
+                  for text, closed in boards]
     return lines
+
+
+def row(text: str, closed: bool, their_run: tuple[int | None, float], our_run: tuple[int | None, float]) -> str:
+    """A board's line: both counts, both times, the ratio, and whether the counts agree."""
+    (theirs, their_time), (ours, our_time) = their_run, our_run
+    ratio = f"{their_time / our_time:.1f}x" if ours is not None and theirs is not None else "-"
+    agree = "yes" if ours == theirs else "NO" if None not in (ours, theirs) else "-"
+    shown = ours if ours is not None else theirs
+    name = f"{text} {'closed' if closed else 'open'}"
+    return (f"{name:<12}{shown if shown is not None else '-':>16}{our_time:>12.2f}{their_time:>15.2f}"
+            f"{ratio:>8}  {agree}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,9 +10,11 @@ as a bug in the encoding's code would.
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import zlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gridsat.models.constraints import origins_of
@@ -68,12 +70,19 @@ class Built:
     # Every mutant of a family asks for its members, and each operator for the same selections: kept.
     _members: dict[str, list[int]] = field(default_factory=dict, repr=False)
     _chosen: dict[tuple[str, str], list[int]] = field(default_factory=dict, repr=False)
+    _messages: dict[str, list[Any]] = field(default_factory=dict, repr=False)
 
     def members(self, family: str) -> list[int]:
         if not self._members:
             for i, f in enumerate(self.families):
                 self._members.setdefault(f, []).append(i)
         return self._members.get(family, [])
+
+    def messages(self, family: str) -> list[Any]:
+        """The constraint messages of ``family``'s members (CP-SAT): every operator asks for them."""
+        if family not in self._messages:
+            self._messages[family] = [self.proto.constraints[i] for i in self.members(family)]
+        return self._messages[family]
 
     def chosen(self, family: str, selector: str) -> list[int]:
         """The members of ``family`` that ``selector`` picks."""
@@ -111,11 +120,17 @@ def build(puzzle: Puzzle, instance: Instance, kind: str, encoding: Any) -> Built
 
 
 def to_message(model: Any) -> Any:
-    """A CP-SAT model as a ``cp_model_pb2.CpModelProto`` (the protobuf API reads and edits constraints)."""
-    from google.protobuf import text_format
+    """A CP-SAT model as a ``cp_model_pb2.CpModelProto`` (the protobuf API reads and edits constraints).
+
+    It goes through protobuf's binary form in a file (OR-Tools' model hands out no bytes): protobuf's
+    text parser is pure Python, and reading the model's text took three quarters of a mutation run."""
     from ortools.sat import cp_model_pb2
 
-    return text_format.Parse(str(model.Proto()), cp_model_pb2.CpModelProto())
+    with tempfile.TemporaryDirectory(prefix="gridsat-model-") as folder:
+        path = Path(folder, "model.pb")  # not .txt: export_to_file writes the binary form
+        if not model.export_to_file(str(path)):
+            raise OSError(f"OR-Tools could not write the model to {path}")
+        return cp_model_pb2.CpModelProto.FromString(path.read_bytes())
 
 
 def var_of(ref: int) -> int:
@@ -395,7 +410,7 @@ def applies(operator: str, kind: str, family: str, built: Built) -> bool:
         return operator in LAZY_OPERATORS or any(
             CLAUSE_OPS[operator](list(c), list(c)) != list(c) or operator == "add-literal"
             for c in (built.formulation.cnf.clauses[i] for i in built.members(family)))
-    messages = [built.proto.constraints[i] for i in built.members(family)]
+    messages = built.messages(family)
     if operator == "drop":
         return bool(messages)
     if operator == "drop-arc":

@@ -94,8 +94,7 @@ def assignments(primary: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
     """Every partial assignment of at most ``k`` of ``primary``, smallest first (the empty one too)."""
     for size in range(min(k, len(primary)) + 1):
         for chosen in itertools.combinations(primary, size):
-            for signs in itertools.product((1, -1), repeat=size):
-                yield tuple(s * v for s, v in zip(signs, chosen, strict=True))
+            yield from itertools.product(*((v, -v) for v in chosen))  # signs as product((1, -1)) orders them
 
 
 def guarded(clauses: list[list[int]], guard: int) -> list[list[int]]:
@@ -142,6 +141,11 @@ class Implied:
         self.clauses = [*constraint.clauses, *([v, -v] for v in self.primary)]
         self.models = self.projected()
         self.solver = Solver(name=SOLVER, bootstrap_with=self.clauses) if self.models is None else None
+        # The models as bit sets, one per primary literal (bit j: model j sets it), so that the models an
+        # assignment fits are a few integer ANDs rather than a subset test per model and assignment.
+        self.fits = {lit: sum(1 << j for j, model in enumerate(self.models) if lit in model)
+                     for v in self.primary for lit in (v, -v)} if self.models is not None else {}
+        self.every = (1 << len(self.models)) - 1 if self.models is not None else 0
 
     def __enter__(self) -> Implied:
         return self
@@ -170,14 +174,19 @@ class Implied:
         """A primary literal (or ``CONFLICT``) the clauses imply under ``assumption`` and ``derived`` lacks."""
         if self.models is None:
             return self.asked(list(assumption), derived, only_conflict)
-        given = set(assumption)
-        fitting = [model for model in self.models if given <= model]
+        fitting = self.every
+        for lit in assumption:
+            fitting &= self.fits[lit]
         if not fitting:
             return CONFLICT
         if only_conflict:
             return None
-        common = frozenset.intersection(*fitting)
-        return next((lit for v in self.primary for lit in (v, -v) if lit in common and lit not in derived), None)
+        for v in self.primary:  # every model sets v one way: all fitting models set v, none, or some
+            on = fitting & self.fits[v]
+            lit = v if on == fitting else -v if not on else None
+            if lit is not None and lit not in derived:
+                return lit
+        return None
 
     def asked(self, assumption: list[int], derived: set[int], only_conflict: bool) -> int | None:
         """``shortfall`` by SAT calls: every model found rules out the literals it does not set."""
