@@ -6,22 +6,27 @@ the sat backend and on cpsat (whose solutions a certified run replays in the CNF
     python -m gridsat.benchmarks.compare.certify --large --repeat 1   # and the large ones (sat; minutes)
 
 For each instance and backend: the plain count's time (``plain s``), the certified run's whole time
-(``cert. s``: its search, then a fresh solver refuting formula, blocking and cut clauses with a DRAT
-proof, or, under symmetry breaking, the formula without it and every orbit member, and the certificate
-checked: blocking and cut clauses justified, blocked assignments checked to be models, orbits expanded,
-the proof checked), the proof's size and steps, gridsat's check time, the ratio of the check to the plain
-run (target: at most 5) and of the certified run to the plain one (target: at most 2), and the same ratio
-in CPU seconds (``plain cpu``, ``cert. cpu``: the process's, every thread's), which a loaded machine
-disturbs less than wall time. A certified run checks its proof (``proof.drat``, or ``orbits.drat`` alone
-where the orbits are proved) on a second thread beside its other checks
-(``solvers.proof.certificate.judge``): on two free cores the wall ratio gains from that overlap, the CPU
-ratio does not (the output says so).
+(``cert. s``: its search, then a fresh solver refuting formula, blocking and cut clauses with an LRAT
+proof (DRAT from a solver other than CaDiCaL 1.9.5), or, under symmetry breaking, the formula without it
+and every orbit member, and the certificate checked: blocking and cut clauses justified, blocked
+assignments checked to be models, orbits expanded, the proof checked), the proof's size and steps,
+gridsat's check time, the ratio of the check to the plain run (target: at most 5) and of the certified
+run to the plain one (target: at most 2), and the same ratio in CPU seconds (``plain cpu``, ``cert.
+cpu``: the process's, every thread's), which a loaded machine disturbs less than wall time. A certified
+run checks its proof (``proof.lrat``, or ``orbits.lrat`` alone where the orbits are proved) on a second
+thread beside its other checks (``solvers.proof.certificate.judge``): on two free cores the wall ratio
+gains from that overlap, the CPU ratio does not (the output says so).
 The checker's kernels are compiled (or loaded from numba's cache), and every puzzle, solver and proof
 module imported (one untimed plain and one untimed certified run of each small target), before the
 clock: the times are the runs' own. The small
 targets solve in milliseconds, so their ratios measure a certified run's fixed costs; the large ones
 (``--large``: plain solves of 0.03 s to 8 s, up to 19,724 solutions) measure its cost per solution and
 proof step.
+
+Latest, on two quiet cores (2026-11-28, after LRAT proofs and one proof under proved orbits;
+``--large --repeat 1 --backend sat``, 18 s): check/plain 1.3x to 2.0x (met); certified/plain
+prime-grid 3x4 5.4x (CPU 5.0x), 4x4 7.1x (7.0x), knights-tour 6x6 closed 3.5x (3.6x), with its check
+3.9 s against 7.5 s before (not met: target 2x). docs/howto/certify.md's cost section has the table.
 
 Measured 2026-11-28, the same script run on 2627c06 ("before") and on 3cc3e2c
 ("after"), one after the other, on a shared two-core machine at load 11 to 17 (so the seconds are slow
