@@ -163,13 +163,9 @@ def run(args: argparse.Namespace) -> int:
         lock.release()
 
 
-def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: list[str], scatter: Any,
-               limits: Limits) -> int:
-    """``run`` once the results folder is this run's alone."""
-    results = Results(args.out)
-    results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description),
-                  fresh=args.fresh)
-    err = sys.stderr
+def forget_unmeasured(results: Results, runs: list[Any], err: Any) -> None:
+    """Drop the recorded runs to make again, saying why: made with other code (their fingerprint changed), or
+    lost to the wall clock (their time not known)."""
     stale = results.forget_stale({r.id: fingerprint(r.puzzle, r.backend) for r in runs})
     if stale:
         print(f"note: {len(stale)} recorded runs were made with other code or versions (their fingerprint "
@@ -177,6 +173,16 @@ def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: lis
     if lost := results.forget_lost():
         print(f"note: {lost} recorded runs were killed at the wall clock before their CPU limit (status lost: "
               "their time is not known): they run again", file=err)
+
+
+def run_locked(args: argparse.Namespace, suite: Any, runs: list[Any], notes: list[str], scatter: Any,
+               limits: Limits) -> int:
+    """``run`` once the results folder is this run's alone."""
+    results = Results(args.out)
+    results.start(header(suite.name, {"timeout": limits.timeout, "memory": limits.memory}, suite.description),
+                  fresh=args.fresh)
+    err = sys.stderr
+    forget_unmeasured(results, runs, err)
     finished = results.done()
     todo = [r for r in runs if r.id not in finished]
     for note in notes:

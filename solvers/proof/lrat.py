@@ -89,6 +89,95 @@ def _tokens(data):
 
 
 @njit(cache=True)
+def _delete(tokens, k, count, begin, most):
+    """A deletion's clause numbers from ``tokens[k]`` to its 0, each deleted (one not there is counted as
+    missing). Returns (the token after the 0, missing deletions, reason or 0)."""
+    missing = 0
+    while k < count and tokens[k] != 0:
+        c = tokens[k]
+        if c == DELETION:
+            return k, missing, 10
+        if 0 < c <= most and begin[c] >= 0:
+            begin[c] = -1
+        else:
+            missing += 1
+        k += 1
+    if k >= count:
+        return k, missing, 8
+    return k + 1, missing, 0
+
+
+@njit(cache=True)
+def _negate(tokens, k, count, variables, value, trail, pool, used):
+    """A lemma's literals from ``tokens[k]`` to its 0, each made false (and kept in ``pool``). Returns (the
+    token after the 0, the pool's new end, the assignments made, whether it is a tautology, reason or 0)."""
+    top, tautology = 0, False
+    while k < count and tokens[k] != 0:
+        lit = tokens[k]
+        if lit == DELETION:
+            return k, used, top, tautology, 10
+        v = abs(lit)
+        if v > variables:
+            return k, used, top, tautology, 3
+        want = -1 if lit > 0 else 1  # the lemma's literal made false
+        if value[v] == -want:
+            tautology = True
+        elif value[v] == 0:
+            value[v] = want
+            trail[top] = v
+            top += 1
+        pool[used] = lit
+        used += 1
+        k += 1
+    if k >= count:
+        return k, used, top, tautology, 8
+    return k + 1, used, top, tautology, 0
+
+
+@njit(cache=True)
+def _hints(tokens, k, count, most, begin, end, pool, value, trail, top, conflict):
+    """The hints from ``tokens[k]`` to their 0, each clause unit (its literal set true) until one is falsified.
+    Returns (the token after the 0, the assignments made, whether a conflict was reached, reason or 0)."""
+    reason = 0
+    while k < count and tokens[k] != 0:
+        h = tokens[k]
+        k += 1
+        if h == DELETION:
+            reason = 10
+        if conflict or reason:
+            continue  # hints after the conflict are read, not needed
+        if h < 0:
+            reason = 7
+            continue
+        if h > most or begin[h] < 0:
+            reason = 4
+            continue
+        unit, opened = 0, 0
+        for j in range(begin[h], end[h]):
+            lit = pool[j]
+            state = value[abs(lit)] * (1 if lit > 0 else -1)
+            if state == 1:
+                opened = 2
+                break
+            if state == 0 and lit != unit:
+                unit = lit
+                opened += 1
+                if opened > 1:
+                    break
+        if opened == 0:
+            conflict = True
+        elif opened == 1:
+            value[abs(unit)] = 1 if unit > 0 else -1
+            trail[top] = abs(unit)
+            top += 1
+        else:
+            reason = 5
+    if k >= count:
+        return k, top, conflict, 8 if not reason else reason
+    return k + 1, top, conflict, reason
+
+
+@njit(cache=True)
 def _check(lits, starts, variables, tokens, count):
     """Check the proof ``tokens[:count]`` against the formula (flat DIMACS literals ``lits`` by ``starts``).
     Returns (status, reason, step, lemmas, missing deletions)."""
@@ -107,87 +196,23 @@ def _check(lits, starts, variables, tokens, count):
     while k < count:
         step += 1
         if k + 1 < count and tokens[k + 1] == DELETION:
-            k += 2
-            while k < count and tokens[k] != 0:
-                c = tokens[k]
-                if c == DELETION:
-                    return REFUSED, 10, step, lemmas, missing
-                if 0 < c <= most and begin[c] >= 0:
-                    begin[c] = -1
-                else:
-                    missing += 1
-                k += 1
-            if k >= count:
-                return REFUSED, 8, step, lemmas, missing
-            k += 1
+            k, gone, reason = _delete(tokens, k + 2, count, begin, most)
+            missing += gone
+            if reason:
+                return REFUSED, reason, step, lemmas, missing
             continue
         ident = tokens[k]
-        k += 1
         if ident <= last:
             return REFUSED, 2, step, lemmas, missing
         if ident > most:
             return REFUSED, 9, step, lemmas, missing
-        first, top, tautology = used, 0, False
-        while k < count and tokens[k] != 0:
-            lit = tokens[k]
-            if lit == DELETION:
-                return REFUSED, 10, step, lemmas, missing
-            v = abs(lit)
-            if v > variables:
-                return REFUSED, 3, step, lemmas, missing
-            want = -1 if lit > 0 else 1  # the lemma's literal made false
-            if value[v] == -want:
-                tautology = True
-            elif value[v] == 0:
-                value[v] = want
-                trail[top] = v
-                top += 1
-            pool[used] = lit
-            used += 1
-            k += 1
-        if k >= count:
-            return REFUSED, 8, step, lemmas, missing
-        k += 1
-        conflict, reason = tautology, 0
-        while k < count and tokens[k] != 0:
-            h = tokens[k]
-            k += 1
-            if h == DELETION:
-                reason = 10
-            if conflict or reason:
-                continue  # hints after the conflict are read, not needed
-            if h < 0:
-                reason = 7
-                continue
-            if h > most or begin[h] < 0:
-                reason = 4
-                continue
-            unit, opened = 0, 0
-            for j in range(begin[h], end[h]):
-                lit = pool[j]
-                sign = 1 if lit > 0 else -1
-                state = value[abs(lit)] * sign
-                if state == 1:
-                    opened = 2
-                    break
-                if state == 0 and lit != unit:
-                    unit = lit
-                    opened += 1
-                    if opened > 1:
-                        break
-            if opened == 0:
-                conflict = True
-            elif opened == 1:
-                value[abs(unit)] = 1 if unit > 0 else -1
-                trail[top] = abs(unit)
-                top += 1
-            else:
-                reason = 5
+        first = used
+        k, used, top, tautology, reason = _negate(tokens, k + 1, count, variables, value, trail, pool, used)
+        conflict = tautology
+        if not reason:
+            k, top, conflict, reason = _hints(tokens, k, count, most, begin, end, pool, value, trail, top, tautology)
         for t in range(top):
             value[trail[t]] = 0
-        if k >= count:
-            return REFUSED, 8, step, lemmas, missing
-        k += 1
         if reason:
             return REFUSED, reason, step, lemmas, missing
         if not conflict:
@@ -201,7 +226,7 @@ def _check(lits, starts, variables, tokens, count):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class LratVerdict:
     """What the checker found: ``accepted``, the steps read, the lemmas checked, the deletions of clauses
     that were not there (ignored), why it refused (and at which step), and the seconds it took."""
 
@@ -234,7 +259,7 @@ def numbered(clauses: list[list[int]]) -> list[list[int]]:
     return out
 
 
-def check(formula: Clauses | list[list[int]], proof: bytes, variables: int | None = None) -> Verdict:
+def check(formula: Clauses | list[list[int]], proof: bytes, variables: int | None = None) -> LratVerdict:
     """Check a text LRAT ``proof`` that ``formula`` (clauses numbered from 1 in order) is unsatisfiable.
     ``variables``: how many the formula has (default: the highest it names). A formula holding the empty
     clause needs no proof."""
@@ -243,14 +268,14 @@ def check(formula: Clauses | list[list[int]], proof: bytes, variables: int | Non
     if variables is None:
         variables = int(np.abs(flat).max()) if flat.size else 0
     if (np.diff(starts) == 0).any():
-        return Verdict(True, 0, 0, 0, "", time.perf_counter() - started)
+        return LratVerdict(True, 0, 0, 0, "", time.perf_counter() - started)
     tokens, count, error = _tokens(np.frombuffer(proof, np.uint8))
     if error >= 0:
-        return Verdict(False, 0, 0, 0, f"unreadable LRAT at byte {error} (text LRAT only)",
+        return LratVerdict(False, 0, 0, 0, f"unreadable LRAT at byte {error} (text LRAT only)",
                        time.perf_counter() - started)
     status, reason, step, lemmas, missing = _check(flat, starts, variables, tokens, count)
     failure = "" if status == ACCEPTED else f"step {step}: {REASONS[reason]}"
-    return Verdict(status == ACCEPTED, int(step), int(lemmas), int(missing), failure, time.perf_counter() - started)
+    return LratVerdict(status == ACCEPTED, int(step), int(lemmas), int(missing), failure, time.perf_counter() - started)
 
 
 def _flat(formula: Clauses | list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
