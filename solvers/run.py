@@ -228,6 +228,9 @@ class Enumeration(Run):
             outcome.complete, outcome.reason = False, stop.reason
             return
         solutions = search.solutions(stop)
+        # a certified search is told each solution the verifier accepted: its judge then asks the verifier
+        # no second time (it still decodes each blocking clause and compares)
+        accept = getattr(search, "accept", None)
         try:
             for solution in solutions:
                 key = digest(solution)
@@ -239,6 +242,8 @@ class Enumeration(Run):
                 if problems:
                     outcome.invalid.append((solution, problems))
                     continue
+                if accept is not None:
+                    accept(solution)
                 outcome.count += 1
                 if outcome.solutions is not None:
                     outcome.solutions.append(solution)

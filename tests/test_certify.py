@@ -198,9 +198,10 @@ def test_an_incomplete_split_run_certifies_nothing() -> None:
 ])
 def test_a_model_the_search_blocked_but_the_certificate_left_out_is_found_and_named(
         monkeypatch, puzzle: str, instance: str, params: dict[str, str], count: int, named: str) -> None:
-    """The search's solver writes no proof: a fresh one refutes the certificate's own clauses at the end, so
-    a solution the search blocked in its solver but left out of the certificate is found (through the cuts a
-    lazy encoding needs first) and named, and the count is not certified."""
+    """A solution the search blocked in its solver but left out of the certificate is found (through the cuts a
+    lazy encoding needs first) and named, and the count is not certified: the search's own proof
+    (``solvers.proof.blocker``) is not used when the clauses its solver was given are not the certificate's,
+    and a fresh solver then refutes the certificate's own clauses (as it does under proved orbits)."""
     import gridsat as api
     from gridsat.solvers.proof.certificate import Certificate
 

@@ -182,6 +182,11 @@ class SatSearch:
         verdict = self.recorder.verdict
         return {"certified": None} if verdict is None else verdict.summary()
 
+    def accept(self, solution: Any) -> None:
+        """The run's verifier accepted ``solution`` (``solvers.run``): a certificate's judge need not ask again."""
+        if self.recorder is not None:
+            self.recorder.certificate.accept(solution)
+
     def size(self) -> dict[str, int]:
         size = self.formulation.size()
         if self.formulation.refine is not None:
@@ -235,6 +240,12 @@ class SatSearch:
         if stop.deadline is not None and self.solver in UNSTOPPABLE:
             raise InvalidOption(f"solver {self.solver!r} cannot be stopped at a time limit (PySAT gives it no "
                                "budget or interrupt): drop time_limit= or choose another solver")
+        if self.recorder is not None:
+            from gridsat.solvers.proof import blocker
+
+            if blocker.fits(self.recorder, self.solver, self.handback.recording):
+                yield from self._certified_in_one_call(stop)
+                return
         oracle = self._load(stop)
         if oracle is None:
             return
@@ -253,6 +264,24 @@ class SatSearch:
             finally:
                 if not self.cut_short:  # the counters of a run cut short by a limit or Ctrl-C too
                     self.add_counters(oracle)
+
+    def _certified_in_one_call(self, stop: Stop) -> Iterator[Any]:
+        """A certified search that writes its own proof, a model blocked inside each solver call
+        (``solvers.proof.blocker``)."""
+        from gridsat.solvers.proof import blocker
+
+        recorder = self.recorder
+        assert recorder is not None
+        oracle, base = blocker.searcher(recorder, self.solver)
+        with oracle:
+            found = blocker.Blocker(self.formulation, recorder)
+            blocker.connect(oracle, found)
+            try:
+                if (yield from blocker.search(oracle, found, stop)) is False:
+                    recorder.finish(blocker.proof(oracle, found, base))
+            finally:
+                self.rounds, self.refinements = self.rounds + found.rounds, self.refinements + found.refinements
+                self.add_counters(oracle)
 
     def _load(self, stop: Stop, name: str | None = None) -> Any:
         """A solver (``name``, else the search's) holding the CNF, or None when the deadline passed while loading

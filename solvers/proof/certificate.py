@@ -97,13 +97,15 @@ class Certificate:
     identity: Identity
     formulation: CnfFormulation
     cube: list[list[int]] = field(default_factory=list)  # a unit clause for each of ``fixed``, then blocked ones
-    blocking: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, the solution as JSON)
+    # (clause, its solution: as the search found it, or as JSON text read from blocking.cnf; ``written``)
+    blocking: list[tuple[list[int], Any]] = field(default_factory=list)
     cuts: list[tuple[list[int], str]] = field(default_factory=list)  # (clause, its witness)
     proof: Proof = b""  # as the solver wrote it, or the file check-proof reads it from
     proof_format: str = DRAT  # ``proof``'s, and that of the orbits proof (``unbroken.proof``): DRAT or LRAT
     unbroken: Unbroken | None = None  # a formula keeping one solution per orbit: see solvers.proof.orbits
     fixed: list[int] = field(default_factory=list)  # the cube's literals (a part's fixed projection variables)
-    # the solutions (frozen) the rule verifier accepted while this certificate was judged: asked once each
+    # the solutions (frozen) the rule verifier accepted: while this certificate was judged, or, in a run, as
+    # the run verified each solution it reported (``accept``); asked once each
     accepted: set[Hashable] = field(default_factory=set, repr=False)
     decoded: Decoded = field(default_factory=dict, repr=False)  # each blocking clause decoded once: orbits.decoded
 
@@ -123,7 +125,12 @@ class Certificate:
         return self.cube[len(self.fixed):]
 
     def block(self, clause: list[int], solution: Any) -> None:
-        self.blocking.append((clause, dumps(solution)))
+        self.blocking.append((clause, solution))  # as JSON only when written (``written``): one dumps fewer
+
+    def accept(self, solution: Any) -> None:
+        """``solution`` was accepted by the rule verifier (the run's, as it reported it): the judge will not
+        ask the verifier again, though it still decodes every blocking clause and compares."""
+        self.accepted.add(freeze(solution))
 
     def cut(self, clauses: list[list[int]]) -> None:
         witness = self.formulation.witness
@@ -159,9 +166,15 @@ class Judgement:
                 **({"certificate_assumes": self.assumed} if self.assumed and not self.failure else {})}
 
 
-def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: str,
+def written(solution: Any) -> str:
+    """A blocking clause's solution as blocking.cnf holds it: JSON (text read from the file stays as it is)."""
+    return solution if isinstance(solution, str) else dumps(solution)
+
+
+def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: Any,
                      accepted: set[Hashable] | None = None, memo: Decoded | None = None) -> str | None:
-    """Why a blocking clause is not justified by the solution ``text`` (JSON), or None when it is.
+    """Why a blocking clause is not justified by the solution ``text`` (JSON, or the solution the search
+    kept beside it), or None when it is.
     ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again;
     ``memo``: clauses decoded already (``orbits.decoded``)."""
     if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
@@ -174,10 +187,10 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
         if accepted is not None:
             accepted.add(frozen)
     try:
-        written = freeze(json.loads(text))
+        beside = freeze(json.loads(text)) if isinstance(text, str) else freeze(text)
     except ValueError:
         return f"the solution beside it is unreadable: {text[:60]!r}"
-    if written != frozen:
+    if beside != frozen:
         return "the assignment it rules out is not the solution written beside it"
     return None
 
@@ -376,7 +389,8 @@ def write(certificate: Certificate, folder: Path, header: list[str]) -> None:
              f"p cnf {max(f.cnf.nv, f.pool.top)} {len(f.cnf.clauses) + len(certificate.cube)}",
              *(_line(c) for c in [*f.cnf.clauses, *certificate.cube])]
     replace_file(folder / "formula.cnf", ("\n".join(lines) + "\n").encode())
-    replace_file(folder / "blocking.cnf", "".join(f"{SOLUTION}{text}\n{_line(c)}\n" for c, text in certificate.blocking)
+    replace_file(folder / "blocking.cnf", "".join(f"{SOLUTION}{written(solution)}\n{_line(c)}\n"
+                                                         for c, solution in certificate.blocking)
              .encode())
     replace_file(folder / "cuts.cnf",
                  "".join(f"{CUT}{witness}\n{_line(c)}\n" for c, witness in certificate.cuts).encode())

@@ -115,15 +115,51 @@ class Recorder:
         self.certificate.block(clause, solution)
         return clause
 
-    def finish(self) -> Judgement:
-        """Refute the clause set now (the search's final answer was "unsatisfiable"), judge the certificate,
-        keep it."""
+    def finish(self, proof: bytes | None = None) -> Judgement:
+        """Judge the certificate and keep it, once the search's final answer was "unsatisfiable": with the
+        search's own ``proof`` (LRAT: ``solvers.proof.blocker``), else refuting the clause set now. The
+        one-call search blocks by true variables only, as an uncertified search does; where unit propagation
+        does not fix the rest of a projection from them, those clauses rule out more than one projection:
+        they are made short (``block``'s way) and a fresh solver refutes the clause set instead."""
+        if proof:
+            self.certificate.proof_format, self.certificate.proof = LRAT, proof
+            self.verdict = judge(self.certificate, self.puzzle, self.instance)
+            if self.verdict.certified or not self.shortened():
+                return self.kept(self.verdict)
+            self.certificate.proof = b""
         failure, counted = prove(self.certificate, self.puzzle, self.instance,
                                  "the proof's solver found a model the search did not block")
-        self.verdict = ranked(judge(self.certificate, self.puzzle, self.instance, counted), failure)
+        return self.kept(ranked(judge(self.certificate, self.puzzle, self.instance, counted), failure))
+
+    def kept(self, verdict: Judgement) -> Judgement:
+        """``verdict``, the run's, with its certificate written to the folder asked for."""
+        self.verdict = verdict
         if self.wish.folder is not None:
             write(self.certificate, self.wish.folder, self.header)
-        return self.verdict
+        return verdict
+
+    def shortened(self) -> bool:
+        """Whether blocking clauses named too few variables (``models.first_unjustified``'s ``NOT_ONE``): then
+        each is made short as ``block`` makes it, from the true variables it names."""
+        from gridsat.solvers.proof.models import NOT_ONE, first_unjustified
+
+        certificate, f = self.certificate, self.certificate.formulation
+        blocking = [clause for clause, _ in certificate.blocking]
+        found = first_unjustified(f.cnf.clauses, blocking, f.projection, models=False)
+        if found is None or found[0] != NOT_ONE:
+            return False
+        found_first, certificate.blocking = certificate.blocking, []
+        for clause, solution in found_first:
+            self.block(model_of(f.projection, clause), solution)
+        return True
+
+
+def model_of(projection: list[int], clause: list[int]) -> list[int]:
+    """The projection a blocking clause rules out, as a model's literals (indexed by variable - 1; the
+    variables outside the projection false, which ``Recorder.block`` does not read)."""
+    true = {-lit for lit in clause if lit < 0}
+    top = max(projection, default=0)
+    return [v if v in true else -v for v in range(1, top + 1)]
 
 
 def ranked(verdict: Judgement, failure: str) -> Judgement:
@@ -219,10 +255,11 @@ def prove_orbits(certificate: Certificate, unbroken: Unbroken, puzzle: Puzzle, i
     return "", counted
 
 
-def prover(solver: str, clauses: list[list[int]]) -> Any:
+def prover(solver: str, clauses: list[list[int]], numbered_already: bool = False) -> Any:
     """A PySAT ``solver`` that writes its proof (``proof_format``: LRAT from CaDiCaL 1.9.5, set through
     PySAT's C calls, as PySAT's own ``with_proof`` writes only DRAT; DRAT from the others), set up to
-    refute ``clauses`` (``REFUTING``), holding them (for LRAT, as ``lrat.numbered`` numbers them)."""
+    refute ``clauses`` (``REFUTING``), holding them (for LRAT, as ``lrat.numbered`` numbers them, unless
+    ``numbered_already``)."""
     from pysat.solvers import Solver
 
     if proof_format(solver) != LRAT:
@@ -241,7 +278,7 @@ def prover(solver: str, clauses: list[list[int]]) -> Any:
         # where PySAT keeps a proof of its own: proof_of reads it, and delete() closes it
         inner.prfile = tempfile.TemporaryFile()
         inner.prfp = pysolvers.cadical195_tracepr(inner.cadical, inner.prfile)
-        clauses = numbered(clauses)
+        clauses = clauses if numbered_already else numbered(clauses)
     if solver in REFUTING:
         oracle.solver.configure(REFUTING[solver])
     oracle.append_formula(clauses)

@@ -281,3 +281,6 @@ def warm_up() -> None:
     from gridsat.solvers.proof import lrat
 
     lrat.check([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"5 2 0 1 2 0\n5 d 1 0\n6 0 5 3 4 0\n")
+    from gridsat.solvers.proof.external import renumbered  # a one-call search's proof (solvers.proof.blocker)
+
+    renumbered(b"5 2 0 1 2 0\n5 d 1 0\n6 0 5 3 4 0\n", 3, [4])

@@ -1,0 +1,154 @@
+"""A certified search in one solver call (solvers.proof.blocker): its own LRAT proof, renumbered
+(solvers.proof.external), and the ways back to a fresh refutation when that proof cannot be used."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gridsat as api
+from gridsat.solvers.proof import blocker, certified, lrat
+from gridsat.solvers.proof.external import renumbered
+
+pytest.importorskip("numba")
+
+TOURS = ("knights-tour", "5x6", {"closed": "true"}, 16)
+
+
+def refutations(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every fresh refutation a run makes (``certified.refute``), recorded as it is made."""
+    seen: list[Any] = []
+    refute = certified.refute
+
+    def spy(*args: Any) -> str:
+        seen.append(args)
+        return refute(*args)
+
+    monkeypatch.setattr(certified, "refute", spy)
+    return seen
+
+
+@pytest.mark.parametrize("puzzle, instance, params, count", [
+    TOURS, ("knights-tour", "5x5", {"start": "0,0"}, 304), ("tatami", "4x5", {}, 3), ("shikaku", "seed", {}, 1)])
+def test_a_certified_search_proves_its_count_with_its_own_proof(monkeypatch: pytest.MonkeyPatch, puzzle: str,
+                                                                instance: str, params: dict[str, str],
+                                                                count: int) -> None:
+    """No second solver: the search's LRAT proof, renumbered, is the certificate's, and it checks."""
+    seen = refutations(monkeypatch)
+    outcome = api.count(puzzle, instance, params=params, backend="sat", certify=True)
+    assert outcome.count == count and outcome.details["certified"] is True, outcome.details
+    assert seen == [] and outcome.details["proof_steps"] > 0
+
+
+def test_a_kept_one_call_certificate_checks_again_from_its_files(tmp_path: Path) -> None:
+    folder = tmp_path / "tours"
+    puzzle, instance, params, count = TOURS
+    outcome = api.count(puzzle, instance, params=params, backend="sat", certify=True, proof=str(folder))
+    assert outcome.details["certified"] is True
+    done = subprocess.run([sys.executable, "-m", "gridsat", "check-proof", str(folder)], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0 and f"exactly {count} solutions" in done.stdout, done.stdout + done.stderr
+    # the renumbered proof is plain LRAT over proof.cnf, the clauses in the order it names them
+    clauses = [[int(t) for t in line.split()[:-1]] for line in (folder / "proof.cnf").read_text().splitlines()
+               if line and line[0] not in "cp"]
+    assert lrat.check(clauses, (folder / "proof.lrat").read_bytes()).accepted
+
+
+def one_call_proof() -> tuple[list[list[int]], list[list[int]], bytes, list[tuple[int, int]]]:
+    """The formula of the 5x6 closed tours, the clauses the search gave its solver (blocking, then cuts, as
+    the certificate lists them), the search's proof as CaDiCaL wrote it, and the order it was given them."""
+    puzzle, instance, params, _ = TOURS
+    kept: dict[str, Any] = {}
+    proof = blocker.proof
+
+    def keep(oracle: Any, found: blocker.Blocker, base: list[list[int]]) -> bytes | None:
+        kept.update(raw=certified.proof_of(oracle), given=list(found.given), base=base,
+                    certificate=found.recorder.certificate)
+        return proof(oracle, found, base)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(blocker, "proof", keep)
+        api.count(puzzle, instance, params=params, backend="sat", certify=True)
+    certificate = kept["certificate"]
+    given = [c for c, _ in certificate.blocking] + [c for c, _ in certificate.cuts]
+    return kept["base"], given, kept["raw"], kept["given"]
+
+
+def test_the_clauses_given_during_the_call_are_the_gaps_in_the_lemma_numbers() -> None:
+    base, given, raw, order = one_call_proof()
+    blocked = sum(1 for kind, _ in order if kind == blocker.BLOCK)
+    places = [len(base) + 1 + (i if kind == blocker.BLOCK else blocked + i) for kind, i in order]
+    proof = renumbered(raw, len(base), places)
+    assert proof is not None and lrat.check([*base, *given], proof).accepted
+    # the proof as CaDiCaL wrote it names the clauses given by numbers no formula of them has
+    assert not lrat.check([*base, *given], raw).accepted
+    # a clause given too many or too few: the gaps do not match, and the proof is not used
+    assert renumbered(raw, len(base), places[:-1]) is None
+    assert renumbered(raw, len(base), [*places, len(base) + len(places) + 1]) is None
+
+
+def test_a_wrong_guess_at_the_numbers_is_refused_by_the_checker() -> None:
+    """Nothing rests on the renumbering: two clauses given swapped make hints name the wrong clauses."""
+    base, given, raw, order = one_call_proof()
+    blocked = sum(1 for kind, _ in order if kind == blocker.BLOCK)
+    places = [len(base) + 1 + (i if kind == blocker.BLOCK else blocked + i) for kind, i in order]
+    refused = 0
+    for a, b in ((0, 1), (0, len(places) - 1), (3, 7)):
+        swapped = list(places)
+        swapped[a], swapped[b] = swapped[b], swapped[a]
+        proof = renumbered(raw, len(base), swapped)
+        assert proof is not None
+        refused += not lrat.check([*base, *given], proof).accepted
+    assert refused == 3
+
+
+def test_a_proof_whose_numbers_do_not_match_falls_back_to_a_fresh_refutation(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = refutations(monkeypatch)
+    monkeypatch.setattr(blocker, "renumbered", lambda *args: None)
+    puzzle, instance, params, count = TOURS
+    outcome = api.count(puzzle, instance, params=params, backend="sat", certify=True)
+    assert outcome.count == count and outcome.details["certified"] is True and len(seen) == 1
+
+
+def test_true_only_clauses_that_rule_out_more_are_made_short_and_refuted_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-call search blocks by true variables alone; where unit propagation does not fix the rest of a
+    projection from them (planted here: the check says so once), the clauses are made short, as a search
+    with a fresh refutation makes them, and the count is certified that way."""
+    from gridsat.solvers.proof import models
+
+    seen = refutations(monkeypatch)
+    first, told = models.first_unjustified, []
+
+    def once_not_one(*args: Any, **kwargs: Any) -> Any:
+        if len(told) < 2:  # the judge's first check, then ``shortened``'s
+            told.append(kwargs.get("models", True))
+            return models.NOT_ONE, 1
+        return first(*args, **kwargs)
+
+    monkeypatch.setattr(models, "first_unjustified", once_not_one)
+    short = []
+    block = certified.Recorder.block
+    monkeypatch.setattr(certified.Recorder, "block", lambda self, *a: short.append(1) or block(self, *a))
+    puzzle, instance, params, count = TOURS
+    outcome = api.count(puzzle, instance, params=params, backend="sat", certify=True)
+    assert told == [True, False] and len(short) == count and len(seen) == 1
+    assert outcome.details["certified"] is True and outcome.count == count
+
+
+def test_a_limit_and_a_time_limit_stop_a_one_call_search_uncertified() -> None:
+    done = subprocess.run([sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "-p", "closed=true",
+                           "--backend", "sat", "--certify", "--limit", "3", "--json"],
+                          capture_output=True, text=True, check=False)
+    record = json.loads(done.stdout)
+    assert record["count"] == 3 and record["complete"] is False and record["certified"] is None
+    done = subprocess.run([sys.executable, "-m", "gridsat", "count", "knights-tour", "6x6", "-p", "closed=true",
+                           "--backend", "sat", "--certify", "--time-limit", "1", "--json"],
+                          capture_output=True, text=True, check=False)
+    record = json.loads(done.stdout)
+    assert record["complete"] is False and record["reason"] == "time limit" and record["certified"] is None
+    assert record["count"] < 19724
