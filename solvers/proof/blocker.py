@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Generator
+from itertools import chain
 from typing import Any
 
 from pysat.engines import Propagator
@@ -69,7 +70,8 @@ class Blocker(Propagator):
         self.pending: deque[list[int]] = deque()
         self.given: list[tuple[int, int]] = []  # (BLOCK or CUT, its index among them), in the order given
         self.found: list[Any] = []  # solutions found in this call, for the reader
-        self.held: tuple[list[int], Any] | None = None  # the model that ended the call, and its solution
+        # the model that ended the call, its projection and its solution
+        self.held: tuple[list[int], dict[Any, int], Any] | None = None
         self.rounds = self.refinements = 0
         self.until = 0.0
         self.error: BaseException | None = None
@@ -83,9 +85,9 @@ class Blocker(Propagator):
             return True
 
     def _checked(self, model: list[int]) -> bool:
-        full = self.blank.copy()
-        for lit in model:
-            full[abs(lit) - 1] = lit
+        full = self.blank.copy()  # every variable false, then the model's true ones (a few) set
+        for lit in [lit for lit in model if lit > 0]:
+            full[lit - 1] = lit
         f, certificate = self.f, self.recorder.certificate
         cuts = f.refine(full) if f.refine is not None else []
         if cuts:  # not a solution: the formulation's missing rules, learnt from this model
@@ -95,21 +97,25 @@ class Blocker(Propagator):
             certificate.cut(cuts)
             self.pending += cuts
             return False
-        solution = f.decode(f.values(full))
+        values = f.values(full)
+        solution = f.decode(values)
         self.found += f.stands_for(solution)
         if time.monotonic() >= self.until:
-            self.held = full, solution
+            self.held = full, values, solution
             return True
-        self.pending.append(self.block(full, solution))
+        self.pending.append(self.block(full, values, solution))
         return False
 
-    def block(self, model: list[int], solution: Any) -> list[int]:
-        """The clause that blocks ``model``, kept in the certificate: the uncertified search's (by the true
-        variables alone where the encoding blocks so; ``Recorder.finish`` makes them short if need be)."""
+    def block(self, model: list[int], values: dict[Any, int], solution: Any) -> list[int]:
+        """The clause that blocks ``model``, kept in the certificate with the model's projection (``values``)
+        and solution: the uncertified search's clause (by the true variables alone where the encoding blocks
+        so; ``Recorder.finish`` makes them short if need be)."""
         certificate = self.recorder.certificate
         clause = self.f.blocking_clause(model)
         self.given.append((BLOCK, len(certificate.blocking)))
         certificate.block(clause, solution)
+        true = tuple(sorted([v for v in self.f.projection if model[v - 1] > 0]))
+        certificate.searched[tuple(clause)] = true, values, solution
         return clause
 
     def block_held(self, oracle: Any) -> None:
@@ -150,6 +156,11 @@ def searcher(recorder: Recorder, solver: str) -> tuple[Any, list[list[int]]]:
     certificate = recorder.certificate
     base = numbered([*certificate.formulation.cnf.clauses, *certificate.cube])
     return prover(solver, base, numbered_already=True), base
+
+
+def highest(clauses: list[list[int]]) -> int:
+    """The highest variable ``clauses`` name (0: none)."""
+    return max(map(abs, chain.from_iterable(clauses)), default=0)
 
 
 def connect(oracle: Any, blocker: Blocker) -> None:
@@ -202,8 +213,9 @@ def proof(oracle: Any, blocker: Blocker, base: list[list[int]]) -> bytes | None:
     if any(len(c) < 2 or len(set(c)) != len(c) for c in given):
         return None  # ``numbered`` would split or shorten it: its number would not be one clause's
     formula = len(base)
-    if numbered(certificate.clauses())[:formula] != base:
-        return None  # a unit clause's fresh variable moved (a clause given names a higher variable)
+    original = [*certificate.formulation.cnf.clauses, *certificate.cube]
+    if highest(given) > highest(original):
+        return None  # ``numbered`` would give a unit clause's fresh variable another number
     blocked = len(certificate.blocking)
     places = [formula + 1 + (i if kind == BLOCK else blocked + i) for kind, i in blocker.given]
     if sorted(places) != list(range(formula + 1, formula + len(given) + 1)):

@@ -108,6 +108,10 @@ class Certificate:
     # the run verified each solution it reported (``accept``); asked once each
     accepted: set[Hashable] = field(default_factory=set, repr=False)
     decoded: Decoded = field(default_factory=dict, repr=False)  # each blocking clause decoded once: orbits.decoded
+    # in a run: each blocking clause -> the true projection variables of the model it was made from, that
+    # model's projection and its solution, as the search decoded it (``adopt_searched``)
+    searched: dict[tuple[int, ...], tuple[tuple[int, ...], dict[Any, int], Any]] = field(default_factory=dict,
+                                                                                         repr=False)
 
     @property
     def proves_orbits(self) -> bool:
@@ -126,6 +130,17 @@ class Certificate:
 
     def block(self, clause: list[int], solution: Any) -> None:
         self.blocking.append((clause, solution))  # as JSON only when written (``written``): one dumps fewer
+
+    def adopt_searched(self) -> None:
+        """The search's decoding of each blocking clause's model, taken into ``decoded`` where the clause rules
+        out exactly that model's projection (its negative literals are the model's true projection variables:
+        ``orbits.blocked_values`` of the clause is then the model's projection, and decoding it again, as the
+        judge otherwise would, gives the same solution). A clause that does not is decoded by the judge."""
+        for clause, _ in self.blocking:
+            key = tuple(clause)
+            found = self.searched.get(key)
+            if found is not None and tuple(sorted(-lit for lit in clause if lit < 0)) == found[0]:
+                self.decoded[key] = found[1], found[2]
 
     def accept(self, solution: Any) -> None:
         """``solution`` was accepted by the rule verifier (the run's, as it reported it): the judge will not
@@ -172,12 +187,13 @@ def written(solution: Any) -> str:
 
 
 def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clause: list[int], text: Any,
-                     accepted: set[Hashable] | None = None, memo: Decoded | None = None) -> str | None:
+                     accepted: set[Hashable] | None = None, memo: Decoded | None = None,
+                     shown: set[int] | None = None) -> str | None:
     """Why a blocking clause is not justified by the solution ``text`` (JSON, or the solution the search
     kept beside it), or None when it is.
     ``accepted``: the solutions (frozen) the rule verifier accepted already, which it is not asked again;
-    ``memo``: clauses decoded already (``orbits.decoded``)."""
-    if sorted(abs(lit) for lit in clause) != sorted(f.projection) and not names_some(f, clause):
+    ``memo``: clauses decoded already (``orbits.decoded``); ``shown``: the projection's variables."""
+    if not names_some(clause, set(f.projection) if shown is None else shown):
         return "it does not name every projection variable exactly once"
     solution = decoded(f, clause, memo)[1]  # the one projection assignment the clause rules out, decoded
     frozen = freeze(solution)
@@ -187,7 +203,10 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
         if accepted is not None:
             accepted.add(frozen)
     try:
-        beside = freeze(json.loads(text)) if isinstance(text, str) else freeze(text)
+        if text is solution:  # the search kept the very object it decoded (``Certificate.adopt_searched``)
+            beside = frozen
+        else:
+            beside = freeze(json.loads(text)) if isinstance(text, str) else freeze(text)
     except ValueError:
         return f"the solution beside it is unreadable: {text[:60]!r}"
     if beside != frozen:
@@ -195,12 +214,12 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
     return None
 
 
-def names_some(f: CnfFormulation, clause: list[int]) -> bool:
-    """Whether ``clause`` names some projection variables, each once (a short blocking clause: the others
-    are false in the assignment it rules out, and ``evidence_failure`` requires unit propagation to set them
-    so: ``solvers.proof.models.short_clause``)."""
-    named = [abs(lit) for lit in clause]
-    return len(set(named)) == len(named) and set(named) <= set(f.projection)
+def names_some(clause: list[int], shown: set[int]) -> bool:
+    """Whether ``clause`` names projection variables (``shown``) only, each once: all of them, or some (a
+    short blocking clause: the others are false in the assignment it rules out, and ``evidence_failure``
+    requires unit propagation to set them so: ``solvers.proof.models.short_clause``)."""
+    named = {abs(lit) for lit in clause}
+    return len(named) == len(clause) and named <= shown
 
 
 def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
@@ -215,8 +234,9 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
     f = certificate.formulation
     if counted is None:  # decoded afresh, unless the orbits a run expanded just now decoded them (the memo's use)
         certificate.decoded.clear()
+        certificate.adopt_searched()
     unbroken = certificate.unbroken if certificate.proves_orbits else None
-    with ThreadPoolExecutor(1) as pool:
+    with ThreadPoolExecutor(2) as pool:  # the proof's check, and the models' (``evidence_failure``)
         form = certificate.proof_format
         main = pool.submit(proved, certificate.clauses(), certificate.proof, f"proof.{form}", form) \
             if unbroken is None else None
@@ -224,7 +244,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         if unbroken is not None and not counted.failure:
             main = pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof,
                                f"orbits.{form}", form)
-        failure = evidence_failure(certificate, puzzle, instance)
+        failure = evidence_failure(certificate, puzzle, instance, pool)
         failure = failure or counted.failure or members_failure(unbroken, counted.members)
         steps, proof_failure = main.result() if main is not None else (0, "")
     steps = 0 if failure else steps  # the steps read as when the checks ran in turn: none after a failure
@@ -244,33 +264,36 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
                   certificate.accepted, certificate.decoded)
 
 
-def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> str:
+def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance, pool: ThreadPoolExecutor) -> str:
     """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
-    of the formula, cube and cuts (empty when there is none)."""
+    of the formula, cube and cuts (empty when there is none). ``pool``: a thread for the models' check (one
+    numba call, without the GIL), which then runs beside the checks of the clauses here."""
     from gridsat.solvers.proof.models import first_unjustified
 
     f = certificate.formulation
+    blocking = [c for c, _ in certificate.blocking]
+    # models of the formula, cube and cuts, the cube's and cut clauses evaluated on the model propagation on
+    # the formula finds (and searched for with all of them where it fails one)
+    models = pool.submit(first_unjustified, f.cnf.clauses, blocking, f.projection,
+                         extra=[*certificate.cube, *(c for c, _ in certificate.cuts)])
     if problem := cube_problem(certificate.fixed, certificate.cube) or \
             cube_blocked_problem(certificate, puzzle, instance):
         return problem
     seen: set[tuple[int, ...]] = set()
+    shown = set(f.projection)
     for i, (clause, text) in enumerate(certificate.blocking, 1):
-        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted, certificate.decoded)
-        if problem is None and tuple(sorted(clause)) in seen:
+        problem = blocking_problem(f, puzzle, instance, clause, text, certificate.accepted, certificate.decoded, shown)
+        ordered = tuple(sorted(clause))
+        if problem is None and ordered in seen:
             problem = "it repeats an earlier blocking clause"
-        seen.add(tuple(sorted(clause)))
+        seen.add(ordered)
         if problem:
             return f"blocking clause {i}: {problem}"
     for i, (clause, witness) in enumerate(certificate.cuts, 1):
         problem = f.vouch(clause, witness) if f.vouch else "the encoding adds no cut clauses"
         if problem:
             return f"cut clause {i}: {problem}"
-    blocking = [c for c, _ in certificate.blocking]
-    # models of the formula, cube and cuts, the cube's and cut clauses evaluated on the model propagation on
-    # the formula finds (and searched for with all of them where it fails one)
-    found = first_unjustified(f.cnf.clauses, blocking, f.projection,
-                              extra=[*certificate.cube, *(c for c, _ in certificate.cuts)])
-    return unjustified(found, "blocking clause", "the formula", "the formula, cube and cuts")
+    return unjustified(models.result(), "blocking clause", "the formula", "the formula, cube and cuts")
 
 
 def cube_problem(fixed: list[int], cube: list[list[int]]) -> str:

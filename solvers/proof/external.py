@@ -23,7 +23,7 @@ from numba import njit
 from gridsat.solvers.proof.lrat import DELETION, _tokens
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _lemma_numbers(tokens, count):
     """The lemma numbers of a tokenised proof, in order, or an empty array when it is malformed."""
     found = np.empty(count, np.int64)
@@ -44,7 +44,7 @@ def _lemma_numbers(tokens, count):
     return found[:n]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _write(out, at, value):
     """``value`` in decimal at ``out[at:]``, then a space; the position after it."""
     if value < 0:
@@ -61,7 +61,7 @@ def _write(out, at, value):
     return at + digits + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rewrite(tokens, count, numbers, size):
     """The proof as text, every clause number ``c`` written as ``numbers[c]`` (literals as they are); empty
     when a clause number is outside ``numbers`` or a ``d`` stands where a literal or number belongs."""

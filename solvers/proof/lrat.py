@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 from numba import njit
@@ -54,7 +55,7 @@ REASONS = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _tokens(data):
     """The integers of a text LRAT proof, a ``d`` as ``DELETION``; comment lines (``c``) skipped. Returns
     (tokens, count, error byte position or -1)."""
@@ -88,7 +89,7 @@ def _tokens(data):
     return out, n, -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _delete(tokens, k, count, begin, most):
     """A deletion's clause numbers from ``tokens[k]`` to its 0, each deleted (one not there is counted as
     missing). Returns (the token after the 0, missing deletions, reason or 0)."""
@@ -107,7 +108,7 @@ def _delete(tokens, k, count, begin, most):
     return k + 1, missing, 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _negate(tokens, k, count, variables, value, trail, pool, used):
     """A lemma's literals from ``tokens[k]`` to its 0, each made false (and kept in ``pool``). Returns (the
     token after the 0, the pool's new end, the assignments made, whether it is a tautology, reason or 0)."""
@@ -134,7 +135,7 @@ def _negate(tokens, k, count, variables, value, trail, pool, used):
     return k + 1, used, top, tautology, 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hints(tokens, k, count, most, begin, end, pool, value, trail, top, conflict):
     """The hints from ``tokens[k]`` to their 0, each clause unit (its literal set true) until one is falsified.
     Returns (the token after the 0, the assignments made, whether a conflict was reached, reason or 0)."""
@@ -177,7 +178,7 @@ def _hints(tokens, k, count, most, begin, end, pool, value, trail, top, conflict
     return k + 1, top, conflict, reason
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _check(lits, starts, variables, tokens, count):
     """Check the proof ``tokens[:count]`` against the formula (flat DIMACS literals ``lits`` by ``starts``).
     Returns (status, reason, step, lemmas, missing deletions)."""
@@ -247,7 +248,7 @@ def numbered(clauses: list[list[int]]) -> list[list[int]]:
     simplifies a clause added later, or derives a unit, writing that as a lemma numbered among the clauses
     still to come; a clause with a literal twice is written again without it, numbered likewise. Without
     units and repeated literals no clause is changed as it is added, so the numbers are 1 to n."""
-    top = max((abs(lit) for clause in clauses for lit in clause), default=0)
+    top = max(map(abs, chain.from_iterable(clauses)), default=0)  # in C: this sees every literal of a run's clauses
     out: list[list[int]] = []
     for clause in clauses:
         once = list(dict.fromkeys(clause))

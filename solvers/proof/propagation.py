@@ -77,7 +77,7 @@ def flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return flat, starts
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _attached(lits, starts, nvars):
     """The watch lists and top-level assignment of a formula (a top-level conflict: ``st[2] == 1``)."""
     n = len(starts) - 1
@@ -102,7 +102,7 @@ def _attached(lits, starts, nvars):
     return lits, starts, active, val, reason, trail, st, head, nxt, occurs
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _push(codes, lits, starts, active, val, reason, trail, st, head, nxt):
     """Set the literal ``codes`` true and propagate: True on a conflict. The caller takes them back."""
     for j in range(len(codes)):
@@ -114,7 +114,7 @@ def _push(codes, lits, starts, active, val, reason, trail, st, head, nxt):
     return _propagate(lits, starts, active, val, reason, trail, st, head, nxt)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _closure(codes, shown, val):
     """Whether a propagated assignment (its literals ``codes``) fixes every projection variable (``shown``),
     those it does not name false."""
@@ -127,7 +127,7 @@ def _closure(codes, shown, val):
     return MODEL
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _complete(lits, starts, active, val, reason, trail, st, head, nxt, occurs):
     """Set each variable propagation left open, false unless that propagates to a conflict, then true
     (no backtracking further): True when every variable of the formula is then set without a conflict.
@@ -144,7 +144,7 @@ def _complete(lits, starts, active, val, reason, trail, st, head, nxt, occurs):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _evaluate(lits, starts, val):
     """MODEL when every clause holds a true literal (trusting no watch), else FALSE_CLAUSE."""
     for c in range(len(starts) - 1):
@@ -158,7 +158,7 @@ def _evaluate(lits, starts, val):
     return MODEL
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hinted(lits, starts, val, hint):
     """Whether every clause holds a true literal, as ``_evaluate``, clause ``c`` looked at first where it
     held last time (``hint[c]``): models in a row share most true literals (knights-tour 6x6 closed's cut
@@ -177,7 +177,7 @@ def _hinted(lits, starts, val, hint):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _settle(lits, starts, active, val, reason, trail, st, head, nxt, occurs, codes, code_starts, shown, fixes,
             models, extra_lits, extra_starts):
     out = np.empty(len(code_starts) - 1, np.int8)
@@ -201,7 +201,7 @@ def _settle(lits, starts, active, val, reason, trail, st, head, nxt, occurs, cod
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _implied_false(lits, starts, active, val, reason, trail, st, head, nxt, occurs, codes, candidates):
     found = np.empty(len(candidates), np.int64)
     k = 0
