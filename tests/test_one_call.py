@@ -152,3 +152,34 @@ def test_a_limit_and_a_time_limit_stop_a_one_call_search_uncertified() -> None:
     record = json.loads(done.stdout)
     assert record["complete"] is False and record["reason"] == "time limit" and record["certified"] is None
     assert record["count"] < 19724
+
+
+def test_the_judge_decodes_itself_a_clause_whose_model_the_search_recorded_otherwise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge takes the search's decoding of a blocking clause only where the clause rules out exactly the
+    model recorded beside it. Planted: the second model's clause kept with the first model's record and
+    solution; the judge decodes that clause itself and names it."""
+    from gridsat.models.knights_tour import board
+
+    records: list[Any] = []
+    block = blocker.Blocker.block
+
+    def mixed_up(self: blocker.Blocker, model: list[int], values: dict[Any, int], solution: Any) -> list[int]:
+        records.append((model, values, solution))
+        if len(records) == 2:
+            clause = block(self, model, *records[0][1:])  # the first model's projection and solution
+            first_true = self.recorder.certificate.searched[tuple(self.recorder.certificate.blocking[0][0])][0]
+            self.recorder.certificate.searched[tuple(clause)] = first_true, *records[0][1:]
+            return clause
+        return block(self, model, values, solution)
+
+    decoded = []
+    decode = board.decode
+    monkeypatch.setattr(board, "decode", lambda *a: decoded.append(1) or decode(*a))
+    monkeypatch.setattr(blocker.Blocker, "block", mixed_up)
+    puzzle, instance, params, count = TOURS
+    outcome = api.count(puzzle, instance, params=params, backend="sat", certify=True)
+    assert outcome.details["certified"] is False
+    assert outcome.details["certificate_failure"] == \
+        "blocking clause 2: the assignment it rules out is not the solution written beside it"
+    assert len(decoded) == len(records) + 1  # the search's, and the judge's one of the clause mixed up

@@ -1,6 +1,10 @@
 """A certified search (``--certify``): what the sat backend keeps while it enumerates, and the proof and check at
 its end.
 
+On CaDiCaL 1.9.5, a whole run's search writes its own LRAT proof, one solver call per slice of time, each
+model blocked from inside the call (``solvers.proof.blocker``): no second solver. What follows is the way of
+the other solvers, of a split run's parts and probe, and the fallback when that proof cannot be used.
+
 The search enumerates as an uncertified one does, in one incremental solver that writes no proof. Each
 model it reports is blocked by a clause that rules out exactly that model's projection and nothing else:
 over every projection variable, or, where the encoding blocks by the true variables (an uncertified
