@@ -227,12 +227,17 @@ def test_native_at_most_constraints_are_named_not_certified() -> None:
     assert "native at-most constraints (CNF+)" in record["certificate_failure"]
 
 
-def test_the_first_failure_is_named_though_the_proof_is_checked_beside_the_evidence(tmp_path: Path) -> None:
-    """proof.lrat is checked on a second thread beside the blocking clauses: with both broken, the blocking
-    clause is named, as when they ran in turn, and no proof steps are counted."""
+@pytest.mark.parametrize("beside", [1, 10**9], ids=["threads", "inline"])
+def test_the_first_failure_is_named_though_the_proof_is_checked_beside_the_evidence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside: int) -> None:
+    """proof.lrat is checked on a second thread beside the blocking clauses (from ``BESIDE`` of them; below,
+    in turn): with both broken, the blocking clause is named, as when they ran in turn, and no proof steps
+    are counted."""
     from gridsat.certification import build
+    from gridsat.solvers.proof import certificate as certificates
     from gridsat.solvers.proof.certificate import identity, judge, read
 
+    monkeypatch.setattr(certificates, "BESIDE", beside)
     folder = tmp_path / "tours"
     assert gridsat("count", "knights-tour", "5x6", "-p", "closed=true", "--backend", "sat", "--proof",
                    str(folder)).returncode == 0

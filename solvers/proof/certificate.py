@@ -37,7 +37,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Hashable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 
 Proof = bytes | Path  # a proof's bytes, or the file holding it
 DRAT, LRAT = "drat", "lrat"  # the proof formats, and the suffixes of their files
+BESIDE = 1000  # blocking clauses from which a judge checks its proof and models on threads beside the rest
 LRAT_WRITERS = ("cadical195",)  # PySAT's solvers whose proofs gridsat takes in LRAT (solvers.proof.certified.prover)
 
 
@@ -236,7 +237,9 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         certificate.decoded.clear()
         certificate.adopt_searched()
     unbroken = certificate.unbroken if certificate.proves_orbits else None
-    with ThreadPoolExecutor(2) as pool:  # the proof's check, and the models' (``evidence_failure``)
+    # threads for the proof's check, the models' (``evidence_failure``) and the orbit members' (numba, no GIL);
+    # none for a small certificate, whose checks take less than the threads' hand-overs of the GIL
+    with ThreadPoolExecutor(3) if len(certificate.blocking) >= BESIDE else Inline() as pool:
         form = certificate.proof_format
         main = pool.submit(proved, certificate.clauses(), certificate.proof, f"proof.{form}", form) \
             if unbroken is None else None
@@ -244,8 +247,9 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         if unbroken is not None and not counted.failure:
             main = pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof,
                                f"orbits.{form}", form)
+        members = pool.submit(members_failure, unbroken, counted.members)
         failure = evidence_failure(certificate, puzzle, instance, pool)
-        failure = failure or counted.failure or members_failure(unbroken, counted.members)
+        failure = failure or counted.failure or members.result()
         steps, proof_failure = main.result() if main is not None else (0, "")
     steps = 0 if failure else steps  # the steps read as when the checks ran in turn: none after a failure
     failure = failure or proof_failure
@@ -256,6 +260,18 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
                      len(certificate.cube), assumed, frozenset(counted.seen))
 
 
+class Inline(Executor):
+    """An executor that runs what it is given at once, in the caller's thread."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        done: Future[Any] = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except Exception as error:  # raised again by result(), as a thread's would be
+            done.set_exception(error)
+        return done
+
+
 def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> OrbitCount:
     """The blocked assignments' orbits expanded and checked (``solvers.proof.orbits.expand``); on the
     variables of the formula without symmetry breaking too when the orbits are proved."""
@@ -264,7 +280,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
                   certificate.accepted, certificate.decoded)
 
 
-def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance, pool: ThreadPoolExecutor) -> str:
+def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance, pool: Executor) -> str:
     """The first blocking or cut clause that is not what it says, or blocked assignment that is no model
     of the formula, cube and cuts (empty when there is none). ``pool``: a thread for the models' check (one
     numba call, without the GIL), which then runs beside the checks of the clauses here."""
