@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from gridsat import display as _display  # noqa: F401 - hands results the SVG drawing of their solutions
 from gridsat.certification import check_proof as check_proof
 from gridsat.certification import note as certification_note  # noqa: F401 - for the command line
 from gridsat.certification import whole_enumeration, whole_run

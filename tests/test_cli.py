@@ -390,3 +390,13 @@ def test_install_hints_quote_the_extra_one_way():
     assert len(hints) > 5
     one_way = re.compile(r"pip install 'gridsat\[[a-z,]+\]'\S*")
     assert [(name, hint) for name, hint in hints if not one_way.fullmatch(hint)] == []
+
+
+def test_the_command_line_starts_without_loading_the_api_so_a_ctrl_c_while_it_loads_is_caught() -> None:
+    """``gridsat`` (``gridsat.__main__``) imports the package lazily (PEP 562): nothing of the API, the
+    puzzles or the solvers is loaded before ``main`` runs, inside the block that turns a Ctrl-C while
+    ``gridsat.cli`` loads into "gridsat: interrupted" and status 130 (it was a traceback, status -2)."""
+    probe = ("import sys, gridsat.__main__; "
+             "print(sorted(m for m in sys.modules if m.startswith(('gridsat.', 'ortools', 'pysat', 'numpy'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['gridsat.__main__', 'gridsat.signals']", done.stdout
