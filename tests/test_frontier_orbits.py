@@ -207,3 +207,13 @@ def test_a_cross_check_up_to_symmetry_runs_the_frontier_beside_sat():
     assert done.returncode == 0 and report["agree"] and len(frontier) == 1
     mine = frontier[0]
     assert (mine["count"], mine["method"], mine["fixed"]["rot180+reverse"]) == (112, "burnside", 64)
+
+
+def test_a_stopped_orbit_count_says_how_long_it_ran() -> None:
+    """A count up to symmetry stopped by its time limit is incomplete and reports the seconds it counted
+    (the stopped element's included: it said 0.0)."""
+    import gridsat
+
+    outcome = gridsat.count("knights-tour", "7x7", backend="frontier", up_to="symmetry", time_limit=1.0)
+    assert not outcome.complete and outcome.reason == "time limit"
+    assert outcome.seconds > 0

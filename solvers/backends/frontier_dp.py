@@ -205,11 +205,12 @@ def burnside(puzzle: Puzzle, instance: Instance, request: Request, stop: Stop, u
             fixed[element.element], how[element.element] = element.known or 0, f"none: {element.why}"
             continue
         checkpoint = layer_checkpoint(puzzle, instance, request, up_to)  # one element counted at most (above)
+        started = time.perf_counter()
         run = run_engine(element.spec, request, stop, progress, checkpoint)
-        if run is None or run.count is None:
+        seconds += run.seconds if run is not None else time.perf_counter() - started
+        if run is None or run.count is None:  # stopped: the seconds counted so far, the stopped count's too
             return Tally(None, BURNSIDE_LABEL, details={"fixed": fixed, "fixed_by": how}, seconds=seconds,
                          build_seconds=build_seconds)
-        seconds += run.seconds
         fixed[element.element] = run.count * element.scale
         how[element.element] = f"counted: {element.spec.order}, {sum(run.states)} states"
         states += sum(run.states)
