@@ -164,14 +164,14 @@ def test_the_judge_decodes_itself_a_clause_whose_model_the_search_recorded_other
     records: list[Any] = []
     block = blocker.Blocker.block
 
-    def mixed_up(self: blocker.Blocker, model: list[int], values: dict[Any, int], solution: Any) -> list[int]:
-        records.append((model, values, solution))
+    def mixed_up(self: blocker.Blocker, model: list[int], solution: Any) -> list[int]:
+        records.append((model, solution))
         if len(records) == 2:
-            clause = block(self, model, *records[0][1:])  # the first model's projection and solution
+            clause = block(self, model, records[0][1])  # kept with the first model's solution
             first_true = self.recorder.certificate.searched[tuple(self.recorder.certificate.blocking[0][0])][0]
-            self.recorder.certificate.searched[tuple(clause)] = first_true, *records[0][1:]
+            self.recorder.certificate.searched[tuple(clause)] = first_true, records[0][1]  # and its record
             return clause
-        return block(self, model, values, solution)
+        return block(self, model, solution)
 
     decoded = []
     decode = board.decode

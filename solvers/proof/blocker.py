@@ -70,8 +70,7 @@ class Blocker(Propagator):
         self.pending: deque[list[int]] = deque()
         self.given: list[tuple[int, int]] = []  # (BLOCK or CUT, its index among them), in the order given
         self.found: list[Any] = []  # solutions found in this call, for the reader
-        # the model that ended the call, its projection and its solution
-        self.held: tuple[list[int], dict[Any, int], Any] | None = None
+        self.held: tuple[list[int], Any] | None = None  # the model that ended the call, and its solution
         self.rounds = self.refinements = 0
         self.until = 0.0
         self.error: BaseException | None = None
@@ -97,25 +96,24 @@ class Blocker(Propagator):
             certificate.cut(cuts)
             self.pending += cuts
             return False
-        values = f.values(full)
-        solution = f.decode(values)
+        solution = f.decode(f.values(full))
         self.found += f.stands_for(solution)
         if time.monotonic() >= self.until:
-            self.held = full, values, solution
+            self.held = full, solution
             return True
-        self.pending.append(self.block(full, values, solution))
+        self.pending.append(self.block(full, solution))
         return False
 
-    def block(self, model: list[int], values: dict[Any, int], solution: Any) -> list[int]:
-        """The clause that blocks ``model``, kept in the certificate with the model's projection (``values``)
-        and solution: the uncertified search's clause (by the true variables alone where the encoding blocks
-        so; ``Recorder.finish`` makes them short if need be)."""
+    def block(self, model: list[int], solution: Any) -> list[int]:
+        """The clause that blocks ``model``, kept in the certificate with the model's true projection variables
+        and its solution (``Certificate.adopt_searched``): the uncertified search's clause (by the true
+        variables alone where the encoding blocks so; ``Recorder.finish`` makes them short if need be)."""
         certificate = self.recorder.certificate
         clause = self.f.blocking_clause(model)
         self.given.append((BLOCK, len(certificate.blocking)))
         certificate.block(clause, solution)
         true = tuple(sorted([v for v in self.f.projection if model[v - 1] > 0]))
-        certificate.searched[tuple(clause)] = true, values, solution
+        certificate.searched[tuple(clause)] = true, solution
         return clause
 
     def block_held(self, oracle: Any) -> None:

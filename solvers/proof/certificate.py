@@ -53,6 +53,7 @@ from gridsat.solvers.proof.orbits import (
     Decoded,
     OrbitCount,
     Unbroken,
+    blocked_values,
     decoded,
     expand,
     unbroken_of,
@@ -109,10 +110,9 @@ class Certificate:
     # the run verified each solution it reported (``accept``); asked once each
     accepted: set[Hashable] = field(default_factory=set, repr=False)
     decoded: Decoded = field(default_factory=dict, repr=False)  # each blocking clause decoded once: orbits.decoded
-    # in a run: each blocking clause -> the true projection variables of the model it was made from, that
-    # model's projection and its solution, as the search decoded it (``adopt_searched``)
-    searched: dict[tuple[int, ...], tuple[tuple[int, ...], dict[Any, int], Any]] = field(default_factory=dict,
-                                                                                         repr=False)
+    # in a run: each blocking clause -> the true projection variables of the model it was made from, and
+    # the solution the search decoded from that model (``adopt_searched``)
+    searched: dict[tuple[int, ...], tuple[tuple[int, ...], Any]] = field(default_factory=dict, repr=False)
 
     @property
     def proves_orbits(self) -> bool:
@@ -136,12 +136,14 @@ class Certificate:
         """The search's decoding of each blocking clause's model, taken into ``decoded`` where the clause rules
         out exactly that model's projection (its negative literals are the model's true projection variables:
         ``orbits.blocked_values`` of the clause is then the model's projection, and decoding it again, as the
-        judge otherwise would, gives the same solution). A clause that does not is decoded by the judge."""
+        judge otherwise would, gives the same solution). A clause that does not is decoded by the judge. The
+        projection itself is kept only where the orbits are proved (``orbits.expand`` reads it then)."""
+        f = self.formulation
         for clause, _ in self.blocking:
             key = tuple(clause)
             found = self.searched.get(key)
             if found is not None and tuple(sorted(-lit for lit in clause if lit < 0)) == found[0]:
-                self.decoded[key] = found[1], found[2]
+                self.decoded[key] = blocked_values(f, clause) if self.proves_orbits else {}, found[1]
 
     def accept(self, solution: Any) -> None:
         """``solution`` was accepted by the rule verifier (the run's, as it reported it): the judge will not
