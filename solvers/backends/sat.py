@@ -285,8 +285,8 @@ class SatSearch:
 
     def _load(self, stop: Stop, name: str | None = None) -> Any:
         """A solver (``name``, else the search's) holding the CNF, or None when the deadline passed while loading
-        it (a certified search's solver writes no proof either: its proof is made at the end,
-        ``solvers.proof.certified``)."""
+        it. It writes no proof: a certified search that proves its own count loads its solver itself
+        (``_certified_in_one_call``); any other gets its proof at the end (``solvers.proof.certified``)."""
         from pysat.solvers import NoSuchSolverError, Solver
 
         f = self.formulation
