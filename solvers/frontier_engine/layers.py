@@ -38,8 +38,8 @@ MIN_SLICE = 1 << 10  # and at least (but for the last): fewer are not worth a th
 TASKS = 16  # tasks a thread a layer at least (up to CHUNK parents each): a task's scratch stays a sliver of the layer
 PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
 # and in a layer that goes to disk, where each task's share of each partition is a write of its own (16 us
-# of processor time, half of it the system's): the widest 8x8 closed layers' 16,384 partitions made
-# pieces of some 100 rows, 0.2 us a child, against some 10 ns a child that a merge of 4x the rows costs.
+# of processor time, most of it the system's): the widest 8x8 closed layers' 16,384 partitions made
+# pieces of some 100 rows, 0.16 us a child, against some 10 ns a child that a merge of 4x the rows costs.
 SPILL_PART_ROWS = 1 << 19
 TRIM_EVERY = 32  # partitions merged between hand-backs of freed heap pages to the system
 SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
