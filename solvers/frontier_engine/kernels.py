@@ -186,7 +186,7 @@ def expander(step: Any) -> Callable[..., int]:
     """``expand`` with ``step`` bound when it is compiled (a numba dispatcher), called without its first
     argument: a direct call that LLVM may inline, where the first-class function type costs an indirect
     call and the packing of its arguments for each child (8x8 closed tours, layer 47's 6.9 million
-    parents: 0.65 s against 0.90 s, one thread). Compiled once a process for each step and not kept on
+    parents: 0.615 s against 0.71 s, one thread). Compiled once a process for each step and not kept on
     disk (numba keys a closure's cache by its cells, and a dispatcher pickles with an identity of its
     process), some 1.5 s: the driver binds it for large layers only. Any other step gets ``expand``."""
     if not isinstance(step, Dispatcher):
