@@ -36,6 +36,7 @@ def small_partitions(monkeypatch) -> None:
     """Partitions of a few hundred rows, so that small boards have layers of many partitions."""
     monkeypatch.setattr(layers, "SMALL_LAYER", 0)
     monkeypatch.setattr(layers, "PART_ROWS", 4096)
+    monkeypatch.setattr(layers, "SPILL_PART_ROWS", 4096)
     monkeypatch.setattr(layers, "CHUNK", 2048)
     monkeypatch.setattr(layers, "MIN_SLICE", 64)
 
@@ -118,7 +119,7 @@ from gridsat.models.knights_tour.frontier import build
 from gridsat.solvers.frontier_engine import layers
 from gridsat.solvers.stop import Stop
 budget, part_rows, spill = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-layers.PART_ROWS = part_rows
+layers.PART_ROWS = layers.SPILL_PART_ROWS = part_rows
 run = layers.run_spec(build(Board(4, 4, True)), Stop(), threads=2)
 if budget:
     run = layers.run_spec(build(Board(6, 6, True)), Stop(), threads=2, memory=budget << 20, spill=spill)

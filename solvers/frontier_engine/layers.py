@@ -12,6 +12,7 @@ see ``solvers.frontier_engine.kernels``).
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -30,14 +31,21 @@ from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
 PROGRESS_EVERY = 0.5  # seconds between progress lines
-CHUNK = 1 << 20  # parents one kernel call expands at most: its scratch stays small
+CHUNK = 1 << 21  # parents one kernel call expands at most: its scratch stays small
 SMALL_LAYER = 1 << 18  # parents a layer may have and still be expanded whole, without partitions in files
 THREADED_LAYER = 1 << 12  # parents from which a small layer is shared among the threads
 MIN_SLICE = 1 << 10  # and at least (but for the last): fewer are not worth a thread's hand-over
 TASKS = 16  # tasks a thread a layer at least (up to CHUNK parents each): a task's scratch stays a sliver of the layer
 PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays within a cache-friendly size
+# and in a layer that goes to disk, where each task's share of each partition is a write of its own (16 us
+# of processor time, most of it the system's): the widest 8x8 closed layers' 16,384 partitions made
+# pieces of some 100 rows, 0.16 us a child, against some 10 ns a child that a merge of 4x the rows costs.
+SPILL_PART_ROWS = 1 << 19
 TRIM_EVERY = 32  # partitions merged between hand-backs of freed heap pages to the system
 SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
+# Parents of a layer from which expand runs with the step bound into it (some 10 ns a child less): its
+# compile (some 1.5 s, once a process) pays off over the large layers of a long count; small counts never pay it.
+BIND_FROM = 1 << 21
 PACK_BITS = 24  # spare bits a spec's state leaves from which counts start packed in them
 
 
@@ -119,29 +127,41 @@ class Lanes:
 
 
 class Tables:
-    """Each thread's merge table, kept for the run: ``merge`` leaves it zeroed, and it is made anew only when
-    a partition needs more rows or a quarter of them (a fresh table a merge would fault in page by page)."""
+    """Each thread's merge table and gather buffer, kept for the run (fresh pages are faulted in, and zeroed,
+    by the system one at a time: 6% of the processor time of 8x8 closed tours' first 60 layers went to zeroing).
+    ``merge`` leaves its table zeroed; either is made anew only when a partition needs more rows, or a
+    quarter of them."""
 
     def __init__(self, meter: Meter) -> None:
         self.meter = meter
-        self.held: dict[int, np.ndarray] = {}
+        self.held: dict[tuple[int, str], np.ndarray] = {}
 
     def get(self, children: int, width: int) -> np.ndarray:
         """This thread's table, with room for ``children`` rows ``width`` wide."""
         from gridsat.solvers.frontier_engine import kernels
 
-        rows, me = 1 << kernels.table_bits(children), threading.get_ident()
-        table = self.held.get(me)
-        if table is None or not rows <= table.shape[0] <= 4 * rows or table.shape[1] != width:  # or far too big
-            if table is not None:
-                self.meter.sub(table.nbytes)
-            table = np.zeros((rows, width), np.uint64)
-            self.meter.add(table.nbytes)
-            self.held[me] = table  # one key a thread: no other thread writes it
-        return table
+        return self.kept("table", 1 << kernels.table_bits(children), 1 << kernels.table_bits(children), width)
+
+    def gather(self, children: int, width: int) -> np.ndarray:
+        """This thread's buffer for a partition's children gathered from their pieces (``children`` rows at
+        least; its rows are not zeroed)."""
+        return self.kept("gather", children, children + (children >> 2), width)[:children]
+
+    def kept(self, kind: str, rows: int, make: int, width: int) -> np.ndarray:
+        """This thread's array of ``kind`` with ``rows`` rows or more (not over four times): else one of
+        ``make`` rows, zeroed."""
+        key = threading.get_ident(), kind
+        array = self.held.get(key)
+        if array is None or not rows <= array.shape[0] <= 4 * max(rows, 1) or array.shape[1] != width:
+            if array is not None:
+                self.meter.sub(array.nbytes)
+            array = np.zeros((make, width), np.uint64)
+            self.meter.add(array.nbytes)
+            self.held[key] = array  # one key a thread: no other thread writes it
+        return array
 
     def release(self) -> None:
-        self.meter.sub(sum(table.nbytes for table in self.held.values()))
+        self.meter.sub(sum(array.nbytes for array in self.held.values()))
         self.held.clear()
 
 
@@ -365,7 +385,7 @@ def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
     # On disk: a quarter of the budget for the slices' scratch, a quarter for the merges, and the rest
     # for the parent partitions being expanded (a thread's and the next one's).
     slice_ = max(MIN_SLICE, min(CHUNK, engine.budget // 4 // (threads * scratch_row)))
-    parts = partitions(max(MIN_SLICE, min(PART_ROWS, engine.budget // 4 // (threads * merge_row))))
+    parts = partitions(max(MIN_SLICE, min(SPILL_PART_ROWS, engine.budget // 4 // (threads * merge_row))))
     parents = (threads + 1) * max(shelf.sizes) * row
     on_disk = threads * slice_ * scratch_row + threads * (children // parts + 1) * merge_row + parents
     if on_disk > engine.budget:
@@ -538,6 +558,7 @@ class Expansion:
     def __init__(self, engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Plan) -> None:
         self.engine, self.layer, self.shelf, self.bins, self.plan = engine, layer, shelf, bins, plan
         self.moduli, self.pmask = engine.lanes.array(), np.uint64(plan.parts - 1)
+        self.kernel = expand_kernel(engine.spec, shelf.states)
         tasks_total = sum(-(-size // MIN_SLICE) for size in shelf.sizes)
         self.acc = np.zeros((max(1, tasks_total), engine.lanes.used), dtype=np.uint64)  # lanes per task
         self.scratch: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # per thread
@@ -567,9 +588,8 @@ class Expansion:
         children, part, ordered = self.room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
         m = 0
         for parents, lo, hi in pieces:
-            m += kernels.expand(spec.step, self.engine.data, self.layer, parents, lo, hi, spec.words, spec.choices,
-                                self.moduli, spec.scratch, self.pmask, children[m:], part[m:], self.acc, k,
-                                self.engine.lanes.shift)
+            m += self.kernel(self.engine.data, self.layer, parents, lo, hi, spec.words, spec.choices, self.moduli,
+                             spec.scratch, self.pmask, children[m:], part[m:], self.acc, k, self.engine.lanes.shift)
         starts = np.empty(self.plan.parts + 1, np.int64)
         kernels.scatter(children, part, m, ordered, starts)
         self.bins.add(ordered, starts)
@@ -620,6 +640,16 @@ class Expansion:
         return self.acc
 
 
+def expand_kernel(spec: FrontierSpec, parents: int) -> Callable[..., int]:
+    """The expand kernel for a layer of ``parents``, called without the step: from ``BIND_FROM`` parents the
+    one with the spec's step bound into it (compiled once a process, see ``kernels.expander``)."""
+    from gridsat.solvers.frontier_engine import kernels
+
+    if parents < BIND_FROM:
+        return functools.partial(kernels.expand, spec.step)
+    return kernels.expander(spec.step)
+
+
 def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
     """Each partition's children merged into its distinct states, on the shelf; the layer's total noted."""
     from gridsat.solvers.frontier_engine import kernels
@@ -628,7 +658,7 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
     totals = [0.0] * shelf.parts
 
     def merge(p: int) -> None:
-        children = bins.take(p)
+        children = bins.take(p, lambda rows: engine.tables.gather(rows, engine.width))
         table = engine.tables.get(children.shape[0], engine.width)
         states, totals[p] = kernels.merge(children, words, moduli, table, engine.lanes.shift)
         meter.sub(children.nbytes)

@@ -13,6 +13,7 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -285,21 +286,33 @@ class Bins:
             if f is not None:
                 f.close()
 
-    def take(self, p: int) -> np.ndarray:
-        """Partition ``p``'s children, handed over (the pieces or the file let go of)."""
+    def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
+        """Partition ``p``'s children, handed over (the pieces or the file let go of). ``into(rows)``: an
+        array of ``rows`` rows that several pieces, or the file, are gathered into (a buffer kept for the
+        run: no fresh pages); without it, a new array."""
         with self.lock:
             pieces, self.pieces[p] = self.pieces[p], []
         self.meter.sub(len(pieces) * PIECE_BYTES)  # the pieces' rows are counted on: they are the children
-        if self.folder is not None and self.filed[p]:
-            rows = np.fromfile(self.paths[p], dtype=np.uint64).reshape(-1, self.width)
-            self.folder.free(self.paths[p], rows.nbytes)
-            self.meter.add(rows.nbytes)
-            pieces.append(rows)
-        if len(pieces) == 1:
+        filed = self.filed[p] if self.folder is not None else 0
+        if filed == 0 and len(pieces) == 1:
             return pieces[0]
-        rows = np.concatenate(pieces) if pieces else np.zeros((0, self.width), np.uint64)
-        self.meter.add(rows.nbytes)  # the pieces and their copy, both held for a moment
+        total = filed + sum(piece.shape[0] for piece in pieces)
+        if total == 0:
+            return np.zeros((0, self.width), np.uint64)
+        rows = into(total) if into is not None else np.empty((total, self.width), np.uint64)
+        self.meter.add(rows.nbytes)  # the pieces (or the file's rows) and their copy, both held for a moment
+        at = total - filed
+        if pieces:
+            np.concatenate(pieces, out=rows[:at])
+        if filed:
+            assert self.folder is not None
+            with open(self.paths[p], "rb") as f:
+                if f.readinto(memoryview(rows[at:]).cast("B")) != filed * self.width * 8:
+                    raise OSError(f"the spill file {self.paths[p]} is shorter than was written")
+            self.folder.free(self.paths[p], filed * self.width * 8)
         self.meter.sub(rows.nbytes)
+        if filed:
+            self.meter.add(filed * self.width * 8)  # the file's rows are children in memory now
         return rows
 
     def close(self) -> None:
