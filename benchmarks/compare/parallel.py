@@ -138,6 +138,36 @@ splits counts of 2 to 3 s (prime-grid 4x5 on sat, the short-count target), not m
 On the quiet machine the parts took 1.2x the processor seconds of --jobs 1's search after the probe
 on both backends (cpsat 74.2 s for 61.8 s, sat 39.1 s for 32.2 s): ``--ceiling sat cpsat`` (two
 copies of a count at once) says how much of that two busy virtual cores cost each other.
+
+Issue 54, the cpsat probe and part start-ups (measured on the loaded two-core machine, 2026-11-28, load
+2 to 7 from other developers' runs, so in processor seconds; wall times there mean nothing). Where the
+cpsat parent's processor time went (cProfile, prime-grid 5x5/1..25 --jobs 2, load about 4): 6.0 s in
+all, 4.0 s of them its probe (CP-SAT's search, and verifying and digesting its 43,336 solutions); of
+the 2.0 s after it, 1.6 s in 211 CP-SAT solves of relaxations (``relaxed_projections``: splitting
+parts), the rest reading messages. A relaxation is now enumerated without presolve or probing: 60
+parts split into 366 in 0.18 s against 0.24 s (the same parts). A cpsat part's start (opening it 3.5
+ms, presolving and searching to its first solution 60-90 ms) is mostly CP-SAT's own: a part now
+searches without probing, which took its parts 15% less processor time (prime-grid 5x5, 40 parts of
+about 0.08 s, one after another) and 35% less on knights-tour 6x6 closed (30 parts); a whole count the
+same (prime-grid 4x5 6.4-6.7 s against 6.8-6.9 s, knights-tour 5x5 0.26-0.29 s against 0.25-0.27 s),
+so only parts do. Without presolve as well, prime-grid's parts gained 5% more, the tours' lost 20%.
+The kept probe ran until the first split's start-ups were a tenth of it: 8 start-ups of 0.05-0.09 s
+per worker, 5.4-7.7 s alone on a quiet machine. It now searches at most ``split_policy.LONGEST``
+(3.2 s, as long as ``SHORT``), so a count of a few seconds still runs alone and a long one is shared
+out sooner. ``--cases prime`` before, then after (one run each, load 3 to 7, processor seconds):
+cpsat --jobs 1 85.2 s; --jobs 2 probe 3.77 s, parts 93.3 s (46.0 s and 47.3 s), parent 5.86 s in all:
+1.14x the work, 1.67x on free cores; after: --jobs 1 79.9 s and 81.1 s; --jobs 2 probe 3.60 s and 3.63 s,
+parts 77.9 s and 72.3 s (39.5 s and 38.4 s; 36.3 s and 36.1 s), parent 5.29 s and 5.03 s in all (1.7 s
+and 1.4 s after the probe, 2.1 s before): 1.02x and 0.94x the work, 1.85x and 2.03x on free cores; the
+100-worker replay 71.2x and 65.9x, largest part 0.6% and 0.8% (before 69.1x, 0.8%). The probe's length
+in these runs was already about 3.6 s: a loaded worker measured a start-up of 0.03-0.04 s; on a quiet
+machine it measures 0.06-0.09 s, where the cap saves 2 to 4.5 s alone. sat, unchanged: --jobs 1 37.7 s
+and 37.9 s; --jobs 2 probe 3.22 s and 3.27 s, parts 37.7 s and 35.2 s: 1.63x and 1.82x on free cores;
+the 100-worker replay 72.4x and 81.4x, largest part 0.5% and 0.7%, where the quiet run above gave 36.6x
+and 1.8% (on a loaded machine a running part ages faster by the clock and is split sooner; not
+reproduced here). Not changed: sat's 3.2 s kept probe, which bounds its two-worker speed-up at about
+1.83x; at ``SHORT`` 2.0 or 1.6 s prime-grid 4x5 on sat (3.1-4.4 s of processor time alone at that load)
+split, and its parts took 1.1x to 2.2x the work of the count alone, one run against the next.
 """
 
 from __future__ import annotations
