@@ -173,7 +173,13 @@ worker, while a busy worker's was split at its budget (0.2 s for sat's parts): 0
 largest part of the quiet sat run above (1.8% of 31 s). It now waits the lesser of the two (cpsat's
 budget, 0.6 s, is the longer: unchanged). At a load of 4 the sat run was as before (1,650 final parts,
 largest 0.67%, replay 83.4x on 100 workers; parts 44.8 s, probe 3.22 s): a loaded clock had split those
-parts early anyway. On a quiet machine it is not measured.
+parts early anyway. On a quiet machine it is not measured. ``--cases prime`` once more with every
+change (load 2 to 5): cpsat --jobs 1 72.9 s of processor time; --jobs 2 probe 3.57 s, parts 68.2 s (33.8 s
+and 34.4 s), parent 4.76 s in all: 0.98x the work, 1.92x on free cores, replay 66.4x, largest part 0.8%.
+sat --jobs 1 33.1 s (37.7-37.9 s in the runs above: processor times vary this much at that load);
+--jobs 2 probe 3.22 s, parts 40.1 s (19.4 s and 20.6 s), 1,183 final parts: 1.31x the work, 1.39x on
+free cores, replay 78.7x, largest part 0.7%. The wall-clock ratios (cpsat 1.24x, sat 1.03x) say
+nothing at that load: the lead measures them on quiet cores.
 """
 
 from __future__ import annotations
