@@ -124,23 +124,6 @@ def test_an_idle_worker_gets_the_oldest_part_split_finer_than_a_busy_one() -> No
     assert split_policy.resplit_choice(ledger, 1.0, 0.5, 2, idle=True, low=True) is None
 
 
-def test_an_idle_worker_waits_no_longer_for_a_split_than_a_busy_one() -> None:
-    # Parts that start cheaply (sat) have a budget under RESPLIT_AGE: a part running when the queue ran dry
-    # ran on to RESPLIT_AGE, 1.8% of prime-grid 5x5's count on a quiet machine, where a busy worker's part
-    # would have been split at its budget.
-    ledger = ledger_with(100, {i: 0.1 for i in range(50)}, starts=[0.005] * 8)
-    most = split_policy.budget(ledger, 5.0, 2)
-    assert most < split_policy.RESPLIT_AGE
-    ledger.started(60, 5.0, "a")
-    later = 5.0 + (most + split_policy.RESPLIT_AGE) / 2  # past its budget, short of RESPLIT_AGE
-    assert split_policy.resplit_choice(ledger, later, split_policy.RESPLIT_AGE, 2, idle=False, low=False) == (
-        60, split_policy.RESPLIT_PARTS)
-    assert split_policy.resplit_choice(ledger, later, split_policy.RESPLIT_AGE, 2, idle=True, low=True) == (
-        60, max(8, split_policy.RESPLIT_PER_WORKER * 2))
-    # ... and no sooner: a part within its budget runs on
-    assert split_policy.resplit_choice(ledger, 5.0 + most / 2, split_policy.RESPLIT_AGE, 2, idle=True, low=True) is None
-
-
 def test_the_ledger_records_the_first_idle_worker_the_plans_and_where_parts_were_split() -> None:
     ledger = ledger_with(4, {0: 1.0})
     ledger.went_idle(2.0)

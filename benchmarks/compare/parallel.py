@@ -168,13 +168,15 @@ and 1.8% (on a loaded machine a running part ages faster by the clock and is spl
 reproduced here). Not changed: sat's 3.2 s kept probe, which bounds its two-worker speed-up at about
 1.83x; at ``SHORT`` 2.0 or 1.6 s prime-grid 4x5 on sat (3.1-4.4 s of processor time alone at that load)
 split, and its parts took 1.1x to 2.2x the work of the count alone, one run against the next.
-A part running when the queue ran dry waited ``RESPLIT_AGE`` (0.5 s) before it was split for the idle
-worker, while a busy worker's was split at its budget (0.2 s for sat's parts): 0.5 s is about the
-largest part of the quiet sat run above (1.8% of 31 s). It now waits the lesser of the two (cpsat's
-budget, 0.6 s, is the longer: unchanged). At a load of 4 the sat run was as before (1,650 final parts,
-largest 0.67%, replay 83.4x on 100 workers; parts 44.8 s, probe 3.22 s): a loaded clock had split those
-parts early anyway. On a quiet machine it is not measured. ``--cases prime`` once more with every
-change (load 2 to 5): cpsat --jobs 1 72.9 s of processor time; --jobs 2 probe 3.57 s, parts 68.2 s (33.8 s
+Tried and left out: a part running when the queue ran dry waits ``RESPLIT_AGE`` (0.5 s) before it is
+split for the idle worker, while a busy worker's is split at its budget (0.2 s for sat's parts), and
+0.5 s is about the largest part of the quiet sat run above (1.8% of 31 s). Waiting the lesser of the
+two, side by side with the policy as it is (sat --jobs 2, load 2 to 3, two runs each, alternated):
+parts 49.9 s and 48.0 s of processor time against 42.7 s and 43.3 s, largest part 1.06% and 1.60%
+against 0.83% and 1.14%, replay 68.4x and 46.2x against 62.5x and 67.3x: more work, and no smaller
+tail. (At a load of 4, one run with it: 1,650 final parts, largest 0.67%, replay 83.4x.)
+``--cases prime`` once more, with it (load 2 to 5; cpsat's budget, about 0.55 s, is over 0.5 s, so its
+run was as without it): cpsat --jobs 1 72.9 s of processor time; --jobs 2 probe 3.57 s, parts 68.2 s (33.8 s
 and 34.4 s), parent 4.76 s in all: 0.98x the work, 1.92x on free cores, replay 66.4x, largest part 0.8%.
 sat --jobs 1 33.1 s (37.7-37.9 s in the runs above: processor times vary this much at that load);
 --jobs 2 probe 3.22 s, parts 40.1 s (19.4 s and 20.6 s), 1,183 final parts: 1.31x the work, 1.39x on

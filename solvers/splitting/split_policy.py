@@ -60,13 +60,9 @@ start-up, which the estimate takes for search (prime-grid 4x5 sat on a loaded ma
 about 1 s estimated at 11 s, and split into 242 parts against 64 without pilots).
 
 While parts run (``resplit_choice``): when a worker would go idle (no part waits), the part that has
-run longest, if it has run at least ``RESPLIT_AGE`` seconds (or its ``budget``, if that is less), is
-split again into about ``RESPLIT_PER_WORKER`` sub-parts per worker. The longest-running part is the
-likeliest to hold the tail (part times are heavy-tailed); a young part is left alone, since it may
-be about to end. The budget is less where parts start cheaply (sat: 0.2 s): at ``RESPLIT_AGE``
-alone, a part running when the queue ran dry ran on to 0.5 s, which is about the largest part of
-prime-grid 5x5/1..25 on sat on a quiet machine (1.8% of 31 s; inferred, not measured again: a loaded
-machine's clock ages parts faster and splits them sooner, and there its largest was 0.5-0.7%). When
+run longest, if it has run at least ``RESPLIT_AGE`` seconds, is split again into about
+``RESPLIT_PER_WORKER`` sub-parts per worker. The longest-running part is the likeliest to hold the
+tail (part times are heavy-tailed); a young part is left alone, since it may be about to end. When
 nothing waits but every worker is still busy, the longest-running part that has outrun its share of
 the estimated run is split ahead of need. While every worker is busy, a part is split again into
 ``RESPLIT_PARTS`` once it has run longer than its ``budget``.
@@ -216,14 +212,12 @@ def resplit_choice(ledger: Ledger, now: float, age: float, workers: int, *, idle
     """The running part to split again and how many sub-parts to aim at (None: none), given whether a
     worker is ``idle`` now and whether one is about to be (``low``: nothing waits to be handed out)."""
     whole = None if idle else ledger.estimate(now)
-    most = budget(ledger, now, workers)
-    ripe = min(age, most)  # a worker about to go idle waits no longer than a busy one would
     index = None
     if low and whole is not None:  # split ahead of need, a part that has run past its expected time
-        index = choose(ledger, now, ripe, whole)
+        index = choose(ledger, now, age, whole)
         idle = index is not None
     if index is None:
-        index = choose(ledger, now, ripe if idle else most)
+        index = choose(ledger, now, age if idle else budget(ledger, now, workers))
     if index is None:
         return None
     return index, max(8, RESPLIT_PER_WORKER * workers) if idle else RESPLIT_PARTS
