@@ -803,8 +803,10 @@ def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) ->
     two = count(2)
     assert unshared(one, two) is None, unshared(one, two)
     # The regression planted: 16 parts per worker after a kept probe, each start-up 0.1 s as a loaded clock said,
-    # and the probe's length not cut short by the clock, as on an idle machine: the probe counts it all alone.
+    # the probe's length not capped at LONGEST, and not cut short by the clock, as on an idle machine: the probe
+    # counts it all alone.
     monkeypatch.setattr(split_policy, "KEPT_PARTS_PER_WORKER", 16)
+    monkeypatch.setattr(split_policy, "LONGEST", float("inf"))
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)
     monkeypatch.setattr(LocalPool, "start_cost", lambda self: None if ready(self) is None else split_policy.PROBE)
     assert unshared(one, count(2)) == "it ran alone: the probe counted it all"

@@ -143,18 +143,22 @@ def test_the_ledger_records_the_first_idle_worker_the_plans_and_where_parts_were
 
 
 def test_the_probe_runs_until_the_split_s_fixed_costs_are_a_small_share_of_its_time() -> None:
-    # 16 parts per worker each starting in 20 ms, and the last part alone at the end: 0.42 s of fixed costs.
-    fixed = 32 / 2 * 0.02 + split_policy.PART_FLOOR
-    kept = split_policy.probe_seconds(0.02, 2, 32, keeps=True)
+    # 16 parts per worker each starting in 10 ms, and the last part alone at the end: 0.26 s of fixed costs;
+    # a named number of parts lets the probe be shorter than SHORT.
+    fixed = 32 / 2 * 0.01 + split_policy.PART_FLOOR
+    kept = split_policy.probe_seconds(0.01, 2, 32, keeps=True, least=1.0)
+    assert 1.0 < kept < split_policy.LONGEST
     assert kept == pytest.approx(fixed / split_policy.OVERHEAD)
     # A count that ends just after its split takes at most 1 + OVERHEAD times one plain search.
     assert (kept + fixed) / kept == pytest.approx(1 + split_policy.OVERHEAD)
+    # ... up to LONGEST: dearer start-ups no longer hold the probe alone.
+    assert split_policy.probe_seconds(0.05, 2, 32, keeps=True, least=1.0) == split_policy.LONGEST
     # Cheap start-ups: until the first split's parts would run PART_FLOOR each, were the rest as long.
     assert split_policy.probe_seconds(0.001, 2, 32, keeps=True) == pytest.approx(32 * split_policy.PART_FLOOR)
     assert split_policy.probe_seconds(5.0, 2, 32, keeps=True) == split_policy.probe_seconds(
         split_policy.PROBE, 2, 32, keeps=True)  # a search to a first solution longer than PROBE is no start-up
     # Thrown away when the run splits: about as long as the fixed costs (rent or buy).
-    assert split_policy.probe_seconds(0.02, 2, 32, keeps=False) == pytest.approx(fixed)
+    assert split_policy.probe_seconds(0.01, 2, 32, keeps=False) == pytest.approx(fixed)
     assert split_policy.probe_seconds(0.0, 64, 32, keeps=False) >= split_policy.PROBE
 
 
@@ -178,16 +182,18 @@ def test_the_workers_start_a_worker_start_up_before_the_probe_may_end() -> None:
     assert split_policy.launch_seconds(2, 16) < split_policy.probe_seconds(0.0, 2, 16, keeps=True)
 
 
-def test_a_kept_probe_of_a_long_count_ends_within_seconds_whatever_its_parts_cost_to_start() -> None:
+def test_a_kept_probe_of_a_long_count_ends_within_seconds_whatever_its_parts_cost_to_start(monkeypatch) -> None:
     # Issue 54: a kept probe ran until 16 start-ups per worker were a tenth of it, each start-up measured
     # by the clock (0.1 s for cpsat on a loaded machine): 17 s alone, a third of prime-grid 5x5's count,
-    # while the second worker waited. Its first split is now smaller, so the probe is a few seconds at most.
+    # while the second worker waited. Its first split is now smaller, and the probe at most LONGEST.
     kept = split_policy.first_parts(2, kept=True)
     assert kept < split_policy.first_parts(2)
-    assert split_policy.probe_seconds(split_policy.PROBE, 2, 32, keeps=True) > 15  # the regressed probe
-    assert split_policy.probe_seconds(split_policy.PROBE, 2, kept, keeps=True) < 10  # the longest now
-    assert split_policy.probe_seconds(0.03, 2, kept, keeps=True) < 4  # cpsat's start-up on prime-grid 5x5
-    # and still long enough that a count ending just after its split takes at most 1 + OVERHEAD times as long
-    fixed = kept / 2 * 0.03 + split_policy.PART_FLOOR
-    assert fixed / split_policy.probe_seconds(0.03, 2, kept, keeps=True) <= split_policy.OVERHEAD
+    for start, parts in ((split_policy.PROBE, 32), (split_policy.PROBE, kept), (0.03, kept), (0.08, kept)):
+        assert split_policy.probe_seconds(start, 2, parts, keeps=True) == split_policy.SHORT == split_policy.LONGEST
+    # a count of seconds still runs alone: the probe is as long as it was
+    assert split_policy.probe_seconds(0.0, 2, kept, keeps=True) == split_policy.SHORT
+    # The regressions planted: the probe uncapped, and a first split of 16 parts per worker.
+    monkeypatch.setattr(split_policy, "LONGEST", float("inf"))
+    assert split_policy.probe_seconds(split_policy.PROBE, 2, 32, keeps=True) > 15
+    assert split_policy.probe_seconds(0.08, 2, kept, keeps=True) > 7  # cpsat on prime-grid 5x5, a quiet machine
 

@@ -138,6 +138,53 @@ splits counts of 2 to 3 s (prime-grid 4x5 on sat, the short-count target), not m
 On the quiet machine the parts took 1.2x the processor seconds of --jobs 1's search after the probe
 on both backends (cpsat 74.2 s for 61.8 s, sat 39.1 s for 32.2 s): ``--ceiling sat cpsat`` (two
 copies of a count at once) says how much of that two busy virtual cores cost each other.
+
+Issue 54, the cpsat probe and part start-ups (measured on the loaded two-core machine, 2026-11-28, load
+2 to 7 from other developers' runs, so in processor seconds; wall times there mean nothing). Where the
+cpsat parent's processor time went (cProfile, prime-grid 5x5/1..25 --jobs 2, load about 4): 6.0 s in
+all, 4.0 s of them its probe (CP-SAT's search, and verifying and digesting its 43,336 solutions); of
+the 2.0 s after it, 1.6 s in 211 CP-SAT solves of relaxations (``relaxed_projections``: splitting
+parts), the rest reading messages. A relaxation is now enumerated without presolve or probing: 60
+parts split into 366 in 0.18 s against 0.24 s (the same parts). A cpsat part's start (opening it 3.5
+ms, presolving and searching to its first solution 60-90 ms) is mostly CP-SAT's own: a part now
+searches without probing, which took its parts 15% less processor time (prime-grid 5x5, 40 parts of
+about 0.08 s, one after another) and 35% less on knights-tour 6x6 closed (30 parts); a whole count the
+same (prime-grid 4x5 6.4-6.7 s against 6.8-6.9 s, knights-tour 5x5 0.26-0.29 s against 0.25-0.27 s),
+so only parts do. Without presolve as well, prime-grid's parts gained 5% more, the tours' lost 20%.
+Whole split runs side by side (prime-grid 5x5/1..25 cpsat --jobs 2, load 3 to 4, alternated, the parts'
+probing put back in the workers for the other arm): parts 60.0 s and 60.8 s of processor time without
+probing against 71.2 s and 63.6 s with it (4-16% less); probe 3.9 s and parent 4.6-4.9 s in all either way.
+The kept probe ran until the first split's start-ups were a tenth of it: 8 start-ups of 0.05-0.09 s
+per worker, 5.4-7.7 s alone on a quiet machine. It now searches at most ``split_policy.LONGEST``
+(3.2 s, as long as ``SHORT``), so a count of a few seconds still runs alone and a long one is shared
+out sooner. ``--cases prime`` before, then after (one run each, load 3 to 7, processor seconds):
+cpsat --jobs 1 85.2 s; --jobs 2 probe 3.77 s, parts 93.3 s (46.0 s and 47.3 s), parent 5.86 s in all:
+1.14x the work, 1.67x on free cores; after: --jobs 1 79.9 s and 81.1 s; --jobs 2 probe 3.60 s and 3.63 s,
+parts 77.9 s and 72.3 s (39.5 s and 38.4 s; 36.3 s and 36.1 s), parent 5.29 s and 5.03 s in all (1.7 s
+and 1.4 s after the probe, 2.1 s before): 1.02x and 0.94x the work, 1.85x and 2.03x on free cores; the
+100-worker replay 71.2x and 65.9x, largest part 0.6% and 0.8% (before 69.1x, 0.8%). The probe's length
+in these runs was already about 3.6 s: a loaded worker measured a start-up of 0.03-0.04 s; on a quiet
+machine it measures 0.06-0.09 s, where the cap saves 2 to 4.5 s alone. sat, unchanged: --jobs 1 37.7 s
+and 37.9 s; --jobs 2 probe 3.22 s and 3.27 s, parts 37.7 s and 35.2 s: 1.63x and 1.82x on free cores;
+the 100-worker replay 72.4x and 81.4x, largest part 0.5% and 0.7%, where the quiet run above gave 36.6x
+and 1.8% (on a loaded machine a running part ages faster by the clock and is split sooner; not
+reproduced here). Not changed: sat's 3.2 s kept probe, which bounds its two-worker speed-up at about
+1.83x; at ``SHORT`` 2.0 or 1.6 s prime-grid 4x5 on sat (3.1-4.4 s of processor time alone at that load)
+split, and its parts took 1.1x to 2.2x the work of the count alone, one run against the next.
+Tried and left out: a part running when the queue ran dry waits ``RESPLIT_AGE`` (0.5 s) before it is
+split for the idle worker, while a busy worker's is split at its budget (0.2 s for sat's parts), and
+0.5 s is about the largest part of the quiet sat run above (1.8% of 31 s). Waiting the lesser of the
+two, side by side with the policy as it is (sat --jobs 2, load 2 to 3, two runs each, alternated):
+parts 49.9 s and 48.0 s of processor time against 42.7 s and 43.3 s, largest part 1.06% and 1.60%
+against 0.83% and 1.14%, replay 68.4x and 46.2x against 62.5x and 67.3x: more work, and no smaller
+tail. (At a load of 4, one run with it: 1,650 final parts, largest 0.67%, replay 83.4x.)
+``--cases prime`` once more, with it (load 2 to 5; cpsat's budget, about 0.55 s, is over 0.5 s, so its
+run was as without it): cpsat --jobs 1 72.9 s of processor time; --jobs 2 probe 3.57 s, parts 68.2 s (33.8 s
+and 34.4 s), parent 4.76 s in all: 0.98x the work, 1.92x on free cores, replay 66.4x, largest part 0.8%.
+sat --jobs 1 33.1 s (37.7-37.9 s in the runs above: processor times vary this much at that load);
+--jobs 2 probe 3.22 s, parts 40.1 s (19.4 s and 20.6 s), 1,183 final parts: 1.31x the work, 1.39x on
+free cores, replay 78.7x, largest part 0.7%. The wall-clock ratios (cpsat 1.24x, sat 1.03x) say
+nothing at that load: the lead measures them on quiet cores.
 """
 
 from __future__ import annotations

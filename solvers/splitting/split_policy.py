@@ -9,7 +9,8 @@ whose search hands back the models it counted (a formulation backend's) keeps it
 split's parts leave those models out, as the sub-parts of a part split again do, so searching alone
 longer costs nothing against one plain search but the idle workers; it runs until the fixed costs
 are at most ``OVERHEAD`` of the time it has run, so that a count that ends just after its split
-takes at most about 1 + ``OVERHEAD`` times a plain search, and at least ``SHORT`` seconds: a count
+takes at most about 1 + ``OVERHEAD`` times a plain search, but no longer than ``LONGEST`` (each
+second past it idles every worker but one in a long count), and at least ``SHORT`` seconds: a count
 of a few seconds runs alone, since parts of a short rest are start-up more than search, at a cost
 the measured start-up misses (a fresh solver has learnt nothing: the last 5% of prime-grid 4x5 sat,
 split into 55 parts after its probe, took 1.7 s of part time, and the whole count takes 2 s
@@ -130,6 +131,12 @@ PART_FLOOR = 0.1  # seconds: no part is aimed shorter (a part also costs its mes
 # (``MIN_PARTS`` parts of ``PART_FLOOR``): the rest of prime-grid 4x5 on sat (2.3 s alone), split
 # after 1.6 s, took 4.1 s of parts for what the probe would have counted in under 1 s (loaded machine).
 SHORT = MIN_PARTS * PART_FLOOR
+# ... and at most this many, unless its least is longer: a count long enough to split gains the idle workers
+# sooner, and a count that ends just after its split pays the first split's start-ups on a short probe
+# (cpsat, prime-grid 5x5/1..25: 8 start-ups of 0.05-0.09 s per worker made its probe 5.4-7.7 s of a 50 s count,
+# at most 1.1x on a count ending just after it; at 3.2 s, at most about 1.2x on such a count of 3 to 8 s,
+# which is neither a count of seconds nor a long one).
+LONGEST = SHORT
 
 
 def first_parts(workers: int, kept: bool = False) -> int:
@@ -153,7 +160,7 @@ def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool, least:
     starts its share of the first split's ``parts``; ``keeps``: the probe's work is kept when the run
     splits, when it searches at least ``least`` seconds (a named number of parts: ``PART_FLOOR`` each)."""
     fixed = parts / workers * min(start, PROBE) + PART_FLOOR
-    return max(PROBE, fixed / OVERHEAD, least) if keeps else max(PROBE, fixed)
+    return max(PROBE, min(fixed / OVERHEAD, LONGEST), least) if keeps else max(PROBE, fixed)
 
 
 def launch_seconds(workers: int, parts: int, least: float = SHORT) -> float:
