@@ -6,9 +6,9 @@ the sat backend and on cpsat (whose solutions a certified run replays in the CNF
     python -m gridsat.benchmarks.compare.certify --large --repeat 1   # and the large ones (sat; minutes)
 
 For each instance and backend: the plain count's time (``plain s``), the certified run's whole time
-(``cert. s``: its search, then a fresh solver refuting formula, blocking and cut clauses with an LRAT
-proof (DRAT from a solver other than CaDiCaL 1.9.5), or, under symmetry breaking, the formula without it
-and every orbit member, and the certificate checked: blocking and cut clauses justified, blocked
+(``cert. s``: its search, writing its own LRAT proof on CaDiCaL 1.9.5 (solvers.proof.blocker), or followed by
+a fresh solver refuting formula, blocking and cut clauses (DRAT from the other solvers), or, under symmetry
+breaking, the formula without it and every orbit member, and the certificate checked: blocking and cut clauses justified, blocked
 assignments checked to be models, orbits expanded, the proof checked), the proof's size and steps,
 gridsat's check time, the ratio of the check to the plain run (target: at most 5) and of the certified
 run to the plain one (target: at most 2), and the same ratio in CPU seconds (``plain cpu``, ``cert.
@@ -23,10 +23,17 @@ targets solve in milliseconds, so their ratios measure a certified run's fixed c
 (``--large``: plain solves of 0.03 s to 8 s, up to 19,724 solutions) measure its cost per solution and
 proof step.
 
-Latest, on two quiet cores (2026-11-28, after LRAT proofs and one proof under proved orbits;
+Latest, on two quiet cores (2026-11-28, after the search proves its own count, solvers.proof.blocker, and
+the judge stops redoing the run's verification and decoding; ``--large --repeat 1 --backend sat`` run on
+this code, on 380072a, and on this code again, one after the other): certified/plain knights-tour 6x6
+closed 2.6x and 2.2x (CPU 2.8x, 2.4x; 380072a: 2.9x and 2.9x, and 3.5x in the run below), its check 1.6
+and 1.4 s against 4.6; prime-grid 3x4 4.6x, 4.3x (380072a 5.0x), 4x4 7.1x, 5.8x (7.0x); check/plain at
+most 2.1x (met). Not met: target 2x. docs/howto/certify.md's cost section has the table.
+
+Before that, on two quiet cores (2026-11-28, after LRAT proofs and one proof under proved orbits;
 ``--large --repeat 1 --backend sat``, 18 s): check/plain 1.3x to 2.0x (met); certified/plain
 prime-grid 3x4 5.4x (CPU 5.0x), 4x4 7.1x (7.0x), knights-tour 6x6 closed 3.5x (3.6x), with its check
-3.9 s against 7.5 s before (not met: target 2x). docs/howto/certify.md's cost section has the table.
+3.9 s against 7.5 s before (not met: target 2x).
 
 Measured 2026-11-28, the same script run on 2627c06 ("before") and on 3cc3e2c
 ("after"), one after the other, on a shared two-core machine at load 11 to 17 (so the seconds are slow

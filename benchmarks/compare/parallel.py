@@ -185,6 +185,15 @@ sat --jobs 1 33.1 s (37.7-37.9 s in the runs above: processor times vary this mu
 --jobs 2 probe 3.22 s, parts 40.1 s (19.4 s and 20.6 s), 1,183 final parts: 1.31x the work, 1.39x on
 free cores, replay 78.7x, largest part 0.7%. The wall-clock ratios (cpsat 1.24x, sat 1.03x) say
 nothing at that load: the lead measures them on quiet cores.
+
+On two quiet cores with these changes (2026-11-28, ``--cases prime``, one run, nothing else running):
+cpsat --jobs 1 55.94 s, --jobs 2 33.41 s: **1.67x** (target 1.7x; the quiet run above: 1.37x); probe
+3.66 s, parts 58.54 s, parent 4.43 s of processor time, the work 0.86x --jobs 1's (72.40 processor s),
+2.20x on free cores; 492 final parts, largest 1.0%; replay 59.1x on 100 workers. sat 31.83 s -> 20.97 s:
+**1.52x** (target 1.9x; above: 1.63x); probe 3.22 s, parts 32.69 s, parent 4.26 s, the work 1.13x; 621
+final parts, largest **1.6%**, replay **44.2x** on 100 workers (targets 1.5% and 50x; above: 1.8%,
+36.6x). Short counts (``compare.jobs --cases short --repeat 3``, the same session): 0.94x to 1.11x
+(tatami 3x16 on the reference backend 0.36 s and 0.40 s, alone both ways).
 """
 
 from __future__ import annotations
