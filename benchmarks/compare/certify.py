@@ -8,8 +8,9 @@ the sat backend and on cpsat (whose solutions a certified run replays in the CNF
 For each instance and backend: the plain count's time (``plain s``), the certified run's whole time
 (``cert. s``: its search, writing its own LRAT proof on CaDiCaL 1.9.5 (solvers.proof.blocker), or followed by
 a fresh solver refuting formula, blocking and cut clauses (DRAT from the other solvers), or, under symmetry
-breaking, the formula without it and every orbit member, and the certificate checked: blocking and cut clauses justified, blocked
-assignments checked to be models, orbits expanded, the proof checked), the proof's size and steps,
+breaking, the formula without it and every orbit member, and the certificate checked: blocking and cut
+clauses justified, blocked assignments checked to be models, orbits expanded, the proof checked), the
+proof's size and steps,
 gridsat's check time, the ratio of the check to the plain run (target: at most 5) and of the certified
 run to the plain one (target: at most 2), and the same ratio in CPU seconds (``plain cpu``, ``cert.
 cpu``: the process's, every thread's), which a loaded machine disturbs less than wall time. A certified

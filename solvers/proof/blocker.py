@@ -41,15 +41,16 @@ from gridsat.solvers.stop import Stop
 ONE_CALL = ("cadical195",)  # PySAT's solvers with IPASIR-UP that write LRAT (solvers.proof.certificate)
 BLOCK, CUT = 0, 1  # what a clause given during the call is, for its place in the certificate's list
 # Seconds of search per call, first and at most: a call's solutions reach the reader when it ends, and each
-# call costs a pass over every clause (``Internal::finalize``) and a restart (knights-tour 6x6 closed: 2 CPU s
-# more with calls of 0.05 s than in one call); the slices double from the first to the last.
+# call costs a pass over every clause (``Internal::finalize``) and a restart (knights-tour 6x6 closed: about 2
+# CPU s more with calls of 0.05 s throughout than in one call, loaded); the slices double from first to last.
 FIRST_SLICE, LAST_SLICE = 0.05, 1.0
 FIRST_BUDGET, LEAST_BUDGET = 2000, 100  # conflicts per call, before the rate is known and at least
 MEASURED = 0.01  # seconds: a shorter call says little about the rate of conflicts
 
 
 def fits(recorder: Recorder | None, solver: str, recording: bool) -> bool:
-    """Whether a certified search runs in one call (see the module docstring)."""
+    """Whether a certified search proves its own count, blocking each model inside its calls (see the module
+    docstring)."""
     if recorder is None or solver not in ONE_CALL or recording:
         return False
     certificate = recorder.certificate
@@ -84,7 +85,9 @@ class Blocker(Propagator):
             return True
 
     def _checked(self, model: list[int]) -> bool:
-        full = self.blank.copy()  # every variable false, then the model's true ones (a few) set
+        # every variable false, then the model's true ones (a few) set: the model names the projection only
+        # (the variables observed), and nothing here reads another variable
+        full = self.blank.copy()
         for lit in [lit for lit in model if lit > 0]:
             full[lit - 1] = lit
         f, certificate = self.f, self.recorder.certificate
