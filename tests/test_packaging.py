@@ -3,12 +3,14 @@ a release: an sdist and a wheel built without warnings, checked by twine, that i
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import subprocess
 import sys
 import sysconfig
 import tarfile
+import tempfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -71,8 +73,13 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     out = tmp_path_factory.mktemp("dist")
     # PYTHONDONTWRITEBYTECODE makes setuptools print that it skips byte-compiling: the environment's, not ours.
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-                          capture_output=True, text=True, env=env, timeout=600)
+    # One build of the source tree at a time: setuptools writes gridsat.egg-info and gridsat-VERSION/ into it,
+    # and two xdist workers building at once (each runs this fixture) raced there ("[Errno 2] No such file
+    # or directory: 'gridsat-0.2.0/models/tatami/__init__.py'").
+    with open(Path(tempfile.gettempdir()) / "gridsat-release-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+                              capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     [sdist], [wheel] = out.glob("gridsat-*.tar.gz"), out.glob("gridsat-*.whl")
     return sdist, wheel, done.stdout + done.stderr
