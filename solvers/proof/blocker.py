@@ -67,7 +67,7 @@ class Blocker(Propagator):
         super().__init__()
         self.is_lazy = True  # CaDiCaL asks only check_model (and the clauses it gives)
         self.f, self.recorder = f, recorder
-        self.blank = [-v for v in range(1, max(f.cnf.nv, *f.projection) + 1)]
+        self.blank = [-v for v in range(1, max([f.cnf.nv, *f.projection]) + 1)]
         self.pending: deque[list[int]] = deque()
         self.given: list[tuple[int, int]] = []  # (BLOCK or CUT, its index among them), in the order given
         self.found: list[Any] = []  # solutions found in this call, for the reader
