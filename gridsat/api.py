@@ -174,13 +174,15 @@ def count(
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
 
+    parts = splitting(split)  # None: one plain search, whose certificate needs no folder to be judged whole
+
     def run(wished: Certify | None) -> Outcome:
         job = Job(COUNT, Request(encoding, solver, algorithm, memory=memory, spill=None if spill is None else
                                  str(spill), certify=wished),
-                  limit=limit, time_limit=time_limit, up_to=up_to, method=method, split=splitting(split))
+                  limit=limit, time_limit=time_limit, up_to=up_to, method=method, split=parts)
         return make_count(chosen, parsed, bind(backend, chosen, job), on_progress)
 
-    return whole_run(wish(instance, texts(params), certify, proof), split, run)
+    return whole_run(wish(instance, texts(params), certify, proof), parts, run)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
@@ -212,12 +214,14 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
 
+    parts = splitting(split)
+
     def open_run(wished: Certify | None) -> Enumeration | Orbits | SplitRun:
         job = Job(ENUMERATE, Request(encoding, solver, algorithm, certify=wished), limit=limit,
-                  time_limit=time_limit, up_to=up_to, split=splitting(split))
+                  time_limit=time_limit, up_to=up_to, split=parts)
         return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)  # type: ignore[return-value]
 
-    return whole_enumeration(wish(instance, texts(params), certify, proof), split, open_run)
+    return whole_enumeration(wish(instance, texts(params), certify, proof), parts, open_run)
 
 
 

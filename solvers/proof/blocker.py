@@ -35,6 +35,7 @@ from pysat.engines import Propagator
 from gridsat.models.formulation import CnfFormulation
 from gridsat.solvers.proof.certified import Recorder, proof_of, prover
 from gridsat.solvers.proof.external import renumbered
+from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.lrat import numbered
 from gridsat.solvers.stop import Stop
 
@@ -187,7 +188,10 @@ def search(oracle: Any, blocker: Blocker, stop: Stop) -> Generator[Any, None, bo
         blocker.until = min(time.monotonic() + slice_, stop.deadline or float("inf"))
         pysolvers.cadical195_cbudget(handle, budget)
         started = time.monotonic()
-        status = pysolvers.cadical195_solve_lim(handle, [], 0)  # 1 a model, -1 none, 0 budget spent
+        # the models' callbacks run inside, none of the caller's code; what they keep (solutions, clauses)
+        # lives to the run's end (solvers.proof.heap)
+        with uncollected(settled=True):
+            status = pysolvers.cadical195_solve_lim(handle, [], 0)  # 1 a model, -1 none, 0 budget spent
         if blocker.error is not None:
             raise blocker.error
         seconds, before = time.monotonic() - started, conflicts

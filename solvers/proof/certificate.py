@@ -48,6 +48,7 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.params import excerpt
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps, freeze
+from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.orbits import (
     ASSUMED,
     Decoded,
@@ -225,6 +226,7 @@ def names_some(clause: list[int], shown: set[int]) -> bool:
     return len(named) == len(clause) and named <= shown
 
 
+@uncollected()  # it reads the whole certificate and runs none of the caller's code (solvers.proof.heap)
 def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted: OrbitCount | None = None) -> Judgement:
     """Check a certificate (see the module docstring). The proof is checked on a second thread, from the
     start (the checker's loop runs without the GIL), beside the checks of blocking and cut clauses, models

@@ -51,6 +51,7 @@ from gridsat.solvers.proof.certificate import (
     write,
 )
 from gridsat.solvers.proof.claim import Certify
+from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.orbits import OrbitCount, Unbroken, unbroken_of
 
 # Options of a solver that refutes a whole clause set (``prover``). CaDiCaL's inprocessing (vivification,
@@ -119,6 +120,7 @@ class Recorder:
         self.certificate.block(clause, solution)
         return clause
 
+    @uncollected(settled=True)  # over the whole certificate, which the run keeps (solvers.proof.heap)
     def finish(self, proof: bytes | None = None) -> Judgement:
         """Judge the certificate and keep it, once the search's final answer was "unsatisfiable": with the
         search's own ``proof`` (LRAT: ``solvers.proof.blocker``), else refuting the clause set now. The
