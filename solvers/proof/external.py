@@ -92,6 +92,18 @@ def _rewrite(tokens, count, numbers, size):
     return out[:at]
 
 
+@njit(cache=True, nogil=True)
+def _largest(tokens, count):
+    """The largest magnitude among the first ``count`` tokens, ``DELETION`` aside (without the copies a numpy
+    mask and ``abs`` would make of a proof's millions of tokens)."""
+    most = 0
+    for k in range(count):
+        t = tokens[k]
+        if t != DELETION:
+            most = max(most, -t if t < 0 else t)
+    return most
+
+
 def renumbered(proof: bytes, formula: int, places: list[int]) -> bytes | None:
     """``proof`` (CaDiCaL's text LRAT, its formula numbered 1 to ``formula``) with the k-th clause given
     during the solve numbered ``places[k]`` and each lemma ``len(places)`` higher (see the module
@@ -112,7 +124,6 @@ def renumbered(proof: bytes, formula: int, places: list[int]) -> bytes | None:
     if gaps.size != len(places):
         return None
     numbers[gaps] = np.asarray(places, np.int64)
-    numbers_and_literals = tokens[:count][tokens[:count] != DELETION]
-    widest = max(len(str(top + len(places))), len(str(int(np.abs(numbers_and_literals).max())))) + 2
+    widest = max(len(str(top + len(places))), len(str(int(_largest(tokens, count))))) + 2
     written = _rewrite(tokens, count, numbers, count * widest + 16)
     return written.tobytes() if written.size else None
