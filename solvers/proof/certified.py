@@ -118,6 +118,8 @@ class Recorder:
         else:
             clause = [-model[v - 1] for v in f.projection]
         self.certificate.block(clause, solution)
+        # the decoding the judge may adopt (``Certificate.adopt_searched``)
+        self.certificate.searched[tuple(clause)] = tuple(sorted(v for v in f.projection if model[v - 1] > 0)), solution
         return clause
 
     @uncollected(settled=True)  # over the whole certificate, which the run keeps (solvers.proof.heap)
@@ -249,6 +251,8 @@ def prove_orbits(certificate: Certificate, unbroken: Unbroken, puzzle: Puzzle, i
     breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked. If it
     finds a model instead, a solution lies in no orbit (``missed``, with the solution; the breaking lost an
     orbit, or the search a leader): no proof. The orbits as expanded, for ``judge``."""
+    certificate.decoded.clear()  # the search's decodings, where they are the clauses' (as ``judge`` adopts them)
+    certificate.adopt_searched()
     counted = orbit_count(certificate, puzzle, instance)
     if counted.failure:
         return "", counted  # judged and named next

@@ -22,11 +22,10 @@ from typing import Any
 from gridsat.models.encoding import Encoding
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.models.solution import dumps
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
 from gridsat.solvers.proof.certified import prove
 from gridsat.solvers.proof.claim import Certify
-from gridsat.solvers.proof.orbits import blocked_values, unbroken_of
+from gridsat.solvers.proof.orbits import unbroken_of
 
 PROVER = "cadical195"  # writes binary DRAT, the fastest to read and check
 
@@ -120,6 +119,7 @@ class CpsatReplay:
     def block(self) -> str:
         """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""
         f = self.certificate.formulation
+        index = dict(zip(f.keys, f.projection, strict=True))
         for values in self.found:
             read = cnf_values(f, values)
             if isinstance(read, str):
@@ -127,7 +127,11 @@ class CpsatReplay:
             # by its true variables alone where the CNF blocks so (one value per cell): a smaller proof, and
             # the certificate's check propagates the rest (solvers.proof.models.first_not_one)
             clause = blocking_of(f, read)
-            self.certificate.blocking.append((clause, dumps(f.decode(blocked_values(f, clause)))))
+            solution = f.decode(read)
+            self.certificate.block(clause, solution)  # as JSON only when written
+            # the decoding the judge may adopt (``Certificate.adopt_searched``): where the clause's negative
+            # literals are exactly these true variables, it rules out this projection, decoded just now
+            self.certificate.searched[tuple(clause)] = tuple(sorted(index[k] for k, v in read.items() if v)), solution
         return ""
 
     def finish(self) -> Judgement:
