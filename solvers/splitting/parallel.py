@@ -279,21 +279,30 @@ def keeps_models(search: object) -> bool:
     return isinstance(handback, Handback) and handback.models
 
 
+def stands_for(search: object) -> int:
+    """How many solutions each model of a formulation backend's search stands for (its orbit's, when the model
+    keeps one solution per orbit; 0: orbits differ in size, or no formulation)."""
+    formulation = getattr(search, "formulation", None)
+    return 0 if formulation is None else formulation.orbit_size
+
+
 class ProbeClock:
     """When a probe beside local workers ends (its stop's ``early``): once it has searched ``seconds`` of
     processor time (None: as long as solvers.splitting.split_policy says, from what starting a part costs
     as the first worker ready measured it) and a worker is ready (``cost()`` is not None). It reads the
     clock first, which costs nothing, and the workers at most every ``LOOK`` seconds: the probe asks
     after every model. ``launch``: starts the workers, once the probe has searched as long as
-    split_policy.launch_seconds says (None: they started with the run)."""
+    split_policy.launch_seconds says (None: they started with the run), or at ``launch_at`` if that is sooner."""
 
     LOOK = 0.01
 
     def __init__(self, seconds: float | None, cost: Callable[[], float | None], workers: int, parts: int,
-                 keeps: bool, launch: Callable[[], None] | None = None, least: float = split_policy.SHORT) -> None:
+                 keeps: bool, launch: Callable[[], None] | None = None, least: float = split_policy.SHORT,
+                 launch_at: float | None = None) -> None:
         self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
         self.least = least  # the kept probe's shortest length (split_policy.probe_seconds)
-        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts, least)
+        self.launch = launch
+        self.launch_at = min(split_policy.launch_seconds(workers, parts, least), launch_at or float("inf"))
         self.started, self.used = time.monotonic(), time.process_time()
         # processor time never runs ahead of the clock in one searching thread
         self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
@@ -321,13 +330,14 @@ class ProbeClock:
 
 
 def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, keeps: bool,
-               launch: Callable[[], None] | None = None) -> None:
+               launch: Callable[[], None] | None = None, launch_at: float | None = None) -> None:
     """Give the probe's search ``split.probe`` seconds or (None) as long as splitting needs to pay
     (``keeps``: its work is kept when the run splits); beside local workers, seconds of its processor
     time, as ``ProbeClock`` says, and on until the first worker is ready (``cost()``, what starting a part
     costs as it measured, is not None), as long as solvers.splitting.split_policy allows. A Dask
     cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. ``launch``: starts the
-    local workers when due (``ProbeClock``). Its building counts against the run's own limit."""
+    local workers when due (``ProbeClock``; ``launch_at``: that soon at the latest). Its building counts against
+    the run's own limit."""
     workers, parts = max(1, split.jobs), split.target(kept=launch is not None)
     # a named number of parts: each at least PART_FLOOR were the rest as long as the probe
     least = split.parts * split_policy.PART_FLOOR if split.parts else split_policy.SHORT
@@ -339,14 +349,16 @@ def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, ke
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch, least)
+        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch, least, launch_at)
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
-                 started: float, *, splitting: bool, keeps: bool) -> Iterator[Any]:
+                 started: float, *, splitting: bool, keeps: bool, beside: Callable[[], None] | None = None
+                 ) -> Iterator[Any]:
     """Yield the probe's new solutions until it ends: it finished, its time is up, or a worker is ready
     (``splitting``: the run will split if it goes on, as the progress line says). A probe that
-    ``keeps`` its work is drained (it ends between two models, each of which it read whole)."""
+    ``keeps`` its work is drained (it ends between two models, each of which it read whole). ``beside``: called
+    as often as the clock is read, to keep workers on parts beside it."""
     last = look = time.monotonic()
     probed, ends = probe.outcome, probe.stop
     handback = getattr(probe.search, "handback", None)
@@ -359,6 +371,8 @@ def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progre
         look = now + ProbeClock.LOOK
         if isinstance(ends.early, ProbeClock):
             ends.early.launch_if_due()
+        if beside is not None:
+            beside()
         if on_progress and now - last >= REPORT:
             on_progress(Progress(probed.count, 0, None, now - started, splitting=splitting))
             last = now
@@ -419,6 +433,12 @@ class Planning:
     cpu_started: float
     probe_kept: bool
     resumed: int
+    first_split: list[Part] | None
+    early: list[Part]
+    beside: list[Part]
+    speculates: bool
+    _beside: Callable[[], None]
+    counted_twice: int
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
@@ -429,7 +449,8 @@ class Planning:
         probed = self.probe.outcome
         try:
             yield from search_probe(self.probe, self.collector, self.on_progress, self.started,
-                                    splitting=self.alone is None, keeps=self.keeps)
+                                    splitting=self.alone is None, keeps=self.keeps,
+                                    beside=self._beside if self.speculates else None)
         except KeyboardInterrupt:
             self.collector.take(probed)
             raise
@@ -449,7 +470,7 @@ class Planning:
             return None
         try:
             target = self.split.target(kept=self.late)
-            parts = self.probe.search.split(target, OVERSHOOT * target, stop)
+            parts = self.first_split or self.probe.search.split(target, OVERSHOOT * target, stop)
         except (StopSplitting, KeyboardInterrupt) as stopped:
             self.collector.take(probed)  # what the probe counted is still a correct lower bound
             if isinstance(stopped, KeyboardInterrupt):
@@ -477,10 +498,31 @@ class Planning:
         self.probe_kept = True
         self.partition.pilots = False  # split_policy's docstring says why
         into = shared_out([p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
+        if self.early:  # counting whole beside the probe (``_speculate``): its models in them were counted twice
+            running = {p.index for p in self.early}
+            self.counted_twice = stands_for(self.probe.search) * sum(len(p.blocked) for p in into if p.index in running)
+            self.outcome.count -= self.counted_twice
+            into = [dataclasses.replace(p, blocked=()) if p.index in running else p for p in into]
         if self.checkpoint is not None:
             self.checkpoint.start([Part()])
             self.checkpoint.resplit(0, into, kept_record(probed))
         return into
+
+    def _speculate(self) -> None:
+        """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
+        one count beside it, whole, one part at a time each (``SplitRun._beside``): the probe's models that fall in
+        those are counted twice, and taken off its count when the run splits (``_keep_probe``); the other parts
+        leave them out as usual. A count that ends within the probe is its answer: their work is thrown away."""
+        target = self.split.target(kept=True)
+        try:
+            parts = self.probe.search.split(target, OVERSHOOT * target, self.stop)
+        except StopSplitting:  # a limit: the probe ends with it
+            return
+        if len(parts) < 2:
+            return
+        self.first_split = [p.renumbered(1 + i) for i, p in enumerate(parts)]
+        # a worker that ends its part takes another (``SplitRun._beside``), all but one left for the split
+        self.beside = random.Random(len(parts)).sample(self.first_split, len(parts) - 1)
 
     def _resume(self, checkpoint: Checkpoint) -> None:
         """Take in what the checkpoint's file holds: its parts, and the counts of its finished parts and of
@@ -528,9 +570,18 @@ class SplitRun(Planning, Run):
         # A probe that keeps its work and runs until splitting can pay starts the local workers late: a
         # count that ends sooner starts none (split_policy.launch_seconds).
         self.late = self.keeps and split.probe is None and not split.scheduler
+        # ... and its workers but one count parts beside it (``_speculate``), in a plain count whose parts' models
+        # need no digest (nothing kept or delivered), no certificate and no checkpoint
+        self.speculates = self.late and split.jobs > 1 and variant is SOLUTIONS and not (keep or deliver) \
+            and split.checkpoint is None and bound.request.certify is None and stands_for(self.probe.search) > 0
+        self.first_split: list[Part] | None = None  # the first split, when it was made beside the probe
+        self.early: list[Part] = []  # parts counted beside the probe
+        self.beside: list[Part] = []  # ... and those of the first split that may still be
+        self.counted_twice = 0  # the probe's models that fell in them
         if self.alone is None:
             time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
-                       keeps=self.keeps, launch=self._launch if self.late else None)
+                       keeps=self.keeps, launch=self._launch if self.late else None,
+                       launch_at=split_policy.SPECULATE if self.speculates else None)
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.bound, self.split = puzzle, instance, bound, split
@@ -590,6 +641,9 @@ class SplitRun(Planning, Run):
                 cpu = {"probe": self.probe_cpu, "parent": time.process_time() - self.cpu_started}
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
                                                          time.monotonic() - self.started, self.probe_kept, cpu)
+                if self.early:
+                    outcome.details["split"]["beside_probe"] = {"parts": len(self.early),
+                                                                "counted_twice": self.counted_twice}
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
 
@@ -597,6 +651,16 @@ class SplitRun(Planning, Run):
         """Start the local workers (each warms up on the whole run's task)."""
         if self.pool is None:
             self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
+            if self.speculates and self.probe_seconds is None:  # the probe searches on: parts beside it
+                self._speculate()
+                self._beside()
+
+    def _beside(self) -> None:
+        """While the probe searches, keep all workers but one on parts of the first split (``_speculate``)."""
+        pool = self.pool
+        if self.beside and isinstance(pool, LocalPool) and pool.unfinished() < pool.size - 1:
+            self.early.append(self.beside.pop())
+            pool.submit(self._tasks(self.early[-1:]))
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint
@@ -604,8 +668,9 @@ class SplitRun(Planning, Run):
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
         self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
-        todo = [p for p in parts if p.index not in done]
-        if not todo:
+        early = {p.index for p in self.early}  # running already, beside the probe
+        todo = [p for p in parts if p.index not in done and p.index not in early]
+        if not todo and not early:
             return
         if self.pool is None:
             if self.split.scheduler:

@@ -137,6 +137,12 @@ SHORT = MIN_PARTS * PART_FLOOR
 # at most 1.1x on a count ending just after it; at 3.2 s, at most about 1.2x on such a count of 3 to 8 s,
 # which is neither a count of seconds nor a long one).
 LONGEST = SHORT
+# Seconds of processor time: a kept probe beside two or more local workers starts them this soon, and all of them
+# but one count parts of the first split while it searches on (solvers.splitting.parallel, ``Planning._speculate``):
+# the second core sat idle through the probe, which alone held prime-grid 5x5 on sat to about 1.8x on two cores.
+# A count that ends sooner starts none; one that ends within the probe throws their work away, and pays only
+# the workers' start and that split in the parent (about 0.05 s of a count of a second or more).
+SPECULATE = 1.0
 
 
 def first_parts(workers: int, kept: bool = False) -> int:
