@@ -50,7 +50,7 @@ from gridsat.solvers.splitting.checkpoint import Checkpoint
 from gridsat.solvers.splitting.partition import Partition, kept_record
 from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.splitting.schedule import Ledger
-from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, first_parts
+from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, RESPLIT_OVERSHOOT, first_parts
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -436,8 +436,11 @@ class Planning:
     first_split: list[Part] | None
     early: list[Part]
     beside: list[Part]
+    pieces: list[Part]
+    divided: dict[int, list[int]]
     speculates: bool
-    _beside: Callable[[], None]
+    pool: LocalPool | DaskPool | None
+    _tasks: Callable[[list[Part]], list[Task]]
     counted_twice: int
 
     def _plan(self) -> Iterator[Any]:
@@ -497,7 +500,7 @@ class Planning:
         self.collector.take(probed)
         self.probe_kept = True
         self.partition.pilots = False  # split_policy's docstring says why
-        into = shared_out([p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
+        into = shared_out(parts if self.first_split else [p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
         if self.early:  # counting whole beside the probe (``_speculate``): its models in them were counted twice
             running = {p.index for p in self.early}
             self.counted_twice = stands_for(self.probe.search) * sum(len(p.blocked) for p in into if p.index in running)
@@ -521,8 +524,33 @@ class Planning:
         if len(parts) < 2:
             return
         self.first_split = [p.renumbered(1 + i) for i, p in enumerate(parts)]
-        # a worker that ends its part takes another (``SplitRun._beside``), all but one left for the split
+        # a worker that ends its part takes another (``_beside``), all but one left for the split
         self.beside = random.Random(len(parts)).sample(self.first_split, len(parts) - 1)
+
+    def _beside(self) -> None:
+        """While the probe searches, keep all workers but one on parts of the first split (``_speculate``), each
+        split first into ``split_policy.BESIDE_PARTS``: a part counted beside the probe runs whole until the run
+        splits, and at a sixteenth of the count it alone would hold a hundred workers' tail."""
+        pool = self.pool
+        if not isinstance(pool, LocalPool) or pool.unfinished() >= pool.size - 1:
+            return
+        if not self.pieces and self.beside:
+            whole = self.beside.pop()
+            try:
+                into = self.probe.search.split(split_policy.BESIDE_PARTS, RESPLIT_OVERSHOOT * split_policy.BESIDE_PARTS,
+                                               self.stop, within=whole)
+            except StopSplitting:
+                into = []
+            if len(into) < 2:
+                self.pieces = [whole]
+            else:  # numbered past the first split's; the ledger hears of it when the run splits (``_conquer``)
+                first = 1 + max(p.index for p in self.first_split)
+                self.pieces = [p.renumbered(first + i) for i, p in enumerate(into)]
+                self.divided[whole.index] = [p.index for p in self.pieces]
+                self.first_split = [p for p in self.first_split if p.index != whole.index] + self.pieces
+        if self.pieces:
+            self.early.append(self.pieces.pop())
+            pool.submit(self._tasks(self.early[-1:]))
 
     def _resume(self, checkpoint: Checkpoint) -> None:
         """Take in what the checkpoint's file holds: its parts, and the counts of its finished parts and of
@@ -577,6 +605,8 @@ class SplitRun(Planning, Run):
         self.first_split: list[Part] | None = None  # the first split, when it was made beside the probe
         self.early: list[Part] = []  # parts counted beside the probe
         self.beside: list[Part] = []  # ... and those of the first split that may still be
+        self.pieces: list[Part] = []  # ... the sub-parts of one of them, not yet handed out
+        self.divided: dict[int, list[int]] = {}  # a first-split part split for that -> its sub-parts
         self.counted_twice = 0  # the probe's models that fell in them
         if self.alone is None:
             time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
@@ -655,19 +685,17 @@ class SplitRun(Planning, Run):
                 self._speculate()
                 self._beside()
 
-    def _beside(self) -> None:
-        """While the probe searches, keep all workers but one on parts of the first split (``_speculate``)."""
-        pool = self.pool
-        if self.beside and isinstance(pool, LocalPool) and pool.unfinished() < pool.size - 1:
-            self.early.append(self.beside.pop())
-            pool.submit(self._tasks(self.early[-1:]))
-
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint
         done = checkpoint.done if checkpoint is not None else {}
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
         self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
+        if self.divided:  # the first split's shares, and those split beside the probe passed on to their sub-parts
+            pieces = {index for into in self.divided.values() for index in into}
+            self.ledger.planted([p.index for p in parts if p.index not in pieces] + list(self.divided))
+            for index, into in self.divided.items():
+                self.ledger.divided(index, into)
         early = {p.index for p in self.early}  # running already, beside the probe
         todo = [p for p in parts if p.index not in done and p.index not in early]
         if not todo and not early:

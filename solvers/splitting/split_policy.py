@@ -143,6 +143,7 @@ LONGEST = SHORT
 # A count that ends sooner starts none; one that ends within the probe throws their work away, and pays only
 # the workers' start and that split in the parent (about 0.05 s of a count of a second or more).
 SPECULATE = 1.0
+BESIDE_PARTS = 8  # ... each of those first-split parts split into this many first, one handed out at a time
 
 
 def first_parts(workers: int, kept: bool = False) -> int:
