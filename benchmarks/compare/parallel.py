@@ -4,6 +4,7 @@
     python -m gridsat.benchmarks.compare.parallel --cases prime      # one of them
     python -m gridsat.benchmarks.compare.parallel --parts 400        # a finer split, for the part statistics
     python -m gridsat.benchmarks.compare.parallel --ceiling sat cpsat  # and what two cores give this machine at all
+    python -m gridsat.benchmarks.compare.parallel --cases prime --timeline parts.csv  # and every part's run
 
 Every configuration runs in this process one after the other (the split ones start their own
 worker processes), so the ratios compare like with like on this shared machine. The C backtracker
@@ -261,6 +262,7 @@ class Timing:
     resplit: float | None = None  # the split run's policy: seconds before a part may be split again
     plan: dict | None = None  # how the split run sized its parts (its --json "split")
     cpu: float | None = None  # processor seconds of this process (--jobs 1: the whole count)
+    beside: frozenset[int] = frozenset()  # a split run's parts counted beside its probe, while it searched
 
     @property
     def workers_cpu(self) -> dict[str, float]:
@@ -278,10 +280,15 @@ class Timing:
     @property
     def critical(self) -> float | None:
         """Processor seconds on the longest path of a split run: the probe, then the busiest worker's parts
-        (about its wall time on cores of its own); one process's, for one."""
-        if self.plan is None:
+        (about its wall time on cores of its own), the parts counted beside the probe left out (they ran on
+        the core it left idle; one still running when it ended makes this a little short); one process's, for one."""
+        if self.plan is None or self.ledger is None:
             return self.cpu
-        return (self.plan["cpu_seconds"].get("probe") or 0.0) + max(self.workers_cpu.values(), default=0.0)
+        after: dict[str, float] = {}
+        for span in self.ledger.spans:
+            if span.index not in self.beside:
+                after[span.worker] = after.get(span.worker, 0.0) + (span.cpu or 0.0)
+        return (self.plan["cpu_seconds"].get("probe") or 0.0) + max(after.values(), default=0.0)
 
 
 # What a split count must show against the same count in one process, in processor seconds (so that it
@@ -333,18 +340,18 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     split = None if jobs == 1 else Split(jobs=jobs, parts=parts, resplit=resplit)
     bound = bind(backend, chosen, Job(COUNT, Request(encoding=encoding), time_limit=time_limit, split=split))
     started, used = time.perf_counter(), time.process_time()
-    ledger, plan = None, None
+    ledger, plan, beside = None, None, frozenset()
     if split is None:
         outcome: Outcome = execute(chosen, parsed, bound)
     else:
         run = SplitRun(chosen, parsed, bound)
         outcome = consume(run)
-        ledger, plan = run.ledger, outcome.details.get("split")
+        ledger, plan, beside = run.ledger, outcome.details.get("split"), frozenset(p.index for p in run.early)
         if plan is None or "cpu_seconds" not in plan:  # the probe finished it: one process counted it all
             ledger, plan = None, None
     seconds, cpu = time.perf_counter() - started, time.process_time() - used
     name = f"{backend}{':' + encoding if encoding else ''} --jobs {jobs}"
-    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan, cpu)
+    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan, cpu, beside)
 
 
 def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) -> str:
@@ -436,6 +443,32 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
               flush=True)
 
 
+def timeline(row: Timing, path: Path | None = None) -> None:
+    """Where a split run's wall time went, by the parent's clock (seconds from the run's start): the probe, then
+    per worker when it started its first part and ended its last, its parts (those beside the probe) and their
+    processor seconds, and how long the last worker ran alone at the end; ``path``: every part's run as a CSV
+    line (index, worker, heard started, ended, processor seconds, split again, beside the probe)."""
+    if row.ledger is None or not row.ledger.spans or row.plan is None:
+        return
+    workers: dict[str, list] = {}
+    for span in row.ledger.spans:
+        began = span.start if span.began is None else span.began
+        first, last, parts, beside, cpu = workers.get(span.worker, (began, span.end, 0, 0, 0.0))
+        workers[span.worker] = (min(first, began), max(last, span.end), parts + 1,
+                                beside + (span.index in row.beside), cpu + (span.cpu or 0.0))
+    ends = sorted(w[1] for w in workers.values())
+    alone = ends[-1] - ends[-2] if len(ends) > 1 else 0.0
+    print(f"    timeline: probe 0-{row.plan['probe_seconds']:.2f} s; " + "; ".join(
+        f"{w.removeprefix('gridsat-')} {first:.2f}-{last:.2f} s, {parts} parts ({beside} beside the probe), "
+        f"{cpu:.2f} processor s" for w, (first, last, parts, beside, cpu) in sorted(workers.items()))
+        + f"; the last worker alone at the end {alone:.2f} s; the run {row.seconds:.2f} s", flush=True)
+    if path is not None:
+        with path.open("a") as out:
+            for s in row.ledger.spans:
+                out.write(f"{row.label},{s.index},{s.worker},{s.began},{s.end:.4f},{s.cpu},{int(s.split)},"
+                          f"{int(s.index in row.beside)}\n")
+
+
 def main() -> int:
     single_threaded_blas()  # as the command line does, so that split runs start their workers as there
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -451,6 +484,7 @@ def main() -> int:
     parser.add_argument("--ceiling", nargs="*", choices=("cpsat", "sat"), default=None,
                         help="also measure what two cores give on this machine (two copies of a count at once) "
                              "for these backends (default: sat)")
+    parser.add_argument("--timeline", type=Path, help="append every part's run of the split runs to this CSV file")
     args = parser.parse_args()
     for case in args.cases:
         puzzle, instance, params, golden = CASES[case]
@@ -472,6 +506,7 @@ def main() -> int:
         for row in rows:
             if isinstance(row, Timing):
                 part_statistics(row, one_process(rows, row))
+                timeline(row, args.timeline)
         for backend in (args.ceiling or ["sat"]) if args.ceiling is not None else []:
             print("  " + ceiling(puzzle, instance, params, backend), flush=True)
     return 0
