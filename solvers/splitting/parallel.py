@@ -8,7 +8,9 @@ many more than workers so that uneven parts balance, and the workers conquer the
 and de-duplicated like any run (``conquer``, in a worker). A formulation backend's probe keeps what it
 counted: it stops between two models and the first split's parts leave its models out, as the
 sub-parts of a part split again do (the whole run, part 0, split again while it ran); a reference
-search's probe cannot, and its parts count its solutions again.
+search's probe cannot, and its parts count its solutions again. Beside local workers, a plain count's
+kept probe has all of them but one count parts of the first split, whole, while it searches on, and
+takes the models it counted in those off its count when the run splits (``Planning._speculate``).
 
 The parts wait in the run's ``Partition`` (solvers.splitting.partition), which hands them out and splits them
 further, before they start and while they run, as the policy says; every part's run is recorded in
