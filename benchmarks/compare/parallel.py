@@ -346,7 +346,7 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     else:
         run = SplitRun(chosen, parsed, bound)
         outcome = consume(run)
-        ledger, plan, beside = run.ledger, outcome.details.get("split"), frozenset(p.index for p in run.early)
+        ledger, plan, beside = run.ledger, outcome.details.get("split"), frozenset(p.index for p in run.beside.early)
         if plan is None or "cpu_seconds" not in plan:  # the probe finished it: one process counted it all
             ledger, plan = None, None
     seconds, cpu = time.perf_counter() - started, time.process_time() - used
@@ -445,22 +445,24 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
 
 def timeline(row: Timing, path: Path | None = None) -> None:
     """Where a split run's wall time went, by the parent's clock (seconds from the run's start): the probe, then
-    per worker when it started its first part and ended its last, its parts (those beside the probe) and their
-    processor seconds, and how long the last worker ran alone at the end; ``path``: every part's run as a CSV
+    per worker when it started its first part and ended its last, its parts and their processor seconds (of
+    those counted beside the probe too: the parent hears of them when the probe ends, so they show as starting
+    then), and how long the last worker ran alone at the end; ``path``: every part's run as a CSV
     line (index, worker, heard started, ended, processor seconds, split again, beside the probe)."""
     if row.ledger is None or not row.ledger.spans or row.plan is None:
         return
     workers: dict[str, list] = {}
     for span in row.ledger.spans:
         began = span.start if span.began is None else span.began
-        first, last, parts, beside, cpu = workers.get(span.worker, (began, span.end, 0, 0, 0.0))
-        workers[span.worker] = (min(first, began), max(last, span.end), parts + 1,
-                                beside + (span.index in row.beside), cpu + (span.cpu or 0.0))
+        first, last, parts, beside, cpu, early = workers.get(span.worker, (began, span.end, 0, 0, 0.0, 0.0))
+        near = span.index in row.beside
+        workers[span.worker] = (min(first, began), max(last, span.end), parts + 1, beside + near,
+                                cpu + (span.cpu or 0.0), early + near * (span.cpu or 0.0))
     ends = sorted(w[1] for w in workers.values())
     alone = ends[-1] - ends[-2] if len(ends) > 1 else 0.0
     print(f"    timeline: probe 0-{row.plan['probe_seconds']:.2f} s; " + "; ".join(
-        f"{w.removeprefix('gridsat-')} {first:.2f}-{last:.2f} s, {parts} parts ({beside} beside the probe), "
-        f"{cpu:.2f} processor s" for w, (first, last, parts, beside, cpu) in sorted(workers.items()))
+        f"{w.removeprefix('gridsat-')} {first:.2f}-{last:.2f} s, {parts} parts, {cpu:.2f} processor s ({beside} "
+        f"beside the probe, {early:.2f} s)" for w, (first, last, parts, beside, cpu, early) in sorted(workers.items()))
         + f"; the last worker alone at the end {alone:.2f} s; the run {row.seconds:.2f} s", flush=True)
     if path is not None:
         with path.open("a") as out:

@@ -414,6 +414,18 @@ def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_secon
                 "parts": round(sum(s.cpu or 0.0 for s in ledger.spans), 3)}}
 
 
+@dataclass
+class Beside:
+    """The parts counted beside a kept probe while it searches on (``Planning._speculate``)."""
+
+    first_split: list[Part] | None = None  # the first split, made beside the probe (a part split for it: its sub-parts)
+    early: list[Part] = dataclasses.field(default_factory=list)  # the parts handed out beside the probe
+    waiting: list[Part] = dataclasses.field(default_factory=list)  # first-split parts that may still be
+    pieces: list[Part] = dataclasses.field(default_factory=list)  # the sub-parts of one of those, not yet handed out
+    divided: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # a part split for it -> its sub-parts
+    counted_twice: int = 0  # the probe's solutions that fell in the parts handed out
+
+
 class Planning:
     """The first phase of a ``SplitRun``: the probe searches, then its answer stands, or the run is split into
     parts (keeping what the probe counted when it can), or a checkpoint's parts are taken up again."""
@@ -435,11 +447,7 @@ class Planning:
     cpu_started: float
     probe_kept: bool
     resumed: int
-    first_split: list[Part] | None
-    early: list[Part]
-    beside: list[Part]
-    pieces: list[Part]
-    divided: dict[int, list[int]]
+    beside: Beside
     speculates: bool
     pool: LocalPool | DaskPool | None
     _tasks: Callable[[list[Part]], list[Task]]
@@ -475,7 +483,7 @@ class Planning:
             return None
         try:
             target = self.split.target(kept=self.late)
-            parts = self.first_split or self.probe.search.split(target, OVERSHOOT * target, stop)
+            parts = self.beside.first_split or self.probe.search.split(target, OVERSHOOT * target, stop)
         except (StopSplitting, KeyboardInterrupt) as stopped:
             self.collector.take(probed)  # what the probe counted is still a correct lower bound
             if isinstance(stopped, KeyboardInterrupt):
@@ -502,11 +510,12 @@ class Planning:
         self.collector.take(probed)
         self.probe_kept = True
         self.partition.pilots = False  # split_policy's docstring says why
-        into = shared_out(parts if self.first_split else [p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
-        if self.early:  # counting whole beside the probe (``_speculate``): its models in them were counted twice
-            running = {p.index for p in self.early}
-            self.counted_twice = stands_for(self.probe.search) * sum(len(p.blocked) for p in into if p.index in running)
-            self.outcome.count -= self.counted_twice
+        near = self.beside
+        into = shared_out(parts if near.first_split else [p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
+        if near.early:  # counted whole beside the probe (``_speculate``): its models in them were counted twice
+            running = {p.index for p in near.early}
+            near.counted_twice = stands_for(self.probe.search) * sum(len(p.blocked) for p in into if p.index in running)
+            self.outcome.count -= near.counted_twice
             into = [dataclasses.replace(p, blocked=()) if p.index in running else p for p in into]
         if self.checkpoint is not None:
             self.checkpoint.start([Part()])
@@ -515,9 +524,9 @@ class Planning:
 
     def _speculate(self) -> None:
         """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
-        one count beside it, whole, one part at a time each (``SplitRun._beside``): the probe's models that fall in
-        those are counted twice, and taken off its count when the run splits (``_keep_probe``); the other parts
-        leave them out as usual. A count that ends within the probe is its answer: their work is thrown away."""
+        one count beside it, whole, one part at a time each (``_beside``): the probe's models that fall in those
+        are counted twice, and taken off its count when the run splits (``_keep_probe``); the other parts leave
+        them out as usual. A count that ends within the probe is its answer: their work is thrown away."""
         target = self.split.target(kept=True)
         try:
             parts = self.probe.search.split(target, OVERSHOOT * target, self.stop)
@@ -525,34 +534,35 @@ class Planning:
             return
         if len(parts) < 2:
             return
-        self.first_split = [p.renumbered(1 + i) for i, p in enumerate(parts)]
+        near = self.beside
+        near.first_split = [p.renumbered(1 + i) for i, p in enumerate(parts)]
         # a worker that ends its part takes another (``_beside``), all but one left for the split
-        self.beside = random.Random(len(parts)).sample(self.first_split, len(parts) - 1)
+        near.waiting = random.Random(len(parts)).sample(near.first_split, len(parts) - 1)
 
     def _beside(self) -> None:
         """While the probe searches, keep all workers but one on parts of the first split (``_speculate``), each
         split first into ``split_policy.BESIDE_PARTS``: a part counted beside the probe runs whole until the run
         splits, and at a sixteenth of the count it alone would hold a hundred workers' tail."""
-        pool = self.pool
-        if not isinstance(pool, LocalPool) or pool.unfinished() >= pool.size - 1:
+        pool, near = self.pool, self.beside
+        if not isinstance(pool, LocalPool) or pool.unfinished() >= pool.size - 1 or near.first_split is None:
             return
-        if not self.pieces and self.beside:
-            whole = self.beside.pop()
+        if not near.pieces and near.waiting:
+            whole = near.waiting.pop()
+            aim = split_policy.BESIDE_PARTS
             try:
-                into = self.probe.search.split(split_policy.BESIDE_PARTS, RESPLIT_OVERSHOOT * split_policy.BESIDE_PARTS,
-                                               self.stop, within=whole)
+                into = self.probe.search.split(aim, RESPLIT_OVERSHOOT * aim, self.stop, within=whole)
             except StopSplitting:
                 into = []
             if len(into) < 2:
-                self.pieces = [whole]
+                near.pieces = [whole]
             else:  # numbered past the first split's; the ledger hears of it when the run splits (``_conquer``)
-                first = 1 + max(p.index for p in self.first_split)
-                self.pieces = [p.renumbered(first + i) for i, p in enumerate(into)]
-                self.divided[whole.index] = [p.index for p in self.pieces]
-                self.first_split = [p for p in self.first_split if p.index != whole.index] + self.pieces
-        if self.pieces:
-            self.early.append(self.pieces.pop())
-            pool.submit(self._tasks(self.early[-1:]))
+                first = 1 + max(p.index for p in near.first_split)
+                near.pieces = [p.renumbered(first + i) for i, p in enumerate(into)]
+                near.divided[whole.index] = [p.index for p in near.pieces]
+                near.first_split = [p for p in near.first_split if p.index != whole.index] + near.pieces
+        if near.pieces:
+            near.early.append(near.pieces.pop())
+            pool.submit(self._tasks(near.early[-1:]))
 
     def _resume(self, checkpoint: Checkpoint) -> None:
         """Take in what the checkpoint's file holds: its parts, and the counts of its finished parts and of
@@ -604,12 +614,7 @@ class SplitRun(Planning, Run):
         # need no digest (nothing kept or delivered), no certificate and no checkpoint
         self.speculates = self.late and split.jobs > 1 and variant is SOLUTIONS and not (keep or deliver) \
             and split.checkpoint is None and bound.request.certify is None and stands_for(self.probe.search) > 0
-        self.first_split: list[Part] | None = None  # the first split, when it was made beside the probe
-        self.early: list[Part] = []  # parts counted beside the probe
-        self.beside: list[Part] = []  # ... and those of the first split that may still be
-        self.pieces: list[Part] = []  # ... the sub-parts of one of them, not yet handed out
-        self.divided: dict[int, list[int]] = {}  # a first-split part split for that -> its sub-parts
-        self.counted_twice = 0  # the probe's models that fell in them
+        self.beside = Beside()
         if self.alone is None:
             time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
                        keeps=self.keeps, launch=self._launch if self.late else None,
@@ -673,9 +678,9 @@ class SplitRun(Planning, Run):
                 cpu = {"probe": self.probe_cpu, "parent": time.process_time() - self.cpu_started}
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
                                                          time.monotonic() - self.started, self.probe_kept, cpu)
-                if self.early:
-                    outcome.details["split"]["beside_probe"] = {"parts": len(self.early),
-                                                                "counted_twice": self.counted_twice}
+                if self.beside.early:
+                    outcome.details["split"]["beside_probe"] = {"parts": len(self.beside.early),
+                                                                "counted_twice": self.beside.counted_twice}
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
 
@@ -693,12 +698,13 @@ class SplitRun(Planning, Run):
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
         self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
-        if self.divided:  # the first split's shares, and those split beside the probe passed on to their sub-parts
-            pieces = {index for into in self.divided.values() for index in into}
-            self.ledger.planted([p.index for p in parts if p.index not in pieces] + list(self.divided))
-            for index, into in self.divided.items():
+        near = self.beside
+        if near.divided:  # the first split's shares, those of parts split beside the probe passed to their sub-parts
+            pieces = {index for into in near.divided.values() for index in into}
+            self.ledger.planted([p.index for p in parts if p.index not in pieces] + list(near.divided))
+            for index, into in near.divided.items():
                 self.ledger.divided(index, into)
-        early = {p.index for p in self.early}  # running already, beside the probe
+        early = {p.index for p in near.early}  # running already, beside the probe
         todo = [p for p in parts if p.index not in done and p.index not in early]
         if not todo and not early:
             return
