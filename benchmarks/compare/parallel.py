@@ -195,6 +195,42 @@ cpsat --jobs 1 55.94 s, --jobs 2 33.41 s: **1.67x** (target 1.7x; the quiet run 
 final parts, largest **1.6%**, replay **44.2x** on 100 workers (targets 1.5% and 50x; above: 1.8%,
 36.6x). Short counts (``compare.jobs --cases short --repeat 3``, the same session): 0.94x to 1.11x
 (tatami 3x16 on the reference backend 0.36 s and 0.40 s, alone both ways).
+
+Issue 54, where sat's --jobs 2 time goes, and the second core during the probe (2026-11-29, the shared
+two-core machine at a load of 1.4 to 5.7, so processor seconds; the wall times there mean nothing, and
+the lead measures them on quiet cores). The timeline (``timeline``, ``--timeline``) of prime-grid
+5x5/1..25 sat --jobs 2 before the change (load 2 to 3.5): the probe 0-4.11 s by the clock (3.22 s of
+processor time); the workers forked at 3.36 s, ready at once (a forked worker's start is not a cost
+here), their first parts at 4.20 s; then both busy to the end, 1,381 runs, 19.17 s and 19.02 s of
+processor time, the last worker alone 0.09 s at the end; the parent 1.64 s after its probe. So the
+costs, largest first: the parts took 38.19 s against the 30.0 s the --jobs 1 count (33.24 s) spent after
+its first 3.2 s: 8.2 s more, mostly the start of each sat part (an empty one, 60 of the first 200 of a
+704-part split, takes 7.3 ms: loading the CNF's 5,054 clauses one by one into a fresh CaDiCaL, about
+half of it, and its first solve), with 875 of the 1,381 runs under 20 ms (median 12 ms, where parts are
+aimed at 0.1 s: a relaxation's sub-parts are uneven, and many hold nothing); then the probe, 3.22 s
+with the second core idle; then the parent (1.6 s); the start and the end's imbalance under 0.2 s.
+The change: beside two or more local workers, a plain count's kept probe starts them after
+``split_policy.SPECULATE`` (1 s) of processor time, and all of them but one count parts of the first
+split, each split into ``BESIDE_PARTS`` (8) first, whole, while the probe searches on; the probe's
+models that fall in them are taken off its count when the run splits. Side by side, in one process,
+alternated (sat --jobs 2; --jobs 1 37.25 s of processor time; load 1.7 to 3.6): with it, 18 and 28
+parts beside the probe (3,960 and 4,112 of its solutions counted twice, taken off), parts 35.9 s and
+40.3 s, on free cores 1.85x and 1.64x (the parts beside the probe left out of the longest path), the
+100-worker replay 64.1x and 70.6x, largest part 1.5% and 1.1%; without it, parts 38.0 s and 41.1 s,
+1.66x and 1.57x, 73.3x and 76.3x, 0.7% and 0.8%. At a load of 4 to 6 (a test run of this session
+beside the first; alternated the same way, --jobs 1 31.6 s): with it 1.26x and 1.39x, without 1.30x
+and 1.58x, the last as the machine went quiet (21.3 s by the clock, 609 parts, largest 2.2%, replay
+33.3x: on quiet cores fewer parts are split again, and the largest part is over 1.5%, as in the quiet
+run above). ``--cases prime`` with the change
+(load 2.5 to 5): cpsat --jobs 1 88.4 s of processor time; --jobs 2 probe 3.21 s, parts 72.0 s (35.9 s
+and 36.1 s; 22 beside the probe), parent 4.62 s: 0.85x the work, 2.28x on free cores, 781 final parts,
+largest 0.7%, replay 71.6x. sat --jobs 1 32.0 s; --jobs 2 probe 3.21 s, parts 37.1 s (18.8 s and
+18.3 s; 31 beside the probe), parent 4.74 s: 1.26x the work, 1.53x on free cores, 1,282 final parts,
+largest 1.0%, replay 78.7x. Short counts (``compare.jobs --cases short --repeat 2``, load 2.3): 0.95x to
+1.09x (prime-grid 4x5 on sat 2.80 s and 2.97 s, 1.06x, alone: the parts counted beside its probe
+thrown away). Left: a sat part's start (solvers/backends/sat.py loads a fresh solver clause by clause,
+outside this change) times the number of parts is now the largest cost on sat, and a quiet machine's
+largest part (1.6 to 2.2%) misses the 1.5% goal; 1.9x on sat needs both.
 """
 
 from __future__ import annotations
