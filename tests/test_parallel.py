@@ -820,8 +820,8 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     from gridsat.solvers.splitting import parallel
 
     monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
-    monkeypatch.setattr(split_policy, "SHORT", 1.2)  # the probe ends before this count of about 2 s does
-    monkeypatch.setattr(split_policy, "LONGEST", 1.2)
+    monkeypatch.setattr(split_policy, "SHORT", 0.8)  # the probe ends before this count of about 2 s does
+    monkeypatch.setattr(split_policy, "LONGEST", 0.8)
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # ... however loaded the machine
     if planted:
         monkeypatch.setattr(parallel, "stands_for", lambda search: 1)
