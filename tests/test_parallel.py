@@ -810,3 +810,41 @@ def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) ->
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)
     monkeypatch.setattr(LocalPool, "start_cost", lambda self: None if ready(self) is None else split_policy.PROBE)
     assert unshared(one, count(2)) == "it ran alone: the probe counted it all"
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monkeypatch) -> None:
+    # Issue 54: while a kept probe searches on, a worker counts first-split parts whole beside it, and the probe's
+    # models that fall in them are taken off its count: each model stands for its orbit's solutions (four in
+    # prime-grid's default CNF). The bug planted, one solution a model, counts three too many of each.
+    from gridsat.solvers.splitting import parallel
+
+    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "SHORT", 1.5)  # the probe ends before this count of about 2.5 s does
+    monkeypatch.setattr(split_policy, "LONGEST", 1.5)
+    monkeypatch.setattr(split_policy, "BESIDE_PARTS", 1)  # whole sixteenths beside it: some hold the probe's models
+    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # ... however loaded the machine
+    if planted:
+        monkeypatch.setattr(parallel, "stands_for", lambda search: 1)
+    chosen, parsed = load("prime-grid", "4x5", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
+    outcome = consume(run)
+    beside = outcome.details["split"]["beside_probe"]
+    assert run.probe.search.formulation.orbit_size == 4 and beside["parts"] >= 1 and beside["counted_twice"] > 0
+    assert outcome.complete and outcome.duplicates == 0 and outcome.details["split"]["probe_kept"]
+    assert outcome.count == 50784 + (3 * beside["counted_twice"] if planted else 0)
+
+
+def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monkeypatch) -> None:
+    # A count of about 2.5 s of processor time ends within its kept probe and is its answer, whatever the parts
+    # counted beside the probe found (the probe made longer than SHORT, 3.2 s: the parent's share of handing out
+    # those parts counts in its processor time, and a worker beside it on a loaded machine slows it a little).
+    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "SHORT", 10.0)
+    monkeypatch.setattr(split_policy, "LONGEST", 10.0)
+    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # the probe's processor time ends it, however loaded the machine
+    chosen, parsed = load("prime-grid", "4x5", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
+    outcome = consume(run)
+    assert run.beside.early and outcome.count == 50784 and outcome.complete and outcome.parts == 1
+    assert outcome.details["split"]["alone"].endswith("before splitting could pay")

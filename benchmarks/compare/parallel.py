@@ -4,6 +4,7 @@
     python -m gridsat.benchmarks.compare.parallel --cases prime      # one of them
     python -m gridsat.benchmarks.compare.parallel --parts 400        # a finer split, for the part statistics
     python -m gridsat.benchmarks.compare.parallel --ceiling sat cpsat  # and what two cores give this machine at all
+    python -m gridsat.benchmarks.compare.parallel --cases prime --timeline parts.csv  # and every part's run
 
 Every configuration runs in this process one after the other (the split ones start their own
 worker processes), so the ratios compare like with like on this shared machine. The C backtracker
@@ -194,6 +195,50 @@ cpsat --jobs 1 55.94 s, --jobs 2 33.41 s: **1.67x** (target 1.7x; the quiet run 
 final parts, largest **1.6%**, replay **44.2x** on 100 workers (targets 1.5% and 50x; above: 1.8%,
 36.6x). Short counts (``compare.jobs --cases short --repeat 3``, the same session): 0.94x to 1.11x
 (tatami 3x16 on the reference backend 0.36 s and 0.40 s, alone both ways).
+
+Issue 54, where sat's --jobs 2 time goes, and the second core during the probe (2026-11-29, the shared
+two-core machine at a load of 1.4 to 5.7, so processor seconds; the wall times there mean nothing, and
+the lead measures them on quiet cores). The timeline (``timeline``, ``--timeline``) of prime-grid
+5x5/1..25 sat --jobs 2 before the change (load 2 to 3.5): the probe 0-4.11 s by the clock (3.22 s of
+processor time); the workers forked at 3.36 s, ready at once (a forked worker's start is not a cost
+here), their first parts at 4.20 s; then both busy to the end, 1,381 runs, 19.17 s and 19.02 s of
+processor time, the last worker alone 0.09 s at the end; the parent 1.64 s after its probe. So the
+costs, largest first: the parts took 38.19 s against the 30.0 s the --jobs 1 count (33.24 s) spent after
+its first 3.2 s: 8.2 s more, mostly the start of each sat part (an empty one, 60 of the first 200 of a
+704-part split, takes 7.3 ms: loading the CNF's 5,054 clauses one by one into a fresh CaDiCaL, about
+half of it, and its first solve), with 875 of the 1,381 runs under 20 ms (median 12 ms, where parts are
+aimed at 0.1 s: a relaxation's sub-parts are uneven, and many hold nothing); then the probe, 3.22 s
+with the second core idle; then the parent (1.6 s); the start and the end's imbalance under 0.2 s.
+The change: beside two or more local workers, a plain count's kept probe starts them after
+``split_policy.SPECULATE`` (1 s) of processor time, and all of them but one count parts of the first
+split, each split into ``BESIDE_PARTS`` (8) first, whole, while the probe searches on; the probe's
+models that fall in them are taken off its count when the run splits. Side by side, in one process,
+alternated (sat --jobs 2; --jobs 1 37.25 s of processor time; load 1.7 to 3.6): with it, 18 and 28
+parts beside the probe (3,960 and 4,112 of its solutions counted twice, taken off), parts 35.9 s and
+40.3 s, on free cores 1.85x and 1.64x (the parts beside the probe left out of the longest path), the
+100-worker replay 64.1x and 70.6x, largest part 1.5% and 1.1%; without it, parts 38.0 s and 41.1 s,
+1.66x and 1.57x, 73.3x and 76.3x, 0.7% and 0.8%. At a load of 4 to 6 (a test run of this session
+beside the first; alternated the same way, --jobs 1 31.6 s): with it 1.26x and 1.39x, without 1.30x
+and 1.58x, the last as the machine went quiet (21.3 s by the clock, 609 parts, largest 2.2%, replay
+33.3x: on quiet cores fewer parts are split again, and the largest part is over 1.5%, as in the quiet
+run above). ``--cases prime`` with the change
+(load 2.5 to 5): cpsat --jobs 1 88.4 s of processor time; --jobs 2 probe 3.21 s, parts 72.0 s (35.9 s
+and 36.1 s; 22 beside the probe), parent 4.62 s: 0.85x the work, 2.28x on free cores, 781 final parts,
+largest 0.7%, replay 71.6x. sat --jobs 1 32.0 s; --jobs 2 probe 3.21 s, parts 37.1 s (18.8 s and
+18.3 s; 31 beside the probe), parent 4.74 s: 1.26x the work, 1.53x on free cores, 1,282 final parts,
+largest 1.0%, replay 78.7x. Short counts (``compare.jobs --cases short --repeat 2``, load 2.3): 0.95x to
+1.09x (prime-grid 4x5 on sat 2.80 s and 2.97 s, 1.06x, alone: the parts counted beside its probe
+thrown away); again, with the final code (load 1.1 to 1.5): 0.90x to 1.06x, prime-grid 4x5 on sat 1.04x,
+alone. ``--cases prime`` once more with the final code (load 1.1 at the start, 3.8 at the end: the wall
+times say nothing): cpsat --jobs 1 69.9 s of processor time; --jobs 2 probe 3.21 s (5.65 s by the clock:
+spawned workers, ready late in it), parts 75.4 s (37.2 s and 38.3 s; 20 beside the probe, 1.0 s of
+them), parent 4.63 s: 1.12x the work, 1.71x on free cores, 685 final parts, largest 0.6%, replay 80.1x.
+sat --jobs 1 40.6 s; --jobs 2 probe 3.22 s (5.14 s by the clock), parts 37.8 s (19.1 s and 18.8 s; 29
+beside the probe, 1.8 s of them), parent 4.77 s: 1.01x the work, **1.90x on free cores**, 1,344 final
+parts, largest 1.1%, replay 79.3x; the timeline: both workers from 5.23 s to 42.52 s, none alone at the
+end. Left: a sat part's start (solvers/backends/sat.py loads a fresh solver clause by clause,
+outside this change) times the number of parts is now the largest cost on sat, and a quiet machine's
+largest part (1.6 to 2.2%) misses the 1.5% goal; 1.9x on sat needs both.
 """
 
 from __future__ import annotations
@@ -261,6 +306,7 @@ class Timing:
     resplit: float | None = None  # the split run's policy: seconds before a part may be split again
     plan: dict | None = None  # how the split run sized its parts (its --json "split")
     cpu: float | None = None  # processor seconds of this process (--jobs 1: the whole count)
+    beside: frozenset[int] = frozenset()  # a split run's parts counted beside its probe, while it searched
 
     @property
     def workers_cpu(self) -> dict[str, float]:
@@ -278,10 +324,15 @@ class Timing:
     @property
     def critical(self) -> float | None:
         """Processor seconds on the longest path of a split run: the probe, then the busiest worker's parts
-        (about its wall time on cores of its own); one process's, for one."""
-        if self.plan is None:
+        (about its wall time on cores of its own), the parts counted beside the probe left out (they ran on
+        the core it left idle; one still running when it ended makes this a little short); one process's, for one."""
+        if self.plan is None or self.ledger is None:
             return self.cpu
-        return (self.plan["cpu_seconds"].get("probe") or 0.0) + max(self.workers_cpu.values(), default=0.0)
+        after: dict[str, float] = {}
+        for span in self.ledger.spans:
+            if span.index not in self.beside:
+                after[span.worker] = after.get(span.worker, 0.0) + (span.cpu or 0.0)
+        return (self.plan["cpu_seconds"].get("probe") or 0.0) + max(after.values(), default=0.0)
 
 
 # What a split count must show against the same count in one process, in processor seconds (so that it
@@ -333,18 +384,18 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     split = None if jobs == 1 else Split(jobs=jobs, parts=parts, resplit=resplit)
     bound = bind(backend, chosen, Job(COUNT, Request(encoding=encoding), time_limit=time_limit, split=split))
     started, used = time.perf_counter(), time.process_time()
-    ledger, plan = None, None
+    ledger, plan, beside = None, None, frozenset()
     if split is None:
         outcome: Outcome = execute(chosen, parsed, bound)
     else:
         run = SplitRun(chosen, parsed, bound)
         outcome = consume(run)
-        ledger, plan = run.ledger, outcome.details.get("split")
+        ledger, plan, beside = run.ledger, outcome.details.get("split"), frozenset(p.index for p in run.beside.early)
         if plan is None or "cpu_seconds" not in plan:  # the probe finished it: one process counted it all
             ledger, plan = None, None
     seconds, cpu = time.perf_counter() - started, time.process_time() - used
     name = f"{backend}{':' + encoding if encoding else ''} --jobs {jobs}"
-    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan, cpu)
+    return Timing(name, outcome.count, seconds, outcome.complete, ledger, resplit, plan, cpu, beside)
 
 
 def ceiling(puzzle: str, instance: str, params: dict[str, str], backend: str) -> str:
@@ -436,6 +487,34 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
               flush=True)
 
 
+def timeline(row: Timing, path: Path | None = None) -> None:
+    """Where a split run's wall time went, by the parent's clock (seconds from the run's start): the probe, then
+    per worker when it started its first part and ended its last, its parts and their processor seconds (of
+    those counted beside the probe too: the parent hears of them when the probe ends, so they show as starting
+    then), and how long the last worker ran alone at the end; ``path``: every part's run as a CSV
+    line (index, worker, heard started, ended, processor seconds, split again, beside the probe)."""
+    if row.ledger is None or not row.ledger.spans or row.plan is None:
+        return
+    workers: dict[str, list] = {}
+    for span in row.ledger.spans:
+        began = span.start if span.began is None else span.began
+        first, last, parts, beside, cpu, early = workers.get(span.worker, (began, span.end, 0, 0, 0.0, 0.0))
+        near = span.index in row.beside
+        workers[span.worker] = (min(first, began), max(last, span.end), parts + 1, beside + near,
+                                cpu + (span.cpu or 0.0), early + near * (span.cpu or 0.0))
+    ends = sorted(w[1] for w in workers.values())
+    alone = ends[-1] - ends[-2] if len(ends) > 1 else 0.0
+    print(f"    timeline: probe 0-{row.plan['probe_seconds']:.2f} s; " + "; ".join(
+        f"{w.removeprefix('gridsat-')} {first:.2f}-{last:.2f} s, {parts} parts, {cpu:.2f} processor s ({beside} "
+        f"beside the probe, {early:.2f} s)" for w, (first, last, parts, beside, cpu, early) in sorted(workers.items()))
+        + f"; the last worker alone at the end {alone:.2f} s; the run {row.seconds:.2f} s", flush=True)
+    if path is not None:
+        with path.open("a") as out:
+            for s in row.ledger.spans:
+                out.write(f"{row.label},{s.index},{s.worker},{s.began},{s.end:.4f},{s.cpu},{int(s.split)},"
+                          f"{int(s.index in row.beside)}\n")
+
+
 def main() -> int:
     single_threaded_blas()  # as the command line does, so that split runs start their workers as there
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -451,6 +530,7 @@ def main() -> int:
     parser.add_argument("--ceiling", nargs="*", choices=("cpsat", "sat"), default=None,
                         help="also measure what two cores give on this machine (two copies of a count at once) "
                              "for these backends (default: sat)")
+    parser.add_argument("--timeline", type=Path, help="append every part's run of the split runs to this CSV file")
     args = parser.parse_args()
     for case in args.cases:
         puzzle, instance, params, golden = CASES[case]
@@ -472,6 +552,7 @@ def main() -> int:
         for row in rows:
             if isinstance(row, Timing):
                 part_statistics(row, one_process(rows, row))
+                timeline(row, args.timeline)
         for backend in (args.ceiling or ["sat"]) if args.ceiling is not None else []:
             print("  " + ceiling(puzzle, instance, params, backend), flush=True)
     return 0

@@ -8,7 +8,9 @@ many more than workers so that uneven parts balance, and the workers conquer the
 and de-duplicated like any run (``conquer``, in a worker). A formulation backend's probe keeps what it
 counted: it stops between two models and the first split's parts leave its models out, as the
 sub-parts of a part split again do (the whole run, part 0, split again while it ran); a reference
-search's probe cannot, and its parts count its solutions again.
+search's probe cannot, and its parts count its solutions again. Beside local workers, a plain count's
+kept probe has all of them but one count parts of the first split, whole, while it searches on, and
+takes the models it counted in those off its count when the run splits (``Planning._speculate``).
 
 The parts wait in the run's ``Partition`` (solvers.splitting.partition), which hands them out and splits them
 further, before they start and while they run, as the policy says; every part's run is recorded in
@@ -50,7 +52,7 @@ from gridsat.solvers.splitting.checkpoint import Checkpoint
 from gridsat.solvers.splitting.partition import Partition, kept_record
 from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied
 from gridsat.solvers.splitting.schedule import Ledger
-from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, first_parts
+from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, RESPLIT_OVERSHOOT, first_parts
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -279,21 +281,30 @@ def keeps_models(search: object) -> bool:
     return isinstance(handback, Handback) and handback.models
 
 
+def stands_for(search: object) -> int:
+    """How many solutions each model of a formulation backend's search stands for (its orbit's, when the model
+    keeps one solution per orbit; 0: orbits differ in size, or no formulation)."""
+    formulation = getattr(search, "formulation", None)
+    return 0 if formulation is None else formulation.orbit_size
+
+
 class ProbeClock:
     """When a probe beside local workers ends (its stop's ``early``): once it has searched ``seconds`` of
     processor time (None: as long as solvers.splitting.split_policy says, from what starting a part costs
     as the first worker ready measured it) and a worker is ready (``cost()`` is not None). It reads the
     clock first, which costs nothing, and the workers at most every ``LOOK`` seconds: the probe asks
     after every model. ``launch``: starts the workers, once the probe has searched as long as
-    split_policy.launch_seconds says (None: they started with the run)."""
+    split_policy.launch_seconds says (None: they started with the run), or at ``launch_at`` if that is sooner."""
 
     LOOK = 0.01
 
     def __init__(self, seconds: float | None, cost: Callable[[], float | None], workers: int, parts: int,
-                 keeps: bool, launch: Callable[[], None] | None = None, least: float = split_policy.SHORT) -> None:
+                 keeps: bool, launch: Callable[[], None] | None = None, least: float = split_policy.SHORT,
+                 launch_at: float | None = None) -> None:
         self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
         self.least = least  # the kept probe's shortest length (split_policy.probe_seconds)
-        self.launch, self.launch_at = launch, split_policy.launch_seconds(workers, parts, least)
+        self.launch = launch
+        self.launch_at = min(split_policy.launch_seconds(workers, parts, least), launch_at or float("inf"))
         self.started, self.used = time.monotonic(), time.process_time()
         # processor time never runs ahead of the clock in one searching thread
         self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
@@ -321,13 +332,14 @@ class ProbeClock:
 
 
 def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, keeps: bool,
-               launch: Callable[[], None] | None = None) -> None:
+               launch: Callable[[], None] | None = None, launch_at: float | None = None) -> None:
     """Give the probe's search ``split.probe`` seconds or (None) as long as splitting needs to pay
     (``keeps``: its work is kept when the run splits); beside local workers, seconds of its processor
     time, as ``ProbeClock`` says, and on until the first worker is ready (``cost()``, what starting a part
     costs as it measured, is not None), as long as solvers.splitting.split_policy allows. A Dask
     cluster's workers measure nothing: its probe is ``PROBE`` seconds unless told. ``launch``: starts the
-    local workers when due (``ProbeClock``). Its building counts against the run's own limit."""
+    local workers when due (``ProbeClock``; ``launch_at``: that soon at the latest). Its building counts against
+    the run's own limit."""
     workers, parts = max(1, split.jobs), split.target(kept=launch is not None)
     # a named number of parts: each at least PART_FLOOR were the rest as long as the probe
     least = split.parts * split_policy.PART_FLOOR if split.parts else split_policy.SHORT
@@ -339,14 +351,16 @@ def time_probe(probe: Run, split: Split, cost: Callable[[], float | None], *, ke
     ends = probe.stop
     ends.deadline = end if ends.deadline is None else min(ends.deadline, end)
     if waits:
-        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch, least)
+        ends.early = ProbeClock(seconds, cost, workers, parts, keeps, launch, least, launch_at)
 
 
 def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progress], None] | None,
-                 started: float, *, splitting: bool, keeps: bool) -> Iterator[Any]:
+                 started: float, *, splitting: bool, keeps: bool, beside: Callable[[], None] | None = None
+                 ) -> Iterator[Any]:
     """Yield the probe's new solutions until it ends: it finished, its time is up, or a worker is ready
     (``splitting``: the run will split if it goes on, as the progress line says). A probe that
-    ``keeps`` its work is drained (it ends between two models, each of which it read whole)."""
+    ``keeps`` its work is drained (it ends between two models, each of which it read whole). ``beside``: called
+    as often as the clock is read, to keep workers on parts beside it."""
     last = look = time.monotonic()
     probed, ends = probe.outcome, probe.stop
     handback = getattr(probe.search, "handback", None)
@@ -359,6 +373,8 @@ def search_probe(probe: Run, collector: Collector, on_progress: Callable[[Progre
         look = now + ProbeClock.LOOK
         if isinstance(ends.early, ProbeClock):
             ends.early.launch_if_due()
+        if beside is not None:
+            beside()
         if on_progress and now - last >= REPORT:
             on_progress(Progress(probed.count, 0, None, now - started, splitting=splitting))
             last = now
@@ -398,6 +414,18 @@ def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_secon
                 "parts": round(sum(s.cpu or 0.0 for s in ledger.spans), 3)}}
 
 
+@dataclass
+class Beside:
+    """The parts counted beside a kept probe while it searches on (``Planning._speculate``)."""
+
+    first_split: list[Part] | None = None  # the first split, made beside the probe (a part split for it: its sub-parts)
+    early: list[Part] = dataclasses.field(default_factory=list)  # the parts handed out beside the probe
+    waiting: list[Part] = dataclasses.field(default_factory=list)  # first-split parts that may still be
+    pieces: list[Part] = dataclasses.field(default_factory=list)  # the sub-parts of one of those, not yet handed out
+    divided: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # a part split for it -> its sub-parts
+    counted_twice: int = 0  # the probe's solutions that fell in the parts handed out
+
+
 class Planning:
     """The first phase of a ``SplitRun``: the probe searches, then its answer stands, or the run is split into
     parts (keeping what the probe counted when it can), or a checkpoint's parts are taken up again."""
@@ -419,6 +447,11 @@ class Planning:
     cpu_started: float
     probe_kept: bool
     resumed: int
+    beside: Beside
+    speculates: bool
+    pool: LocalPool | DaskPool | None
+    _tasks: Callable[[list[Part]], list[Task]]
+    counted_twice: int
 
     def _plan(self) -> Iterator[Any]:
         """Yield the probe's solutions; return the parts to conquer, or None when the probe answered."""
@@ -429,7 +462,8 @@ class Planning:
         probed = self.probe.outcome
         try:
             yield from search_probe(self.probe, self.collector, self.on_progress, self.started,
-                                    splitting=self.alone is None, keeps=self.keeps)
+                                    splitting=self.alone is None, keeps=self.keeps,
+                                    beside=self._beside if self.speculates else None)
         except KeyboardInterrupt:
             self.collector.take(probed)
             raise
@@ -449,7 +483,7 @@ class Planning:
             return None
         try:
             target = self.split.target(kept=self.late)
-            parts = self.probe.search.split(target, OVERSHOOT * target, stop)
+            parts = self.beside.first_split or self.probe.search.split(target, OVERSHOOT * target, stop)
         except (StopSplitting, KeyboardInterrupt) as stopped:
             self.collector.take(probed)  # what the probe counted is still a correct lower bound
             if isinstance(stopped, KeyboardInterrupt):
@@ -476,11 +510,59 @@ class Planning:
         self.collector.take(probed)
         self.probe_kept = True
         self.partition.pilots = False  # split_policy's docstring says why
-        into = shared_out([p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
+        near = self.beside
+        into = shared_out(parts if near.first_split else [p.renumbered(1 + i) for i, p in enumerate(parts)], rows)
+        if near.early:  # counted whole beside the probe (``_speculate``): its models in them were counted twice
+            running = {p.index for p in near.early}
+            near.counted_twice = stands_for(self.probe.search) * sum(len(p.blocked) for p in into if p.index in running)
+            self.outcome.count -= near.counted_twice
+            into = [dataclasses.replace(p, blocked=()) if p.index in running else p for p in into]
         if self.checkpoint is not None:
             self.checkpoint.start([Part()])
             self.checkpoint.resplit(0, into, kept_record(probed))
         return into
+
+    def _speculate(self) -> None:
+        """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
+        one count beside it, whole, one part at a time each (``_beside``): the probe's models that fall in those
+        are counted twice, and taken off its count when the run splits (``_keep_probe``); the other parts leave
+        them out as usual. A count that ends within the probe is its answer: their work is thrown away."""
+        target = self.split.target(kept=True)
+        try:
+            parts = self.probe.search.split(target, OVERSHOOT * target, self.stop)
+        except StopSplitting:  # a limit: the probe ends with it
+            return
+        if len(parts) < 2:
+            return
+        near = self.beside
+        near.first_split = [p.renumbered(1 + i) for i, p in enumerate(parts)]
+        # a worker that ends its part takes another (``_beside``), all but one left for the split
+        near.waiting = random.Random(len(parts)).sample(near.first_split, len(parts) - 1)
+
+    def _beside(self) -> None:
+        """While the probe searches, keep all workers but one on parts of the first split (``_speculate``), each
+        split first into ``split_policy.BESIDE_PARTS``: a part counted beside the probe runs whole until the run
+        splits, and at a sixteenth of the count it alone would hold a hundred workers' tail."""
+        pool, near = self.pool, self.beside
+        if not isinstance(pool, LocalPool) or pool.unfinished() >= pool.size - 1 or near.first_split is None:
+            return
+        if not near.pieces and near.waiting:
+            whole = near.waiting.pop()
+            aim = split_policy.BESIDE_PARTS
+            try:
+                into = self.probe.search.split(aim, RESPLIT_OVERSHOOT * aim, self.stop, within=whole)
+            except StopSplitting:
+                into = []
+            if len(into) < 2:
+                near.pieces = [whole]
+            else:  # numbered past the first split's; the ledger hears of it when the run splits (``_conquer``)
+                first = 1 + max(p.index for p in near.first_split)
+                near.pieces = [p.renumbered(first + i) for i, p in enumerate(into)]
+                near.divided[whole.index] = [p.index for p in near.pieces]
+                near.first_split = [p for p in near.first_split if p.index != whole.index] + near.pieces
+        if near.pieces:
+            near.early.append(near.pieces.pop())
+            pool.submit(self._tasks(near.early[-1:]))
 
     def _resume(self, checkpoint: Checkpoint) -> None:
         """Take in what the checkpoint's file holds: its parts, and the counts of its finished parts and of
@@ -528,9 +610,15 @@ class SplitRun(Planning, Run):
         # A probe that keeps its work and runs until splitting can pay starts the local workers late: a
         # count that ends sooner starts none (split_policy.launch_seconds).
         self.late = self.keeps and split.probe is None and not split.scheduler
+        # ... and its workers but one count parts beside it (``_speculate``), in a plain count whose parts' models
+        # need no digest (nothing kept or delivered), no certificate and no checkpoint
+        self.speculates = self.late and split.jobs > 1 and variant is SOLUTIONS and not (keep or deliver) \
+            and split.checkpoint is None and bound.request.certify is None and stands_for(self.probe.search) > 0
+        self.beside = Beside()
         if self.alone is None:
             time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
-                       keeps=self.keeps, launch=self._launch if self.late else None)
+                       keeps=self.keeps, launch=self._launch if self.late else None,
+                       launch_at=split_policy.SPECULATE if self.speculates else None)
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
         self.puzzle, self.instance, self.bound, self.split = puzzle, instance, bound, split
@@ -590,6 +678,9 @@ class SplitRun(Planning, Run):
                 cpu = {"probe": self.probe_cpu, "parent": time.process_time() - self.cpu_started}
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
                                                          time.monotonic() - self.started, self.probe_kept, cpu)
+                if self.beside.early:
+                    outcome.details["split"]["beside_probe"] = {"parts": len(self.beside.early),
+                                                                "counted_twice": self.beside.counted_twice}
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
 
@@ -597,6 +688,9 @@ class SplitRun(Planning, Run):
         """Start the local workers (each warms up on the whole run's task)."""
         if self.pool is None:
             self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
+            if self.speculates and self.probe_seconds is None:  # the probe searches on: parts beside it
+                self._speculate()
+                self._beside()
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint
@@ -604,8 +698,15 @@ class SplitRun(Planning, Run):
         outcome.parts, outcome.parts_done = len(parts), len(done)
         self.partition.plant(parts, checkpoint.parts if checkpoint is not None else [])
         self.parts_resumed = len(done)  # a count now: ``done`` grows as this run records its parts
-        todo = [p for p in parts if p.index not in done]
-        if not todo:
+        near = self.beside
+        if near.divided:  # the first split's shares, those of parts split beside the probe passed to their sub-parts
+            pieces = {index for into in near.divided.values() for index in into}
+            self.ledger.planted([p.index for p in parts if p.index not in pieces] + list(near.divided))
+            for index, into in near.divided.items():
+                self.ledger.divided(index, into)
+        early = {p.index for p in near.early}  # running already, beside the probe
+        todo = [p for p in parts if p.index not in done and p.index not in early]
+        if not todo and not early:
             return
         if self.pool is None:
             if self.split.scheduler:

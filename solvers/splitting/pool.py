@@ -59,12 +59,12 @@ DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 
 def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int,
-         warm: Callable[[], float | None] | None, ready: Any, starts: Any, parent: int) -> None:
+         warm: Callable[[], float | None] | None, ready: Any, starts: Any, parent: int, ended: Any) -> None:
     """A worker's loop: ``warm()`` first (loading what parts need; it may say what starting a part costs,
     which goes to ``starts[slot]``), then ``ready[slot] = 1``, then conquer parts until the parent sends
     None. ``halts[slot]`` holds 1 + the index of a part the parent wants stopped (an index of a part
-    this worker no longer runs is ignored). The worker ends with its ``parent`` (a pid), and quietly on
-    SIGTERM (``solvers.children``)."""
+    this worker no longer runs is ignored); ``ended[slot]`` counts the parts it sent back. The worker ends with
+    its ``parent`` (a pid), and quietly on SIGTERM (``solvers.children``)."""
     bind_to_parent(parent)
     if warm is not None:
         try:
@@ -80,8 +80,10 @@ def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot
                              lambda index=index: halts[slot] == index + 1, HALT_POLL)
         except Exception:  # sent to the parent, which raises it there
             results.put(Message("failed", index, traceback.format_exc()))
+            ended[slot] += 1
             continue
         results.put(Message("done", index, result))
+        ended[slot] += 1
 
 
 @contextlib.contextmanager
@@ -137,12 +139,14 @@ class LocalPool:
         self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
         self.warmed = context.Array("b", jobs, lock=False)  # 1 once a worker has warmed up
         self.starts = context.Array("d", jobs, lock=False)  # what starting a part cost each, as it measured
+        self.ended = context.Array("q", jobs, lock=False)  # parts each sent back (each worker writes its own)
         self.workers = [context.Process(target=work, daemon=True, name=f"gridsat-worker-{i + 1}",
                                         args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed,
-                                              self.starts, os.getpid()))
+                                              self.starts, os.getpid(), self.ended))
                         for i in range(jobs)]
         self.size = jobs
         self.pending = 0  # parts submitted and not yet done
+        self.submitted = 0
         self.working: dict[str, int] = {}  # worker name -> the part it is on
         with main_hidden() if self.method == "spawn" else contextlib.nullcontext(), signals_held():
             for worker in self.workers:
@@ -163,6 +167,11 @@ class LocalPool:
         for task in tasks:
             self.tasks.put(task)
         self.pending += len(tasks)
+        self.submitted += len(tasks)
+
+    def unfinished(self) -> int:
+        """Parts submitted that no worker has sent back yet, whether their messages were read or not."""
+        return self.submitted - sum(self.ended)
 
     def halt(self, index: int) -> None:
         """Ask the worker on part ``index`` to stop it (nothing when no worker is on it)."""

@@ -42,6 +42,7 @@ class Span:
     split: bool = False
     thrown: bool = False  # split again, and what it counted was thrown away (the sub-parts count it again)
     cpu: float | None = None  # processor seconds its worker's process spent on it (None: not measured)
+    began: float | None = None  # seconds since the run started when the parent heard it start (a timeline's)
 
 
 @dataclass
@@ -152,11 +153,12 @@ class Ledger:
         which a loaded machine does not stretch (at a load of 11 on two cores the clock's were 15 to 20
         times as long, and parts sized by them came out 5 to 10 times too many)."""
         start, worker = self.running.pop(index, (at, "?"))
+        began = start
         if cpu is not None:
             start = at - cpu
         elif took is not None:
             start = at - took
-        span = Span(index, worker, start, at, index in self.children, thrown, cpu)
+        span = Span(index, worker, start, at, index in self.children, thrown, cpu, began)
         self.spans.append(span)
         self.busy += at - start
         if not thrown:

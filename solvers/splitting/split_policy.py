@@ -24,7 +24,9 @@ least ``PROBE`` seconds, and on until the first local worker is ready (``probe_d
 that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
 workers measure nothing. A probe that keeps its work starts the local workers late, ``WORKER_START``
 before the earliest it may end (``launch_seconds``): a count that ends sooner starts none, and pays
-nothing for them.
+nothing for them; a plain count beside two or more starts them after ``SPECULATE``, and all but one
+count parts of the first split beside the probe (each split into ``BESIDE_PARTS`` first), whole, while
+it searches on: the second core idled through the probe.
 
 Beside local workers the probe's length is processor time (its process's, while it searches): on a
 machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
@@ -137,6 +139,13 @@ SHORT = MIN_PARTS * PART_FLOOR
 # at most 1.1x on a count ending just after it; at 3.2 s, at most about 1.2x on such a count of 3 to 8 s,
 # which is neither a count of seconds nor a long one).
 LONGEST = SHORT
+# Seconds of processor time: a kept probe beside two or more local workers starts them this soon, and all of them
+# but one count parts of the first split while it searches on (solvers.splitting.parallel, ``Planning._speculate``):
+# the second core sat idle through the probe, which alone held prime-grid 5x5 on sat to about 1.8x on two cores.
+# A count that ends sooner starts none; one that ends within the probe throws their work away, and pays only
+# the workers' start and that split in the parent (about 0.05 s of a count of a second or more).
+SPECULATE = 1.0
+BESIDE_PARTS = 8  # ... each of those first-split parts split into this many first, one handed out at a time
 
 
 def first_parts(workers: int, kept: bool = False) -> int:
