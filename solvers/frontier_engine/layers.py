@@ -41,7 +41,11 @@ PART_ROWS = 1 << 17  # children a partition aims at: its merge table (2x) stays 
 # of processor time, most of it the system's): the widest 8x8 closed layers' 16,384 partitions made
 # pieces of some 100 rows, 0.16 us a child, against some 10 ns a child that a merge of 4x the rows costs.
 SPILL_PART_ROWS = 1 << 19
-TRIM_EVERY = 32  # partitions merged between hand-backs of freed heap pages to the system
+# Partitions merged between hand-backs of freed heap pages to the system, on a layer that goes to disk (planned
+# to the byte). A layer in memory keeps them for the next layer's pieces, whose fresh pages the system would
+# fault in and zero again (8x8 closed, 54 layers: 887,000 page faults against 301,000, 3.3 system s against
+# 1.7, the same peak resident memory); the plan hands them back when the layer would not fit otherwise.
+TRIM_EVERY = 32
 SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total stays below this
 # Parents of a layer from which expand runs with the step bound into it (some 10 ns a child less): its
 # compile (some 1.5 s, once a process) pays off over the large layers of a long count; small counts never pay it.
@@ -385,8 +389,12 @@ def plan_layer(engine: Engine, layer: int, shelf: Shelf) -> Plan | None:
     scratch = threads * step * scratch_row
     merge = threads * (children // parts + 1) * merge_row
     pieces = min(-(-n // max(MIN_SLICE, step)) * parts, children) * PIECE_BYTES  # a piece a task a partition
-    # and what the process grew by beyond the meter (the allocator's free pages): resident all the same
-    in_memory = shelf.memory() + max(n, children) * row + scratch + merge + pieces + engine.meter.uncounted()
+    # and what the process grew by beyond the meter (the allocator's free pages): resident all the same,
+    # handed back to the system first when the layer would not fit with them
+    in_memory = shelf.memory() + max(n, children) * row + scratch + merge + pieces
+    if in_memory + engine.meter.uncounted() > engine.budget:
+        release_freed()
+    in_memory += engine.meter.uncounted()
     if in_memory <= engine.budget:
         return Plan(parts, False, children, in_memory, CHUNK)
     # On disk: a quarter of the budget for the slices' scratch, a quarter for the merges, and the rest
@@ -666,7 +674,7 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
         meter.sub(children.nbytes)
         del children
         shelf.put(p, states)
-        if p % TRIM_EVERY == TRIM_EVERY - 1:
+        if shelf.folder is not None and p % TRIM_EVERY == TRIM_EVERY - 1:
             release_freed()  # the children's pieces, freed partition by partition, leave holes in the heap
 
     list(engine.pool.map(merge, range(shelf.parts)))
