@@ -152,10 +152,10 @@ class Tables:
         least; its rows are not zeroed)."""
         return self.kept("gather", children, children + (children >> 2), width)[:children]
 
-    def scratch(self, kind: str, rows: int, width: int) -> np.ndarray:
-        """This thread's expansion scratch of ``kind``: ``rows`` rows at least (room for a quarter more, as
-        layers grow), not zeroed."""
-        return self.kept(kind, rows, rows + (rows >> 2), width)[:rows]
+    def scratch(self, kind: str, rows: int, width: int, grow: bool) -> np.ndarray:
+        """This thread's expansion scratch of ``kind``: ``rows`` rows at least (``grow``: made with room for a
+        quarter more, as layers in memory grow; a layer on disk lets it go and is planned to the row)."""
+        return self.kept(kind, rows, rows + (rows >> 2) * grow, width)[:rows]
 
     def kept(self, kind: str, rows: int, make: int, width: int) -> np.ndarray:
         """This thread's array of ``kind`` with ``rows`` rows or more (not over four times): else one of
@@ -589,7 +589,8 @@ class Expansion:
         for the run with the merge tables: fresh pages cost the system more than the rows' writes)."""
         tables, width = self.engine.tables, self.engine.width
         need = max(need, self.step * self.engine.spec.choices)  # a layer's last, short task keeps them too
-        children, part, ordered = (tables.scratch(kind, need, 1 if kind == "part" else width) for kind in SCRATCH)
+        grow = not self.plan.spill
+        children, part, ordered = (tables.scratch(kind, need, 1 if kind == "part" else width, grow) for kind in SCRATCH)
         return children, part[:, 0].view(np.int64), ordered
 
     def expand(self, task: tuple[int, list[tuple[np.ndarray, int, int]]]) -> None:
