@@ -24,7 +24,14 @@ targets solve in milliseconds, so their ratios measure a certified run's fixed c
 (``--large``: plain solves of 0.03 s to 8 s, up to 19,724 solutions) measure its cost per solution and
 proof step.
 
-Latest, on two quiet cores (2026-11-28, after the search proves its own count, solvers.proof.blocker, and
+Latest, on two quiet cores (2026-11-29, after the collector was kept off a certified run's own objects,
+solvers.proof.heap; ``--large --repeat 1 --backend sat`` run on this code, on cb3ecb4, and on this code
+again, one after the other): certified/plain knights-tour 6x6 closed 1.6x and 1.8x (CPU 1.7x, 2.1x;
+cb3ecb4: 2.1x, CPU 2.2x), its check 1.5 and 1.6 s; prime-grid 3x4 4.8x, 4.7x (cb3ecb4 4.6x), 4x4 5.6x,
+7.1x (7.5x): met on the tours, not on prime-grid, whose orbits proof's refutation alone (0.31 to 0.45 s
+on 4x4, no proof written, any solver) outlasts its plain count (docs/howto/certify.md, the cost).
+
+Before that, on two quiet cores (2026-11-28, after the search proves its own count, solvers.proof.blocker, and
 the judge stops redoing the run's verification and decoding; ``--large --repeat 1 --backend sat`` run on
 this code, on 380072a, and on this code again, one after the other): certified/plain knights-tour 6x6
 closed 2.6x and 2.2x (CPU 2.8x, 2.4x; 380072a: 2.9x and 2.9x, and 3.5x in the run below), its check 1.6

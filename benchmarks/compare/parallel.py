@@ -239,6 +239,19 @@ parts, largest 1.1%, replay 79.3x; the timeline: both workers from 5.23 s to 42.
 end. Left: a sat part's start (solvers/backends/sat.py loads a fresh solver clause by clause,
 outside this change) times the number of parts is now the largest cost on sat, and a quiet machine's
 largest part (1.6 to 2.2%) misses the 1.5% goal; 1.9x on sat needs both.
+
+On two quiet cores with the parts beside the probe (2026-11-29, ``--cases prime``, one run, nothing else
+running): cpsat --jobs 1 54.81 s, --jobs 2 33.43 s: **1.64x** (target 1.7x); probe 3.22 s, parts 59.52 s
+(20 beside the probe, 1.0 s of them), parent 3.96 s: 0.88x the work of --jobs 1 (71.30 processor s), 2.19x
+on free cores, 525 final parts, largest 0.9%, replay 59.2x on 100 workers. sat 32.64 s -> 22.24 s:
+**1.47x** (target 1.9x); probe 3.21 s, parts 37.38 s (17 beside the probe, 2.1 s of them), parent 4.22 s:
+1.24x the work, 1.56x on free cores, 717 final parts (median 0.023 s), largest **1.4%**, replay **67.5x**
+on 100 workers (58.9x over --jobs 1's processor time): the forecast's targets met, the wall's not. Short
+counts (``compare.jobs --cases short --repeat 3``, the same session): 0.89x to 1.05x. A profile of one
+sat worker (300 parts, cProfile) put its solver calls at 7.4 of 26.1 profiled seconds, the rule
+verifier's 378k calls at 4.8 (the same per solution as --jobs 1), each part's fresh solver loaded clause
+by clause at 2.4, and each part's blocked rows written as clauses at 0.7: a part's start is about 8 ms
+profiled, a third of a part of the median 23 ms.
 """
 
 from __future__ import annotations
