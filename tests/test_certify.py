@@ -207,10 +207,10 @@ def test_a_model_the_search_blocked_but_the_certificate_left_out_is_found_and_na
 
     block, seen = Certificate.block, []
 
-    def forget_the_second(self: Certificate, clause: list[int], solution: object) -> None:
+    def forget_the_second(self: Certificate, clause: list[int], solution: object, true: object = None) -> None:
         seen.append(clause)
         if len(seen) != 2:
-            block(self, clause, solution)
+            block(self, clause, solution, true)
 
     monkeypatch.setattr(Certificate, "block", forget_the_second)
     outcome = api.count(puzzle, instance, params=params, backend="sat", certify=True)

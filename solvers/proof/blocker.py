@@ -27,16 +27,16 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Generator
-from itertools import chain
 from typing import Any
 
 from pysat.engines import Propagator
 
 from gridsat.models.formulation import CnfFormulation
+from gridsat.solvers.proof.certificate import true_variables
 from gridsat.solvers.proof.certified import Recorder, proof_of, prover
 from gridsat.solvers.proof.external import renumbered
 from gridsat.solvers.proof.heap import uncollected
-from gridsat.solvers.proof.lrat import numbered
+from gridsat.solvers.proof.lrat import highest, numbered
 from gridsat.solvers.stop import Stop
 
 ONE_CALL = ("cadical195",)  # PySAT's solvers with IPASIR-UP that write LRAT (solvers.proof.certificate)
@@ -115,9 +115,7 @@ class Blocker(Propagator):
         certificate = self.recorder.certificate
         clause = self.f.blocking_clause(model)
         self.given.append((BLOCK, len(certificate.blocking)))
-        certificate.block(clause, solution)
-        true = tuple(sorted([v for v in self.f.projection if model[v - 1] > 0]))
-        certificate.searched[tuple(clause)] = true, solution
+        certificate.block(clause, solution, true_variables(self.f.projection, model))
         return clause
 
     def block_held(self, oracle: Any) -> None:
@@ -158,11 +156,6 @@ def searcher(recorder: Recorder, solver: str) -> tuple[Any, list[list[int]]]:
     certificate = recorder.certificate
     base = numbered([*certificate.formulation.cnf.clauses, *certificate.cube])
     return prover(solver, base, numbered_already=True), base
-
-
-def highest(clauses: list[list[int]]) -> int:
-    """The highest variable ``clauses`` name (0: none)."""
-    return max(map(abs, chain.from_iterable(clauses)), default=0)
 
 
 def connect(oracle: Any, blocker: Blocker) -> None:

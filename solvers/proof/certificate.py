@@ -130,8 +130,13 @@ class Certificate:
         """The cube's blocking clauses (a clause of one literal among them is no literal of the cube)."""
         return self.cube[len(self.fixed):]
 
-    def block(self, clause: list[int], solution: Any) -> None:
-        self.blocking.append((clause, solution))  # as JSON only when written (``written``): one dumps fewer
+    def block(self, clause: list[int], solution: Any, true: tuple[int, ...] | None = None) -> None:
+        """Keep a blocking clause and its solution (as JSON only when written: ``written``). ``true``: the
+        sorted true projection variables of the model the search decoded ``solution`` from, for
+        ``adopt_searched``."""
+        self.blocking.append((clause, solution))
+        if true is not None:
+            self.searched[tuple(clause)] = true, solution
 
     def adopt_searched(self) -> None:
         """The search's decoding of each blocking clause's model, taken into ``decoded`` where the clause rules
@@ -183,6 +188,11 @@ class Judgement:
                 "check_seconds": round(self.check_seconds, 6),
                 **({"certificate_failure": self.failure} if self.failure else {}),
                 **({"certificate_assumes": self.assumed} if self.assumed and not self.failure else {})}
+
+
+def true_variables(projection: list[int], model: list[int]) -> tuple[int, ...]:
+    """A model's true projection variables, sorted: what ``Certificate.block`` keeps beside its solution."""
+    return tuple(sorted(v for v in projection if model[v - 1] > 0))
 
 
 def written(solution: Any) -> str:

@@ -48,6 +48,7 @@ from gridsat.solvers.proof.certificate import (
     judge,
     orbit_count,
     proof_format,
+    true_variables,
     write,
 )
 from gridsat.solvers.proof.claim import Certify
@@ -117,9 +118,7 @@ class Recorder:
             clause = short_clause(model, f.projection, self.finder)
         else:
             clause = [-model[v - 1] for v in f.projection]
-        self.certificate.block(clause, solution)
-        # the decoding the judge may adopt (``Certificate.adopt_searched``)
-        self.certificate.searched[tuple(clause)] = tuple(sorted(v for v in f.projection if model[v - 1] > 0)), solution
+        self.certificate.block(clause, solution, true_variables(f.projection, model))
         return clause
 
     @uncollected(settled=True)  # over the whole certificate, which the run keeps (solvers.proof.heap)

@@ -239,6 +239,11 @@ class LratVerdict:
     seconds: float
 
 
+def highest(clauses: list[list[int]]) -> int:
+    """The highest variable ``clauses`` name (0: none); in C, as this sees every literal of a run's clauses."""
+    return max(map(abs, chain.from_iterable(clauses)), default=0)
+
+
 def numbered(clauses: list[list[int]]) -> list[list[int]]:
     """The clauses as a solver writing LRAT is given them, numbered 1 to n in this order: each clause's
     literals once, and each unit clause ``[u]`` as ``[u, a]`` and ``[u, -a]`` over a fresh variable ``a``
@@ -248,7 +253,7 @@ def numbered(clauses: list[list[int]]) -> list[list[int]]:
     simplifies a clause added later, or derives a unit, writing that as a lemma numbered among the clauses
     still to come; a clause with a literal twice is written again without it, numbered likewise. Without
     units and repeated literals no clause is changed as it is added, so the numbers are 1 to n."""
-    top = max(map(abs, chain.from_iterable(clauses)), default=0)  # in C: this sees every literal of a run's clauses
+    top = highest(clauses)
     out: list[list[int]] = []
     for clause in clauses:
         once = list(dict.fromkeys(clause))

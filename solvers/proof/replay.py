@@ -127,11 +127,8 @@ class CpsatReplay:
             # by its true variables alone where the CNF blocks so (one value per cell): a smaller proof, and
             # the certificate's check propagates the rest (solvers.proof.models.first_not_one)
             clause = blocking_of(f, read)
-            solution = f.decode(read)
-            self.certificate.block(clause, solution)  # as JSON only when written
-            # the decoding the judge may adopt (``Certificate.adopt_searched``): where the clause's negative
-            # literals are exactly these true variables, it rules out this projection, decoded just now
-            self.certificate.searched[tuple(clause)] = tuple(sorted(index[k] for k, v in read.items() if v)), solution
+            # with the decoding the judge may adopt (``Certificate.adopt_searched``)
+            self.certificate.block(clause, f.decode(read), tuple(sorted(index[k] for k, v in read.items() if v)))
         return ""
 
     def finish(self) -> Judgement:
