@@ -428,3 +428,52 @@ def test_formula_cnf_is_compared_with_the_built_encoding_clause_by_clause_as_set
     assert _difference(written, 3, [[2, 1], [1, -3], [4, 5]]).startswith("formula.cnf clause 3 is not")
     assert _difference(written, 3, [[2, 1], [1, -3]]) == "formula.cnf has 3 clauses before its cube, the " \
                                                          "puzzle's encoding 2"
+
+
+def test_an_orbit_the_run_counts_short_is_refused_against_its_members_on_the_variables(monkeypatch) -> None:
+    """The run counts each leader as its images; the judge computes the same orbit on the variables of the
+    formula without the breaking (arrays, ``orbits.member_rows``): an image left out is one solution too
+    few, refused."""
+    from gridsat import api
+    from gridsat.models.prime_grid import symmetry
+
+    whole = symmetry.orbit
+    monkeypatch.setattr(symmetry, "orbit", lambda grid, filling: whole(grid, filling)[:-1])
+    outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
+    assert outcome.count == 112 and outcome.details["certified"] is False, outcome.details
+    assert outcome.details["certificate_failure"] == \
+        "blocked assignment 1: its orbit on the variables (8 assignments) is not its orbit of 7 solutions"
+
+
+def test_a_group_element_that_maps_keys_wrong_is_refused(monkeypatch) -> None:
+    """An element whose action on keys is not its action on solutions (here the identity's, for a quarter
+    turn) makes an orbit on the variables smaller than the orbit counted: refused."""
+    from dataclasses import replace
+
+    from gridsat import api
+    from gridsat.models.prime_grid import symmetry
+
+    group = symmetry.group
+
+    def wrong(grid):
+        found = group(grid)
+        broken = replace(found.elements[-1], key=lambda k: k)
+        return replace(found, elements=(*found.elements[:-1], broken))
+
+    monkeypatch.setitem(api.get_puzzle("prime-grid").symmetry.groups, "symmetry", wrong)
+    outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
+    assert outcome.details["certified"] is False, outcome.details
+    assert outcome.details["certificate_failure"].startswith("blocked assignment 1: its orbit on the variables (7 "), \
+        outcome.details
+
+
+def test_orbits_on_the_variables_that_meet_are_refused() -> None:
+    """Each orbit the size the run counted, yet one assignment in two orbits: fewer assignments than the count."""
+    import numpy as np
+
+    from gridsat.solvers.proof.orbits import orbits_failure
+
+    members = np.array([[1, 4], [2, 5], [2, 5], [3, 6]])  # orbits {14, 25} and {25, 36}
+    assert orbits_failure([2, 2], np.array([2, 2]), members) == "two orbits on the variables share an assignment"
+    assert orbits_failure([2, 2], np.array([2, 2]), members[[0, 1, 3, 3]] + [[0, 0], [0, 0], [0, 0], [1, 1]]) == ""
+    assert orbits_failure([2, 3], np.array([2, 2]), members).startswith("blocked assignment 2: its orbit on the")

@@ -54,7 +54,6 @@ from gridsat.solvers.proof.orbits import (
     Decoded,
     OrbitCount,
     Unbroken,
-    blocked_values,
     decoded,
     expand,
     unbroken_of,
@@ -142,14 +141,12 @@ class Certificate:
         """The search's decoding of each blocking clause's model, taken into ``decoded`` where the clause rules
         out exactly that model's projection (its negative literals are the model's true projection variables:
         ``orbits.blocked_values`` of the clause is then the model's projection, and decoding it again, as the
-        judge otherwise would, gives the same solution). A clause that does not is decoded by the judge. The
-        projection itself is kept only where the orbits are proved (``orbits.expand`` reads it then)."""
-        f = self.formulation
+        judge otherwise would, gives the same solution). A clause that does not is decoded by the judge."""
         for clause, _ in self.blocking:
             key = tuple(clause)
             found = self.searched.get(key)
             if found is not None and tuple(sorted(-lit for lit in clause if lit < 0)) == found[0]:
-                self.decoded[key] = blocked_values(f, clause) if self.proves_orbits else {}, found[1]
+                self.decoded[key] = found[1]
 
     def accept(self, solution: Any) -> None:
         """``solution`` was accepted by the rule verifier (the run's, as it reported it): the judge will not
@@ -209,7 +206,7 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
     ``memo``: clauses decoded already (``orbits.decoded``); ``shown``: the projection's variables."""
     if not names_some(clause, set(f.projection) if shown is None else shown):
         return "it does not name every projection variable exactly once"
-    solution = decoded(f, clause, memo)[1]  # the one projection assignment the clause rules out, decoded
+    solution = decoded(f, clause, memo)  # the one projection assignment the clause rules out, decoded
     frozen = freeze(solution)
     if accepted is None or frozen not in accepted:
         if problems := puzzle.verify(instance, solution):

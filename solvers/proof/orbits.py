@@ -5,11 +5,12 @@ per orbit, and a run counts each as its whole orbit (``CnfFormulation.images``).
 shows only that no other *leader* is left: it says nothing of how many solutions each stands for, nor that
 the breaking kept a member of every orbit. So a certificate of such a run also holds
 
-* the orbit of every blocked assignment, found by the puzzle's group acting on the formula's variables
-  (``Element.key``) and read in the same formula built without symmetry breaking (``Unbroken``): every
-  member is checked like a blocked assignment (a model, a solution the rule verifier accepts), no two
-  members of all the orbits are the same solution (so the orbits are disjoint), and each orbit has as
-  many members as the run counted for it (``images``);
+* the orbit of every blocked assignment, as the run counted it (``images``): each member a solution the
+  rule verifier accepts, no solution in two orbits;
+* the same orbit on the variables of the formula built without symmetry breaking (``Unbroken``), by the
+  puzzle's group acting on keys (``Element.key``), computed on arrays (``member_rows``): each member checked
+  to be a model of that formula, each orbit with as many distinct members as it has solutions, and no
+  member in two orbits (so the members number exactly the solutions counted);
 * a second proof, ``orbits.lrat`` (``orbits.drat`` from a DRAT solver), that the unbroken formula with a
   blocking clause for every member of every orbit is unsatisfiable: those members are all its solutions.
   Where that formula blocks by true variables (``block_true_only``), a member's clause names its true
@@ -25,10 +26,10 @@ as exact.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsat.models.breaking import unbroken_encoding
 from gridsat.models.encoding import Encoding
@@ -36,6 +37,9 @@ from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Group
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ASSUMED = "that the symmetry breaking keeps a member of every orbit (its orbits are not proved to be all)"
 
@@ -49,20 +53,8 @@ class Unbroken:
     formulation: CnfFormulation
     proof: bytes | Path = b""  # its bytes, or the file check-proof reads it from
     members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
-    moved: list[dict[Key, Key]] = field(default_factory=list, repr=False)  # each element's images of keys so far
-    index: dict[Key, int] = field(default_factory=dict, repr=False)  # the formula's projection variable of each key
-    all_false: dict[Key, int] = field(default_factory=dict, repr=False)  # its projection, every key 0
-
-    def values_of(self, clause: list[int]) -> dict[Key, int]:
-        """``blocked_values`` on the formula without the breaking, copied from one all-false projection
-        (a copy keeps its keys' hashes: this runs for every orbit member)."""
-        if not self.all_false:
-            self.all_false = dict.fromkeys(self.formulation.keys, 0)
-        values, obj = self.all_false.copy(), self.formulation.pool.obj
-        for literal in clause:
-            if literal < 0 and (key := obj(-literal)) in values:
-                values[key] = 1
-        return values
+    # per element: the unbroken formula's variable of each blocked key's image (``element_maps``), and its name
+    maps: list[tuple[np.ndarray, str]] = field(default_factory=list, repr=False)
 
 
 def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: Encoding) -> Unbroken | None:
@@ -90,59 +82,87 @@ def blocked_values(f: CnfFormulation, clause: list[int]) -> dict[Key, int]:
     return values
 
 
-Decoded = dict[tuple[int, ...], tuple[dict[Key, int], Any]]  # a blocking clause -> what it rules out, decoded
+Decoded = dict[tuple[int, ...], Any]  # a blocking clause -> the projection it rules out, decoded
 
 
-def decoded(f: CnfFormulation, clause: list[int], memo: Decoded | None = None) -> tuple[dict[Key, int], Any]:
-    """The projection a blocking clause rules out (``blocked_values``) and that projection decoded; ``memo``
-    keeps them per clause (a judge reads each blocking clause twice: its evidence, then its orbit)."""
+def decoded(f: CnfFormulation, clause: list[int], memo: Decoded | None = None) -> Any:
+    """The projection a blocking clause rules out (``blocked_values``), decoded; ``memo`` keeps them per
+    clause (a judge reads each blocking clause twice: its evidence, then its orbit)."""
     key = tuple(clause)
     if memo is not None and key in memo:
         return memo[key]
-    values = blocked_values(f, clause)
-    found = values, f.decode(values)
+    found = f.decode(blocked_values(f, clause))
     if memo is not None:
         memo[key] = found
     return found
 
 
-def members_of(unbroken: Unbroken, values: dict[Key, int]) -> list[list[int]] | str:
-    """The distinct images of an assignment on the unbroken formula's variables, or why one is none."""
-    members: dict[tuple[int, ...], list[int]] = {}
-    if not unbroken.index:
-        unbroken.index = dict(zip(unbroken.formulation.keys, unbroken.formulation.projection, strict=True))
-    for image in images(unbroken.group, values, unbroken.formulation, unbroken.moved, unbroken.index):
-        if isinstance(image, str):
-            return image
-        members.setdefault(tuple(image), image)
-    return list(members.values())
+def member_rows(unbroken: Unbroken, f: CnfFormulation, leaders: list[list[int]]) -> tuple[np.ndarray, np.ndarray] | str:
+    """Each element's image of each blocked assignment on the unbroken formula's variables, as arrays: the
+    members' true projection variables (sorted, one row each, 0 after a member's last), the rows of all the
+    orbits one after another with no row twice, and each orbit's number of distinct rows; or the reason an
+    image is no assignment of that formula (a true variable sent to a key it has no variable for).
+    ``leaders``: each assignment's true projection variables in ``f``, the formula with the breaking. On
+    arrays: prime-grid 4x4's 1,236 leaders and 9,888 members take milliseconds (0.4 s as dictionaries)."""
+    import numpy as np
+
+    full = unbroken.formulation
+    if not unbroken.maps:
+        unbroken.maps = element_maps(unbroken.group, f, full)
+    width = max((len(t) for t in leaders), default=0)
+    true = np.zeros((len(leaders), width), np.int64)
+    for i, named in enumerate(leaders):
+        true[i, :len(named)] = named
+    if true.max(initial=0) >= len(unbroken.maps[0][0]):
+        return "a blocking clause names a variable beyond the projection"
+    images = np.stack([np.sort(sent[true], axis=1) for sent, _ in unbroken.maps], axis=1)
+    for (sent, element), image in zip(unbroken.maps, images.transpose(1, 0, 2), strict=True):
+        if (image < 0).any():
+            i, j = map(int, np.argwhere(sent[true] < 0)[0])
+            return f"{element} sends the true variable {f.pool.obj(int(true[i, j]))!r} to a key the formula " \
+                   "without the breaking has no variable for"
+    flat = images.reshape(len(leaders) * len(unbroken.maps), width)
+    # one row per distinct member of each orbit, in order: drop a row equal to an earlier one of its orbit
+    _, which = np.unique(flat, axis=0, return_inverse=True)
+    which = which.reshape(len(leaders), len(unbroken.maps))
+    first = np.ones(which.shape, np.bool_)
+    for g in range(1, which.shape[1]):
+        first[:, g] = (which[:, g, None] != which[:, :g]).all(axis=1)
+    return flat[first.reshape(-1)], first.sum(axis=1)
 
 
-def images(group: Group, values: dict[Key, int], full: CnfFormulation, moved: list[dict[Key, Key]] | None = None,
-           index: dict[Key, int] | None = None) -> Iterator[list[int] | str]:
-    """Each element's image of an assignment, as the blocking clause of ``full`` that rules it out (over
-    its true variables alone when ``full`` blocks so: the orbits proof is then far smaller, and
-    ``certificate.members_failure`` checks that propagation fixes the rest), or the reason it is no
-    assignment of ``full`` (a true variable sent to a key ``full`` has no variable for). ``moved``: each
-    element's images of keys found so far, kept between calls (every orbit asks the same few); ``index``:
-    ``full``'s projection variable of each key (built when not given)."""
-    index = index or dict(zip(full.keys, full.projection, strict=True))
-    moved = [{} for _ in group.elements] if moved is None else moved
-    moved += [{} for _ in group.elements[len(moved):]]
-    true_keys = [key for key, value in values.items() if value]
-    for element, known in zip(group.elements, moved[:len(group.elements)], strict=True):
-        true = set()
-        for key in true_keys:
-            image = known[key] if key in known else known.setdefault(key, element.key(key))
-            if image not in index:
-                yield f"{element.name} sends the true variable {key!r} to {image!r}, which has no variable"
-                break
-            true.add(index[image])
-        else:
-            if full.block_true_only:
-                yield [-v for v in sorted(true)]
-            else:
-                yield [-v if v in true else v for v in full.projection]
+def element_maps(group: Group, f: CnfFormulation, full: CnfFormulation) -> list[tuple[np.ndarray, str]]:
+    """Per element, indexed by each projection variable of ``f``: the variable ``full`` has for the image of
+    its key (-1 where ``full`` has none; 0 at 0, where an orbit's rows end), and the element's name."""
+    import numpy as np
+
+    index = dict(zip(full.keys, full.projection, strict=True))
+    maps = []
+    for element in group.elements:
+        sent = np.full(max(f.projection, default=0) + 1, -1, np.int64)
+        sent[0] = 0
+        for key, v in zip(f.keys, f.projection, strict=True):
+            sent[v] = index.get(element.key(key), -1)
+        maps.append((sent, element.name))
+    return maps
+
+
+def member_clauses(full: CnfFormulation, rows: np.ndarray) -> list[list[int]]:
+    """The blocking clause of each member (its true variables' rows): over its true variables alone when
+    ``full`` blocks so (the orbits proof is then far smaller, and ``certificate.members_failure`` checks that
+    propagation fixes the rest), else over every projection variable."""
+    import numpy as np
+
+    if full.block_true_only:
+        return [[-v for v in row if v] for row in rows.tolist()]
+    projection = np.asarray(full.projection, np.int64)
+    true = np.zeros(int(projection.max(initial=0)) + 1, np.bool_)
+    clauses = []
+    for row in rows:
+        true[row] = True
+        clauses.append(np.where(true[projection], -projection, projection).tolist())
+        true[row] = False
+    return clauses
 
 
 @dataclass
@@ -159,30 +179,49 @@ class OrbitCount:
 def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
            instance: Instance, accepted: set[Hashable] | None = None, memo: Decoded | None = None) -> OrbitCount:
     """Expand each blocked assignment's orbit as the run counted it (``images``) and check it: every image
-    a solution the rule verifier accepts, no solution in two orbits; with ``unbroken``, also on the
-    variables, whose images must decode to the same solutions (their models are ``solvers.proof.models``'s).
-    ``accepted``: the solutions (frozen) the verifier accepted already, which it is not asked again; ``memo``:
-    each clause decoded already (``decoded``)."""
+    a solution the rule verifier accepts, no solution in two orbits. With ``unbroken``, also on the
+    variables (``member_rows``): each orbit there has as many distinct members as it has solutions, and no
+    member is in two orbits, so the members (whose models are ``solvers.proof.models``'s to check, and
+    which the orbits proof shows to be every projection of a model) number exactly the solutions counted.
+    ``accepted``: the solutions (frozen) the verifier accepted already, which it is not asked again;
+    ``memo``: each clause decoded already (``decoded``)."""
     found = OrbitCount()
-    owner = found.seen
+    owner, sizes, leaders = found.seen, [], []
     for i, clause in enumerate(blocking, 1):
-        values, leader = decoded(f, clause, memo)
+        leader = decoded(f, clause, memo)
         orbit = {freeze(s): s for s in f.stands_for(leader)}
         for frozen, solution in orbit.items():
             problem = solution_problem(puzzle, instance, solution, frozen, owner, i, accepted)
             if problem:
                 return OrbitCount(failure=f"blocked assignment {i}: {problem}")
         found.solutions += len(orbit)
-        if unbroken is not None:
-            members = members_of(unbroken, values)
-            if isinstance(members, str):
-                return OrbitCount(failure=f"blocked assignment {i}: {members}")
-            read = {freeze(unbroken.formulation.decode(unbroken.values_of(m))) for m in members}
-            if read != set(orbit) or len(read) != len(members):
-                return OrbitCount(failure=f"blocked assignment {i}: its orbit on the variables ({len(members)} "
-                                          f"assignments) is not its orbit of {len(orbit)} solutions")
-            found.members += members
+        sizes.append(len(orbit))
+        leaders.append(sorted(-lit for lit in clause if lit < 0))
+    if unbroken is None or not blocking:
+        return found
+    rows = member_rows(unbroken, f, leaders)
+    if isinstance(rows, str):
+        return OrbitCount(failure=f"an orbit member: {rows}")
+    members, distinct = rows
+    if failure := orbits_failure(sizes, distinct, members):
+        return OrbitCount(failure=failure)
+    found.members = member_clauses(unbroken.formulation, members)
     return found
+
+
+def orbits_failure(sizes: list[int], distinct: np.ndarray, members: np.ndarray) -> str:
+    """Why the orbits on the variables (``member_rows``: each orbit's ``distinct`` members, and all the
+    orbits' ``members``) are not the orbits the run counted (each of ``sizes`` solutions): an orbit of
+    another size, or a member in two orbits (empty when they are)."""
+    import numpy as np
+
+    for i, (n, m) in enumerate(zip(sizes, distinct.tolist(), strict=True), 1):
+        if n != m:
+            return f"blocked assignment {i}: its orbit on the variables ({m} assignments) is not its orbit of {n} " \
+                   "solutions"
+    if len(np.unique(members, axis=0)) != len(members):
+        return "two orbits on the variables share an assignment"
+    return ""
 
 
 def solution_problem(puzzle: Puzzle, instance: Instance, solution: Any, frozen: Hashable,
