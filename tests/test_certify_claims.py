@@ -477,3 +477,38 @@ def test_orbits_on_the_variables_that_meet_are_refused() -> None:
     assert orbits_failure([2, 2], np.array([2, 2]), members) == "two orbits on the variables share an assignment"
     assert orbits_failure([2, 2], np.array([2, 2]), members[[0, 1, 3, 3]] + [[0, 0], [0, 0], [0, 0], [1, 1]]) == ""
     assert orbits_failure([2, 3], np.array([2, 2]), members).startswith("blocked assignment 2: its orbit on the")
+
+
+def test_members_are_checked_one_by_one_where_the_group_is_no_automorphism_of_the_formula(monkeypatch) -> None:
+    """Where every element maps the formula without the breaking onto itself, only each orbit's first member
+    is checked to be a model (the others are automorphisms' images of it). A clause that rules out one
+    rotated member breaks that symmetry: the members are then checked one by one, and that one is refused
+    (were it taken as a model, the count would be 128 where the formula has 127)."""
+    from gridsat import api
+    from gridsat.models import get_puzzle
+    from gridsat.models.breaking import unbroken_encoding
+    from gridsat.solvers.proof import certified, orbits
+    from gridsat.solvers.proof.automorphism import automorphic
+
+    puzzle = get_puzzle("prime-grid")
+    instance = puzzle.parse("3x3", {})
+    group = puzzle.symmetry.groups["symmetry"](instance)
+    full = puzzle.cnf(instance, unbroken_encoding(puzzle.cnf_encodings.resolve(None), group))
+    assert automorphic(full, group)
+    index = dict(zip(full.keys, full.projection, strict=True))
+    rotated = [[7, 4, 1], [10, 3, 2], [9, 8, 5]]  # a quarter turn of the first leader, [[1,2,5],[4,3,8],[7,10,9]]
+    member = [-index["x", r, c, rotated[r][c]] for r in range(3) for c in range(3)]
+    full.cnf.clauses.append(member)
+    assert not automorphic(full, group)
+    whole = orbits.unbroken_of
+
+    def excluding(*args):
+        unbroken = whole(*args)
+        unbroken.formulation.cnf.clauses.append(member)
+        return unbroken
+
+    monkeypatch.setattr(certified, "unbroken_of", excluding)
+    outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
+    assert outcome.details["certified"] is False, outcome.details
+    failure = outcome.details["certificate_failure"]
+    assert failure.startswith("orbit member ") and not failure.startswith("orbit member 1:"), failure

@@ -258,7 +258,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         if unbroken is not None and not counted.failure:
             main = pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof,
                                f"orbits.{form}", form)
-        members = pool.submit(members_failure, unbroken, counted.members)
+        members = pool.submit(members_failure, unbroken, counted)
         failure = evidence_failure(certificate, puzzle, instance, pool)
         failure = failure or counted.failure or members.result()
         steps, proof_failure = main.result() if main is not None else (0, "")
@@ -349,15 +349,23 @@ def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Ins
     return ""
 
 
-def members_failure(unbroken: Unbroken | None, members: list[list[int]]) -> str:
+def members_failure(unbroken: Unbroken | None, counted: OrbitCount) -> str:
     """The first orbit member that is no model of the formula without symmetry breaking, or whose blocking
-    clause (over its true variables only) rules out more than its own projection (empty: none)."""
+    clause (over its true variables only) rules out more than its own projection (empty: none). Where the
+    group acts on that formula by automorphisms, each member is an automorphism's image of its orbit's first
+    one (``solvers.proof.automorphism``), and only the first members are checked."""
     from gridsat.solvers.proof.models import first_unjustified
 
     if unbroken is None:
         return ""
-    full = unbroken.formulation
+    full, numbers = unbroken.formulation, None
+    members = counted.members
+    if unbroken.acts_by_automorphisms():
+        numbers = counted.firsts
+        members = [members[i] for i in numbers]
     found = first_unjustified(full.cnf.clauses, members, full.projection)
+    if found is not None and numbers is not None:
+        found = found[0], numbers[found[1] - 1] + 1
     unbroken_formula = "the formula without symmetry breaking"
     return unjustified(found, "orbit member", unbroken_formula, unbroken_formula)
 

@@ -55,6 +55,16 @@ class Unbroken:
     members: list[list[int]] = field(default_factory=list)  # each orbit member's blocking clause, once proved
     # per element: the unbroken formula's variable of each blocked key's image (``element_maps``), and its name
     maps: list[tuple[np.ndarray, str]] = field(default_factory=list, repr=False)
+    automorphic: bool | None = None  # whether the group maps the formula onto itself (None: not asked yet)
+
+    def acts_by_automorphisms(self) -> bool:
+        """Whether every element maps the formula without the breaking onto itself
+        (``solvers.proof.automorphism``): then a member's checks follow from its orbit's first member's."""
+        if self.automorphic is None:
+            from gridsat.solvers.proof.automorphism import automorphic
+
+            self.automorphic = automorphic(self.formulation, self.group)
+        return self.automorphic
 
 
 def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: Encoding) -> Unbroken | None:
@@ -174,6 +184,7 @@ class OrbitCount:
     members: list[list[int]] = field(default_factory=list)
     failure: str = ""
     seen: dict[Hashable, int] = field(default_factory=dict)  # each solution (frozen) -> its blocked assignment
+    firsts: list[int] = field(default_factory=list)  # where each orbit's members begin in ``members``
 
 
 def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
@@ -206,6 +217,7 @@ def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int
     if failure := orbits_failure(sizes, distinct, members):
         return OrbitCount(failure=failure)
     found.members = member_clauses(unbroken.formulation, members)
+    found.firsts = [0, *distinct.cumsum()[:-1].tolist()]
     return found
 
 

@@ -156,7 +156,7 @@ def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance:
         return ""
     leaders = [clause for certificate in certificates for clause, _ in certificate.blocking]
     counted = expand(first.formulation, first.unbroken, [*leaders, *cube_solutions(certificates)], puzzle, instance)
-    failure = counted.failure or members_failure(first.unbroken, counted.members)
+    failure = counted.failure or members_failure(first.unbroken, counted)
     if not failure and counted.solutions != whole.solutions:
         failure = f"the orbits hold {counted.solutions} solutions, the parts count {whole.solutions}"
     if failure:
