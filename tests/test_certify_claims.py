@@ -208,14 +208,19 @@ def test_a_split_run_says_certified_only_once_its_parts_check_as_a_whole(tmp_pat
 
 
 @pytest.mark.parametrize("backend", ["sat", "cpsat"])
-def test_a_split_enumeration_says_certified_only_once_its_parts_check_as_a_whole(monkeypatch, backend: str) -> None:
+def test_a_split_enumeration_says_certified_only_once_its_parts_check_as_a_whole(monkeypatch, tmp_path: Path,
+                                                                                backend: str) -> None:
     """An enumeration split into parts is checked as a whole once read to its end, as a count is; a part the
     whole check cannot see (planted: the folder of the part with most solutions hidden from it) makes it NOT
-    certified, and its temporary folder is removed either way."""
+    certified, and its temporary folder is removed either way (looked for in a temporary folder of this
+    test's own: other tests running beside it make theirs in the shared one)."""
     import tempfile
 
     from gridsat import Split, api
     from gridsat.solvers.proof import whole
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
     def enumerated() -> tuple[int, dict]:
         run = api.enumerate("knights-tour", "5x5", params={"start": "0,0"}, backend=backend, certify=True,

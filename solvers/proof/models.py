@@ -24,14 +24,11 @@ def unnamed_false(clause: list[int], projection: list[int]) -> list[int]:
     return [-v for v in projection if v not in named]
 
 
-def short_clause(model: list[int], projection: list[int], finder: Propagation) -> list[int]:
-    """The clause that blocks ``model``'s projection by its true variables, and by those of its false ones
+def short_clause(true: np.ndarray, false: np.ndarray, finder: Propagation) -> list[int]:
+    """The clause that blocks a projection by its ``true`` variables, and by those of its ``false`` ones
     that unit propagation on ``finder``'s formula does not set false from the true ones: it rules out that
     projection only, and ``first_not_one`` checks why."""
-    true = [v for v in projection if model[v - 1] > 0]
-    false = [v for v in projection if model[v - 1] < 0]
-    fixed = finder.implied_false(true, false)
-    return [-v for v in true] + [v for v in false if v not in fixed]
+    return [*(-true).tolist(), *finder.left_open(true, false).tolist()]
 
 
 def satisfies(formula: Clauses, model: list[int]) -> bool:

@@ -61,12 +61,11 @@ class Propagation:
             raise ValueError("an extra clause names a variable the formula does not have")
         return _settle(*self.state, codes, starts, shown, asked, models, extra.lits, extra.starts.astype(np.int64))
 
-    def implied_false(self, true: list[int], candidates: list[int]) -> set[int]:
-        """Those of ``candidates`` (variables) that unit propagation sets false once ``true`` (variables)
-        are set true; none when that is a conflict."""
-        codes = 2 * np.asarray(true, np.int64)
-        found = _implied_false(*self.state, codes, np.asarray(candidates, np.int64))
-        return set(found.tolist())  # one C call: this runs for every model a certified search blocks
+    def left_open(self, true: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+        """Those of ``candidates`` (variables) that unit propagation does not set false once ``true``
+        (variables) are set true: all of them when that is a conflict. One C call: this runs for every
+        model a certified search blocks."""
+        return _left_open(*self.state, 2 * true, candidates)
 
 
 def flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -202,14 +201,16 @@ def _settle(lits, starts, active, val, reason, trail, st, head, nxt, occurs, cod
 
 
 @njit(cache=True, nogil=True)
-def _implied_false(lits, starts, active, val, reason, trail, st, head, nxt, occurs, codes, candidates):
+def _left_open(lits, starts, active, val, reason, trail, st, head, nxt, occurs, codes, candidates):
+    base = st[0]
+    if st[2] != 0 or _push(codes, lits, starts, active, val, reason, trail, st, head, nxt):
+        _undo(base, val, reason, trail, st)
+        return candidates.copy()  # a conflict: nothing is known false
     found = np.empty(len(candidates), np.int64)
     k = 0
-    base = st[0]
-    if st[2] == 0 and not _push(codes, lits, starts, active, val, reason, trail, st, head, nxt):
-        for v in candidates:
-            if val[2 * v + 1] == 1:
-                found[k] = v
-                k += 1
+    for v in candidates:
+        if val[2 * v + 1] != 1:
+            found[k] = v
+            k += 1
     _undo(base, val, reason, trail, st)
     return found[:k]
