@@ -116,7 +116,12 @@ REFINE_MAX = 64  # ... into at most this many sub-parts
 PILOT = 4  # ... and one handed out before any part has finished, into this many: the estimate comes early
 RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
 RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
-RESPLIT_PARTS = 8  # a part split again for running past its budget
+# A part split again for running past its budget, while every worker is busy: into this many. Most such parts are
+# near their end (the models they counted are left out of every sub-part), and each sub-part starts afresh: at 8,
+# prime-grid 5x5 sat's 103 parts split so (loaded machine) became 1,217 runs of 14 ms on average, a third of the part
+# time, where a sat part's start-up is about 6 to 10 ms; at 4, the run's parts took 13% less processor time
+# (benchmarks/compare/parallel). An idle worker's part, the tail's, is still split finer (RESPLIT_PER_WORKER).
+RESPLIT_PARTS = 4
 OUTLIER = 2.0  # a running part past this many part durations is split again (every worker busy)
 # Before the run's length is estimated, a part may run 1 / (GRAIN x workers) of the work done so
 # far: about the share a part has in a first split into GRAIN parts per worker.
