@@ -485,7 +485,7 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
               f"parent in all {cpu.get('parent') or 0:.2f}; {single.label} {single.cpu:.2f}; work (probe and parts) "
               f"{row.work / single.cpu:.2f}x {single.label}'s; on free cores {single.cpu / row.critical:.2f}x faster "
               f"({single.label}'s over the probe and the busiest worker's parts)", flush=True)
-        print(f"    the work shared out: {unshared(single, row) or 'yes'}", flush=True)
+        print(f"    the work shared out: {unshared(single, row) or 'yes'}; {cores_bound(single, row)}", flush=True)
     if row.plan is not None:
         estimates = row.plan["estimates"]
         said = "; ".join(f"at {e['at']:.1f} s: {e['run_seconds']:.1f} s of part time, parts of "
@@ -498,6 +498,19 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
               f"{row.plan['split_before_start']}, while they ran {row.plan['split_while_running']}; estimates "
               f"(first, last): {said}; at the end {end}; the run's part time was {stats['part_seconds']:.1f} s",
               flush=True)
+
+
+def cores_bound(single: Timing, row: Timing) -> str:
+    """The most the split run ``row`` could gain over ``single`` by the clock: all its processor seconds (the
+    parent's, its probe's included, and the parts') spread evenly over its workers' cores, against the one
+    process's wall time, which may itself keep more than one core busy (cpsat's search thread beside the thread
+    that reads and verifies its solutions). Wall times: meaningful on quiet cores only."""
+    cores = max(1, len(row.workers_cpu))
+    cpu = row.plan["cpu_seconds"] if row.plan else {}
+    spent = (cpu.get("parent") or 0.0) + cpu.get("parts", 0.0)
+    return (f"its {spent:.2f} processor s on {cores} cores end at best in {spent / cores:.2f} s, "
+            f"{single.seconds * cores / spent:.2f}x {single.label}'s {single.seconds:.2f} s (which kept "
+            f"{single.cpu / single.seconds:.2f} cores busy); by the clock it took {row.seconds:.2f} s")
 
 
 def timeline(row: Timing, path: Path | None = None) -> None:
