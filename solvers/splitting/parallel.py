@@ -2,7 +2,8 @@
 
 A split run first searches alone (the probe) until splitting can pay, as solvers.splitting.split_policy
 says, while its local workers start and measure what starting a part costs (with the run, or late
-in a probe that keeps its work): a count finished by then is answered without splitting (the workers,
+in a probe that keeps its work, forked held at its start where that is safe): a count finished by then
+is answered without splitting (the workers,
 if started, are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
 many more than workers so that uneven parts balance, and the workers conquer them, each part verified
 and de-duplicated like any run (``conquer``, in a worker). A formulation backend's probe keeps what it

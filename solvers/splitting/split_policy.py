@@ -23,10 +23,11 @@ fixed costs (rent or buy: at most twice what the better choice would have cost).
 least ``PROBE`` seconds, and on until the first local worker is ready (``probe_deadline``). A count
 that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
 workers measure nothing. A probe that keeps its work starts the local workers late, ``WORKER_START``
-before the earliest it may end (``launch_seconds``): a count that ends sooner starts none, and pays
-nothing for them; a plain count beside two or more starts them after ``SPECULATE``, and all but one
-count parts of the first split beside the probe (each split into ``BESIDE_PARTS`` first), whole, while
-it searches on: the second core idled through the probe.
+before the earliest it may end (``launch_seconds``): a count that ends sooner warms none up, and pays
+nothing for them but, where forking is safe, two idle processes forked held at the start, before the probe's
+solver thread runs (solvers.splitting.parallel); a plain count beside two or more starts them after
+``SPECULATE``, and all but one count parts of the first split beside the probe (each split into
+``BESIDE_PARTS`` first), whole, while it searches on: the second core idled through the probe.
 
 Beside local workers the probe's length is processor time (its process's, while it searches): on a
 machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
