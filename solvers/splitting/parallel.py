@@ -651,7 +651,7 @@ class SplitRun(Planning, Run):
         elif self.late and start_method() == "fork":
             # Forked now, while this process runs one thread (a cpsat probe searches in a thread of its own, and
             # beside it they would be spawned, each loading Python, gridsat and OR-Tools again: about 0.9 s of
-            # processor time on the two cores the run has), held idle until they are due (``_launch``).
+            # processor time on the run's cores), held idle until they are due (``_launch``).
             self.pool = self._pool(held=True)
         try:
             parts = yield from self._plan()

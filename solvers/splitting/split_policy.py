@@ -24,8 +24,8 @@ least ``PROBE`` seconds, and on until the first local worker is ready (``probe_d
 that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
 workers measure nothing. A probe that keeps its work starts the local workers late, ``WORKER_START``
 before the earliest it may end (``launch_seconds``): a count that ends sooner warms none up, and pays
-nothing for them but, where forking is safe, two idle processes forked held at the start, before the probe's
-solver thread runs (solvers.splitting.parallel); a plain count beside two or more starts them after
+nothing for them but, where forking is safe, idle worker processes forked held at the start, before the
+probe's solver thread runs (solvers.splitting.parallel); a plain count beside two or more starts them after
 ``SPECULATE``, and all but one count parts of the first split beside the probe (each split into
 ``BESIDE_PARTS`` first), whole, while it searches on: the second core idled through the probe.
 
@@ -119,8 +119,8 @@ RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again f
 RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
 # A part split again for running past its budget, while every worker is busy: into this many. Most such parts are
 # near their end (the models they counted are left out of every sub-part), and each sub-part starts afresh: at 8,
-# prime-grid 5x5 sat's 103 parts split so (loaded machine) became 1,217 runs of 14 ms on average, a third of the part
-# time, where a sat part's start-up is about 6 to 10 ms; at 4, the run's parts took 13% less processor time
+# prime-grid 5x5 sat's 103 parts split so (loaded machine) became 1,217 runs of 14 ms on average, 17.4 s of its 39.9 s
+# of part time, where a sat part's start-up is about 6 to 10 ms; at 4, the run's parts took 13% less processor time
 # (benchmarks/compare/parallel). An idle worker's part, the tail's, is still split finer (RESPLIT_PER_WORKER).
 RESPLIT_PARTS = 4
 OUTLIER = 2.0  # a running part past this many part durations is split again (every worker busy)
