@@ -523,6 +523,22 @@ class Planning:
             self.checkpoint.resplit(0, into, kept_record(probed))
         return into
 
+    def _pool(self, held: bool = False) -> LocalPool:
+        """The local workers (each warms up on the whole run's task; ``held``: once released)."""
+        return LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]), held=held)
+
+    def _launch(self) -> None:
+        """Start the local workers, or release those started held (``_run``)."""
+        if isinstance(self.pool, LocalPool) and self.pool.held:
+            self.pool.release()
+        elif self.pool is None:
+            self.pool = self._pool()
+        else:
+            return
+        if self.speculates and self.probe_seconds is None:  # the probe searches on: parts beside it
+            self._speculate()
+            self._beside()
+
     def _speculate(self) -> None:
         """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
         one count beside it, whole, one part at a time each (``_beside``): the probe's models that fall in those
@@ -689,22 +705,6 @@ class SplitRun(Planning, Run):
                                                                 "counted_twice": self.beside.counted_twice}
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
-
-    def _pool(self, held: bool = False) -> LocalPool:
-        """The local workers (each warms up on the whole run's task; ``held``: once released)."""
-        return LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]), held=held)
-
-    def _launch(self) -> None:
-        """Start the local workers, or release those started held (``_run``)."""
-        if isinstance(self.pool, LocalPool) and self.pool.held:
-            self.pool.release()
-        elif self.pool is None:
-            self.pool = self._pool()
-        else:
-            return
-        if self.speculates and self.probe_seconds is None:  # the probe searches on: parts beside it
-            self._speculate()
-            self._beside()
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint
