@@ -775,10 +775,49 @@ def test_a_blocking_clause_names_the_row_it_rules_out() -> None:
 
 
 def test_a_count_its_probe_finishes_starts_no_worker() -> None:
-    # A probe that keeps its work starts the workers only PROBE_WAIT before it may end at the earliest.
+    # A probe that keeps its work releases the workers only WORKER_START before it may end at the earliest: forked
+    # at the start while that is safe, they wait idle until then, and never warm up for a count that ends sooner.
     chosen, parsed = load("prime-grid", "3x3", {})
     run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
-    assert consume(run).count == 128 and run.late and run.pool is None
+    assert consume(run).count == 128 and run.late
+    assert run.pool is None or (run.pool.held and not run.pool.ready() and run.pool.method == "fork")
+
+
+# A kept probe's split count of prime-grid 4x4/1..17 on cpsat (about 1 s alone), split long before it ends, in a
+# process that runs one thread as the command line's does (OpenBLAS's pool held off); ``plant``: the workers started
+# only when due, beside the probe's solver thread, as before. It prints the split record and the count.
+HELD_WORKERS = """
+import json, os, sys
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+from gridsat.solvers.splitting import parallel, split_policy
+if sys.argv[1] == "plant":
+    parallel.start_method = lambda: "spawn"
+split_policy.SHORT = split_policy.LONGEST = 0.05
+split_policy.SPECULATE = 0.01
+from gridsat.api import load
+from gridsat.solvers.backend import COUNT, Request
+from gridsat.solvers.gate import Job, bind
+from gridsat.solvers.run import consume
+chosen, parsed = load("prime-grid", "4x4", {"max": 17})
+outcome = consume(parallel.SplitRun(chosen, parsed, bind("cpsat", chosen, Job(COUNT, Request(),
+                                                                              split=parallel.Split(jobs=2)))))
+print(json.dumps({"count": outcome.count, "complete": outcome.complete, "parts": outcome.parts,
+                  "workers": outcome.details["split"]["workers"]}))
+"""
+
+
+@pytest.mark.parametrize("plant", [False, True])
+def test_a_kept_probe_forks_its_workers_held_before_its_solver_thread_starts(plant: bool) -> None:
+    # A cpsat probe searches in a thread of its own: workers started beside it were spawned, each loading Python,
+    # gridsat and OR-Tools afresh (about 0.9 s of processor time) while the probe searched. Forked held at the start,
+    # while the process runs one thread, they are released when due, and the count is exact.
+    golden = next(e["count"] for e in counts("prime_grid") if (e["grid"], e.get("max")) == ("4x4", 17))
+    done = subprocess.run([sys.executable, "-c", HELD_WORKERS, "plant" if plant else "fixed"], capture_output=True,
+                          text=True, timeout=patience(60), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout.strip().splitlines()[-1])
+    assert record["complete"] and record["count"] == golden and record["parts"] > 1
+    assert record["workers"] == ("spawned" if plant else "forked")
 
 
 @pytest.mark.slow

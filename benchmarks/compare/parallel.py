@@ -252,6 +252,47 @@ sat worker (300 parts, cProfile) put its solver calls at 7.4 of 26.1 profiled se
 verifier's 378k calls at 4.8 (the same per solution as --jobs 1), each part's fresh solver loaded clause
 by clause at 2.4, and each part's blocked rows written as clauses at 0.7: a part's start is about 8 ms
 profiled, a third of a part of the median 23 ms.
+
+Issue 54, where the wall clock goes and larger parts in the middle of a run (2026-11-29, the shared two-core
+machine at a load of 2.5 to 5.3: processor seconds; wall times there mean nothing). From the quiet run above:
+cpsat's --jobs 1 kept 1.30 cores busy (71.30 processor s in 54.81 s: CP-SAT's search thread beside the one that
+reads, verifies and digests each solution), so "on free cores" (a worker's processor seconds taken as its wall
+time) overstates what two cores give it. All of --jobs 2's processor seconds, parent 3.96 (its probe's 3.22
+included) and parts 59.52, spread over two cores end at best in 31.74 s: 1.73x. The rest of the 33.43 s is in
+no processor figure: the workers were spawned beside the probe's solver thread, each loading Python, gridsat and
+OR-Tools again (0.84 s user and 0.10 s system measured alone here) on the run's two cores while the probe
+searched, and the probe's first second (``SPECULATE``) left the second core idle. sat's --jobs 1 kept one core
+busy: parent 4.22 and parts 37.38 end at best in 20.80 s (1.57x; measured 1.47x), so sat misses in work: its
+parts took 37.38 s for the about 29.4 s --jobs 1 spent past its first 3.2 s, 8 s more over about 800 runs
+(10 ms a run: a fresh CaDiCaL loaded with the 5,013 clauses, 2.1 ms measured, of which pysat's Python loop
+0.4 ms; its first solves with nothing learnt; the part's run opened and its messages). The parent's 4.22 s are
+its probe's 3.21 s (a search, its solutions verified and digested as --jobs 1 does) and about 1 s after it:
+under cProfile (sat, loaded) 2.4 s after the probe, of them reading the workers' messages 0.79 s and unpickling
+them 0.52 s, splitting parts 0.58 s (the relaxation's propagations 0.38 s), the policy's looks 0.54 s, and
+accounting for the messages 0.38 s.
+Where sat's short runs came from (one run, its ledger's tree): of 1,779 runs, 1,217 (17.4 s of processor time,
+14 ms on average) were sub-parts of the 103 parts split again past their budget while every worker was busy,
+about 12 each (``RESPLIT_PARTS`` 8, up to twice as many taken); those parts had run 0.05 to 0.14 s (past 0.2 s
+by the loaded clock), and their sub-parts summed to 0.1 to 0.3 s: most of such a part is counted before it is
+split, and every sub-part starts afresh. Now ``RESPLIT_PARTS`` is 4 (an idle worker's part still into 8). Side
+by side, alternated (sat --jobs 2, load 2.8 to 5.3): at 8, parts 47.6 s and 44.7 s of processor time, 1,774
+and 1,777 final parts, replay 80.9x and 62.5x on 100 workers, largest 0.8% and 1.5%; at 4, 41.7 s, 38.5 s and
+40.7 s, 995, 923 and 1,014 parts, 74.2x, 71.0x and 63.1x, 1.1%, 1.05% and 1.5%. At 2 (one run): 36.8 s, 671
+parts, 60.9x, 1.2%: budget splits chain deeper, and the forecast falls with them; not taken. Parts aimed at
+0.15 s instead of 0.1 s (``PART_RESTARTS`` 40) beside 4: 42.2 s and 41.3 s, no gain; not taken. cpsat at 4 (one
+run each): parts 72.3 s, 712 parts, 61.2x, against 75.7 s, 729 parts, 70.1x (its parts outrun their budget far
+less). A kept probe's local workers are now forked held at the run's start, while the process runs one thread,
+and released when due: cpsat side by side (load 3.7 to 5.3), forked: probe 3.66 s by the clock, parts 72.5 s;
+spawned: probe 5.07 s, parts 79.9 s. Their cost where the probe answers: knights-tour 5x5 on cpsat, in one
+process, five runs each alternated, 0.509 s against 0.479 s median (two forks, and the parent's pages copied on
+write while its probe searches). ``--cases prime`` with both changes (load 4.3 to 5.3): cpsat --jobs 1 67.06
+processor s; --jobs 2 probe 3.21 s, parts 67.58 s (33.69 s and 33.89 s; 24 beside the probe), parent 4.18 s in
+all: 1.06x the work, 1.85x on free cores, 689 final parts, largest 0.7%, replay 69.6x on 100 workers; workers
+forked. sat --jobs 1 35.10 s; --jobs 2 probe 3.21 s, parts 39.04 s (19.43 s and 19.61 s; 35 beside the probe),
+parent 4.81 s: 1.20x the work, 1.60x on free cores, 1,065 final parts (median 0.018 s), largest 1.1%, replay
+74.2x. The line "on N cores end at best" now says how far a quiet machine's wall ratio can go. Left: sat's
+1.9x needs its parts' work within about 5% of --jobs 1's (now 1.2x): a part's start (a fresh solver each) is
+the cost, not the policy.
 """
 
 from __future__ import annotations
@@ -485,7 +526,7 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
               f"parent in all {cpu.get('parent') or 0:.2f}; {single.label} {single.cpu:.2f}; work (probe and parts) "
               f"{row.work / single.cpu:.2f}x {single.label}'s; on free cores {single.cpu / row.critical:.2f}x faster "
               f"({single.label}'s over the probe and the busiest worker's parts)", flush=True)
-        print(f"    the work shared out: {unshared(single, row) or 'yes'}", flush=True)
+        print(f"    the work shared out: {unshared(single, row) or 'yes'}; {cores_bound(single, row)}", flush=True)
     if row.plan is not None:
         estimates = row.plan["estimates"]
         said = "; ".join(f"at {e['at']:.1f} s: {e['run_seconds']:.1f} s of part time, parts of "
@@ -498,6 +539,19 @@ def part_statistics(row: Timing, single: Timing | None = None) -> None:
               f"{row.plan['split_before_start']}, while they ran {row.plan['split_while_running']}; estimates "
               f"(first, last): {said}; at the end {end}; the run's part time was {stats['part_seconds']:.1f} s",
               flush=True)
+
+
+def cores_bound(single: Timing, row: Timing) -> str:
+    """The most the split run ``row`` could gain over ``single`` by the clock: all its processor seconds (the
+    parent's, its probe's included, and the parts') spread evenly over its workers' cores, against the one
+    process's wall time, which may itself keep more than one core busy (cpsat's search thread beside the thread
+    that reads and verifies its solutions). Wall times: meaningful on quiet cores only."""
+    cores = max(1, len(row.workers_cpu))
+    cpu = row.plan["cpu_seconds"] if row.plan else {}
+    spent = (cpu.get("parent") or 0.0) + cpu.get("parts", 0.0)
+    return (f"its {spent:.2f} processor s on {cores} cores end at best in {spent / cores:.2f} s, "
+            f"{single.seconds * cores / spent:.2f}x {single.label}'s {single.seconds:.2f} s (which kept "
+            f"{single.cpu / single.seconds:.2f} cores busy); by the clock it took {row.seconds:.2f} s")
 
 
 def timeline(row: Timing, path: Path | None = None) -> None:

@@ -2,7 +2,8 @@
 
 A split run first searches alone (the probe) until splitting can pay, as solvers.splitting.split_policy
 says, while its local workers start and measure what starting a part costs (with the run, or late
-in a probe that keeps its work): a count finished by then is answered without splitting (the workers,
+in a probe that keeps its work, forked held at its start where that is safe): a count finished by then
+is answered without splitting (the workers,
 if started, are stopped unused). Otherwise the backend splits the run into parts (``solvers.splitting.cubes``),
 many more than workers so that uneven parts balance, and the workers conquer them, each part verified
 and de-duplicated like any run (``conquer``, in a worker). A formulation backend's probe keeps what it
@@ -50,7 +51,7 @@ from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
 from gridsat.solvers.splitting.partition import Partition, kept_record
-from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied
+from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied, start_method
 from gridsat.solvers.splitting.schedule import Ledger
 from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, RESPLIT_OVERSHOOT, first_parts
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
@@ -522,6 +523,22 @@ class Planning:
             self.checkpoint.resplit(0, into, kept_record(probed))
         return into
 
+    def _pool(self, held: bool = False) -> LocalPool:
+        """The local workers (each warms up on the whole run's task; ``held``: once released)."""
+        return LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]), held=held)
+
+    def _launch(self) -> None:
+        """Start the local workers, or release those started held (``_run``)."""
+        if isinstance(self.pool, LocalPool) and self.pool.held:
+            self.pool.release()
+        elif self.pool is None:
+            self.pool = self._pool()
+        else:
+            return
+        if self.speculates and self.probe_seconds is None:  # the probe searches on: parts beside it
+            self._speculate()
+            self._beside()
+
     def _speculate(self) -> None:
         """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
         one count beside it, whole, one part at a time each (``_beside``): the probe's models that fall in those
@@ -647,6 +664,11 @@ class SplitRun(Planning, Run):
         # stops them unused).
         if not self.split.scheduler and self.alone is None and not self.late:
             self._launch()
+        elif self.late and start_method() == "fork":
+            # Forked now, while this process runs one thread (a cpsat probe searches in a thread of its own, and
+            # beside it they would be spawned, each loading Python, gridsat and OR-Tools again: about 0.9 s of
+            # processor time on the run's cores), held idle until they are due (``_launch``).
+            self.pool = self._pool(held=True)
         try:
             parts = yield from self._plan()
             if parts is not None:
@@ -684,14 +706,6 @@ class SplitRun(Planning, Run):
             elif self.alone is not None:
                 outcome.details["split"] = {"alone": self.alone}
 
-    def _launch(self) -> None:
-        """Start the local workers (each warms up on the whole run's task)."""
-        if self.pool is None:
-            self.pool = LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]))
-            if self.speculates and self.probe_seconds is None:  # the probe searches on: parts beside it
-                self._speculate()
-                self._beside()
-
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint
         done = checkpoint.done if checkpoint is not None else {}
@@ -708,11 +722,11 @@ class SplitRun(Planning, Run):
         todo = [p for p in parts if p.index not in done and p.index not in early]
         if not todo and not early:
             return
-        if self.pool is None:
-            if self.split.scheduler:
+        if self.split.scheduler:
+            if self.pool is None:
                 self.pool = DaskPool(self.split.scheduler, conquer)
-            else:
-                self._launch()
+        else:
+            self._launch()  # started or released now, unless they were already
         # Parts are handed out in a shuffled order, so that the parts run first are a fair sample of
         # the run for the estimate of its length (solvers.splitting.schedule), and only a few ahead of need, so
         # that those still waiting here can be split before they start.

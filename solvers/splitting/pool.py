@@ -59,13 +59,14 @@ DASK_HALT_POLL = 0.5  # a Dask Event is asked over the network
 
 
 def work(tasks: Any, results: Any, conquer: Callable[..., Any], halts: Any, slot: int,
-         warm: Callable[[], float | None] | None, ready: Any, starts: Any, parent: int, ended: Any) -> None:
-    """A worker's loop: ``warm()`` first (loading what parts need; it may say what starting a part costs,
-    which goes to ``starts[slot]``), then ``ready[slot] = 1``, then conquer parts until the parent sends
-    None. ``halts[slot]`` holds 1 + the index of a part the parent wants stopped (an index of a part
-    this worker no longer runs is ignored); ``ended[slot]`` counts the parts it sent back. The worker ends with
-    its ``parent`` (a pid), and quietly on SIGTERM (``solvers.children``)."""
+         warm: Callable[[], float | None] | None, ready: Any, starts: Any, parent: int, ended: Any, go: Any) -> None:
+    """A worker's loop: once ``go`` is set (a pool started ``held`` waits for it), ``warm()`` first (loading what
+    parts need; it may say what starting a part costs, which goes to ``starts[slot]``), then ``ready[slot] = 1``,
+    then conquer parts until the parent sends None. ``halts[slot]`` holds 1 + the index of a part the parent wants
+    stopped (an index of a part this worker no longer runs is ignored); ``ended[slot]`` counts the parts it sent
+    back. The worker ends with its ``parent`` (a pid), and quietly on SIGTERM (``solvers.children``)."""
     bind_to_parent(parent)
+    go.wait()
     if warm is not None:
         try:
             starts[slot] = warm() or 0.0
@@ -130,11 +131,16 @@ def single_threaded_blas() -> None:
 class LocalPool:
     """``jobs`` worker processes on this machine."""
 
-    def __init__(self, jobs: int, conquer: Callable[..., Any], warm: Callable[[], float | None] | None = None) -> None:
+    def __init__(self, jobs: int, conquer: Callable[..., Any], warm: Callable[[], float | None] | None = None,
+                 held: bool = False) -> None:
         """``warm``: what each worker runs once before it says it is ready (``ready()``); it may return what
-        starting a part costs, in seconds (``start_cost()``)."""
+        starting a part costs, in seconds (``start_cost()``). ``held``: the workers start now and wait, idle, until
+        ``release()``: a run whose workers are due later starts them while forking is safe (``start_method``)."""
         self.method = start_method()
         context = multiprocessing.get_context(self.method)
+        self.go = context.Event()  # set: the workers warm up and take parts
+        if not held:
+            self.go.set()
         self.tasks, self.results = context.Queue(), context.Queue()
         self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
         self.warmed = context.Array("b", jobs, lock=False)  # 1 once a worker has warmed up
@@ -142,7 +148,7 @@ class LocalPool:
         self.ended = context.Array("q", jobs, lock=False)  # parts each sent back (each worker writes its own)
         self.workers = [context.Process(target=work, daemon=True, name=f"gridsat-worker-{i + 1}",
                                         args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed,
-                                              self.starts, os.getpid(), self.ended))
+                                              self.starts, os.getpid(), self.ended, self.go))
                         for i in range(jobs)]
         self.size = jobs
         self.pending = 0  # parts submitted and not yet done
@@ -151,6 +157,15 @@ class LocalPool:
         with main_hidden() if self.method == "spawn" else contextlib.nullcontext(), signals_held():
             for worker in self.workers:
                 worker.start()
+
+    @property
+    def held(self) -> bool:
+        """Whether the workers still wait to be released (``release()``)."""
+        return not self.go.is_set()
+
+    def release(self) -> None:
+        """Let workers started ``held`` warm up and take parts."""
+        self.go.set()
 
     def ready(self) -> bool:
         """Whether a worker has started and warmed up: a part handed out now starts at once (any thread

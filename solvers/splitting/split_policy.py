@@ -23,10 +23,11 @@ fixed costs (rent or buy: at most twice what the better choice would have cost).
 least ``PROBE`` seconds, and on until the first local worker is ready (``probe_deadline``). A count
 that ends by then is answered without splitting. A Dask cluster's probe is ``PROBE`` seconds: its
 workers measure nothing. A probe that keeps its work starts the local workers late, ``WORKER_START``
-before the earliest it may end (``launch_seconds``): a count that ends sooner starts none, and pays
-nothing for them; a plain count beside two or more starts them after ``SPECULATE``, and all but one
-count parts of the first split beside the probe (each split into ``BESIDE_PARTS`` first), whole, while
-it searches on: the second core idled through the probe.
+before the earliest it may end (``launch_seconds``): a count that ends sooner warms none up, and pays
+nothing for them but, where forking is safe, idle worker processes forked held at the start, before the
+probe's solver thread runs (solvers.splitting.parallel); a plain count beside two or more starts them after
+``SPECULATE``, and all but one count parts of the first split beside the probe (each split into
+``BESIDE_PARTS`` first), whole, while it searches on: the second core idled through the probe.
 
 Beside local workers the probe's length is processor time (its process's, while it searches): on a
 machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
@@ -116,7 +117,12 @@ REFINE_MAX = 64  # ... into at most this many sub-parts
 PILOT = 4  # ... and one handed out before any part has finished, into this many: the estimate comes early
 RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
 RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
-RESPLIT_PARTS = 8  # a part split again for running past its budget
+# A part split again for running past its budget, while every worker is busy: into this many. Most such parts are
+# near their end (the models they counted are left out of every sub-part), and each sub-part starts afresh: at 8,
+# prime-grid 5x5 sat's 103 parts split so (loaded machine) became 1,217 runs of 14 ms on average, 17.4 s of its 39.9 s
+# of part time, where a sat part's start-up is about 6 to 10 ms; at 4, the run's parts took 13% less processor time
+# (benchmarks/compare/parallel). An idle worker's part, the tail's, is still split finer (RESPLIT_PER_WORKER).
+RESPLIT_PARTS = 4
 OUTLIER = 2.0  # a running part past this many part durations is split again (every worker busy)
 # Before the run's length is estimated, a part may run 1 / (GRAIN x workers) of the work done so
 # far: about the share a part has in a first split into GRAIN parts per worker.
