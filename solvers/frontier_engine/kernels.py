@@ -9,7 +9,8 @@ the partition its hash's low bits name, so partitions hold disjoint states and e
 ``expand`` takes the children of a slice of parents into one array, their partitions beside them;
 ``scatter`` orders them by partition (a counting sort); ``merge`` adds up equal states of one
 partition's children in an open-addressing table (linear probing, the one probe-and-insert loop, with the
-next rows' homes prefetched so their cache misses overlap) and hands back the distinct states, dense.
+next rows' homes prefetched so their cache misses overlap) and hands back the distinct states, dense
+(``insert`` a piece of children, ``collect`` the states: a partition's pieces go in one by one, uncopied).
 The kernels release the GIL: the driver (``solvers.frontier_engine.layers``) runs them in Python threads.
 
 Count lane 0 is modulo 2**64 (plain wrapping adds); lane j > 0 is modulo ``moduli[j]`` < 2**62.
@@ -235,15 +236,12 @@ def table_bits(m):
 
 
 @njit(cache=True, nogil=True)
-def merge(children, words, moduli, table, shift):
-    """The distinct states of one partition's ``children``, each with the sum of its counts, dense
-    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact).
-    ``table``: at least ``1 << table_bits(m)`` rows, every lane zero; they are zero again on return, so
-    one table serves every merge of a thread (no fresh pages to fault in, partition after partition).
-    ``shift``: the rows are packed (see the module's docstring), or 0."""
+def insert(children, words, moduli, table, bits, shift):
+    """``children``'s rows added to ``table`` (``1 << bits`` rows, see ``merge``): an equal state gains the
+    row's counts, a new one takes a vacant slot. Returns how many states are new. One partition's children
+    may come in several pieces, each inserted on its own into the one table (no copy gathers them)."""
     m, width = children.shape
     kmask = key_mask(shift)
-    bits = table_bits(m)
     hshift = np.uint64(64 - bits)
     mask = np.uint64((1 << bits) - 1)
     homes = np.empty(LOOKAHEAD, np.uint64)
@@ -270,6 +268,15 @@ def merge(children, words, moduli, table, shift):
                     add_counts(table, slot, children, i, words, moduli)
                 break
             slot = (slot + np.uint64(1)) & mask
+    return n
+
+
+@njit(cache=True, nogil=True)
+def collect(table, bits, n, words, shift):
+    """The ``n`` states ``insert`` put in ``table``'s first ``1 << bits`` rows, dense (in table order), and the
+    sum of lane 0 as a float (a bound on the total while it is exact); the table's rows zeroed again."""
+    width = table.shape[1]
+    kmask = key_mask(shift)
     states = np.empty((n, width), np.uint64)
     total = 0.0
     k = 0
@@ -281,6 +288,26 @@ def merge(children, words, moduli, table, shift):
             total += float(first_count(states, k, words, shift))
             k += 1
     return states, total
+
+
+@njit(cache=True, nogil=True)
+def merge(children, words, moduli, table, shift):
+    """The distinct states of one partition's ``children``, each with the sum of its counts, dense
+    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact).
+    ``table``: at least ``1 << table_bits(m)`` rows, every lane zero; they are zero again on return, so
+    one table serves every merge of a thread (no fresh pages to fault in, partition after partition).
+    ``shift``: the rows are packed (see the module's docstring), or 0."""
+    bits = table_bits(children.shape[0])
+    return collect(table, bits, insert(children, words, moduli, table, bits, shift), words, shift)
+
+
+def merge_pieces(pieces: list[np.ndarray], words: int, moduli: np.ndarray, table: np.ndarray,
+                 shift: int) -> tuple[np.ndarray, float]:
+    """``merge`` of a partition whose children come in ``pieces`` (each task's share of it), inserted one by
+    one: some 3 us a piece against a copy of every row into one array first."""
+    bits = table_bits(sum(piece.shape[0] for piece in pieces))
+    n = sum(insert(piece, words, moduli, table, bits, shift) for piece in pieces if piece.shape[0])
+    return collect(table, bits, n, words, shift)
 
 
 @njit(types.void(ROWS, ROWS, types.int64, types.uint64[::1], types.int64), cache=True, nogil=True)

@@ -286,34 +286,25 @@ class Bins:
             if f is not None:
                 f.close()
 
-    def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
-        """Partition ``p``'s children, handed over (the pieces or the file let go of). ``into(rows)``: an
-        array of ``rows`` rows that several pieces, or the file, are gathered into (a buffer kept for the
-        run: no fresh pages); without it, a new array."""
+    def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> list[np.ndarray]:
+        """Partition ``p``'s children, handed over (the pieces or the file let go of): the pieces held in memory
+        as they are (a merge inserts each on its own: no copy gathers them), then the file's rows read into
+        ``into(rows)`` (a buffer kept for the run: no fresh pages; without it, a new array). The meter counts
+        every row handed over as held, until the taker lets go of them."""
         with self.lock:
             pieces, self.pieces[p] = self.pieces[p], []
         self.meter.sub(len(pieces) * PIECE_BYTES)  # the pieces' rows are counted on: they are the children
         filed = self.filed[p] if self.folder is not None else 0
-        if filed == 0 and len(pieces) == 1:
-            return pieces[0]
-        total = filed + sum(piece.shape[0] for piece in pieces)
-        if total == 0:
-            return np.zeros((0, self.width), np.uint64)
-        rows = into(total) if into is not None else np.empty((total, self.width), np.uint64)
-        self.meter.add(rows.nbytes)  # the pieces (or the file's rows) and their copy, both held for a moment
-        at = total - filed
-        if pieces:
-            np.concatenate(pieces, out=rows[:at])
         if filed:
             assert self.folder is not None
+            rows = into(filed) if into is not None else np.empty((filed, self.width), np.uint64)
             with open(self.paths[p], "rb") as f:
-                if f.readinto(memoryview(rows[at:]).cast("B")) != filed * self.width * 8:
+                if f.readinto(memoryview(rows).cast("B")) != filed * self.width * 8:
                     raise OSError(f"the spill file {self.paths[p]} is shorter than was written")
             self.folder.free(self.paths[p], filed * self.width * 8)
-        self.meter.sub(rows.nbytes)
-        if filed:
-            self.meter.add(filed * self.width * 8)  # the file's rows are children in memory now
-        return rows
+            self.meter.add(rows.nbytes)  # the file's rows are children in memory now
+            pieces.append(rows)
+        return pieces
 
     def close(self) -> None:
         """Let go of everything (an interrupted layer): pieces dropped, files closed and removed."""
