@@ -272,12 +272,12 @@ def insert(children, words, moduli, table, bits, shift):
 
 
 @njit(cache=True, nogil=True)
-def collect(table, bits, n, words, shift):
-    """The ``n`` states ``insert`` put in ``table``'s first ``1 << bits`` rows, dense (in table order), and the
-    sum of lane 0 as a float (a bound on the total while it is exact); the table's rows zeroed again."""
+def collect(table, bits, states, words, shift):
+    """The states ``insert`` put in ``table``'s first ``1 << bits`` rows into ``states`` (as many rows), dense
+    (in table order), the table's rows zeroed again; returns the sum of lane 0 as a float (a bound on the
+    total while it is exact)."""
     width = table.shape[1]
     kmask = key_mask(shift)
-    states = np.empty((n, width), np.uint64)
     total = 0.0
     k = 0
     for s in range(1 << bits):
@@ -287,7 +287,7 @@ def collect(table, bits, n, words, shift):
                 table[s, w] = 0
             total += float(first_count(states, k, words, shift))
             k += 1
-    return states, total
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -298,16 +298,17 @@ def merge(children, words, moduli, table, shift):
     one table serves every merge of a thread (no fresh pages to fault in, partition after partition).
     ``shift``: the rows are packed (see the module's docstring), or 0."""
     bits = table_bits(children.shape[0])
-    return collect(table, bits, insert(children, words, moduli, table, bits, shift), words, shift)
+    states = np.empty((insert(children, words, moduli, table, bits, shift), table.shape[1]), np.uint64)
+    return states, collect(table, bits, states, words, shift)
 
 
-def merge_pieces(pieces: list[np.ndarray], words: int, moduli: np.ndarray, table: np.ndarray,
-                 shift: int) -> tuple[np.ndarray, float]:
-    """``merge`` of a partition whose children come in ``pieces`` (each task's share of it), inserted one by
-    one: some 3 us a piece against a copy of every row into one array first."""
+def insert_pieces(pieces: list[np.ndarray], words: int, moduli: np.ndarray, table: np.ndarray,
+                  shift: int) -> tuple[int, int]:
+    """``insert`` of a partition whose children come in ``pieces`` (each task's share of it), one by one:
+    some 3 us a piece against a copy of every row into one array first. Returns the distinct states and
+    the table's ``bits``, for ``collect``."""
     bits = table_bits(sum(piece.shape[0] for piece in pieces))
-    n = sum(insert(piece, words, moduli, table, bits, shift) for piece in pieces if piece.shape[0])
-    return collect(table, bits, n, words, shift)
+    return sum(insert(piece, words, moduli, table, bits, shift) for piece in pieces if piece.shape[0]), bits
 
 
 @njit(types.void(ROWS, ROWS, types.int64, types.uint64[::1], types.int64), cache=True, nogil=True)

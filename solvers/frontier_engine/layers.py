@@ -147,6 +147,11 @@ class Tables:
         least; its rows are not zeroed)."""
         return self.kept("gather", children, children + (children >> 2), width)[:children]
 
+    def states(self, rows: int, width: int) -> np.ndarray:
+        """This thread's buffer for a merged partition that goes to its spill file (``rows`` rows; a layer's
+        merges let it go): fresh pages a partition, faulted in and zeroed, cost the system more than the write."""
+        return self.kept("states", rows, rows + (rows >> 2), width)[:rows]
+
     def scratch(self, kind: str, rows: int, width: int, grow: bool) -> np.ndarray:
         """This thread's expansion scratch of ``kind``: ``rows`` rows at least (``grow``: made with room for a
         quarter more, as layers in memory grow; a layer on disk lets it go and is planned to the row)."""
@@ -673,12 +678,18 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
     def merge(p: int) -> None:
         children = bins.take(p, lambda rows: engine.tables.gather(rows, engine.width))
         table = engine.tables.get(sum(piece.shape[0] for piece in children), engine.width)
-        states, totals[p] = kernels.merge_pieces(children, words, moduli, table, engine.lanes.shift)
+        n, bits = kernels.insert_pieces(children, words, moduli, table, engine.lanes.shift)
         meter.sub(sum(piece.nbytes for piece in children))
         del children
-        shelf.put(p, states)
+        kept = shelf.keeps(n * engine.width * 8)
+        states = np.empty((n, engine.width), np.uint64) if kept else engine.tables.states(n, engine.width)
+        totals[p] = kernels.collect(table, bits, states, words, engine.lanes.shift)
+        shelf.put(p, states, kept)
 
-    list(engine.pool.map(merge, range(shelf.parts)))
+    try:
+        list(engine.pool.map(merge, range(shelf.parts)))
+    finally:
+        engine.tables.release(("states",))
     engine.lanes.total = sum(totals)
     return shelf
 

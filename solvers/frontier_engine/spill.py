@@ -188,9 +188,15 @@ class Shelf:
         """Bytes the partitions held in memory take."""
         return sum(item.nbytes for item in self.items if isinstance(item, np.ndarray))
 
-    def put(self, p: int, rows: np.ndarray) -> None:
+    def keeps(self, nbytes: int) -> bool:
+        """Whether a partition of ``nbytes`` would stay in memory (else ``put`` writes it to its file)."""
+        return self.folder is None or self.meter.holds(nbytes, self.keep)
+
+    def put(self, p: int, rows: np.ndarray, kept: bool | None = None) -> None:
+        """Partition ``p``'s rows, kept in memory or written to a file (``kept``: as ``keeps`` answered for
+        them; a row buffer the caller reuses must be written: ``kept`` False)."""
         self.sizes[p] = rows.shape[0]
-        if self.folder is None or self.meter.holds(rows.nbytes, self.keep):
+        if kept if kept is not None else self.keeps(rows.nbytes):
             self.items[p] = rows
             self.meter.add(rows.nbytes)
             return
