@@ -579,7 +579,10 @@ class Expansion:
         tasks_total = sum(-(-size // MIN_SLICE) for size in shelf.sizes)
         self.acc = np.zeros((max(1, tasks_total), engine.lanes.used), dtype=np.uint64)  # lanes per task
         self.step = max(MIN_SLICE, min(plan.slice, -(-shelf.states // (engine.threads * TASKS))))
-        self.held: list[list[Any]] = []  # [a partition's rows, the last task that reads them (None: not yet)]
+        # [a partition's rows, the last task that reads them (None: not yet), the buffer it was read into or None]
+        self.held: list[list[Any]] = []
+        self.spare: list[np.ndarray] = []  # buffers that partitions read from files were read into, free again
+        self.lent: np.ndarray | None = None  # the buffer ``buffer`` handed out last
         self.running: list[Any] = []
         self.batch: list[tuple[np.ndarray, int, int]] = []
         self.size = self.k = self.finished = 0
@@ -619,12 +622,24 @@ class Expansion:
             self.running.pop(0).result()
             self.finished += 1
         while self.held and self.held[0][1] is not None and self.held[0][1] < self.finished:
-            self.engine.meter.sub(self.held.pop(0)[0].nbytes)
+            rows, _, lent = self.held.pop(0)
+            self.engine.meter.sub(rows.nbytes)
+            if lent is not None and len(self.spare) <= self.engine.threads + 1:
+                self.spare.append(lent)
+
+    def buffer(self, rows: int) -> np.ndarray:
+        """Room for a partition of ``rows`` parents read from its file: a buffer an earlier one was read into and
+        no task reads now, or a new one with a quarter more (fresh pages a partition, faulted in and zeroed,
+        cost the system more than the read). At most a buffer a partition held, as the plan allows."""
+        fits = [i for i, spare in enumerate(self.spare) if rows <= spare.shape[0] <= 4 * max(rows, 1)]
+        self.lent = self.spare.pop(fits[0]) if fits else np.empty((rows + (rows >> 2), self.engine.width), np.uint64)
+        return self.lent[:rows]
 
     def take(self, q: int) -> None:
         """Partition ``q``'s parents cut into tasks; the last partition's remainder submitted too."""
-        parents = self.shelf.take(q)
-        self.held.append([parents, None])
+        self.lent = None
+        parents = self.shelf.take(q, self.buffer)
+        self.held.append([parents, None, self.lent])
         for lo in range(0, parents.shape[0], self.step):
             self.batch.append((parents, lo, min(parents.shape[0], lo + self.step)))
             self.size += self.batch[-1][2] - lo

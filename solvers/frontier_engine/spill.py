@@ -211,13 +211,20 @@ class Shelf:
         again in the meter, as the taker lets go of it) or the file read and left in place."""
         self.held = True
 
-    def take(self, p: int) -> np.ndarray:
-        """Partition ``p``'s rows, handed over: the shelf lets go of them (and of their file) unless held."""
+    def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
+        """Partition ``p``'s rows, handed over: the shelf lets go of them (and of their file) unless held. A file
+        is read into ``into(rows)`` when given (a buffer the taker reuses), else into a new array."""
         item = self.items[p]
         if not self.held:
             self.items[p] = None
         if isinstance(item, Path):
-            rows = np.fromfile(item, dtype=np.uint64).reshape(-1, self.width)
+            if into is None:
+                rows = np.fromfile(item, dtype=np.uint64).reshape(-1, self.width)
+            else:
+                rows = into(self.sizes[p])
+                with open(item, "rb") as f:
+                    if f.readinto(memoryview(rows).cast("B")) != rows.nbytes:
+                        raise OSError(f"the spill file {item} is shorter than was written")
             assert self.folder is not None
             if not self.held:
                 self.folder.free(item, rows.nbytes)
