@@ -71,7 +71,7 @@ def test_a_spilled_layer_keeps_in_memory_what_the_budget_holds(monkeypatch, tmp_
 
     small_partitions(monkeypatch)
     board = spec("6x6", {"closed": "true"})
-    budget = run_spec(board, Stop(), threads=2).peak_memory * 3 // 5  # a budget that spills the same layers both ways
+    budget = run_spec(board, Stop(), threads=2).peak_memory * 2 // 3  # a budget that spills the same layers both ways
     kept = run_spec(board, Stop(), threads=2, memory=budget, spill=tmp_path)
     plan = layers.plan_layer
     monkeypatch.setattr(layers, "plan_layer", lambda *args: (lambda p: p and replace(p, keep=0))(plan(*args)))

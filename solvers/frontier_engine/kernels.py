@@ -66,6 +66,17 @@ def prefetch(typingctx, table, row):
     return sig, codegen
 
 
+@intrinsic
+def word_pointer(typingctx, address):
+    """The ``uint64`` address of an array's first word as a pointer numba indexes (``pointer[i]``)."""
+    sig = types.CPointer(types.uint64)(address)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def lane(words, j):
     """The column of count lane ``j`` in a row of ``words`` state words."""
@@ -223,6 +234,32 @@ def scatter(children, part, m, into, starts):
             for w in range(width):
                 into[d, w] = children[k, w]
         at[p] = d + 1
+
+
+@njit(types.void(types.int64[::1], types.int64, types.int64[::1]), cache=True, nogil=True)
+def count_parts(part, m, starts):
+    """Where each partition's rows would start once ``part[:m]`` are ordered by partition (``starts[p]``;
+    ``starts[-1]`` is ``m``)."""
+    starts[:] = 0
+    for k in range(m):
+        starts[part[k] + 1] += 1
+    for p in range(starts.shape[0] - 1):
+        starts[p + 1] += starts[p]
+
+
+@njit(types.void(ROWS, types.int64[::1], types.int64, types.uint64[::1]), cache=True, nogil=True)
+def scatter_into(children, part, m, addresses):
+    """``children[:m]`` copied into one array a partition, in order: partition p's into the C-contiguous
+    array of rows as wide whose first word is at ``addresses[p]``, with room for all of them (``count_parts``
+    says how many). Each task's share of a partition lands in the piece that keeps it: no copy between."""
+    width = children.shape[1]
+    at = np.zeros(addresses.shape[0], np.int64)  # words written into each partition's piece
+    for k in range(m):
+        p = part[k]
+        into, d = word_pointer(addresses[p]), at[p]
+        for w in range(width):
+            into[d + w] = children[k, w]
+        at[p] = d + width
 
 
 @njit(cache=True)

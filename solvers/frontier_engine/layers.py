@@ -25,7 +25,7 @@ import numpy as np
 
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for
-from gridsat.solvers.frontier_engine.spill import GB, PIECE_BYTES, Bins, Meter, Shelf, SpillFolder
+from gridsat.solvers.frontier_engine.spill import GB, PIECE_BYTES, Bins, Meter, Shelf, SpillFolder, spans_of
 from gridsat.solvers.host.machine import cores, default_memory, release_freed, steady_allocator
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
@@ -587,27 +587,39 @@ class Expansion:
         self.batch: list[tuple[np.ndarray, int, int]] = []
         self.size = self.k = self.finished = 0
 
-    def room(self, need: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """This thread's scratch: the children, their partitions, the children ordered by partition (kept
-        for the run with the merge tables: fresh pages cost the system more than the rows' writes)."""
+    def room(self, need: int) -> tuple[np.ndarray, np.ndarray]:
+        """This thread's scratch: the children and their partitions (kept for the run with the merge tables,
+        as the children ordered by partition that go to the files are: fresh pages cost the system more than
+        the rows' writes)."""
         tables, width = self.engine.tables, self.engine.width
         need = max(need, self.step * self.engine.spec.choices)  # a layer's last, short task keeps them too
         grow = not self.plan.spill
-        children, part, ordered = (tables.scratch(kind, need, 1 if kind == "part" else width, grow) for kind in SCRATCH)
-        return children, part[:, 0].view(np.int64), ordered
+        children, part = (tables.scratch(kind, need, 1 if kind == "part" else width, grow) for kind in SCRATCH[:2])
+        return children, part[:, 0].view(np.int64)
 
     def expand(self, task: tuple[int, list[tuple[np.ndarray, int, int]]]) -> None:
         from gridsat.solvers.frontier_engine import kernels
 
         spec, k, pieces = self.engine.spec, *task
-        children, part, ordered = self.room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
+        children, part = self.room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
         m = 0
         for parents, lo, hi in pieces:
             m += self.kernel(self.engine.data, self.layer, parents, lo, hi, spec.words, spec.choices, self.moduli,
                              spec.scratch, self.pmask, children[m:], part[m:], self.acc, k, self.engine.lanes.shift)
         starts = np.empty(self.plan.parts + 1, np.int64)
+        kernels.count_parts(part, m, starts)
+        spans = spans_of(starts)
+        held = self.bins.room(spans, children.shape[1])
+        if held is not None:  # each partition's piece made, and the children copied straight into it
+            made = [(p, np.empty((b - a, children.shape[1]), np.uint64)) for p, a, b in spans]
+            addresses = np.zeros(self.plan.parts, np.uint64)
+            addresses[[p for p, _ in made]] = [piece.__array_interface__["data"][0] for _, piece in made]
+            kernels.scatter_into(children, part, m, addresses)
+            self.bins.hold(made, held)
+            return
+        ordered = self.engine.tables.scratch("ordered", children.shape[0], children.shape[1], not self.plan.spill)
         kernels.scatter(children, part, m, ordered, starts)
-        self.bins.add(ordered, starts)
+        self.bins.write(ordered, spans)
 
     def submit(self) -> None:
         self.running.append(self.engine.pool.submit(self.expand, (self.k, self.batch)))

@@ -251,6 +251,13 @@ class Shelf:
                 self.meter.sub(self.take(p).nbytes)
 
 
+def spans_of(starts: np.ndarray) -> list[tuple[int, int, int]]:
+    """(partition, start, end) of each partition that has rows, from where each starts (``starts[p]``) and
+    the end (``starts[-1]``)."""
+    bounds = starts.tolist()
+    return [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
+
+
 class Bins:
     """The children of one layer gathered by partition: pieces of rows in memory, or appended to a file each
     (with a folder, pieces still stay in memory while the meter, with them, stays within ``keep`` bytes)."""
@@ -270,28 +277,31 @@ class Bins:
             self.paths = [folder.file(f"bin{p}") for p in range(parts)]
             self.files = [open(path, "wb") for path in self.paths]  # noqa: SIM115 (closed in close())
 
-    def add(self, ordered: np.ndarray, starts: np.ndarray) -> None:
-        """Rows ordered by partition, partition p's at ``starts[p]:starts[p + 1]`` (a scratch array: each
-        partition's rows are copied, or written, before it is reused)."""
-        bounds = starts.tolist()
-        spans = [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
-        nbytes = (bounds[-1] - bounds[0]) * ordered.shape[1] * 8
-        held = nbytes + len(spans) * PIECE_BYTES  # the rows, and what each piece costs beyond them
-        if self.folder is None or self.meter.holds(held, self.keep):
-            pieces = [(p, ordered[a:b].copy()) for p, a, b in spans]
-            self.meter.add(held)
-            with self.lock:
-                for p, piece in pieces:
-                    self.pieces[p].append(piece)
-                    self.rows[p] += piece.shape[0]
-            return
+    def room(self, spans: list[tuple[int, int, int]], width: int) -> int | None:
+        """The bytes pieces of the rows ``spans`` name (partition, start, end) would hold in memory, or None
+        when they go to the files instead (``write``)."""
+        held = sum(b - a for _, a, b in spans) * width * 8 + len(spans) * PIECE_BYTES  # and each piece's cost
+        return held if self.folder is None or self.meter.holds(held, self.keep) else None
+
+    def hold(self, pieces: list[tuple[int, np.ndarray]], held: int) -> None:
+        """Pieces of children in memory, each under its partition (``held``: their bytes, as ``room`` said)."""
+        self.meter.add(held)
+        with self.lock:
+            for p, piece in pieces:
+                self.pieces[p].append(piece)
+                self.rows[p] += piece.shape[0]
+
+    def write(self, ordered: np.ndarray, spans: list[tuple[int, int, int]]) -> None:
+        """Rows ordered by partition appended to the partitions' files, partition p's at ``ordered[a:b]`` for
+        each (p, a, b) in ``spans`` (a scratch array: written before it is reused)."""
+        assert self.folder is not None
         for p, a, b in spans:
             self.files[p].write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
         with self.lock:
             for p, a, b in spans:
                 self.rows[p] += b - a
                 self.filed[p] += b - a
-        self.folder.grew(nbytes)
+        self.folder.grew(sum(b - a for _, a, b in spans) * ordered.shape[1] * 8)
 
     def seal(self) -> None:
         """Every file flushed and closed: the children are all written."""
