@@ -258,3 +258,50 @@ def test_chinese_remainders_rebuild_big_counts():
         for _ in range(20):
             x = rng.getrandbits(bits)
             assert crt([x % m for m in mods], mods) == x
+
+
+def test_children_scattered_into_their_pieces_and_merged_piece_by_piece_as_when_copied():
+    """``scatter_into`` (each partition's rows copied through the address of its piece) puts in each piece the
+    rows ``scatter`` orders into that partition, in order; ``insert_pieces`` then ``collect`` on pieces cut
+    anywhere make the states and counts ``merge`` makes of the rows in one array (packed rows and a column a
+    lane with two lanes). A piece left out of the merge is seen: its counts are missing from the total."""
+    import numpy as np
+
+    from gridsat.solvers.frontier_engine import kernels
+
+    rng = np.random.default_rng(55)
+    for shift, width, moduli in ((8, 2, np.zeros(1, np.uint64)), (0, 4, np.array([0, 1_000_003], np.uint64))):
+        m, parts = 5000, 8
+        rows = np.zeros((m, width), np.uint64)
+        rows[:, 0] = rng.integers(0, 300, m, dtype=np.uint64)  # few distinct states: many merge
+        rows[:, 1] = rng.integers(0, 3, m, dtype=np.uint64)
+        if shift:
+            rows[:, 1] |= rng.integers(1, 50, m, dtype=np.uint64) << np.uint64(shift)
+        else:
+            rows[:, 2] = rng.integers(1, 50, m, dtype=np.uint64)
+            rows[:, 3] = rows[:, 2] % moduli[1]
+        part = rng.integers(0, parts, m).astype(np.int64)
+        starts, ordered = np.empty(parts + 1, np.int64), np.empty_like(rows)
+        kernels.scatter(rows, part, m, ordered, starts)
+        counted = np.empty(parts + 1, np.int64)
+        kernels.count_parts(part, m, counted)
+        assert np.array_equal(starts, counted)
+        pieces = [np.empty((starts[p + 1] - starts[p], width), np.uint64) for p in range(parts)]
+        addresses = np.array([piece.__array_interface__["data"][0] for piece in pieces], np.uint64)
+        kernels.scatter_into(rows, part, m, addresses)
+        for p in range(parts):
+            assert np.array_equal(pieces[p], ordered[starts[p] : starts[p + 1]])
+        table = np.zeros((1 << kernels.table_bits(m), width), np.uint64)
+        words = 2  # the state's words; the rest of a row is its count lanes
+        whole, whole_total = kernels.merge(rows, words, moduli, table, shift)
+        cuts = [0, 1, 1, 700, 2400, m]  # an empty piece and a piece of one row among them
+        cut = [rows[a:b] for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+        n, bits = kernels.insert_pieces(cut, words, moduli, table, shift)
+        states = np.empty((n, width), np.uint64)
+        total = kernels.collect(table, bits, states, words, shift)
+        assert n == whole.shape[0] and total == whole_total and not table.any()
+        assert np.array_equal(np.unique(states, axis=0), np.unique(whole, axis=0))
+        counts = rows[:, 1] >> np.uint64(shift) if shift else rows[:, 2]
+        assert whole.shape[0] < m and total == float(sum(int(c) for c in counts))
+        short, bits = kernels.insert_pieces(cut[:-1], words, moduli, table, shift)  # the last piece left out
+        assert kernels.collect(table, bits, np.empty((short, width), np.uint64), words, shift) < total

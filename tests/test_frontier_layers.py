@@ -71,7 +71,7 @@ def test_a_spilled_layer_keeps_in_memory_what_the_budget_holds(monkeypatch, tmp_
 
     small_partitions(monkeypatch)
     board = spec("6x6", {"closed": "true"})
-    budget = run_spec(board, Stop(), threads=2).peak_memory * 3 // 5  # a budget that spills the same layers both ways
+    budget = run_spec(board, Stop(), threads=2).peak_memory * 2 // 3  # a budget that spills the same layers both ways
     kept = run_spec(board, Stop(), threads=2, memory=budget, spill=tmp_path)
     plan = layers.plan_layer
     monkeypatch.setattr(layers, "plan_layer", lambda *args: (lambda p: p and replace(p, keep=0))(plan(*args)))
@@ -84,7 +84,7 @@ def test_a_spilled_layer_keeps_in_memory_what_the_budget_holds(monkeypatch, tmp_
 
 def test_spill_files_go_when_a_count_is_interrupted(monkeypatch, tmp_path):
     small_partitions(monkeypatch)
-    merge, calls = frontier_engine.merge, []
+    merge, calls = frontier_engine.insert_pieces, []
 
     def interrupted(*args):
         calls.append(1)
@@ -93,7 +93,7 @@ def test_spill_files_go_when_a_count_is_interrupted(monkeypatch, tmp_path):
         return merge(*args)
 
     budget = run_spec(spec("6x6", {"closed": "true"}), Stop()).peak_memory - 1
-    monkeypatch.setattr(frontier_engine, "merge", interrupted)
+    monkeypatch.setattr(frontier_engine, "insert_pieces", interrupted)
     stop = Stop()
     run = run_spec(spec("6x6", {"closed": "true"}), stop, threads=2, memory=budget, spill=tmp_path)
     assert run.count is None and stop.reason == "interrupted" and 0 < len(run.states) < 80

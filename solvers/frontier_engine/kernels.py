@@ -9,7 +9,8 @@ the partition its hash's low bits name, so partitions hold disjoint states and e
 ``expand`` takes the children of a slice of parents into one array, their partitions beside them;
 ``scatter`` orders them by partition (a counting sort); ``merge`` adds up equal states of one
 partition's children in an open-addressing table (linear probing, the one probe-and-insert loop, with the
-next rows' homes prefetched so their cache misses overlap) and hands back the distinct states, dense.
+next rows' homes prefetched so their cache misses overlap) and hands back the distinct states, dense
+(``insert`` a piece of children, ``collect`` the states: a partition's pieces go in one by one, uncopied).
 The kernels release the GIL: the driver (``solvers.frontier_engine.layers``) runs them in Python threads.
 
 Count lane 0 is modulo 2**64 (plain wrapping adds); lane j > 0 is modulo ``moduli[j]`` < 2**62.
@@ -61,6 +62,17 @@ def prefetch(typingctx, table, row):
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])  # write, high locality, data
         return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def word_pointer(typingctx, address):
+    """The ``uint64`` address of an array's first word as a pointer numba indexes (``pointer[i]``)."""
+    sig = types.CPointer(types.uint64)(address)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
 
     return sig, codegen
 
@@ -224,6 +236,32 @@ def scatter(children, part, m, into, starts):
         at[p] = d + 1
 
 
+@njit(types.void(types.int64[::1], types.int64, types.int64[::1]), cache=True, nogil=True)
+def count_parts(part, m, starts):
+    """Where each partition's rows would start once ``part[:m]`` are ordered by partition (``starts[p]``;
+    ``starts[-1]`` is ``m``)."""
+    starts[:] = 0
+    for k in range(m):
+        starts[part[k] + 1] += 1
+    for p in range(starts.shape[0] - 1):
+        starts[p + 1] += starts[p]
+
+
+@njit(types.void(ROWS, types.int64[::1], types.int64, types.uint64[::1]), cache=True, nogil=True)
+def scatter_into(children, part, m, addresses):
+    """``children[:m]`` copied into one array a partition, in order: partition p's into the C-contiguous
+    array of rows as wide whose first word is at ``addresses[p]``, with room for all of them (``count_parts``
+    says how many). Each task's share of a partition lands in the piece that keeps it: no copy between."""
+    width = children.shape[1]
+    at = np.zeros(addresses.shape[0], np.int64)  # words written into each partition's piece
+    for k in range(m):
+        p = part[k]
+        into, d = word_pointer(addresses[p]), at[p]
+        for w in range(width):
+            into[d + w] = children[k, w]
+        at[p] = d + width
+
+
 @njit(cache=True)
 def table_bits(m):
     """log2 of the slots ``merge``'s table has for ``m`` children: at most 4/5 full before equal states
@@ -235,15 +273,12 @@ def table_bits(m):
 
 
 @njit(cache=True, nogil=True)
-def merge(children, words, moduli, table, shift):
-    """The distinct states of one partition's ``children``, each with the sum of its counts, dense
-    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact).
-    ``table``: at least ``1 << table_bits(m)`` rows, every lane zero; they are zero again on return, so
-    one table serves every merge of a thread (no fresh pages to fault in, partition after partition).
-    ``shift``: the rows are packed (see the module's docstring), or 0."""
+def insert(children, words, moduli, table, bits, shift):
+    """``children``'s rows added to ``table`` (``1 << bits`` rows, see ``merge``): an equal state gains the
+    row's counts, a new one takes a vacant slot. Returns how many states are new. One partition's children
+    may come in several pieces, each inserted on its own into the one table (no copy gathers them)."""
     m, width = children.shape
     kmask = key_mask(shift)
-    bits = table_bits(m)
     hshift = np.uint64(64 - bits)
     mask = np.uint64((1 << bits) - 1)
     homes = np.empty(LOOKAHEAD, np.uint64)
@@ -270,7 +305,16 @@ def merge(children, words, moduli, table, shift):
                     add_counts(table, slot, children, i, words, moduli)
                 break
             slot = (slot + np.uint64(1)) & mask
-    states = np.empty((n, width), np.uint64)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def collect(table, bits, states, words, shift):
+    """The states ``insert`` put in ``table``'s first ``1 << bits`` rows into ``states`` (as many rows), dense
+    (in table order), the table's rows zeroed again; returns the sum of lane 0 as a float (a bound on the
+    total while it is exact)."""
+    width = table.shape[1]
+    kmask = key_mask(shift)
     total = 0.0
     k = 0
     for s in range(1 << bits):
@@ -280,7 +324,28 @@ def merge(children, words, moduli, table, shift):
                 table[s, w] = 0
             total += float(first_count(states, k, words, shift))
             k += 1
-    return states, total
+    return total
+
+
+@njit(cache=True, nogil=True)
+def merge(children, words, moduli, table, shift):
+    """The distinct states of one partition's ``children``, each with the sum of its counts, dense
+    (in table order); and the sum of lane 0 as a float (a bound on the total while it is exact).
+    ``table``: at least ``1 << table_bits(m)`` rows, every lane zero; they are zero again on return, so
+    one table serves every merge of a thread (no fresh pages to fault in, partition after partition).
+    ``shift``: the rows are packed (see the module's docstring), or 0."""
+    bits = table_bits(children.shape[0])
+    states = np.empty((insert(children, words, moduli, table, bits, shift), table.shape[1]), np.uint64)
+    return states, collect(table, bits, states, words, shift)
+
+
+def insert_pieces(pieces: list[np.ndarray], words: int, moduli: np.ndarray, table: np.ndarray,
+                  shift: int) -> tuple[int, int]:
+    """``insert`` of a partition whose children come in ``pieces`` (each task's share of it), one by one:
+    some 3 us a piece against a copy of every row into one array first. Returns the distinct states and
+    the table's ``bits``, for ``collect``."""
+    bits = table_bits(sum(piece.shape[0] for piece in pieces))
+    return sum(insert(piece, words, moduli, table, bits, shift) for piece in pieces if piece.shape[0]), bits
 
 
 @njit(types.void(ROWS, ROWS, types.int64, types.uint64[::1], types.int64), cache=True, nogil=True)

@@ -25,7 +25,7 @@ import numpy as np
 
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for
-from gridsat.solvers.frontier_engine.spill import GB, PIECE_BYTES, Bins, Meter, Shelf, SpillFolder
+from gridsat.solvers.frontier_engine.spill import GB, PIECE_BYTES, Bins, Meter, Shelf, SpillFolder, spans_of
 from gridsat.solvers.host.machine import cores, default_memory, release_freed, steady_allocator
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
@@ -127,7 +127,7 @@ class Lanes:
 
 
 class Tables:
-    """Each thread's merge table, gather buffer and expansion scratch, kept for the run (fresh pages are
+    """Each thread's merge table, spill-file buffer and expansion scratch, kept for the run (fresh pages are
     faulted in, and zeroed, by the system one at a time: 6% of the processor time of 8x8 closed tours' first
     60 layers went to zeroing). ``merge`` leaves its table zeroed; each is made anew only when it needs more
     rows, or a quarter of them."""
@@ -143,9 +143,14 @@ class Tables:
         return self.kept("table", 1 << kernels.table_bits(children), 1 << kernels.table_bits(children), width)
 
     def gather(self, children: int, width: int) -> np.ndarray:
-        """This thread's buffer for a partition's children gathered from their pieces (``children`` rows at
+        """This thread's buffer for a partition's children read from its spill file (``children`` rows at
         least; its rows are not zeroed)."""
         return self.kept("gather", children, children + (children >> 2), width)[:children]
+
+    def states(self, rows: int, width: int) -> np.ndarray:
+        """This thread's buffer for a merged partition that goes to its spill file (``rows`` rows; a layer's
+        merges let it go): fresh pages a partition, faulted in and zeroed, cost the system more than the write."""
+        return self.kept("states", rows, rows + (rows >> 2), width)[:rows]
 
     def scratch(self, kind: str, rows: int, width: int, grow: bool) -> np.ndarray:
         """This thread's expansion scratch of ``kind``: ``rows`` rows at least (``grow``: made with room for a
@@ -574,32 +579,47 @@ class Expansion:
         tasks_total = sum(-(-size // MIN_SLICE) for size in shelf.sizes)
         self.acc = np.zeros((max(1, tasks_total), engine.lanes.used), dtype=np.uint64)  # lanes per task
         self.step = max(MIN_SLICE, min(plan.slice, -(-shelf.states // (engine.threads * TASKS))))
-        self.held: list[list[Any]] = []  # [a partition's rows, the last task that reads them (None: not yet)]
+        # [a partition's rows, the last task that reads them (None: not yet), the buffer it was read into or None]
+        self.held: list[list[Any]] = []
+        self.spare: list[np.ndarray] = []  # buffers that partitions read from files were read into, free again
+        self.lent: np.ndarray | None = None  # the buffer ``buffer`` handed out last
         self.running: list[Any] = []
         self.batch: list[tuple[np.ndarray, int, int]] = []
         self.size = self.k = self.finished = 0
 
-    def room(self, need: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """This thread's scratch: the children, their partitions, the children ordered by partition (kept
-        for the run with the merge tables: fresh pages cost the system more than the rows' writes)."""
+    def room(self, need: int) -> tuple[np.ndarray, np.ndarray]:
+        """This thread's scratch: the children and their partitions (kept for the run with the merge tables,
+        as the children ordered by partition that go to the files are: fresh pages cost the system more than
+        the rows' writes)."""
         tables, width = self.engine.tables, self.engine.width
         need = max(need, self.step * self.engine.spec.choices)  # a layer's last, short task keeps them too
         grow = not self.plan.spill
-        children, part, ordered = (tables.scratch(kind, need, 1 if kind == "part" else width, grow) for kind in SCRATCH)
-        return children, part[:, 0].view(np.int64), ordered
+        children, part = (tables.scratch(kind, need, 1 if kind == "part" else width, grow) for kind in SCRATCH[:2])
+        return children, part[:, 0].view(np.int64)
 
     def expand(self, task: tuple[int, list[tuple[np.ndarray, int, int]]]) -> None:
         from gridsat.solvers.frontier_engine import kernels
 
         spec, k, pieces = self.engine.spec, *task
-        children, part, ordered = self.room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
+        children, part = self.room(sum(hi - lo for _, lo, hi in pieces) * spec.choices)
         m = 0
         for parents, lo, hi in pieces:
             m += self.kernel(self.engine.data, self.layer, parents, lo, hi, spec.words, spec.choices, self.moduli,
                              spec.scratch, self.pmask, children[m:], part[m:], self.acc, k, self.engine.lanes.shift)
         starts = np.empty(self.plan.parts + 1, np.int64)
+        kernels.count_parts(part, m, starts)
+        spans = spans_of(starts)
+        held = self.bins.room(spans, children.shape[1])
+        if held is not None:  # each partition's piece made, and the children copied straight into it
+            made = [(p, np.empty((b - a, children.shape[1]), np.uint64)) for p, a, b in spans]
+            addresses = np.zeros(self.plan.parts, np.uint64)
+            addresses[[p for p, _ in made]] = [piece.__array_interface__["data"][0] for _, piece in made]
+            kernels.scatter_into(children, part, m, addresses)
+            self.bins.hold(made, held)
+            return
+        ordered = self.engine.tables.scratch("ordered", children.shape[0], children.shape[1], not self.plan.spill)
         kernels.scatter(children, part, m, ordered, starts)
-        self.bins.add(ordered, starts)
+        self.bins.write(ordered, spans)
 
     def submit(self) -> None:
         self.running.append(self.engine.pool.submit(self.expand, (self.k, self.batch)))
@@ -614,12 +634,24 @@ class Expansion:
             self.running.pop(0).result()
             self.finished += 1
         while self.held and self.held[0][1] is not None and self.held[0][1] < self.finished:
-            self.engine.meter.sub(self.held.pop(0)[0].nbytes)
+            rows, _, lent = self.held.pop(0)
+            self.engine.meter.sub(rows.nbytes)
+            if lent is not None and len(self.spare) <= self.engine.threads + 1:
+                self.spare.append(lent)
+
+    def buffer(self, rows: int) -> np.ndarray:
+        """Room for a partition of ``rows`` parents read from its file: a buffer an earlier one was read into and
+        no task reads now, or a new one with a quarter more (fresh pages a partition, faulted in and zeroed,
+        cost the system more than the read). At most a buffer a partition held, as the plan allows."""
+        fits = [i for i, spare in enumerate(self.spare) if rows <= spare.shape[0] <= 4 * max(rows, 1)]
+        self.lent = self.spare.pop(fits[0]) if fits else np.empty((rows + (rows >> 2), self.engine.width), np.uint64)
+        return self.lent[:rows]
 
     def take(self, q: int) -> None:
         """Partition ``q``'s parents cut into tasks; the last partition's remainder submitted too."""
-        parents = self.shelf.take(q)
-        self.held.append([parents, None])
+        self.lent = None
+        parents = self.shelf.take(q, self.buffer)
+        self.held.append([parents, None, self.lent])
         for lo in range(0, parents.shape[0], self.step):
             self.batch.append((parents, lo, min(parents.shape[0], lo + self.step)))
             self.size += self.batch[-1][2] - lo
@@ -672,13 +704,19 @@ def merge_layer(engine: Engine, bins: Bins, shelf: Shelf) -> Shelf:
 
     def merge(p: int) -> None:
         children = bins.take(p, lambda rows: engine.tables.gather(rows, engine.width))
-        table = engine.tables.get(children.shape[0], engine.width)
-        states, totals[p] = kernels.merge(children, words, moduli, table, engine.lanes.shift)
-        meter.sub(children.nbytes)
+        table = engine.tables.get(sum(piece.shape[0] for piece in children), engine.width)
+        n, bits = kernels.insert_pieces(children, words, moduli, table, engine.lanes.shift)
+        meter.sub(sum(piece.nbytes for piece in children))
         del children
-        shelf.put(p, states)
+        kept = shelf.keeps(n * engine.width * 8)
+        states = np.empty((n, engine.width), np.uint64) if kept else engine.tables.states(n, engine.width)
+        totals[p] = kernels.collect(table, bits, states, words, engine.lanes.shift)
+        shelf.put(p, states, kept)
 
-    list(engine.pool.map(merge, range(shelf.parts)))
+    try:
+        list(engine.pool.map(merge, range(shelf.parts)))
+    finally:
+        engine.tables.release(("states",))
     engine.lanes.total = sum(totals)
     return shelf
 

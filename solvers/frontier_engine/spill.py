@@ -188,9 +188,15 @@ class Shelf:
         """Bytes the partitions held in memory take."""
         return sum(item.nbytes for item in self.items if isinstance(item, np.ndarray))
 
-    def put(self, p: int, rows: np.ndarray) -> None:
+    def keeps(self, nbytes: int) -> bool:
+        """Whether a partition of ``nbytes`` would stay in memory (else ``put`` writes it to its file)."""
+        return self.folder is None or self.meter.holds(nbytes, self.keep)
+
+    def put(self, p: int, rows: np.ndarray, kept: bool | None = None) -> None:
+        """Partition ``p``'s rows, kept in memory or written to a file (``kept``: as ``keeps`` answered for
+        them; a row buffer the caller reuses must be written: ``kept`` False)."""
         self.sizes[p] = rows.shape[0]
-        if self.folder is None or self.meter.holds(rows.nbytes, self.keep):
+        if kept if kept is not None else self.keeps(rows.nbytes):
             self.items[p] = rows
             self.meter.add(rows.nbytes)
             return
@@ -205,13 +211,20 @@ class Shelf:
         again in the meter, as the taker lets go of it) or the file read and left in place."""
         self.held = True
 
-    def take(self, p: int) -> np.ndarray:
-        """Partition ``p``'s rows, handed over: the shelf lets go of them (and of their file) unless held."""
+    def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
+        """Partition ``p``'s rows, handed over: the shelf lets go of them (and of their file) unless held. A file
+        is read into ``into(rows)`` when given (a buffer the taker reuses), else into a new array."""
         item = self.items[p]
         if not self.held:
             self.items[p] = None
         if isinstance(item, Path):
-            rows = np.fromfile(item, dtype=np.uint64).reshape(-1, self.width)
+            if into is None:
+                rows = np.fromfile(item, dtype=np.uint64).reshape(-1, self.width)
+            else:
+                rows = into(self.sizes[p])
+                with open(item, "rb") as f:
+                    if f.readinto(memoryview(rows).cast("B")) != rows.nbytes:
+                        raise OSError(f"the spill file {item} is shorter than was written")
             assert self.folder is not None
             if not self.held:
                 self.folder.free(item, rows.nbytes)
@@ -238,6 +251,13 @@ class Shelf:
                 self.meter.sub(self.take(p).nbytes)
 
 
+def spans_of(starts: np.ndarray) -> list[tuple[int, int, int]]:
+    """(partition, start, end) of each partition that has rows, from where each starts (``starts[p]``) and
+    the end (``starts[-1]``)."""
+    bounds = starts.tolist()
+    return [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
+
+
 class Bins:
     """The children of one layer gathered by partition: pieces of rows in memory, or appended to a file each
     (with a folder, pieces still stay in memory while the meter, with them, stays within ``keep`` bytes)."""
@@ -257,28 +277,31 @@ class Bins:
             self.paths = [folder.file(f"bin{p}") for p in range(parts)]
             self.files = [open(path, "wb") for path in self.paths]  # noqa: SIM115 (closed in close())
 
-    def add(self, ordered: np.ndarray, starts: np.ndarray) -> None:
-        """Rows ordered by partition, partition p's at ``starts[p]:starts[p + 1]`` (a scratch array: each
-        partition's rows are copied, or written, before it is reused)."""
-        bounds = starts.tolist()
-        spans = [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
-        nbytes = (bounds[-1] - bounds[0]) * ordered.shape[1] * 8
-        held = nbytes + len(spans) * PIECE_BYTES  # the rows, and what each piece costs beyond them
-        if self.folder is None or self.meter.holds(held, self.keep):
-            pieces = [(p, ordered[a:b].copy()) for p, a, b in spans]
-            self.meter.add(held)
-            with self.lock:
-                for p, piece in pieces:
-                    self.pieces[p].append(piece)
-                    self.rows[p] += piece.shape[0]
-            return
+    def room(self, spans: list[tuple[int, int, int]], width: int) -> int | None:
+        """The bytes pieces of the rows ``spans`` name (partition, start, end) would hold in memory, or None
+        when they go to the files instead (``write``)."""
+        held = sum(b - a for _, a, b in spans) * width * 8 + len(spans) * PIECE_BYTES  # and each piece's cost
+        return held if self.folder is None or self.meter.holds(held, self.keep) else None
+
+    def hold(self, pieces: list[tuple[int, np.ndarray]], held: int) -> None:
+        """Pieces of children in memory, each under its partition (``held``: their bytes, as ``room`` said)."""
+        self.meter.add(held)
+        with self.lock:
+            for p, piece in pieces:
+                self.pieces[p].append(piece)
+                self.rows[p] += piece.shape[0]
+
+    def write(self, ordered: np.ndarray, spans: list[tuple[int, int, int]]) -> None:
+        """Rows ordered by partition appended to the partitions' files, partition p's at ``ordered[a:b]`` for
+        each (p, a, b) in ``spans`` (a scratch array: written before it is reused)."""
+        assert self.folder is not None
         for p, a, b in spans:
             self.files[p].write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
         with self.lock:
             for p, a, b in spans:
                 self.rows[p] += b - a
                 self.filed[p] += b - a
-        self.folder.grew(nbytes)
+        self.folder.grew(sum(b - a for _, a, b in spans) * ordered.shape[1] * 8)
 
     def seal(self) -> None:
         """Every file flushed and closed: the children are all written."""
@@ -286,34 +309,25 @@ class Bins:
             if f is not None:
                 f.close()
 
-    def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
-        """Partition ``p``'s children, handed over (the pieces or the file let go of). ``into(rows)``: an
-        array of ``rows`` rows that several pieces, or the file, are gathered into (a buffer kept for the
-        run: no fresh pages); without it, a new array."""
+    def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> list[np.ndarray]:
+        """Partition ``p``'s children, handed over (the pieces or the file let go of): the pieces held in memory
+        as they are (a merge inserts each on its own: no copy gathers them), then the file's rows read into
+        ``into(rows)`` (a buffer kept for the run: no fresh pages; without it, a new array). The meter counts
+        every row handed over as held, until the taker lets go of them."""
         with self.lock:
             pieces, self.pieces[p] = self.pieces[p], []
         self.meter.sub(len(pieces) * PIECE_BYTES)  # the pieces' rows are counted on: they are the children
         filed = self.filed[p] if self.folder is not None else 0
-        if filed == 0 and len(pieces) == 1:
-            return pieces[0]
-        total = filed + sum(piece.shape[0] for piece in pieces)
-        if total == 0:
-            return np.zeros((0, self.width), np.uint64)
-        rows = into(total) if into is not None else np.empty((total, self.width), np.uint64)
-        self.meter.add(rows.nbytes)  # the pieces (or the file's rows) and their copy, both held for a moment
-        at = total - filed
-        if pieces:
-            np.concatenate(pieces, out=rows[:at])
         if filed:
             assert self.folder is not None
+            rows = into(filed) if into is not None else np.empty((filed, self.width), np.uint64)
             with open(self.paths[p], "rb") as f:
-                if f.readinto(memoryview(rows[at:]).cast("B")) != filed * self.width * 8:
+                if f.readinto(memoryview(rows).cast("B")) != filed * self.width * 8:
                     raise OSError(f"the spill file {self.paths[p]} is shorter than was written")
             self.folder.free(self.paths[p], filed * self.width * 8)
-        self.meter.sub(rows.nbytes)
-        if filed:
-            self.meter.add(filed * self.width * 8)  # the file's rows are children in memory now
-        return rows
+            self.meter.add(rows.nbytes)  # the file's rows are children in memory now
+            pieces.append(rows)
+        return pieces
 
     def close(self) -> None:
         """Let go of everything (an interrupted layer): pieces dropped, files closed and removed."""
