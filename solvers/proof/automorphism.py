@@ -30,7 +30,7 @@ def automorphic(full: CnfFormulation, group: Group) -> bool:
 
     index = dict(zip(full.keys, full.projection, strict=True))
     top = max(full.cnf.nv, full.pool.top, max((abs(lit) for c in full.cnf.clauses for lit in c), default=0))
-    table = Table(full.cnf.clauses)
+    table = ClauseTable(full.cnf.clauses)
     free: list[int] | None = None
     for element in group.elements:
         image = np.arange(top + 1, dtype=np.int64)
@@ -49,7 +49,7 @@ def automorphic(full: CnfFormulation, group: Group) -> bool:
     return True
 
 
-class Table:
+class ClauseTable:
     """A clause set as arrays, one per clause length (each clause's literals sorted, the rows sorted), to
     compare with its image under a signed map of the variables."""
 
