@@ -24,7 +24,14 @@ targets solve in milliseconds, so their ratios measure a certified run's fixed c
 (``--large``: plain solves of 0.03 s to 8 s, up to 19,724 solutions) measure its cost per solution and
 proof step.
 
-Latest, on two quiet cores (2026-11-29, after the collector was kept off a certified run's own objects,
+Latest, on two quiet cores (2026-11-29, after the orbits were expanded on arrays and, where the group acts
+by automorphisms, only each orbit's first member was checked to be a model; ``--large --repeat 1 --backend
+sat`` run on this code, on 7365a8c, and on this code again, one after the other): prime-grid 4x4 4.4x and
+4.4x (CPU 4.6x, 4.6x; 7365a8c: 5.6x, CPU 5.8x), its check 0.16 and 0.13 s (0.31 s); 3x4 3.9x, 3.8x (5.2x);
+knights-tour 6x6 closed 1.9x, 1.8x (1.8x): the tours still within 2x, prime-grid not (docs/howto/certify.md,
+the cost: its orbits refutation alone is 0.39 s of a run's 0.9 s).
+
+Before that, on two quiet cores (2026-11-29, after the collector was kept off a certified run's own objects,
 solvers.proof.heap; ``--large --repeat 1 --backend sat`` run on this code, on cb3ecb4, and on this code
 again, one after the other): certified/plain knights-tour 6x6 closed 1.6x and 1.8x (CPU 1.7x, 2.1x;
 cb3ecb4: 2.1x, CPU 2.2x), its check 1.5 and 1.6 s; prime-grid 3x4 4.8x, 4.7x (cb3ecb4 4.6x), 4x4 5.6x,
