@@ -274,7 +274,7 @@ Where sat's short runs came from (one run, its ledger's tree): of 1,779 runs, 1,
 14 ms on average) were sub-parts of the 103 parts split again past their budget while every worker was busy,
 about 12 each (``RESPLIT_PARTS`` 8, up to twice as many taken); those parts had run 0.05 to 0.14 s (past 0.2 s
 by the loaded clock), and their sub-parts summed to 0.1 to 0.3 s: most of such a part is counted before it is
-split, and every sub-part starts afresh. Now ``RESPLIT_PARTS`` is 4 (an idle worker's part still into 8). Side
+split, and every sub-part starts afresh. ``RESPLIT_PARTS`` 4 was tried (an idle worker's part still into 8). Side
 by side, alternated (sat --jobs 2, load 2.8 to 5.3): at 8, parts 47.6 s and 44.7 s of processor time, 1,774
 and 1,777 final parts, replay 80.9x and 62.5x on 100 workers, largest 0.8% and 1.5%; at 4, 41.7 s, 38.5 s and
 40.7 s, 995, 923 and 1,014 parts, 74.2x, 71.0x and 63.1x, 1.1%, 1.05% and 1.5%. At 2 (one run): 36.8 s, 671
@@ -293,6 +293,18 @@ parent 4.81 s: 1.20x the work, 1.60x on free cores, 1,065 final parts (median 0.
 74.2x. The line "on N cores end at best" now says how far a quiet machine's wall ratio can go. Left: sat's
 1.9x needs its parts' work within about 5% of --jobs 1's (now 1.2x): a part's start (a fresh solver each) is
 the cost, not the policy.
+
+Then on two quiet cores (2026-11-29, ``--cases prime``, twice): cpsat --jobs 1 53.34 s and 60.48 s, --jobs 2
+35.15 s and 33.30 s: 1.52x and 1.82x (work 0.99x and 0.81x; --jobs 1 kept 1.27 and 1.29 cores busy), forecast
+61.6x and 61.8x, largest part 0.8%. sat 32.09 s and 32.30 s, --jobs 2 17.95 s and 17.99 s: 1.79x and 1.80x
+(target 1.9x; work 1.02x and 1.00x, the parts' 29.5 s and 29.2 s now within 1.00x of --jobs 1's past its probe:
+the loaded figures above overstated them), but the forecast 48.0x and 41.5x (largest 1.4% and 1.2%). Quiet,
+sat --jobs 2 alone, one after the other: ``RESPLIT_PARTS`` 4 gave 21.91 s and 17.70 s, 60.2x and 49.9x; 8 gave
+17.85 s and 18.16 s, 51.8x and 55.8x; 6 gave 17.97 s and 18.88 s, 55.4x and 48.0x. The part time was the same
+(28.8 to 29.5 s, but 36.8 s in the 21.91 s run), so ``RESPLIT_PARTS`` is 8 again: only it kept the forecast
+above 50x every time. What is left of sat's 1.9x is not work but the clock: 33.2 s of processor time on two
+cores end at best in 16.6 s (1.95x), and the runs took 18.0 s, the workers idle 16 to 20% of it (not yet
+traced: the parent's hand-out of each part and its messages are the first places to look).
 """
 
 from __future__ import annotations

@@ -117,12 +117,13 @@ REFINE_MAX = 64  # ... into at most this many sub-parts
 PILOT = 4  # ... and one handed out before any part has finished, into this many: the estimate comes early
 RESPLIT_AGE = 0.5  # seconds a part must have run before it may be split again for an idle worker
 RESPLIT_PER_WORKER = 4  # a part split again for an idle worker: about this many sub-parts per worker (at least 8)
-# A part split again for running past its budget, while every worker is busy: into this many. Most such parts are
-# near their end (the models they counted are left out of every sub-part), and each sub-part starts afresh: at 8,
-# prime-grid 5x5 sat's 103 parts split so (loaded machine) became 1,217 runs of 14 ms on average, 17.4 s of its 39.9 s
-# of part time, where a sat part's start-up is about 6 to 10 ms; at 4, the run's parts took 13% less processor time
-# (benchmarks/compare/parallel). An idle worker's part, the tail's, is still split finer (RESPLIT_PER_WORKER).
-RESPLIT_PARTS = 4
+# A part split again for running past its budget, while every worker is busy: into this many. Fewer sub-parts mean
+# fewer start-ups (a sat part's is about 6 to 10 ms) but a coarser tail for many workers. On two quiet cores,
+# prime-grid 5x5 max=25 sat --jobs 2, one after the other (2026-11-29): at 4, 17.95, 17.99, 17.70 and 21.91 s, the
+# 100-worker forecast 48.0x, 41.5x, 49.9x and 60.2x; at 8, 17.85 and 18.16 s, 51.8x and 55.8x; at 6, 17.97 and
+# 18.88 s, 55.4x and 48.0x: the part time was the same (28.8 to 29.5 s, but the 21.9 s run's 36.8), and only 8 kept
+# the forecast above 50x in every run. (A loaded machine had shown 13% less part time at 4.)
+RESPLIT_PARTS = 8
 OUTLIER = 2.0  # a running part past this many part durations is split again (every worker busy)
 # Before the run's length is estimated, a part may run 1 / (GRAIN x workers) of the work done so
 # far: about the share a part has in a first split into GRAIN parts per worker.
