@@ -798,7 +798,7 @@ from gridsat.api import load
 from gridsat.solvers.backend import COUNT, Request
 from gridsat.solvers.gate import Job, bind
 from gridsat.solvers.run import consume
-chosen, parsed = load("prime-grid", "4x4", {"max": 17})
+chosen, parsed = load("prime-grid", "4x5", {"max": 21})
 outcome = consume(parallel.SplitRun(chosen, parsed, bind("cpsat", chosen, Job(COUNT, Request(),
                                                                               split=parallel.Split(jobs=2)))))
 print(json.dumps({"count": outcome.count, "complete": outcome.complete, "parts": outcome.parts,
@@ -810,8 +810,9 @@ print(json.dumps({"count": outcome.count, "complete": outcome.complete, "parts":
 def test_a_kept_probe_forks_its_workers_held_before_its_solver_thread_starts(plant: bool) -> None:
     # A cpsat probe searches in a thread of its own: workers started beside it were spawned, each loading Python,
     # gridsat and OR-Tools afresh (about 0.9 s of processor time) while the probe searched. Forked held at the start,
-    # while the process runs one thread, they are released when due, and the count is exact.
-    golden = next(e["count"] for e in counts("prime_grid") if (e["grid"], e.get("max")) == ("4x4", 17))
+    # while the process runs one thread, they are released when due, and the count is exact. A count of seconds
+    # (prime-grid 4x4, under a second, was finished by the probe alone while spawned workers loaded, on a busy machine).
+    golden = next(e["count"] for e in counts("prime_grid") if (e["grid"], e.get("max")) == ("4x5", 21))
     done = subprocess.run([sys.executable, "-c", HELD_WORKERS, "plant" if plant else "fixed"], capture_output=True,
                           text=True, timeout=patience(60), cwd=ROOT)
     assert done.returncode == 0, done.stderr
