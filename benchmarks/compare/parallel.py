@@ -302,7 +302,9 @@ the loaded figures above overstated them), but the forecast 48.0x and 41.5x (lar
 sat --jobs 2 alone, one after the other: ``RESPLIT_PARTS`` 4 gave 21.91 s and 17.70 s, 60.2x and 49.9x; 8 gave
 17.85 s and 18.16 s, 51.8x and 55.8x; 6 gave 17.97 s and 18.88 s, 55.4x and 48.0x. The part time was the same
 (28.8 to 29.5 s, but 36.8 s in the 21.91 s run), so ``RESPLIT_PARTS`` is 8 again: only it kept the forecast
-above 50x every time. What is left of sat's 1.9x is not work but the clock: 33.2 s of processor time on two
+above 50x every time. With it, a third quiet ``--cases prime``: cpsat 54.81 s to 31.34 s, 1.75x (work 0.85x,
+at best 1.82x), forecast 55.9x, largest 0.9%; sat 31.14 s to 17.87 s, 1.74x (work 1.04x, at best 1.88x),
+forecast 51.8x, largest 1.2%. What is left of sat's 1.9x is not work but the clock: 33.2 s of processor time on two
 cores end at best in 16.6 s (1.95x), and the runs took 18.0 s, the workers idle 16 to 20% of it (not yet
 traced: the parent's hand-out of each part and its messages are the first places to look).
 """
