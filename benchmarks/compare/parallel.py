@@ -305,8 +305,11 @@ sat --jobs 2 alone, one after the other: ``RESPLIT_PARTS`` 4 gave 21.91 s and 17
 above 50x every time. With it, a third quiet ``--cases prime``: cpsat 54.81 s to 31.34 s, 1.75x (work 0.85x,
 at best 1.82x), forecast 55.9x, largest 0.9%; sat 31.14 s to 17.87 s, 1.74x (work 1.04x, at best 1.88x),
 forecast 51.8x, largest 1.2%. What is left of sat's 1.9x is not work but the clock: 33.2 s of processor time on two
-cores end at best in 16.6 s (1.95x), and the runs took 18.0 s, the workers idle 16 to 20% of it (not yet
-traced: the parent's hand-out of each part and its messages are the first places to look).
+cores end at best in 16.6 s (1.95x), and the runs took 18.0 s, the workers idle 16 to 20% of it: that share is
+of the whole run, and the workers are busy from the probe's end on, so it is mostly the probe's 3.2 s, in which
+the second core counts 1 to 2 s of parts beside it. One part queued ahead beside the probe (quiet, one run) raised
+that to 3.2 s but took 18.71 s, with the forecast at 46.1x and the largest part 2.0%: parts beside the probe run
+whole, and the probe's models in them are counted twice; not taken.
 """
 
 from __future__ import annotations
