@@ -8,8 +8,9 @@ where the identity fails. Such a sigma with sigma(F) = F (each clause compared a
 takes every model of F to a model of F, with the propagation of unit clauses commuting: so an orbit member
 sigma(l) of a checked assignment l is a model, and its short blocking clause is exact, without being
 checked itself (``certificate.members_failure``: prime-grid 4x4 checks its 1,236 leaders instead of all
-9,888 members). The check is on arrays, one per clause length: milliseconds for prime-grid 4x4's 5,320
-clauses and eight elements.
+9,888 members). ``element_maps`` reads each element on the variables, for this check and for the
+orbits' expansion (``orbits.member_rows``). The check is on arrays, one per clause length: milliseconds for
+prime-grid 4x4's 5,320 clauses and eight elements.
 """
 from __future__ import annotations
 
@@ -28,25 +29,38 @@ def automorphic(full: CnfFormulation, group: Group) -> bool:
     """Whether every element of ``group`` maps ``full``'s clause set onto itself (see the module)."""
     import numpy as np
 
-    index = dict(zip(full.keys, full.projection, strict=True))
     top = max(full.cnf.nv, full.pool.top, max((abs(lit) for c in full.cnf.clauses for lit in c), default=0))
+    projection = np.asarray(full.projection, np.int64)
     table = ClauseTable(full.cnf.clauses)
     free: list[int] | None = None
-    for element in group.elements:
-        image = np.arange(top + 1, dtype=np.int64)
-        for key, v in index.items():
-            sent = index.get(element.key(key))
-            if sent is None:
-                return False
-            image[v] = sent
-        if len(set(image[full.projection].tolist())) != len(full.projection):
+    for sent, _ in element_maps(group, full, full):
+        moved = sent[projection]
+        if (moved < 0).any() or len(np.unique(moved)) != len(moved):  # a key sent off the projection, or two to one
             return False
+        image = np.arange(top + 1, dtype=np.int64)
+        image[projection] = moved
         if table.maps_onto_itself(image):
             continue
         free = table.free_variables(set(full.projection)) if free is None else free
         if len(free) > MOST_FREE or not table.sign_free(image, free) or not table.maps_onto_itself(image):
             return False
     return True
+
+
+def element_maps(group: Group, f: CnfFormulation, full: CnfFormulation) -> list[tuple[np.ndarray, str]]:
+    """Per element, indexed by each projection variable of ``f``: the variable ``full`` has for the image of
+    its key (-1 where ``full`` has none; 0 at 0, where an orbit's rows end), and the element's name."""
+    import numpy as np
+
+    index = dict(zip(full.keys, full.projection, strict=True))
+    maps = []
+    for element in group.elements:
+        sent = np.full(max(f.projection, default=0) + 1, -1, np.int64)
+        sent[0] = 0
+        for key, v in zip(f.keys, f.projection, strict=True):
+            sent[v] = index.get(element.key(key), -1)
+        maps.append((sent, element.name))
+    return maps
 
 
 class ClauseTable:

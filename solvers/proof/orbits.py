@@ -37,6 +37,7 @@ from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Group
+from gridsat.solvers.proof.automorphism import automorphic, element_maps
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,8 +62,6 @@ class Unbroken:
         """Whether every element maps the formula without the breaking onto itself
         (``solvers.proof.automorphism``): then a member's checks follow from its orbit's first member's."""
         if self.automorphic is None:
-            from gridsat.solvers.proof.automorphism import automorphic
-
             self.automorphic = automorphic(self.formulation, self.group)
         return self.automorphic
 
@@ -139,22 +138,6 @@ def member_rows(unbroken: Unbroken, f: CnfFormulation, leaders: list[list[int]])
     for g in range(1, which.shape[1]):
         first[:, g] = (which[:, g, None] != which[:, :g]).all(axis=1)
     return flat[first.reshape(-1)], first.sum(axis=1)
-
-
-def element_maps(group: Group, f: CnfFormulation, full: CnfFormulation) -> list[tuple[np.ndarray, str]]:
-    """Per element, indexed by each projection variable of ``f``: the variable ``full`` has for the image of
-    its key (-1 where ``full`` has none; 0 at 0, where an orbit's rows end), and the element's name."""
-    import numpy as np
-
-    index = dict(zip(full.keys, full.projection, strict=True))
-    maps = []
-    for element in group.elements:
-        sent = np.full(max(f.projection, default=0) + 1, -1, np.int64)
-        sent[0] = 0
-        for key, v in zip(f.keys, f.projection, strict=True):
-            sent[v] = index.get(element.key(key), -1)
-        maps.append((sent, element.name))
-    return maps
 
 
 def member_clauses(full: CnfFormulation, rows: np.ndarray) -> list[list[int]]:
