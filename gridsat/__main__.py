@@ -11,11 +11,13 @@ def main() -> int:
     with sigterm_as_interrupt():
         try:
             from gridsat.cli import main as gridsat
+
+            # The command catches a Ctrl-C while it runs; this one is for start-up (imports, and the
+            # parser, which loads the benchmark commands' modules as it is built).
+            status = gridsat()
         except KeyboardInterrupt:
             status = 130
             print("gridsat: interrupted", file=sys.stderr)
-        else:
-            status = gridsat()
     ignore_repeats_while_exiting()  # after the block, which puts the default handler back
     return status
 

@@ -400,3 +400,15 @@ def test_the_command_line_starts_without_loading_the_api_so_a_ctrl_c_while_it_lo
              "print(sorted(m for m in sys.modules if m.startswith(('gridsat.', 'ortools', 'pysat', 'numpy'))))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "['gridsat.__main__', 'gridsat.signals']", done.stdout
+
+
+def test_a_ctrl_c_while_the_parser_is_built_is_caught_too() -> None:
+    """Building the parser loads the benchmark commands' modules (a few tenths of a second): a Ctrl-C then
+    printed a traceback and died by SIGINT (seen with a Ctrl-C 0.4 to 0.7 s after start)."""
+    planted = ("import sys, gridsat.cli, gridsat.__main__\n"
+               "def interrupted():\n    raise KeyboardInterrupt\n"
+               "gridsat.cli.build_parser = interrupted\n"
+               "sys.exit(gridsat.__main__.main())\n")
+    done = subprocess.run([sys.executable, "-c", planted, "count", "tatami", "3x4"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=patience(20))
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "gridsat: interrupted\n")
