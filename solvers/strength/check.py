@@ -110,14 +110,18 @@ def check(constraint: Constraint, k: int) -> Finding:
     primary = constraint.primary
     guard = 1 + max([*primary, *(abs(lit) for clause in constraint.clauses for lit in clause)], default=0)
     tried, pc, stop = 0, None, 0
+    refuted = Refuted(primary)
     with Solver(name=SOLVER, bootstrap_with=guarded(constraint.clauses, guard)) as propagator, \
             Implied(constraint) as implied:
         for assumption in assignments(primary, k):
             if pc is not None and tried >= stop:
                 return Finding(pc, tried, k >= len(primary), None, False)
             tried += 1
+            if refuted.inherits(assumption):
+                continue  # a conflict without a call: see ``Refuted``
             consistent, derived = propagator.propagate(assumptions=[guard, *assumption])
             if not consistent:
+                refuted.add(assumption)
                 continue  # propagation is sound: a conflict it finds is real
             missed = implied.shortfall(assumption, set(derived), only_conflict=pc is not None)
             if missed is None:
@@ -127,6 +131,38 @@ def check(constraint: Constraint, k: int) -> Finding:
             if missed == CONFLICT:
                 return Finding(pc, tried, k >= len(primary), Witness(constraint, assumption, missed))
     return Finding(pc, tried, k >= len(primary), None, True)
+
+
+class Refuted:
+    """The assignments unit propagation refutes, one size at a time, as bit sets (two bits a variable).
+
+    Propagation is monotone: an assignment that holds a refuted one is refuted too. ``assignments`` yields
+    the sizes in turn and every sub-assignment of each, so an assignment holds a refuted one exactly when
+    one of its subsets with one literal fewer is refuted (found so, or inherited in turn). Those are asked
+    of the size below, and propagation is not called: most of the assignments the atlas tries are such
+    conflicts (2.99 of its 3.78 million).
+    """
+
+    def __init__(self, primary: Sequence[int]) -> None:
+        self.bit = {lit: 1 << (2 * i + (lit < 0)) for i, v in enumerate(primary) for lit in (v, -v)}
+        self.size, self.below, self.here = 0, set[int](), set[int]()
+
+    def inherits(self, assumption: tuple[int, ...]) -> bool:
+        """Whether ``assumption`` holds a refuted assignment (then it is recorded as refuted itself)."""
+        if len(assumption) != self.size:
+            self.size, self.below, self.here = len(assumption), self.here, set()
+        if not self.below:
+            return False
+        bits = list(map(self.bit.__getitem__, assumption))  # map, not a generator: millions of calls
+        key = sum(bits)
+        if any(map(self.below.__contains__, map(key.__xor__, bits))):
+            self.here.add(key)
+            return True
+        return False
+
+    def add(self, assumption: tuple[int, ...]) -> None:
+        """Record that propagation refutes ``assumption`` (of the size last asked about)."""
+        self.here.add(sum(map(self.bit.__getitem__, assumption)))
 
 
 class Implied:
