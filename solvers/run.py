@@ -211,6 +211,12 @@ class Enumeration(Run):
                 self.search = bound.backend.prepare(puzzle, instance, dataclasses.replace(request, limit=limit))
         except (BuildExpired, KeyboardInterrupt) as cut_short:  # nothing found yet, and the answer says so
             self.stop.request(TIME_LIMIT if isinstance(cut_short, BuildExpired) else INTERRUPTED)
+        except ImportError as failed:
+            # A Ctrl-C while a compiled module initialises (OR-Tools' pybind11 ones, loaded here) comes
+            # out as "ImportError: initialization failed", the KeyboardInterrupt as its cause.
+            if not isinstance(failed.__cause__, KeyboardInterrupt):
+                raise
+            self.stop.request(INTERRUPTED)
         label = self.search.label if self.search else request.encoding or request.algorithm or "default"
         self.outcome = Outcome(puzzle.name, puzzle.describe(instance), bound.name, label,
                                size=self.search.size() if self.search else {}, board=reprs.Scene(puzzle, instance))
