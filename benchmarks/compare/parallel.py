@@ -329,7 +329,9 @@ its probe's processor time) started its workers and took 0.50 s against 0.44 s (
 5), so 0.5: there it started them in 3 runs of 8, 0.51 s against 0.50 s at 1.0; knights-tour 5x5 on sat (0.2 s)
 starts none at 0.3 or 0.5 (0.193 s and 0.192 s). ``compare.jobs --cases short --repeat 5`` at 0.3 (load 4 to 7):
 0.92x to 1.09x (knights-tour 5x5 sat 0.82 s and 0.89 s, alone both ways: its workers never started); before, at 1.0
-(load 8): 0.94x to 1.10x.
+(load 8): 0.94x to 1.10x; at 0.5, the final value (load 4 to 5): 0.95x to 1.21x, the 1.21x knights-tour 5x5 on sat
+(0.49 s and 0.59 s), whose workers start at neither value: six alternated pairs of it right after gave 1.03x to 1.11x
+(0.58-0.63 s against 0.62-0.69 s), the held forked workers' cost, as before this change. The lead's quiet run decides.
 """
 
 from __future__ import annotations
