@@ -29,7 +29,7 @@ from gridsat.solvers.cubes import Part, split_ordinals, split_prefix
 from gridsat.solvers.run import Progress, consume
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
-from gridsat.solvers.splitting.parallel import Split, SplitRun, conquer
+from gridsat.solvers.splitting.parallel import ProbeClock, Split, SplitRun, conquer
 from gridsat.solvers.splitting.pool import LocalPool, start_method
 from gridsat.solvers.stop import Stop
 
@@ -888,3 +888,17 @@ def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monk
     outcome = consume(run)
     assert run.beside.early and outcome.count == 50784 and outcome.complete and outcome.parts == 1
     assert outcome.details["split"]["alone"].endswith("before splitting could pay")
+
+
+@pytest.mark.parametrize("launch_at", [None, 0.0, split_policy.SPECULATE])
+def test_a_kept_probe_starts_its_workers_when_told_however_soon(launch_at: float | None) -> None:
+    # Issue 54: the second core idled through the probe until the workers started beside it. A kept probe starts them
+    # once it has searched ``launch_at`` seconds of processor time (``SPECULATE``), else WORKER_START before it may
+    # end; asked for 0 s they start at its first look (``launch_at or inf`` had taken 0 for "not told": 2.7 s later).
+    launched = []
+    clock = ProbeClock(None, lambda: None, 2, split_policy.first_parts(2, kept=True), True,
+                       lambda: launched.append(time.process_time()), launch_at=launch_at)
+    clock.launch_if_due()
+    assert len(launched) == (1 if launch_at == 0.0 else 0)  # SPECULATE's processor time has not passed yet
+    assert clock.launch_at == (split_policy.launch_seconds(2, clock.parts) if launch_at is None else launch_at)
+    assert split_policy.SPECULATE < split_policy.launch_seconds(2, clock.parts)  # ... and sooner than otherwise

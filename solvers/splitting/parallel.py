@@ -305,7 +305,8 @@ class ProbeClock:
         self.seconds, self.cost, self.workers, self.parts, self.keeps = seconds, cost, workers, parts, keeps
         self.least = least  # the kept probe's shortest length (split_policy.probe_seconds)
         self.launch = launch
-        self.launch_at = min(split_policy.launch_seconds(workers, parts, least), launch_at or float("inf"))
+        self.launch_at = min(split_policy.launch_seconds(workers, parts, least),
+                             float("inf") if launch_at is None else launch_at)
         self.started, self.used = time.monotonic(), time.process_time()
         # processor time never runs ahead of the clock in one searching thread
         self.look = self.started + (split_policy.PROBE if seconds is None else seconds)

@@ -150,8 +150,14 @@ LONGEST = SHORT
 # but one count parts of the first split while it searches on (solvers.splitting.parallel, ``Planning._speculate``):
 # the second core sat idle through the probe, which alone held prime-grid 5x5 on sat to about 1.8x on two cores.
 # A count that ends sooner starts none; one that ends within the probe throws their work away, and pays only
-# the workers' start and that split in the parent (about 0.05 s of a count of a second or more).
-SPECULATE = 1.0
+# the workers' start and that split in the parent (about 0.05 s of a count of a second or more). At 1.0 the second
+# core idled through the probe's first second. Side by side on a loaded machine (prime-grid 5x5 sat --jobs 2,
+# alternated), the parts beside the probe took 1.2 to 2.1 s of processor time at 1.0, 2.2 and 2.5 s at 0.5, 2.7 s at
+# 0.3 and 2.9 s at 0.05: each a second-core second the count no longer waits for at the end. Not lower, since a count
+# of under a second then starts them too and pays for them: knights-tour 5x5 on cpsat (about 0.5 s of the probe's
+# processor time, one CP-SAT thread beside the one that reads it) took 0.50 s against 0.44 s at 0.3 (median of 8,
+# loaded), and at 0.5 it started them in 3 runs of 8, at no cost the clock showed.
+SPECULATE = 0.5
 BESIDE_PARTS = 8  # ... each of those first-split parts split into this many first, one handed out at a time
 
 
