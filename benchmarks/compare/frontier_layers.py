@@ -121,7 +121,8 @@ class Profile:
         run = self.run
         parents = run.states[i] if i < len(run.states) else 0
         return [f"{i + 1}", f"{parents:,}", f"{run.memory[i] / MB:,.0f}", f"{self.rss[i] / MB:,.0f}",
-                f"{run.layer_seconds[i]:.2f}", f"{run.layer_cpu[i]:.2f}"]
+                f"{run.layer_seconds[i]:.2f}", f"{run.layer_cpu[i]:.2f}", f"{run.layer_system[i]:.2f}",
+                f"{run.layer_faults[i]:,}"]
 
 
 def profile(board: Board, layers: int | None, memory: int, packed: bool) -> Profile:
@@ -149,9 +150,10 @@ def report(name: str, prof: Profile) -> list[str]:
              f"(layer {run.peak_layer + 1}); engine peak {run.peak_memory / MB:,.0f} MB "
              f"({run.bytes_per_state:.1f} bytes a state), resident peak {max(prof.rss) / MB:,.0f} MB "
              f"(before the run {prof.baseline / MB:,.0f} MB); {sum(run.layer_cpu):.1f} processor s, "
-             f"{sum(run.layer_seconds):.1f} wall s; {run.spilled} layers spilled, "
+             f"{sum(run.layer_seconds):.1f} wall s ({sum(run.layer_system):.1f} system s, "
+             f"{sum(run.layer_faults):,} minor faults); {run.spilled} layers spilled, "
              f"disk peak {run.peak_disk / MB:,.0f} MB",
-             "layer | parents | engine MB | resident MB | wall s | processor s"]
+             "layer | parents | engine MB | resident MB | wall s | processor s | system s | minor faults"]
     lines += [" | ".join(prof.row(i)) for i in range(len(run.layer_seconds))]
     return lines
 

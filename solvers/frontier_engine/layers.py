@@ -13,6 +13,7 @@ see ``solvers.frontier_engine.kernels``).
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -26,7 +27,7 @@ import numpy as np
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for
 from gridsat.solvers.frontier_engine.spill import GB, PIECE_BYTES, Bins, Meter, Shelf, SpillFolder, spans_of
-from gridsat.solvers.host.machine import cores, default_memory, release_freed, steady_allocator
+from gridsat.solvers.host.machine import cores, default_memory, minor_faults, release_freed, steady_allocator
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
@@ -45,6 +46,9 @@ SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total
 # Parents of a layer from which expand runs with the step bound into it (some 10 ns a child less): its
 # compile (some 1.5 s, once a process) pays off over the large layers of a long count; small counts never pay it.
 BIND_FROM = 1 << 21
+# Tasks of a large layer queued beyond one a thread: a thread that finishes its task takes the next at once,
+# while the driver reads the next partition from its file (with none queued, it waited for the driver).
+AHEAD = 1
 SCRATCH = ("children", "part", "ordered")  # the kinds of a thread's expansion scratch (``Tables``)
 PACK_BITS = 24  # spare bits a spec's state leaves from which counts start packed in them
 
@@ -63,6 +67,8 @@ class EngineRun:
     memory: list[int] = field(default_factory=list)  # bytes held at each layer's peak
     layer_seconds: list[float] = field(default_factory=list)  # each layer's wall-clock seconds
     layer_cpu: list[float] = field(default_factory=list)  # and the process's processor seconds (every thread)
+    layer_system: list[float] = field(default_factory=list)  # of them, the system's (os.times)
+    layer_faults: list[int] = field(default_factory=list)  # and the process's minor page faults
     lanes: int = 1
     partitions: int = 1
     spilled: int = 0  # layers whose children went to disk
@@ -191,7 +197,7 @@ class Engine:
     data: np.ndarray
     meter: Meter = field(default_factory=Meter)
     tables: Tables = field(init=False)
-    clocks: tuple[float, float] = field(default_factory=lambda: (time.perf_counter(), time.process_time()))
+    clocks: tuple[float, float, float, int] = field(default_factory=lambda: layer_clocks())
 
     def __post_init__(self) -> None:
         self.tables = Tables(self.meter)
@@ -222,7 +228,7 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
             run.budget = default_memory() if memory is None else memory
             engine = Engine(spec, stop, pool, threads, run.budget, folder,
                             lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64),
-                            clocks=(started, time.process_time()))
+                            clocks=(started, *layer_clocks()[1:]))
             engine.meter.track(run.budget)
             try:
                 walk(engine, progress, checkpoint, started)
@@ -450,7 +456,6 @@ def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
     bins = Bins(plan.parts, engine.width, engine.meter, folder, plan.keep)
     try:
         acc = expand_layer(engine, layer, shelf, bins, plan)
-        bins.seal()
         if plan.spill:  # the merges' share of the budget, planned without the scratch
             engine.tables.release(SCRATCH)
         if engine.stop.expired():
@@ -502,10 +507,17 @@ def note_peak(engine: Engine) -> None:
     engine.run.memory.append(peak)
     engine.run.peak_memory = max(engine.run.peak_memory, peak)
     engine.run.packed += engine.lanes.shift > 0
-    clocks = time.perf_counter(), time.process_time()
+    clocks = layer_clocks()
     engine.run.layer_seconds.append(clocks[0] - engine.clocks[0])
     engine.run.layer_cpu.append(clocks[1] - engine.clocks[1])
+    engine.run.layer_system.append(clocks[2] - engine.clocks[2])
+    engine.run.layer_faults.append(clocks[3] - engine.clocks[3])
     engine.clocks = clocks
+
+
+def layer_clocks() -> tuple[float, float, float, int]:
+    """Wall seconds, the process's processor and system seconds, and its minor page faults, now."""
+    return time.perf_counter(), time.process_time(), os.times().system, minor_faults()
 
 
 class WholeLayer:
@@ -569,7 +581,7 @@ class Expansion:
 
     Partitions are taken in order and cut into tasks of about ``step`` parents (small partitions
     gathered into one, so that a task's children reach the bins in one piece a partition). A partition
-    is let go of once the tasks that read it are done; at most a task a thread waits beyond those running.
+    is let go of once the tasks that read it are done; ``AHEAD`` tasks wait beyond one a thread.
     """
 
     def __init__(self, engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Plan) -> None:
@@ -665,7 +677,7 @@ class Expansion:
         try:
             for q in range(self.shelf.parts):
                 self.take(q)
-                self.settle(self.engine.threads)
+                self.settle(self.engine.threads + AHEAD)
                 if self.engine.stop.expired():
                     break
             self.settle(0)
