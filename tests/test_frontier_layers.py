@@ -82,6 +82,28 @@ def test_a_spilled_layer_keeps_in_memory_what_the_budget_holds(monkeypatch, tmp_
     assert leftovers(tmp_path) == []
 
 
+def test_a_spill_file_is_made_for_a_partition_only_when_children_are_written_to_it(tmp_path):
+    """A layer on disk makes a partition's file on its first write (not one per partition before the layer),
+    and the merge that takes the partition reads back every row written to it, in order."""
+    import numpy as np
+
+    from gridsat.solvers.frontier_engine.spill import Bins, Meter, spans_of
+
+    folder = SpillFolder(tmp_path)
+    bins = Bins(8, 2, Meter(), folder, keep=0)
+    ordered = np.arange(20, dtype=np.uint64).reshape(10, 2)
+    starts = np.array([0, 0, 0, 4, 4, 4, 10, 10, 10], np.int64)  # partition 2: rows 0-3, partition 5: rows 4-9
+    assert spans_of(starts) == [(2, 0, 4), (5, 4, 10)]
+    bins.write(ordered, spans_of(starts))
+    bins.write(ordered[:3] + np.uint64(100), [(2, 0, 3)])
+    assert len(list(folder.path.iterdir())) == 2  # two partitions written: two files, not eight
+    (two,) = bins.take(2)
+    assert two.tolist() == ordered[:4].tolist() + (ordered[:3] + np.uint64(100)).tolist()
+    assert bins.take(0) == [] and bins.take(5)[0].tolist() == ordered[4:].tolist()
+    bins.close()
+    assert list(folder.path.iterdir()) == []
+
+
 def test_spill_files_go_when_a_count_is_interrupted(monkeypatch, tmp_path):
     small_partitions(monkeypatch)
     merge, calls = frontier_engine.insert_pieces, []

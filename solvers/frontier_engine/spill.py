@@ -254,7 +254,7 @@ class Shelf:
 def spans_of(starts: np.ndarray) -> list[tuple[int, int, int]]:
     """(partition, start, end) of each partition that has rows, from where each starts (``starts[p]``) and
     the end (``starts[-1]``)."""
-    full = np.flatnonzero(starts[1:] > starts[:-1])  # numpy: 16,384 partitions a task on the widest layers
+    full = np.flatnonzero(starts[1:] > starts[:-1])  # numpy: thousands of partitions a task on wide layers
     return list(zip(full.tolist(), starts[full].tolist(), starts[full + 1].tolist(), strict=True))
 
 
@@ -273,9 +273,9 @@ class Bins:
         self.rows = [0] * parts
         self.filed = [0] * parts  # rows of each partition in its file
         self.lock = threading.Lock()
-        # each partition's file, made by the first write to it (``file``): a layer on disk has thousands of
-        # partitions (16,384 on 8x8 closed tours' widest), whose files, made here one by one before any
-        # expansion, left both cores idle; and a partition whose children all stay in memory needs none
+        # each partition's file, made by the first write to it (``file``) in the thread that writes: a layer
+        # on disk has thousands of partitions (4,096 on 8x8 closed tours' widest), whose files, made here
+        # one by one before the expansion, left both cores idle; and a partition kept in memory needs none
         self.paths: list[Path | None] = [None] * parts
 
     def room(self, spans: list[tuple[int, int, int]], width: int) -> int | None:
@@ -334,7 +334,7 @@ class Bins:
         self.meter.sub(len(pieces) * PIECE_BYTES)  # the pieces' rows are counted on: they are the children
         filed = self.filed[p] if self.folder is not None else 0
         path, f = self.paths[p], self.files[p]
-        if f is not None:  # closed by the thread that merges it (16,384 closes one by one left a core idle)
+        if f is not None:  # closed by the thread that merges it, not one by one before the merges
             self.files[p] = None
             f.close()
         if filed and path is not None:
