@@ -104,6 +104,32 @@ def test_a_spill_file_is_made_for_a_partition_only_when_children_are_written_to_
     assert list(folder.path.iterdir()) == []
 
 
+def test_a_released_layer_removes_its_spill_files_unread(monkeypatch, tmp_path):
+    """Letting go of a layer held on disk (the last layer, or one a checkpoint held) removes its files
+    without reading them back, and the meter and the folder count nothing left."""
+    import numpy as np
+
+    from gridsat.solvers.frontier_engine.spill import Meter, Shelf
+
+    folder, meter = SpillFolder(tmp_path), Meter()
+    shelf = Shelf(3, 2, meter, folder, keep=0)  # nothing stays in memory: every partition to its file
+    shelf.put(0, np.ones((5, 2), np.uint64))
+    shelf.put(2, np.ones((3, 2), np.uint64))
+    shelf.hold()
+    assert shelf.take(2).tolist() == [[1, 1]] * 3  # held: the file read and left in place
+    meter.sub(3 * 2 * 8)
+    assert len(list(folder.path.iterdir())) == 2 and folder.held == 8 * 2 * 8
+
+    def unread(*args, **kwargs):
+        raise AssertionError("a released partition was read back")
+
+    monkeypatch.setattr(np, "fromfile", unread)
+    monkeypatch.setattr(Path, "open", unread)
+    shelf.release()
+    assert list(folder.path.iterdir()) == [] and folder.held == 0 and meter.now == 0
+    assert shelf.take(0).shape == (0, 2)
+
+
 def test_spill_files_go_when_a_count_is_interrupted(monkeypatch, tmp_path):
     small_partitions(monkeypatch)
     merge, calls = frontier_engine.insert_pieces, []

@@ -6,8 +6,9 @@
 Runs the count in this process (``run_spec``, both cores), stopped after ``--layers`` layers when given
 (the first k layers of a board are those of the whole count), while a thread samples the process's
 resident memory (``VmRSS``) every 20 ms. A row a layer: its parents, the engine's own bytes at its peak
-(``EngineRun.memory``), the most resident memory sampled during it, its wall seconds and the
-processor seconds of every thread (the machine is shared: compare processor seconds, not wall).
+(``EngineRun.memory``), the most resident memory sampled during it, its wall seconds, the
+processor seconds of every thread (the machine is shared: compare processor seconds, not wall), of
+them the system's, and the process's minor page faults.
 With ``--unpacked`` the same layers run again with the count in a column of its own (rows of
 ``words + 1`` words, as before counts were packed into the state's spare bits), and the ratios are
 printed from the one run.
@@ -62,6 +63,19 @@ seconds of the whole command, page faults, processor seconds of the layers: ``8x
 2000`` 58.7 + 3.6, 59.6 + 3.5 (60.8, 61.7 s) against 59.1 + 2.9, 57.9 + 3.5 (60.6, 60.1 s), engine peak
 1,462 MB against 1,366 MB. Some 2 to 4% of the processor time at most; the faults of spilled layers a
 quarter fewer.
+
+Then the spill files made by the thread that first writes to a partition and closed by the one that
+merges it (the driver made and closed them one by one, every thread waiting), a task queued beyond one a
+thread in the expansion, and a layer's system seconds and page faults in its row. ``8x8 --closed
+--layers 60 --memory 1000`` (7 layers spilled), the engine before (93847ae) and after run alternately on
+a heavily loaded machine (load average 9 to 12), user + system seconds of the whole command, processor
+seconds of the layers, the pool threads' idle seconds (wall less running and runnable, from their
+``schedstat``) and, of them, those while the files were made: before 65.1 + 15.9, 68.5 + 15.4 (79.4, 81.9 s;
+idle 22.4 and 15.5 s, 0.8 and 1.5 making files; 1.17 and 1.26 million faults), after 63.4 + 15.1, 58.2 +
+14.5 (76.7, 71.0 s; idle 19.4 and 16.4 s, none making files; 1.19 and 1.27 million faults); the same
+382,714,301 states, peak resident 1,003 and 1,004 MB against 1,004 and 992 MB. The last 8 layers (7 of
+them spilled) took 48,000 to 170,000 faults and 0.2 to 4.8 system seconds each, the layers before them
+1,300 to 29,000 and at most 0.14. More in docs/explanation/frontier.md ("Where a core sits idle").
 """
 
 from __future__ import annotations

@@ -244,11 +244,15 @@ class Shelf:
         return item if item is not None else np.zeros((0, self.width), np.uint64)
 
     def release(self) -> None:
-        """Every partition let go of (and its file removed), held or not."""
+        """Every partition let go of (and its file removed, unread), held or not."""
         self.held = False
-        for p in range(self.parts):
-            if self.items[p] is not None:
-                self.meter.sub(self.take(p).nbytes)
+        for p, item in enumerate(self.items):
+            self.items[p] = None
+            if isinstance(item, Path):
+                assert self.folder is not None
+                self.folder.free(item, self.sizes[p] * self.width * 8)
+            elif item is not None:
+                self.meter.sub(item.nbytes)
 
 
 def spans_of(starts: np.ndarray) -> list[tuple[int, int, int]]:
