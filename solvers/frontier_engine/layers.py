@@ -49,6 +49,7 @@ BIND_FROM = 1 << 21
 # Tasks of a large layer queued beyond one a thread: a thread that finishes its task takes the next at once,
 # while the driver reads the next partition from its file (with none queued, it waited for the driver).
 AHEAD = 1
+TAPER = 3  # a large layer's last tasks shrink to an eighth of ``step`` at least (``Expansion.want``)
 SCRATCH = ("children", "part", "ordered")  # the kinds of a thread's expansion scratch (``Tables``)
 PACK_BITS = 24  # spare bits a spec's state leaves from which counts start packed in them
 
@@ -579,8 +580,8 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
 class Expansion:
     """A large layer's parents expanded into ``bins``, a task at a time on the engine's threads.
 
-    Partitions are taken in order and cut into tasks of about ``step`` parents (small partitions
-    gathered into one, so that a task's children reach the bins in one piece a partition). A partition
+    Partitions are taken in order and cut into tasks of ``step`` parents (fewer at the layer's end; small
+    partitions gathered into one, so that a task's children reach the bins in one piece a partition). A partition
     is let go of once the tasks that read it are done; ``AHEAD`` tasks wait beyond one a thread.
     """
 
@@ -598,6 +599,13 @@ class Expansion:
         self.running: list[Any] = []
         self.batch: list[tuple[np.ndarray, int, int]] = []
         self.size = self.k = self.finished = 0
+        self.left = shelf.states  # parents not yet in a task or the batch
+
+    def want(self) -> int:
+        """Parents the task being gathered takes: ``step``, and fewer (down to an eighth) as the layer's end
+        nears, so that the threads finish together rather than one running the last long task alone."""
+        ending = (self.left + self.size) // (2 * self.engine.threads)
+        return max(MIN_SLICE, self.step >> TAPER, min(self.step, ending))
 
     def room(self, need: int) -> tuple[np.ndarray, np.ndarray]:
         """This thread's scratch: the children and their partitions (kept for the run with the merge tables,
@@ -664,10 +672,13 @@ class Expansion:
         self.lent = None
         parents = self.shelf.take(q, self.buffer)
         self.held.append([parents, None, self.lent])
-        for lo in range(0, parents.shape[0], self.step):
-            self.batch.append((parents, lo, min(parents.shape[0], lo + self.step)))
-            self.size += self.batch[-1][2] - lo
-            if self.size >= self.step:
+        lo, n = 0, parents.shape[0]
+        while lo < n:
+            hi = min(n, lo + max(0, self.want() - self.size))
+            if hi > lo:
+                self.batch.append((parents, lo, hi))
+                self.size, self.left, lo = self.size + hi - lo, self.left - (hi - lo), hi
+            if self.size >= self.want():
                 self.submit()
         if self.batch and q == self.shelf.parts - 1:
             self.submit()
