@@ -75,7 +75,13 @@ idle 22.4 and 15.5 s, 0.8 and 1.5 making files; 1.17 and 1.26 million faults), a
 14.5 (76.7, 71.0 s; idle 19.4 and 16.4 s, none making files; 1.19 and 1.27 million faults); the same
 382,714,301 states, peak resident 1,003 and 1,004 MB against 1,004 and 992 MB. The last 8 layers (7 of
 them spilled) took 48,000 to 170,000 faults and 0.2 to 4.8 system seconds each, the layers before them
-1,300 to 29,000 and at most 0.14. More in docs/explanation/frontier.md ("Where a core sits idle").
+1,300 to 29,000 and at most 0.14. Then a large layer's last tasks shrink
+(to an eighth of a task) so both threads end its expansion together: the same command alternately on a
+less loaded machine (load average about 2), before (93847ae) 56.2 + 13.1, 60.5 + 13.4 s (67.6, 72.1
+processor s of the layers, 36.3 and 39.0 wall s; 1.27 and 1.25 million faults; peak resident 1,026,940
+and 1,020,940 kB), after 58.1 + 13.0, 59.7 + 13.4 s (69.4, 71.4; 37.1, 38.1 wall s; 1.21 and 1.19 million;
+1,001,960 and 994,996 kB): no gain beyond the runs' spread at this size. More in
+docs/explanation/frontier.md ("Where a core sits idle").
 """
 
 from __future__ import annotations
