@@ -94,3 +94,8 @@ def test_the_layer_profile_has_a_row_a_layer_and_packs_what_it_says():
     assert lines[2].startswith("1 | 1 | ") and packed.run.states == plain.run.states
     assert packed.run.count == plain.run.count and packed.run.packed > 0 == plain.run.packed
     assert min(packed.rss) > 0 and len(packed.rss) == packed.run.layers
+    # each layer's system seconds and minor page faults, in its row
+    assert len(packed.run.layer_system) == len(packed.run.layer_faults) == packed.run.layers
+    assert lines[1].endswith("| system s | minor faults")
+    assert all(s >= 0 for s in packed.run.layer_system) and all(f >= 0 for f in packed.run.layer_faults)
+    assert lines[2].endswith(f" | {packed.run.layer_faults[0]:,}")

@@ -71,15 +71,65 @@ def test_a_spilled_layer_keeps_in_memory_what_the_budget_holds(monkeypatch, tmp_
 
     small_partitions(monkeypatch)
     board = spec("6x6", {"closed": "true"})
-    budget = run_spec(board, Stop(), threads=2).peak_memory * 2 // 3  # a budget that spills the same layers both ways
-    kept = run_spec(board, Stop(), threads=2, memory=budget, spill=tmp_path)
+    budget = run_spec(board, Stop(), threads=1).peak_memory * 2 // 3  # a budget that spills the same layers both ways
+    # one thread: with two, which partitions stay in memory is a race between them, and a layer kept more in
+    # memory can send the next one to disk in one run and not in the other
+    kept = run_spec(board, Stop(), threads=1, memory=budget, spill=tmp_path)
     plan = layers.plan_layer
     monkeypatch.setattr(layers, "plan_layer", lambda *args: (lambda p: p and replace(p, keep=0))(plan(*args)))
-    filed = run_spec(board, Stop(), threads=2, memory=budget, spill=tmp_path)
+    filed = run_spec(board, Stop(), threads=1, memory=budget, spill=tmp_path)
     assert kept.count == filed.count == 9862 and kept.spilled == filed.spilled > 0
     assert kept.peak_memory <= budget and filed.peak_memory <= budget
     assert 0 < kept.peak_disk < filed.peak_disk, (kept.peak_disk, filed.peak_disk)
     assert leftovers(tmp_path) == []
+
+
+def test_a_spill_file_is_made_for_a_partition_only_when_children_are_written_to_it(tmp_path):
+    """A layer on disk makes a partition's file on its first write (not one per partition before the layer),
+    and the merge that takes the partition reads back every row written to it, in order."""
+    import numpy as np
+
+    from gridsat.solvers.frontier_engine.spill import Bins, Meter, spans_of
+
+    folder = SpillFolder(tmp_path)
+    bins = Bins(8, 2, Meter(), folder, keep=0)
+    ordered = np.arange(20, dtype=np.uint64).reshape(10, 2)
+    starts = np.array([0, 0, 0, 4, 4, 4, 10, 10, 10], np.int64)  # partition 2: rows 0-3, partition 5: rows 4-9
+    assert spans_of(starts) == [(2, 0, 4), (5, 4, 10)]
+    bins.write(ordered, spans_of(starts))
+    bins.write(ordered[:3] + np.uint64(100), [(2, 0, 3)])
+    assert len(list(folder.path.iterdir())) == 2  # two partitions written: two files, not eight
+    (two,) = bins.take(2)
+    assert two.tolist() == ordered[:4].tolist() + (ordered[:3] + np.uint64(100)).tolist()
+    assert bins.take(0) == [] and bins.take(5)[0].tolist() == ordered[4:].tolist()
+    bins.close()
+    assert list(folder.path.iterdir()) == []
+
+
+def test_a_released_layer_removes_its_spill_files_unread(monkeypatch, tmp_path):
+    """Letting go of a layer held on disk (the last layer, or one a checkpoint held) removes its files
+    without reading them back, and the meter and the folder count nothing left."""
+    import numpy as np
+
+    from gridsat.solvers.frontier_engine.spill import Meter, Shelf
+
+    folder, meter = SpillFolder(tmp_path), Meter()
+    shelf = Shelf(3, 2, meter, folder, keep=0)  # nothing stays in memory: every partition to its file
+    shelf.put(0, np.ones((5, 2), np.uint64))
+    shelf.put(2, np.ones((3, 2), np.uint64))
+    shelf.hold()
+    assert shelf.take(2).tolist() == [[1, 1]] * 3  # held: the file read and left in place
+    meter.sub(3 * 2 * 8)
+    assert len(list(folder.path.iterdir())) == 2 and folder.held == 8 * 2 * 8
+
+    def unread(*args, **kwargs):
+        raise AssertionError("a released partition was read back")
+
+    monkeypatch.setattr(np, "fromfile", unread)
+    monkeypatch.setattr(Path, "open", unread)
+    shelf.release()
+    assert list(folder.path.iterdir()) == [] and folder.held == 0 and meter.now == 0
+    assert shelf.take(0).shape == (0, 2)
 
 
 def test_spill_files_go_when_a_count_is_interrupted(monkeypatch, tmp_path):

@@ -6,8 +6,9 @@
 Runs the count in this process (``run_spec``, both cores), stopped after ``--layers`` layers when given
 (the first k layers of a board are those of the whole count), while a thread samples the process's
 resident memory (``VmRSS``) every 20 ms. A row a layer: its parents, the engine's own bytes at its peak
-(``EngineRun.memory``), the most resident memory sampled during it, its wall seconds and the
-processor seconds of every thread (the machine is shared: compare processor seconds, not wall).
+(``EngineRun.memory``), the most resident memory sampled during it, its wall seconds, the
+processor seconds of every thread (the machine is shared: compare processor seconds, not wall), of
+them the system's, and the process's minor page faults.
 With ``--unpacked`` the same layers run again with the count in a column of its own (rows of
 ``words + 1`` words, as before counts were packed into the state's spare bits), and the ratios are
 printed from the one run.
@@ -62,6 +63,25 @@ seconds of the whole command, page faults, processor seconds of the layers: ``8x
 2000`` 58.7 + 3.6, 59.6 + 3.5 (60.8, 61.7 s) against 59.1 + 2.9, 57.9 + 3.5 (60.6, 60.1 s), engine peak
 1,462 MB against 1,366 MB. Some 2 to 4% of the processor time at most; the faults of spilled layers a
 quarter fewer.
+
+Then the spill files made by the thread that first writes to a partition and closed by the one that
+merges it (the driver made and closed them one by one, every thread waiting), a task queued beyond one a
+thread in the expansion, and a layer's system seconds and page faults in its row. ``8x8 --closed
+--layers 60 --memory 1000`` (7 layers spilled), the engine before (93847ae) and after run alternately on
+a heavily loaded machine (load average 9 to 12), user + system seconds of the whole command, processor
+seconds of the layers, the pool threads' idle seconds (wall less running and runnable, from their
+``schedstat``) and, of them, those while the files were made: before 65.1 + 15.9, 68.5 + 15.4 (79.4, 81.9 s;
+idle 22.4 and 15.5 s, 0.8 and 1.5 making files; 1.17 and 1.26 million faults), after 63.4 + 15.1, 58.2 +
+14.5 (76.7, 71.0 s; idle 19.4 and 16.4 s, none making files; 1.19 and 1.27 million faults); the same
+382,714,301 states, peak resident 1,003 and 1,004 MB against 1,004 and 992 MB. The last 8 layers (7 of
+them spilled) took 48,000 to 170,000 faults and 0.2 to 4.8 system seconds each, the layers before them
+1,300 to 29,000 and at most 0.14. Then a large layer's last tasks shrink
+(to an eighth of a task) so both threads end its expansion together: the same command alternately on a
+less loaded machine (load average about 2), before (93847ae) 56.2 + 13.1, 60.5 + 13.4 s (67.6, 72.1
+processor s of the layers, 36.3 and 39.0 wall s; 1.27 and 1.25 million faults; peak resident 1,026,940
+and 1,020,940 kB), after 58.1 + 13.0, 59.7 + 13.4 s (69.4, 71.4; 37.1, 38.1 wall s; 1.21 and 1.19 million;
+1,001,960 and 994,996 kB): no gain beyond the runs' spread at this size. More in
+docs/explanation/frontier.md ("Where a core sits idle").
 """
 
 from __future__ import annotations
@@ -121,7 +141,8 @@ class Profile:
         run = self.run
         parents = run.states[i] if i < len(run.states) else 0
         return [f"{i + 1}", f"{parents:,}", f"{run.memory[i] / MB:,.0f}", f"{self.rss[i] / MB:,.0f}",
-                f"{run.layer_seconds[i]:.2f}", f"{run.layer_cpu[i]:.2f}"]
+                f"{run.layer_seconds[i]:.2f}", f"{run.layer_cpu[i]:.2f}", f"{run.layer_system[i]:.2f}",
+                f"{run.layer_faults[i]:,}"]
 
 
 def profile(board: Board, layers: int | None, memory: int, packed: bool) -> Profile:
@@ -149,9 +170,10 @@ def report(name: str, prof: Profile) -> list[str]:
              f"(layer {run.peak_layer + 1}); engine peak {run.peak_memory / MB:,.0f} MB "
              f"({run.bytes_per_state:.1f} bytes a state), resident peak {max(prof.rss) / MB:,.0f} MB "
              f"(before the run {prof.baseline / MB:,.0f} MB); {sum(run.layer_cpu):.1f} processor s, "
-             f"{sum(run.layer_seconds):.1f} wall s; {run.spilled} layers spilled, "
+             f"{sum(run.layer_seconds):.1f} wall s ({sum(run.layer_system):.1f} system s, "
+             f"{sum(run.layer_faults):,} minor faults); {run.spilled} layers spilled, "
              f"disk peak {run.peak_disk / MB:,.0f} MB",
-             "layer | parents | engine MB | resident MB | wall s | processor s"]
+             "layer | parents | engine MB | resident MB | wall s | processor s | system s | minor faults"]
     lines += [" | ".join(prof.row(i)) for i in range(len(run.layer_seconds))]
     return lines
 

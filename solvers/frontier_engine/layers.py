@@ -13,6 +13,7 @@ see ``solvers.frontier_engine.kernels``).
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -26,7 +27,7 @@ import numpy as np
 from gridsat.models.frontier import FrontierSpec
 from gridsat.solvers.frontier_engine.residues import crt, moduli_for
 from gridsat.solvers.frontier_engine.spill import GB, PIECE_BYTES, Bins, Meter, Shelf, SpillFolder, spans_of
-from gridsat.solvers.host.machine import cores, default_memory, release_freed, steady_allocator
+from gridsat.solvers.host.machine import cores, default_memory, minor_faults, release_freed, steady_allocator
 from gridsat.solvers.stop import INTERRUPTED, Stop
 
 MB = 1 << 20
@@ -45,6 +46,10 @@ SAFE_TOTAL = float(1 << 63)  # one lane holds exact counts while a layer's total
 # Parents of a layer from which expand runs with the step bound into it (some 10 ns a child less): its
 # compile (some 1.5 s, once a process) pays off over the large layers of a long count; small counts never pay it.
 BIND_FROM = 1 << 21
+# Tasks of a large layer queued beyond one a thread: a thread that finishes its task takes the next at once,
+# while the driver reads the next partition from its file (with none queued, it waited for the driver).
+AHEAD = 1
+TAPER = 3  # a large layer's last tasks shrink to an eighth of ``step`` at least (``Expansion.want``)
 SCRATCH = ("children", "part", "ordered")  # the kinds of a thread's expansion scratch (``Tables``)
 PACK_BITS = 24  # spare bits a spec's state leaves from which counts start packed in them
 
@@ -63,6 +68,8 @@ class EngineRun:
     memory: list[int] = field(default_factory=list)  # bytes held at each layer's peak
     layer_seconds: list[float] = field(default_factory=list)  # each layer's wall-clock seconds
     layer_cpu: list[float] = field(default_factory=list)  # and the process's processor seconds (every thread)
+    layer_system: list[float] = field(default_factory=list)  # of them, the system's (os.times)
+    layer_faults: list[int] = field(default_factory=list)  # and the process's minor page faults
     lanes: int = 1
     partitions: int = 1
     spilled: int = 0  # layers whose children went to disk
@@ -191,7 +198,7 @@ class Engine:
     data: np.ndarray
     meter: Meter = field(default_factory=Meter)
     tables: Tables = field(init=False)
-    clocks: tuple[float, float] = field(default_factory=lambda: (time.perf_counter(), time.process_time()))
+    clocks: tuple[float, float, float, int] = field(default_factory=lambda: layer_clocks())
 
     def __post_init__(self) -> None:
         self.tables = Tables(self.meter)
@@ -222,7 +229,7 @@ def run_spec(spec: FrontierSpec, stop: Stop, *, memory: int | None = None,
             run.budget = default_memory() if memory is None else memory
             engine = Engine(spec, stop, pool, threads, run.budget, folder,
                             lanes, run, np.ascontiguousarray(spec.data, dtype=np.int64),
-                            clocks=(started, time.process_time()))
+                            clocks=(started, *layer_clocks()[1:]))
             engine.meter.track(run.budget)
             try:
                 walk(engine, progress, checkpoint, started)
@@ -450,7 +457,6 @@ def step_layer(engine: Engine, layer: int, shelf: Shelf) -> Shelf | None:
     bins = Bins(plan.parts, engine.width, engine.meter, folder, plan.keep)
     try:
         acc = expand_layer(engine, layer, shelf, bins, plan)
-        bins.seal()
         if plan.spill:  # the merges' share of the budget, planned without the scratch
             engine.tables.release(SCRATCH)
         if engine.stop.expired():
@@ -502,10 +508,17 @@ def note_peak(engine: Engine) -> None:
     engine.run.memory.append(peak)
     engine.run.peak_memory = max(engine.run.peak_memory, peak)
     engine.run.packed += engine.lanes.shift > 0
-    clocks = time.perf_counter(), time.process_time()
+    clocks = layer_clocks()
     engine.run.layer_seconds.append(clocks[0] - engine.clocks[0])
     engine.run.layer_cpu.append(clocks[1] - engine.clocks[1])
+    engine.run.layer_system.append(clocks[2] - engine.clocks[2])
+    engine.run.layer_faults.append(clocks[3] - engine.clocks[3])
     engine.clocks = clocks
+
+
+def layer_clocks() -> tuple[float, float, float, int]:
+    """Wall seconds, the process's processor and system seconds, and its minor page faults, now."""
+    return time.perf_counter(), time.process_time(), os.times().system, minor_faults()
 
 
 class WholeLayer:
@@ -567,9 +580,9 @@ def expand_layer(engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Pla
 class Expansion:
     """A large layer's parents expanded into ``bins``, a task at a time on the engine's threads.
 
-    Partitions are taken in order and cut into tasks of about ``step`` parents (small partitions
-    gathered into one, so that a task's children reach the bins in one piece a partition). A partition
-    is let go of once the tasks that read it are done; at most a task a thread waits beyond those running.
+    Partitions are taken in order and cut into tasks of ``step`` parents (fewer at the layer's end; small
+    partitions gathered into one, so that a task's children reach the bins in one piece a partition). A partition
+    is let go of once the tasks that read it are done; ``AHEAD`` tasks wait beyond one a thread.
     """
 
     def __init__(self, engine: Engine, layer: int, shelf: Shelf, bins: Bins, plan: Plan) -> None:
@@ -586,6 +599,13 @@ class Expansion:
         self.running: list[Any] = []
         self.batch: list[tuple[np.ndarray, int, int]] = []
         self.size = self.k = self.finished = 0
+        self.left = shelf.states  # parents not yet in a task or the batch
+
+    def want(self) -> int:
+        """Parents the task being gathered takes: ``step``, and fewer (down to an eighth) as the layer's end
+        nears, so that the threads finish together rather than one running the last long task alone."""
+        ending = (self.left + self.size) // (2 * self.engine.threads)
+        return max(MIN_SLICE, self.step >> TAPER, min(self.step, ending))
 
     def room(self, need: int) -> tuple[np.ndarray, np.ndarray]:
         """This thread's scratch: the children and their partitions (kept for the run with the merge tables,
@@ -652,10 +672,13 @@ class Expansion:
         self.lent = None
         parents = self.shelf.take(q, self.buffer)
         self.held.append([parents, None, self.lent])
-        for lo in range(0, parents.shape[0], self.step):
-            self.batch.append((parents, lo, min(parents.shape[0], lo + self.step)))
-            self.size += self.batch[-1][2] - lo
-            if self.size >= self.step:
+        lo, n = 0, parents.shape[0]
+        while lo < n:
+            hi = min(n, lo + max(0, self.want() - self.size))
+            if hi > lo:
+                self.batch.append((parents, lo, hi))
+                self.size, self.left, lo = self.size + hi - lo, self.left - (hi - lo), hi
+            if self.size >= self.want():
                 self.submit()
         if self.batch and q == self.shelf.parts - 1:
             self.submit()
@@ -665,7 +688,7 @@ class Expansion:
         try:
             for q in range(self.shelf.parts):
                 self.take(q)
-                self.settle(self.engine.threads)
+                self.settle(self.engine.threads + AHEAD)
                 if self.engine.stop.expired():
                     break
             self.settle(0)

@@ -244,18 +244,22 @@ class Shelf:
         return item if item is not None else np.zeros((0, self.width), np.uint64)
 
     def release(self) -> None:
-        """Every partition let go of (and its file removed), held or not."""
+        """Every partition let go of (and its file removed, unread), held or not."""
         self.held = False
-        for p in range(self.parts):
-            if self.items[p] is not None:
-                self.meter.sub(self.take(p).nbytes)
+        for p, item in enumerate(self.items):
+            self.items[p] = None
+            if isinstance(item, Path):
+                assert self.folder is not None
+                self.folder.free(item, self.sizes[p] * self.width * 8)
+            elif item is not None:
+                self.meter.sub(item.nbytes)
 
 
 def spans_of(starts: np.ndarray) -> list[tuple[int, int, int]]:
     """(partition, start, end) of each partition that has rows, from where each starts (``starts[p]``) and
     the end (``starts[-1]``)."""
-    bounds = starts.tolist()
-    return [(p, a, b) for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)) if b > a]
+    full = np.flatnonzero(starts[1:] > starts[:-1])  # numpy: thousands of partitions a task on wide layers
+    return list(zip(full.tolist(), starts[full].tolist(), starts[full + 1].tolist(), strict=True))
 
 
 class Bins:
@@ -273,9 +277,10 @@ class Bins:
         self.rows = [0] * parts
         self.filed = [0] * parts  # rows of each partition in its file
         self.lock = threading.Lock()
-        if folder is not None:
-            self.paths = [folder.file(f"bin{p}") for p in range(parts)]
-            self.files = [open(path, "wb") for path in self.paths]  # noqa: SIM115 (closed in close())
+        # each partition's file, made by the first write to it (``file``) in the thread that writes: a layer
+        # on disk has thousands of partitions (4,096 on 8x8 closed tours' widest), whose files, made here
+        # one by one before the expansion, left both cores idle; and a partition kept in memory needs none
+        self.paths: list[Path | None] = [None] * parts
 
     def room(self, spans: list[tuple[int, int, int]], width: int) -> int | None:
         """The bytes pieces of the rows ``spans`` name (partition, start, end) would hold in memory, or None
@@ -296,17 +301,31 @@ class Bins:
         each (p, a, b) in ``spans`` (a scratch array: written before it is reused)."""
         assert self.folder is not None
         for p, a, b in spans:
-            self.files[p].write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
+            self.file(p).write(memoryview(ordered[a:b]).cast("B"))  # buffered writes are atomic a call
         with self.lock:
             for p, a, b in spans:
                 self.rows[p] += b - a
                 self.filed[p] += b - a
         self.folder.grew(sum(b - a for _, a, b in spans) * ordered.shape[1] * 8)
 
+    def file(self, p: int) -> Any:
+        """Partition ``p``'s file, open to append to: made on the first call (by the thread that writes first)."""
+        f = self.files[p]
+        if f is None:
+            assert self.folder is not None
+            with self.lock:
+                f = self.files[p]
+                if f is None:
+                    self.paths[p] = path = self.folder.file(f"bin{p}")
+                    self.files[p] = f = open(path, "wb")  # noqa: SIM115 (closed in take() or seal())
+        return f
+
     def seal(self) -> None:
-        """Every file flushed and closed: the children are all written."""
-        for f in self.files:
+        """Every file still open flushed and closed (``take`` closes its partition's: the children are all
+        written when the merges take them)."""
+        for p, f in enumerate(self.files):
             if f is not None:
+                self.files[p] = None
                 f.close()
 
     def take(self, p: int, into: Callable[[int], np.ndarray] | None = None) -> list[np.ndarray]:
@@ -318,13 +337,17 @@ class Bins:
             pieces, self.pieces[p] = self.pieces[p], []
         self.meter.sub(len(pieces) * PIECE_BYTES)  # the pieces' rows are counted on: they are the children
         filed = self.filed[p] if self.folder is not None else 0
-        if filed:
+        path, f = self.paths[p], self.files[p]
+        if f is not None:  # closed by the thread that merges it, not one by one before the merges
+            self.files[p] = None
+            f.close()
+        if filed and path is not None:
             assert self.folder is not None
             rows = into(filed) if into is not None else np.empty((filed, self.width), np.uint64)
-            with open(self.paths[p], "rb") as f:
+            with open(path, "rb") as f:
                 if f.readinto(memoryview(rows).cast("B")) != filed * self.width * 8:
-                    raise OSError(f"the spill file {self.paths[p]} is shorter than was written")
-            self.folder.free(self.paths[p], filed * self.width * 8)
+                    raise OSError(f"the spill file {path} is shorter than was written")
+            self.folder.free(path, filed * self.width * 8)
             self.meter.add(rows.nbytes)  # the file's rows are children in memory now
             pieces.append(rows)
         return pieces
@@ -334,6 +357,6 @@ class Bins:
         self.seal()
         self.meter.sub(sum(piece.nbytes + PIECE_BYTES for pieces in self.pieces for piece in pieces))
         self.pieces = [[] for _ in self.pieces]
-        if self.folder is not None:
-            for path in self.paths:
+        for path in self.paths:
+            if path is not None:
                 path.unlink(missing_ok=True)
