@@ -332,6 +332,20 @@ starts none at 0.3 or 0.5 (0.193 s and 0.192 s). ``compare.jobs --cases short --
 (load 8): 0.94x to 1.10x; at 0.5, the final value (load 4 to 5): 0.95x to 1.21x, the 1.21x knights-tour 5x5 on sat
 (0.49 s and 0.59 s), whose workers start at neither value: six alternated pairs of it right after gave 1.03x to 1.11x
 (0.58-0.63 s against 0.62-0.69 s), the held forked workers' cost, as before this change. The lead's quiet run decides.
+
+The lead's quiet runs of it (2026-11-29, nothing else running, load 1.4 to 2.5 from the runs themselves):
+``--cases prime`` gave cpsat 60.90 s to 33.42 s, 1.82x (work 0.82x, at best 1.88x), forecast 61.0x, largest part
+0.9%; sat 32.55 s to 19.71 s, 1.65x (work 1.12x, at best 1.75x), forecast 49.0x (under 50x), largest 1.1%. Then sat
+alone, ``SPECULATE`` set to 1.0 and 0.5 in turn in the same process: 1.0 gave 33.13 s to 22.94 s (1.44x, parts 38.7
+s, forecast 71.2x, largest 1.3%) and 32.85 s to 19.48 s (1.69x, parts 32.4 s, 51.5x, 1.6%); 0.5 gave 35.83 s to
+22.41 s (1.60x, parts 37.9 s, 60.6x, 1.1%) and 32.34 s to 19.86 s (1.63x, parts 33.2 s, 63.6x, 1.4%). The parts'
+processor time moved from 32.4 to 38.7 s between runs of the same code, against 28.8 to 29.5 s the session before
+on the same commands: this machine ran slower that day (the frontier's 8x8 closed count took 10% more user time,
+while its 60-layer proxy measured the same on the code before and after), and the two values cannot be told apart
+in four runs; 0.5 stays. Short counts (``compare.jobs --cases short --repeat 5``): 0.96x to 1.05x, except tatami
+3x16 on the reference backend, 0.40 s to 0.46 s, 1.13x (1.48x, 0.42 s to 0.62 s, with ``--repeat 3`` an hour
+before): over the 1.1x target, where the session before measured 1.01x and 1.04x. Its search ends in 0.05 s and
+starts no worker, so what it pays is the held forked workers' start and end.
 """
 
 from __future__ import annotations
