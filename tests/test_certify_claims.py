@@ -12,6 +12,10 @@ pytest.importorskip("numba")
 
 from conftest import gridsat  # noqa: E402
 
+# prime-grid's values one-hot, at-most-ones by a sequential counter: its breaking is not recognised by rule
+# (``solvers.proof.leaders`` wants the binary clauses that make each value defined), so its orbits are proved
+SEQUENTIAL = "direct+support+seqcounter+parity+symmetry"
+
 
 def kept(tmp_path: Path, *args: str) -> Path:
     folder = tmp_path / "kept"
@@ -138,7 +142,7 @@ def test_cpsat_enumeration_is_certified_and_its_certificate_checks_again(tmp_pat
 
 
 @pytest.mark.parametrize("args, starts", [
-    (["count", "prime-grid", "3x3"], "128 (certified"),  # CP-SAT keeps one filling per orbit: orbits.lrat
+    (["count", "prime-grid", "3x3"], "128 (certified"),  # CP-SAT keeps one filling per orbit: leaders by rule
     (["count", "shikaku", "seed", "--limit", "2"], "1 (unique; certified"),
     (["solve", "prime-grid", "3x3", "-p", "max=9"], "no solution exists (certified"),
     (["enumerate", "tatami", "4x7"], ""),
@@ -325,7 +329,8 @@ def test_an_orbit_member_blocked_by_its_true_variables_needs_propagation_to_fix_
     from gridsat import api
     from gridsat.solvers.proof import certified, orbits
 
-    outcome = api.count("prime-grid", "3x3", backend="sat", proof=tmp_path / "short")
+    # (an encoding whose orbits are proved: SEQUENTIAL's breaking is not recognised by rule)
+    outcome = api.count("prime-grid", "3x3", backend="sat", encoding=SEQUENTIAL, proof=tmp_path / "short")
     members = (tmp_path / "short" / "orbits.cnf").read_text().splitlines()[-128:]  # after the formula
     assert outcome.details["certified"] and outcome.count == 128, outcome.details
     assert all(len(line.split()) == 9 + 1 for line in members)  # a member's nine true cells, then 0
@@ -349,7 +354,7 @@ def test_check_proof_reads_a_proof_larger_than_its_chunk_a_chunk_at_a_time(tmp_p
     from gridsat.solvers.proof import clausal
 
     folder = kept(tmp_path, "prime-grid", "3x3", "--solver", "cadical153")  # binary DRAT (1.9.5 writes LRAT)
-    sizes = [(folder / "orbits.drat").stat().st_size]  # the orbits proved: the one proof (no proof.drat)
+    sizes = [(folder / "proof.drat").stat().st_size]  # the leaders recognised by rule: the one proof
     assert min(sizes) > 4 * 256
     parsed: list[int] = []
     whole = clausal._read_binary
@@ -397,8 +402,9 @@ def test_a_cpsat_part_split_again_blocks_what_was_counted_as_the_check_requires(
 def test_under_proved_orbits_the_orbits_proof_alone_certifies_and_a_missing_orbit_is_refused(tmp_path: Path) -> None:
     """With the orbits proved, orbits.lrat proves the count by itself (every solution of the formula without
     the breaking is a member, each member a verified solution, no two the same): the certificate holds no
-    proof.lrat. An orbit left out of the files is refused all the same (left out by the run: test_certify)."""
-    folder = kept(tmp_path, "prime-grid", "3x3")
+    proof.lrat. An orbit left out of the files is refused all the same (left out by the run: test_certify).
+    (SEQUENTIAL: the breaking's leaders are not recognised by rule, so the orbits are proved.)"""
+    folder = kept(tmp_path, "prime-grid", "3x3", "--encoding", SEQUENTIAL)
     assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "orbits.cnf",
                                                         "orbits.lrat"]
     assert "has exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
@@ -517,3 +523,101 @@ def test_members_are_checked_one_by_one_where_the_group_is_no_automorphism_of_th
     assert outcome.details["certified"] is False, outcome.details
     failure = outcome.details["certificate_failure"]
     assert failure.startswith("orbit member ") and not failure.startswith("orbit member 1:"), failure
+
+
+def test_leaders_recognised_by_rule_let_the_proof_with_the_breaking_certify_and_a_missing_leader_is_refused(
+        tmp_path: Path) -> None:
+    """prime-grid's default breaking (leader inequalities on one-hot values, pairwise at-most-ones) is recognised
+    clause by clause as keeping every orbit's lexicographic leader (``solvers.proof.leaders``): proof.lrat, over
+    the formula with the breaking, proves the count with the orbits checked, and no orbits proof is made. A
+    leader left out of the files is refused by that proof."""
+    folder = kept(tmp_path, "prime-grid", "3x3")
+    assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.cnf",
+                                                        "proof.lrat"]
+    assert "has exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
+    lines = (folder / "blocking.cnf").read_text().splitlines()
+    (folder / "blocking.cnf").write_text("\n".join(lines[:2] + lines[4:]) + "\n")  # the second leader gone
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout.startswith("not certified: proof.lrat: "), done.stdout
+    (folder / "proof.lrat").unlink()
+    (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1 and done.stdout == "not certified: proof.lrat is missing\n", done.stdout
+
+
+def test_a_breaking_that_loses_orbits_is_not_recognised_and_its_run_is_refused(monkeypatch) -> None:
+    """A leader inequality no element of the group gives (x[0,0] < x[1,1]) keeps no member of some orbits: the
+    rule refuses it (point 2 of ``solvers.proof.leaders``), the orbits proof is tried instead and finds a
+    solution in no orbit. Were the rule to accept it, the proof with the breaking would certify too few."""
+    from gridsat import api
+    from gridsat.models import get_puzzle
+    from gridsat.models.encoding import resolve_for
+    from gridsat.models.prime_grid import symmetry
+    from gridsat.solvers.proof import leaders
+    from gridsat.solvers.proof.orbits import unbroken_of
+
+    full = symmetry.leader_orders
+    monkeypatch.setattr(symmetry, "leader_orders", lambda grid: [*full(grid), ((0, 0), (1, 1))])
+    puzzle = get_puzzle("prime-grid")
+    instance = puzzle.parse("3x3", {})
+    encoding = resolve_for(puzzle, "cnf", None)
+    f = puzzle.cnf(instance, encoding)
+    unbroken = unbroken_of(puzzle, instance, f, encoding)
+    assert unbroken is not None and unbroken.acts_by_automorphisms()
+    assert leaders.failure(f, unbroken.formulation, unbroken.group, True).startswith("a clause of the breaking, ")
+    outcome = api.count("prime-grid", "3x3", backend="sat", certify=True)
+    assert outcome.count < 128 and outcome.details["certified"] is False, outcome.details
+    assert "in no orbit of the solutions blocked" in outcome.details["certificate_failure"], outcome.details
+
+
+def test_the_rule_wants_the_values_defined_and_distinct_and_the_group_an_automorphism() -> None:
+    """Points 1, 3 and 4 of ``solvers.proof.leaders``: each planted gap is named, and the formula as built passes."""
+    from gridsat.models import get_puzzle
+    from gridsat.models.encoding import resolve_for
+    from gridsat.solvers.proof import leaders
+    from gridsat.solvers.proof.orbits import unbroken_of
+
+    puzzle = get_puzzle("prime-grid")
+    instance = puzzle.parse("3x3", {})
+    encoding = resolve_for(puzzle, "cnf", None)
+    f = puzzle.cnf(instance, encoding)
+    unbroken = unbroken_of(puzzle, instance, f, encoding)
+    full, group = unbroken.formulation, unbroken.group
+    assert leaders.failure(f, full, group, True) == ""
+    assert leaders.failure(f, full, group, False) == \
+        "the group does not map the formula without the breaking onto itself"
+    index = dict(zip(full.keys, full.projection, strict=True))
+    same_value = sorted([-index["x", 0, 0, 1], -index["x", 2, 2, 1]])
+    one_value = sorted([-index["x", 0, 0, 1], -index["x", 0, 0, 2]])
+    clauses = full.cnf.clauses
+    for gap, named in ((same_value, "does not forbid cells (0, 0) and (2, 2) one value"),
+                       (one_value, "does not give cell (0, 0) exactly one value")):
+        full.cnf.clauses = [c for c in clauses if sorted(c) != gap]
+        f_clauses, f.cnf.clauses = f.cnf.clauses, [c for c in f.cnf.clauses if sorted(c) != gap]
+        assert named in leaders.failure(f, full, group, True)
+        f.cnf.clauses = f_clauses
+    full.cnf.clauses = [*clauses, [index["x", 1, 1, 5]]]  # a clause the formula with the breaking does not hold
+    assert leaders.failure(f, full, group, True).startswith("a clause of the formula without the breaking is missing")
+
+
+def test_the_rule_wants_a_group_that_moves_cells_and_keeps_values() -> None:
+    """The lex-leader argument compares an orbit's least member with each element's image of it, cells moved
+    whole and values kept: seven of the eight motions (no group), or an element that changes a value, are
+    refused (``leaders.leader_pairs``)."""
+    from dataclasses import replace
+
+    from gridsat.models import get_puzzle
+    from gridsat.models.symmetry import Element
+    from gridsat.solvers.proof import leaders
+
+    puzzle = get_puzzle("prime-grid")
+    instance = puzzle.parse("3x3", {})
+    group = puzzle.symmetry.groups["symmetry"](instance)
+    keys = puzzle.cnf(instance, puzzle.cnf_encodings.resolve(None)).keys
+    assert len(group.elements) == 8 and isinstance(leaders.leader_pairs(group, keys), set)
+    assert leaders.leader_pairs(replace(group, elements=group.elements[:-1]), keys) == \
+        "the elements are not closed under composition (not a group)"
+    turn = group.elements[1]
+    swapped = Element(turn.name, turn.solution, lambda k: (*turn.key(k)[:-1], 11 - k[-1]))  # values 1..10 reversed
+    assert leaders.leader_pairs(replace(group, elements=(group.elements[0], swapped)), keys) == \
+        f"{turn.name} does not map each cell's value to a value of a cell"

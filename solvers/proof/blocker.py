@@ -20,7 +20,8 @@ line for; ``solvers.proof.external`` renumbers the proof so they follow the form
 The propagator observes the projection variables only (its model holds those) and is passive, so CaDiCaL
 does not call it on each assignment. Used for a certified run's whole search on CaDiCaL 1.9.5, not for a
 split run's parts or probe (their searches stop between models to be split again), and not under proved
-orbits (whose proof is the orbits refutation: ``solvers.proof.certified.prove``).
+orbits (whose proof is the orbits refutation: ``solvers.proof.certified.prove``); under leaders recognised by
+rule (``solvers.proof.leaders``) it is.
 """
 from __future__ import annotations
 

@@ -14,9 +14,12 @@ clause per solution found, the cut clauses a lazy encoding added while solving, 
    proof against formula, cube, blocking and cut clauses.
 
 Then the solutions blocked are all the solutions of the formula within the cube: any other would satisfy
-all those clauses. Under symmetry breaking with the orbits proved (``Certificate.proves_orbits``), the
-proof is instead ``orbits.lrat`` (``orbits.drat``), over the formula without the breaking and every orbit
-member (``solvers.proof.orbits``), which proves the count by itself: there is then no ``proof.lrat``. What is
+all those clauses. Under symmetry breaking the orbits are expanded and checked, and the count is the sum of
+their sizes: where the breaking is recognised as keeping every orbit's leader (``Certificate.keeps_leaders``,
+``solvers.proof.leaders``), ``proof.lrat`` proves it with them; else, with the orbits proved
+(``Certificate.proves_orbits``), the proof is ``orbits.lrat`` (``orbits.drat``), over the formula without the
+breaking and every orbit member (``solvers.proof.orbits``), which proves the count by itself: there is then
+no ``proof.lrat``. What is
 assumed: that the CNF is faithful to the puzzle (its models, projected, are exactly the solutions), which
 the cross-checks and mutation tests are for, and the checker itself.
 
@@ -115,9 +118,22 @@ class Certificate:
     searched: dict[tuple[int, ...], tuple[tuple[int, ...], Any]] = field(default_factory=dict, repr=False)
 
     @property
-    def proves_orbits(self) -> bool:
-        """Whether the orbits are proved to hold every solution (``orbits.lrat``): not within a cube."""
+    def checks_orbits(self) -> bool:
+        """Whether the blocked assignments' orbits are expanded on the variables of the formula without the
+        breaking and their count proved exact: not within a cube (a part's orbits leave it)."""
         return self.unbroken is not None and not self.cube
+
+    @property
+    def keeps_leaders(self) -> bool:
+        """Whether the breaking is recognised as keeping every orbit's leader (``solvers.proof.leaders``): then
+        ``proof.lrat``, over the formula with the breaking, proves the count with the orbits checked."""
+        return self.checks_orbits and self.unbroken is not None and self.unbroken.keeps_leaders(self.formulation)
+
+    @property
+    def proves_orbits(self) -> bool:
+        """Whether the orbits are proved to hold every solution by a refutation of their own (``orbits.lrat``):
+        where the orbits are checked and the breaking is not recognised as keeping every leader."""
+        return self.checks_orbits and not self.keeps_leaders
 
     def within(self, fixed: list[int], blocked: list[list[int]]) -> None:
         """A part's cube: its literals, and the blocking clauses of the solutions counted before it."""
@@ -247,15 +263,16 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
     if counted is None:  # decoded afresh, unless the orbits a run expanded just now decoded them (the memo's use)
         certificate.decoded.clear()
         certificate.adopt_searched()
-    unbroken = certificate.unbroken if certificate.proves_orbits else None
+    unbroken = certificate.unbroken if certificate.checks_orbits else None
+    own = unbroken is not None and certificate.proves_orbits  # the orbits refuted on their own: orbits.lrat
     # threads for the proof's check, the models' (``evidence_failure``) and the orbit members' (numba, no GIL);
     # none for a small certificate, whose checks take less than the threads' hand-overs of the GIL
     with ThreadPoolExecutor(3) if len(certificate.blocking) >= BESIDE else Inline() as pool:
         form = certificate.proof_format
         main = pool.submit(proved, certificate.clauses(), certificate.proof, f"proof.{form}", form) \
-            if unbroken is None else None
+            if not own else None
         counted = counted or orbit_count(certificate, puzzle, instance)
-        if unbroken is not None and not counted.failure:
+        if unbroken is not None and own and not counted.failure:
             main = pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof,
                                f"orbits.{form}", form)
         members = pool.submit(members_failure, unbroken, counted)
@@ -265,7 +282,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
     steps = 0 if failure else steps  # the steps read as when the checks ran in turn: none after a failure
     failure = failure or proof_failure
     assumed = ASSUMED if f.images is not None and unbroken is None else ""
-    proof = certificate.proof if unbroken is None else unbroken.proof
+    proof = unbroken.proof if unbroken is not None and own else certificate.proof
     return Judgement(not failure, failure, counted.solutions, size_of(proof), steps,
                      time.perf_counter() - started, len(certificate.blocking), len(certificate.cuts),
                      len(certificate.cube), assumed, frozenset(counted.seen))
@@ -286,7 +303,7 @@ class Inline(Executor):
 def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) -> OrbitCount:
     """The blocked assignments' orbits expanded and checked (``solvers.proof.orbits.expand``); on the
     variables of the formula without symmetry breaking too when the orbits are proved."""
-    unbroken = certificate.unbroken if certificate.proves_orbits else None
+    unbroken = certificate.unbroken if certificate.checks_orbits else None
     return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance,
                   certificate.accepted, certificate.decoded)
 

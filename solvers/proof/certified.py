@@ -244,7 +244,8 @@ def prove(certificate: Certificate, puzzle: Puzzle, instance: Instance, missed: 
     (``Certificate.proves_orbits``), the orbits proof alone (``orbits.lrat``): the orbits' members are every
     solution of the formula without the breaking, which proves the count by itself, so the formula with the
     breaking is not refuted too (``proof.lrat``: one refutation and one check fewer). Else ``proof.lrat``
-    (``refute``). The orbits as expanded, for ``judge`` (None: none)."""
+    (``refute``), which proves the count with the orbits checked where the breaking keeps every leader
+    (``Certificate.keeps_leaders``). The orbits as expanded, for ``judge`` (None: none)."""
     certificate.proof_format = proof_format(certificate.identity.solver)
     if certificate.proves_orbits and certificate.unbroken is not None:
         return prove_orbits(certificate, certificate.unbroken, puzzle, instance, missed)

@@ -18,7 +18,10 @@ the breaking kept a member of every orbit. So a certificate of such a run also h
   (``certificate.members_failure``): on prime-grid 4x4 the DRAT proof is then 1.3 MB and 45,096 steps
   instead of 43 MB and 139,173.
 
-Then the count, the sum of the orbits' sizes, is proved without trusting the symmetry breaking. A part of a
+Then the count, the sum of the orbits' sizes, is proved without trusting the symmetry breaking. Where the
+breaking is recognised clause by clause as keeping every orbit's lexicographic leader
+(``solvers.proof.leaders``), the second proof is not made: the proof of the formula with the breaking proves
+the count, with the orbits expanded and checked as above. A part of a
 split run (a cube) gets no such proof, as its orbits leave its cube (``solvers.proof.whole`` proves the
 orbits of all the parts together), nor does a lazy formula (its models need cuts, which that proof does not
 keep); the count is then said to assume that the breaking keeps a member of every orbit, and never printed
@@ -57,6 +60,9 @@ class Unbroken:
     # per element: the unbroken formula's variable of each blocked key's image (``element_maps``), and its name
     maps: list[tuple[np.ndarray, str]] = field(default_factory=list, repr=False)
     automorphic: bool | None = None  # whether the group maps the formula onto itself (None: not asked yet)
+    # why the breaking is not recognised as keeping every orbit's leader (``solvers.proof.leaders``): "" when it
+    # is, and then the proof of the formula with the breaking proves the count; None: not asked yet
+    unruled: str | None = None
 
     def acts_by_automorphisms(self) -> bool:
         """Whether every element maps the formula without the breaking onto itself
@@ -64,6 +70,15 @@ class Unbroken:
         if self.automorphic is None:
             self.automorphic = automorphic(self.formulation, self.group)
         return self.automorphic
+
+    def keeps_leaders(self, f: CnfFormulation) -> bool:
+        """Whether ``f``'s breaking is recognised, clause by clause, as keeping every orbit's lexicographic
+        leader (``solvers.proof.leaders``): then no orbits proof is needed."""
+        if self.unruled is None:
+            from gridsat.solvers.proof import leaders
+
+            self.unruled = leaders.failure(f, self.formulation, self.group, self.acts_by_automorphisms())
+        return not self.unruled
 
 
 def unbroken_of(puzzle: Puzzle, instance: Instance, f: CnfFormulation, encoding: Encoding) -> Unbroken | None:
