@@ -621,3 +621,28 @@ def test_the_rule_wants_a_group_that_moves_cells_and_keeps_values() -> None:
     swapped = Element(turn.name, turn.solution, lambda k: (*turn.key(k)[:-1], 11 - k[-1]))  # values 1..10 reversed
     assert leaders.leader_pairs(replace(group, elements=(group.elements[0], swapped)), keys) == \
         f"{turn.name} does not map each cell's value to a value of a cell"
+
+
+@pytest.mark.parametrize(("encoding", "proofs"), [(None, ["the cover proof"]),
+                                                  (SEQUENTIAL, ["the cover proof", "the orbits proof"])])
+def test_a_split_run_proves_its_orbits_again_only_where_the_leaders_are_not_recognised(
+        tmp_path: Path, monkeypatch, encoding: str | None, proofs: list[str]) -> None:
+    """As a whole, a split run's parts and cover say every leader is blocked or counted: where the breaking is
+    recognised as keeping every orbit's leader that makes the count exact, and the orbits are not refuted
+    again (``whole.orbits``); elsewhere they are."""
+    from gridsat import Split, api
+    from gridsat.solvers.proof import whole
+
+    made, refute_now = [], whole.refute_now
+
+    def spy(clauses, f, satisfiable, name, keep=None):
+        made.append(name)
+        return refute_now(clauses, f, satisfiable, name, keep)
+
+    folder = tmp_path / "parts"
+    api.count("prime-grid", "3x3", backend="sat", encoding=encoding, proof=folder,
+              split=Split(jobs=2, probe=0, parts=4))
+    monkeypatch.setattr(whole, "refute_now", spy)
+    verdict, _ = api.check_proof(folder)
+    assert verdict.certified and verdict.solutions == 128 and not verdict.assumed, verdict
+    assert made == proofs

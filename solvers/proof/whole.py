@@ -16,7 +16,9 @@ add up to the run's count only if the cubes leave no solution out and no solutio
    proof in the folder (``cover.cnf``, ``cover.lrat``) for other checkers;
 5. under symmetry breaking, the orbits of all the parts' solutions and of point 2's, expanded and checked
    as for one run (``solvers.proof.orbits``), and proved now, in the same way, to hold every solution of the
-   formula without the breaking (which a part alone cannot prove, its orbits leaving its cube).
+   formula without the breaking (which a part alone cannot prove, its orbits leaving its cube); or, where the
+   breaking is recognised as keeping every orbit's leader (``solvers.proof.leaders``), not proved again: the
+   parts' proofs and the cover say every leader is blocked or counted.
 
 The total is the sum of the parts' counts and the solutions of point 2, exact once point 5 is proved.
 """
@@ -161,6 +163,9 @@ def orbits(whole: Whole, certificates: list[Certificate], puzzle: Any, instance:
         failure = f"the orbits hold {counted.solutions} solutions, the parts count {whole.solutions}"
     if failure:
         return failure
+    if first.unbroken.keeps_leaders(first.formulation):  # solvers.proof.leaders: every leader is blocked by some
+        whole.assumed = ""  # part (its proof) or counted by a cube (the cover proof), so every orbit is counted
+        return ""
     steps, failure = refute_now([*first.unbroken.formulation.cnf.clauses, *counted.members], first.unbroken.formulation,
                                 "the formula without symmetry breaking has a solution in no orbit", "the orbits proof")
     whole.cover_steps += steps
