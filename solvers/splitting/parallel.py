@@ -70,6 +70,9 @@ class Variant(Protocol):
 # and parts past this many cost more to hand out than they save.
 MAX_JOBS = 128
 MAX_PARTS = 100_000
+# Seconds between the policy's looks at the running parts (``_drive``) while no part ends: a running part is split
+# again at most this long after its budget ran out (the pool's POLL, a tick with no message, is longer).
+LOOK = 0.02
 
 
 @dataclass(frozen=True)
@@ -748,6 +751,7 @@ class SplitRun(Planning, Run):
         """Hand out parts and read the pool's messages until every part is back or the run stops."""
         outcome, stop = self.outcome, self.stop
         flying: dict[int, int] = {}  # part -> solutions it reported so far
+        look = 0.0  # when the policy looks at the running parts again, unless a part ends sooner
         self._feed(pool)
         try:
             for message in pool.messages():
@@ -760,9 +764,14 @@ class SplitRun(Planning, Run):
                 if stop.expired():  # the time limit: parts in flight end with it, the rest never start
                     self.collector.abandon(flying)
                     return
-                index = self.partition.choose_resplit(pool.pending, pool.size)
-                if index is not None:
-                    pool.halt(index)
+                # A part's end may leave a worker idle; otherwise only the clock moves what the policy reads: a
+                # look after each of the 2 to 3 messages a part sends took 0.2 s of the parent's processor time
+                # in a sat count of 3,350 parts (loaded), and as many looks of the clock are under a millisecond.
+                if message.kind == "done" or time.monotonic() >= look:
+                    look = time.monotonic() + LOOK
+                    index = self.partition.choose_resplit(pool.pending, pool.size)
+                    if index is not None:
+                        pool.halt(index)
                 self._feed(pool)
                 if self.on_progress:
                     self.on_progress(Progress(outcome.count + sum(flying.values()), outcome.parts_done,
