@@ -59,6 +59,14 @@ three), after the input checks, the chained checkpoint seals and the bound encod
     knights-tour 5x5 --backend reference --algorithm warnsdorff       0.35      0.33   0.96  alone
 
 Every short count is within the 1.1x target. The long counts were not measured again.
+
+The lead's quiet ``--cases short --repeat 5`` (2026-11-29) then gave tatami 3x16 on the reference backend 0.40 s
+against 0.46 s (1.13x; 1.48x with ``--repeat 3``): a reference probe cannot keep its count, so its workers were forked
+with the run and warmed up beside its 0.05 s search. They are now forked once the probe has searched 0.1 s of
+processor time (solvers.splitting.split_policy ``FORK_LATE``), so that count starts no worker process. LOADED (load
+14), eight alternated pairs, processor seconds of the command and its workers (the cpu columns), median: before,
+--jobs 1 0.558 s and --jobs 2 0.585 s; after, 0.520 s and 0.571 s (wall medians 1.64 s, 1.68 s; 1.68 s, 1.66 s): noise
+at that load; the lead's quiet run decides the 1.1x target.
 """
 
 from __future__ import annotations
