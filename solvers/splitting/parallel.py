@@ -293,6 +293,15 @@ def stands_for(search: object) -> int:
     return 0 if formulation is None else formulation.orbit_size
 
 
+def forks_late(split: Split, keeps: bool, alone: str | None) -> bool:
+    """Whether a probe whose work is thrown away (``keeps`` False), in a process that forks, forks the local workers
+    once it has searched split_policy.PROBE, not with the run: a count that ends sooner starts none. Its search runs
+    in the thread that reads it, so a fork then is as safe as now (``LocalPool`` spawns them should a thread have
+    started meanwhile)."""
+    return split_policy.FORK_LATE and not keeps and alone is None and split.probe is None and not split.scheduler \
+        and start_method() == "fork"
+
+
 class ProbeClock:
     """When a probe beside local workers ends (its stop's ``early``): once it has searched ``seconds`` of
     processor time (None: as long as solvers.splitting.split_policy says, from what starting a part costs
@@ -635,11 +644,7 @@ class SplitRun(Planning, Run):
         # A probe that keeps its work and runs until splitting can pay starts the local workers late: a
         # count that ends sooner starts none (split_policy.launch_seconds).
         self.late = self.keeps and split.probe is None and not split.scheduler
-        # A probe whose work is thrown away, in a process that forks, forks the workers once it has searched
-        # split_policy.PROBE: a count that ends sooner starts none (its search runs in this thread, so a fork
-        # then is as safe as now; ``LocalPool`` spawns them should a thread have started meanwhile).
-        self.forks_late = split_policy.FORK_LATE and not self.keeps and self.alone is None and split.probe is None \
-            and not split.scheduler and start_method() == "fork"
+        self.forks_late = forks_late(split, self.keeps, self.alone)  # ... or, its work thrown away, forked late
         # ... and its workers but one count parts beside it (``_speculate``), in a plain count whose parts' models
         # need no digest (nothing kept or delivered), no certificate and no checkpoint
         self.speculates = self.late and split.jobs > 1 and variant is SOLUTIONS and not (keep or deliver) \
