@@ -783,6 +783,41 @@ def test_a_count_its_probe_finishes_starts_no_worker() -> None:
     assert run.pool is None or (run.pool.held and not run.pool.ready() and run.pool.method == "fork")
 
 
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_reference_count_its_probe_finishes_forks_no_worker(planted: bool, monkeypatch) -> None:
+    # Issue 54: a probe whose work is thrown away (the reference backend's) forked its workers with the run, and they
+    # warmed up beside it: tatami 3x16 (a search of about 0.05 s) took up to 1.48x as long on two workers. Forked
+    # once it has searched PROBE seconds of processor time, a count that ends sooner starts no process. Planted: forked
+    # with the run, as before.
+    import multiprocessing
+
+    from gridsat.solvers.splitting import parallel
+
+    # as in a process that runs one thread (the command line's): a test run's leftover threads would make it spawn
+    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    monkeypatch.setattr(split_policy, "FORK_LATE", not planted)
+    chosen, parsed = load("tatami", "3x12", {})
+    run = split_run_of(chosen, parsed, "reference", Request(), Split(jobs=2))
+    before = multiprocessing.active_children()
+    assert consume(run).count == 26 and not run.keeps and run.forks_late is not planted
+    assert (run.pool is None) is not planted  # planted: two worker processes forked, and terminated unused
+    assert multiprocessing.active_children() == before
+
+
+def test_a_reference_count_longer_than_its_probe_forks_its_workers_late_and_counts_exactly(monkeypatch) -> None:
+    # ... and one that runs on forks them once the probe has searched PROBE seconds, from the thread that reads it.
+    from gridsat.solvers.splitting import parallel
+
+    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    chosen, parsed = load("prime-grid", "4x4", {"max": 16})
+    run = split_run_of(chosen, parsed, "reference", Request(), Split(jobs=2))
+    outcome = consume(run)
+    assert run.forks_late and (outcome.count, outcome.complete, outcome.duplicates) == (2992, True, 0)
+    # started during the probe (forked where the process runs one thread; whether it split depends on the load: a
+    # worker's measured start-up sets how long the probe searches, and a slow one outlasts this count of a second)
+    assert run.pool is not None and run.probe_cpu >= split_policy.PROBE
+
+
 # A kept probe's split count of prime-grid 4x4/1..17 on cpsat (about 1 s alone), split long before it ends, in a
 # process that runs one thread as the command line's does (OpenBLAS's pool held off); ``plant``: the workers started
 # only when due, beside the probe's solver thread, as before. It prints the split record and the count.

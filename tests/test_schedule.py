@@ -181,6 +181,9 @@ def test_the_workers_start_a_worker_start_up_before_the_probe_may_end() -> None:
     assert split_policy.launch_seconds(2, 32) == pytest.approx(earliest - split_policy.WORKER_START)
     assert split_policy.launch_seconds(2, 16) > 0  # a count shorter than that starts no worker
     assert split_policy.launch_seconds(2, 16) < split_policy.probe_seconds(0.0, 2, 16, keeps=True)
+    # a probe whose work is thrown away forks them once it has searched its least, which it searches on past anyway
+    thrown = split_policy.launch_seconds(2, 32, keeps=False)
+    assert 0 < thrown == split_policy.PROBE <= split_policy.probe_seconds(0.0, 2, 32, keeps=False)
 
 
 def test_a_kept_probe_of_a_long_count_ends_within_seconds_whatever_its_parts_cost_to_start(monkeypatch) -> None:

@@ -8,7 +8,8 @@ Each case runs as a user runs it, ``gridsat count ...`` in a child process (star
 first with ``--jobs 1`` and then with ``--jobs 2``, one after the other, so that the two columns
 meet the same load on a shared machine. The last column says how the split run went: its parts,
 or why it ran alone (a count the probe finishes, a search without split points). The ratio is
-``--jobs 2`` wall time over ``--jobs 1``: under 1 pays, over 1 costs.
+``--jobs 2`` wall time over ``--jobs 1``: under 1 pays, over 1 costs. The cpu columns are the least processor
+seconds (user and system) of the command and its worker processes, which a loaded machine stretches far less.
 
 Target: no count takes more than 1.1x as long with ``--jobs 2`` (a short one runs alone: its probe
 searches until splitting can pay, solvers.splitting.split_policy); a long count gains (ratio well
@@ -58,12 +59,21 @@ three), after the input checks, the chained checkpoint seals and the bound encod
     knights-tour 5x5 --backend reference --algorithm warnsdorff       0.35      0.33   0.96  alone
 
 Every short count is within the 1.1x target. The long counts were not measured again.
+
+The lead's quiet ``--cases short --repeat 5`` (2026-11-29) then gave tatami 3x16 on the reference backend 0.40 s
+against 0.46 s (1.13x; 1.48x with ``--repeat 3``): a reference probe cannot keep its count, so its workers were forked
+with the run and warmed up beside its 0.05 s search. They are now forked once the probe has searched 0.1 s of
+processor time (solvers.splitting.split_policy ``FORK_LATE``), so that count starts no worker process. LOADED (load
+14), eight alternated pairs, processor seconds of the command and its workers (the cpu columns), median: before,
+--jobs 1 0.558 s and --jobs 2 0.585 s; after, 0.520 s and 0.571 s (wall medians 1.64 s, 1.68 s; 1.68 s, 1.66 s): noise
+at that load; the lead's quiet run decides the 1.1x target.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import time
@@ -94,15 +104,17 @@ CASES = (
 )
 
 
-def timed(case: Case, jobs: int) -> tuple[float, dict]:
-    """Wall seconds of one ``gridsat count ... --jobs N --json`` and its JSON record."""
+def timed(case: Case, jobs: int) -> tuple[float, float, dict]:
+    """Wall seconds of one ``gridsat count ... --jobs N --json``, the processor seconds of it and its workers
+    (user and system: what a loaded machine does not stretch), and its JSON record."""
     argv = [sys.executable, "-m", "gridsat", "count", *case.words, "--jobs", str(jobs), "--json"]
-    started = time.perf_counter()
+    started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(argv, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
+    seconds, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime  # the workers reaped count in it
     if done.returncode not in (0, 4):  # 4: complete but not every solution (warnsdorff)
         raise SystemExit(f"{' '.join(argv[2:])} failed ({done.returncode}): {done.stderr.strip()}")
-    return seconds, json.loads(done.stdout)
+    return seconds, cpu, json.loads(done.stdout)
 
 
 def how_split(record: dict) -> str:
@@ -120,18 +132,19 @@ def main() -> int:
     args = parser.parse_args()
     chosen = [c for c in CASES if args.cases == "all" or c.long == (args.cases == "long")]
     width = max(len(c.label) for c in chosen)
-    print(f"{'gridsat count ...':<{width}} {'count':>7} {'jobs 1 s':>9} {'jobs 2 s':>9} {'ratio':>6}  split run")
+    print(f"{'gridsat count ...':<{width}} {'count':>7} {'jobs 1 s':>9} {'jobs 2 s':>9} {'ratio':>6} "
+          f"{'cpu 1 s':>8} {'cpu 2 s':>8}  split run")
     for case in chosen:
         ones, twos = [], []
         for _ in range(args.repeat):  # alternated, so that both meet the same load
             ones.append(timed(case, 1))
             twos.append(timed(case, 2))
-        one, record = min(ones, key=lambda r: r[0])
-        two, split = min(twos, key=lambda r: r[0])
+        one, cpu_one, record = min(ones, key=lambda r: r[0])
+        two, cpu_two, split = min(twos, key=lambda r: r[0])
         if record["count"] != split["count"]:
             raise SystemExit(f"{case.label}: --jobs 1 counted {record['count']}, --jobs 2 {split['count']}")
-        print(f"{case.label:<{width}} {record['count']:>7} {one:9.2f} {two:9.2f} {two / one:6.2f}  {how_split(split)}",
-              flush=True)
+        print(f"{case.label:<{width}} {record['count']:>7} {one:9.2f} {two:9.2f} {two / one:6.2f} "
+              f"{min(r[1] for r in ones):8.2f} {min(r[1] for r in twos):8.2f}  {how_split(split)}", flush=True)
     return 0
 
 

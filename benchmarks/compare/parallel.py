@@ -346,6 +346,36 @@ in four runs; 0.5 stays. Short counts (``compare.jobs --cases short --repeat 5``
 3x16 on the reference backend, 0.40 s to 0.46 s, 1.13x (1.48x, 0.42 s to 0.62 s, with ``--repeat 3`` an hour
 before): over the 1.1x target, where the session before measured 1.01x and 1.04x. Its search ends in 0.05 s and
 starts no worker, so what it pays is the held forked workers' start and end.
+
+Issue 54, the short count and the parent past the probe (2026-11-29, LOADED: the shared two-core machine at a load
+of 7 to 20 from the other helpers' runs; processor seconds only, every wall time here means nothing). tatami 3x16 on
+the reference backend paid no held workers: a reference probe cannot keep its count (``late`` is for kept probes),
+so its two workers were forked with the run, not held, and warmed up (the run opened twice and searched to its first
+solution) beside its 0.04 s of search on the run's two cores. A probe whose work is thrown away now forks them once
+it has searched ``PROBE`` (0.1 s) of processor time, where forking is safe then (split_policy.FORK_LATE): tatami
+3x16 starts no worker process (the command line, counted: one pool forked before, none after); prime-grid 4x4 on the
+reference backend, which splits, probed 0.17 s of processor time either way. Eight alternated pairs of tatami 3x16
+(load 14, processor seconds of the command and its workers, median): before, --jobs 1 0.558 s, --jobs 2 0.585 s;
+after, 0.520 s and 0.571 s: at that load the processor seconds do not tell a 0.03 s difference apart, the lead's quiet
+``compare.jobs`` decides. The sat parent past its probe (prime-grid 5x5/1..25 --jobs 2, timed inside the run, load 13,
+one run of 3,350 final parts): 6.63 s of processor time in all, its probe about 3.2 s; splitting parts
+(``Partition._divide``) 0.95 s, the policy's looks (``resplit_choice``) 0.23 s over about 10,000 calls, the rest
+reading messages and handing out parts. Under cProfile the brief's 0.70 s in ``choose_resplit`` was nearly all
+``_divide`` (the split found for the chosen part), not the policy. Two changes: the relaxation's backtracker
+(solvers/backends/sat.py ``propagated_projections``) takes over its parent's values and reads only the literals
+propagation set of the prefix, the same projections in the same order (130 prefixes each of prime-grid 5x5,
+knights-tour 6x6 closed and prime-grid 4x5 against the old code): 64 splits of parts 0.101 s against 0.114 s (best of
+five, loaded); and the policy looks when a part ends and at most every 20 ms otherwise (``parallel.LOOK``), not after
+each of a part's two or three messages (``start``, ``progress``): prime-grid 4x5 on sat split after a 0.5 s probe,
+222 looks for 398 messages (50,784 counted; one run). Whole runs
+could not be compared at that load (side by side, alternated, the same code gave 3,350 and 6,140 final parts).
+``--cases prime --backends sat`` after both (load 15 to 19): --jobs 1 hit the 300 s limit (777,096 counted);
+--jobs 2 917,848 exactly, 241 s by the clock, probe 13.9 s by the clock, parts 71.5 s of processor time (35.6 s and
+36.0 s, 7 beside the probe on each worker), 4,850 final parts (median 8 ms: a loaded clock ages running parts
+fast), largest 0.3%, replay **93.6x** on 100 workers (target 50x, largest part 1.5%: met at that load; the quiet
+forecast is the lead's). Not done: the quiet wall ratios (sat 1.9x), and a kept probe's held workers (forked at the
+start, two forks and a join of about 20-45 ms by the loaded clock, 4 ms of processor time), which a cpsat or sat
+probe cannot fork later: its solver searches in a thread of its own from the start.
 """
 
 from __future__ import annotations

@@ -389,31 +389,40 @@ def propagated_projections(oracle: Any, trues: list[int], assumed: list[int], li
 
     A backtracker over ``trues`` in order: at each step ``oracle.propagate`` says which of them are implied,
     and the first one left open is tried true, then false. Each assignment is reached once (the two branches
-    differ on it), and a real solution's never meets a conflict, so no solution's prefix is left out."""
+    differ on it), and a real solution's never meets a conflict, so no solution's prefix is left out. A branch
+    takes over its parent's values (propagation only adds to them) and reads only the literals propagation set of
+    ``trues`` (a set intersection), not every variable of a long prefix at each of its nodes: a one-hot prefix is
+    hundreds of variables, nearly all implied."""
     found: list[tuple[int, ...]] = []
-    branches: list[list[int]] = [[]]
+    value_of = {lit: (i, 1) for i, lit in enumerate(trues)} | {-lit: (i, 0) for i, lit in enumerate(trues)}
+    # the assumptions too: a solver's propagate names only what it set after them, never a literal the formula fixes
+    # at the root (a unit clause) even when assumed, which would otherwise be branched on again and again
+    root: list[int | None] = [None] * len(trues)
+    for lit in value_of.keys() & set(assumed):
+        i, value = value_of[lit]
+        root[i] = value
+    branches: list[tuple[list[int], list[int | None], int]] = [([], root, 0)]  # (decided, values, first open)
     while branches:
         if stop.expired():
             raise interrupted_split(stop)
-        decided = branches.pop()
+        decided, values, at = branches.pop()
         consistent, implied = oracle.propagate(assumptions=assumed + decided)
         if not consistent:
             continue
-        # the assumptions too: a solver's propagate names only what it set after them, never a literal the
-        # formula fixes at the root (a unit clause) even when assumed, which would otherwise be branched on
-        # again and again
-        known = {*implied, *assumed, *decided}
-        values = []
-        for lit in trues:
-            if lit in known or -lit in known:
-                values.append(int(lit in known))
-                continue
-            branches += [[*decided, -lit], [*decided, lit]]  # true first
-            break
-        else:
-            found.append(tuple(values))
+        for lit in value_of.keys() & implied:
+            i, value = value_of[lit]
+            values[i] = value
+        try:
+            at = values.index(None, at)
+        except ValueError:  # every variable of ``trues`` has its value
+            found.append(tuple(values))  # type: ignore[arg-type]  # no None left
             if len(found) > limit:
                 return None
+            continue
+        lit = trues[at]
+        false, true = values.copy(), values  # this branch's list, handed on
+        false[at], true[at] = 0, 1
+        branches += [([*decided, -lit], false, at + 1), ([*decided, lit], true, at + 1)]  # true first
     return found
 
 

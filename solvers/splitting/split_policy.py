@@ -25,7 +25,8 @@ that ends by then is answered without splitting. A Dask cluster's probe is ``PRO
 workers measure nothing. A probe that keeps its work starts the local workers late, ``WORKER_START``
 before the earliest it may end (``launch_seconds``): a count that ends sooner warms none up, and pays
 nothing for them but, where forking is safe, idle worker processes forked held at the start, before the
-probe's solver thread runs (solvers.splitting.parallel); a plain count beside two or more starts them after
+probe's solver thread runs (solvers.splitting.parallel); a probe whose work is thrown away, where forking is
+safe, forks them once it has searched ``PROBE`` (``FORK_LATE``); a plain count beside two or more starts them after
 ``SPECULATE``, and all but one count parts of the first split beside the probe (each split into
 ``BESIDE_PARTS`` first), whole, while it searches on: the second core idled through the probe.
 
@@ -104,6 +105,13 @@ KEPT_PARTS_PER_WORKER = 8
 # earliest (a forked worker is ready at once, a spawned one with OR-Tools in about 0.5 s); one not yet
 # ready then only makes the probe longer, and its work is kept.
 WORKER_START = 0.5
+# A probe whose work is thrown away (a reference search's) forks its workers once it has searched ``PROBE`` seconds
+# of processor time, where forking is safe then (its search runs in the thread that reads it), not with the run:
+# forked at the start, they warmed up beside the probe on the run's two cores, and tatami 3x16 on the reference
+# backend (its whole search about 0.05 s) took 1.13x to 1.48x as long on two workers as on one (quiet, the lead).
+# It searches at least ``PROBE`` and on past a forked worker's warm-up (a part's start-up and a little search) anyway,
+# until its ``first_parts`` / workers start-ups are paid (``probe_seconds``): a long count waits no longer.
+FORK_LATE = True
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 # A part split again is small already: a prefix that gives many more sub-parts than asked costs
 # more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
@@ -185,10 +193,13 @@ def probe_seconds(start: float, workers: int, parts: int, *, keeps: bool, least:
     return max(PROBE, min(fixed / OVERHEAD, LONGEST), least) if keeps else max(PROBE, fixed)
 
 
-def launch_seconds(workers: int, parts: int, least: float = SHORT) -> float:
+def launch_seconds(workers: int, parts: int, least: float = SHORT, *, keeps: bool = True) -> float:
     """When a probe that keeps its work starts the local workers (seconds of its processor time):
     ``WORKER_START`` before the earliest it may end (were starting a part free); a count that ends
-    sooner starts none."""
+    sooner starts none. A probe whose work is thrown away (``keeps`` False), in a process that forks its
+    workers: ``PROBE``, the least it searches (``FORK_LATE``)."""
+    if not keeps:
+        return PROBE
     return max(0.0, probe_seconds(0.0, workers, parts, keeps=True, least=least) - WORKER_START)
 
 
