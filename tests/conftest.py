@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,49 @@ from gridsat.solvers.splitting.parallel import SOLUTIONS, Split, SplitRun, Varia
 # runs Python code inside it (CPython gh-106883; hypothesis installs such a gc callback): an in-process
 # LocalCluster then hung the suite with every solver waiting for the GIL. The tests' clusters go without it.
 os.environ.setdefault("DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED", "False")
+
+
+def compile_each_kernel_once(locks: Path) -> None:
+    """Make the test processes compile a cached numba kernel one at a time: the first compiles it and writes
+    numba's cache, the others wait on a file lock in ``locks`` and then load it from that cache.
+
+    On a fresh clone the xdist workers reach the same kernels at the same time, and ``cache=True`` writes the
+    cache only after compiling, so without the lock each worker compiled each kernel (seconds of CPU each).
+    A lock per kernel: two different kernels still compile side by side. Numba's own compiler lock is taken
+    first, so a process's threads never wait on a file lock one of them holds; a kernel's callees lock after
+    it, and calls form no cycle, so two processes never wait on each other."""
+    try:
+        import fcntl
+
+        from numba.core.caching import NullCache
+        from numba.core.compiler_lock import global_compiler_lock
+        from numba.core.dispatcher import Dispatcher
+    except ImportError:  # no numba (an extra), or no flock (not POSIX): nothing to share
+        return
+    locks.mkdir(parents=True, exist_ok=True)
+    numba_compile = Dispatcher.compile
+    held: set[str] = set()  # the kernels this process is compiling (a kernel may call itself)
+
+    def compile_(self: Any, sig: Any) -> Any:
+        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
+        if isinstance(self._cache, NullCache):
+            return numba_compile(self, sig)
+        with global_compiler_lock:
+            if name in held:
+                return numba_compile(self, sig)
+            with open(locks / hashlib.sha1(name.encode()).hexdigest(), "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                held.add(name)
+                try:
+                    return numba_compile(self, sig)
+                finally:
+                    held.discard(name)
+                    fcntl.flock(lock, fcntl.LOCK_UN)  # now, even if a child forked meanwhile holds the file too
+
+    Dispatcher.compile = compile_
+
+
+compile_each_kernel_once(Path(tempfile.gettempdir()) / f"gridsat-numba-locks-{os.getuid()}")
 
 # The golden counts ship with gridsat, so that an installed benchmark checks them too; the tests
 # read the same files.

@@ -65,24 +65,36 @@ def test_installed_gridsat_counts_and_models_is_not_importable(wheel: Path, tmp_
     assert done.stdout.split("\n")[:5] == ["True", "3", "[True, True, True]", "917848", "True True"]
 
 
+def release_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where this run's release is built: under xdist, a folder the workers of this run share (their base
+    folders are siblings in the run's own), so the second worker to need it reads the first one's build."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return tmp_path_factory.getbasetemp().parent / "release"
+    return tmp_path_factory.mktemp("release")
+
+
 @pytest.fixture(scope="module")
 def release(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     """The sdist and the wheel built from it, as ``python -m build`` makes a release (``--no-isolation``:
     with this environment's setuptools, so no index is asked), and what the build printed."""
     pytest.importorskip("build", reason="the test extra's build is not installed")
-    out = tmp_path_factory.mktemp("dist")
+    folder = release_folder(tmp_path_factory)
+    out, printed = folder / "dist", folder / "printed.txt"
     # PYTHONDONTWRITEBYTECODE makes setuptools print that it skips byte-compiling: the environment's, not ours.
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     # One build of the source tree at a time: setuptools writes gridsat.egg-info and gridsat-VERSION/ into it,
     # and two xdist workers building at once (each runs this fixture) raced there ("[Errno 2] No such file
-    # or directory: 'gridsat-0.2.0/models/tatami/__init__.py'").
+    # or directory: 'gridsat-0.2.0/models/tatami/__init__.py'"). A worker that finds the run's build done
+    # (its output written last) takes it: the same source, built the same way.
     with open(Path(tempfile.gettempdir()) / "gridsat-release-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-                              capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
+        if not printed.is_file():
+            done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+                                  capture_output=True, text=True, env=env, timeout=600)
+            assert done.returncode == 0, done.stderr[-2000:]
+            printed.write_text(done.stdout + done.stderr, encoding="utf-8")
     [sdist], [wheel] = out.glob("gridsat-*.tar.gz"), out.glob("gridsat-*.whl")
-    return sdist, wheel, done.stdout + done.stderr
+    return sdist, wheel, printed.read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
