@@ -99,3 +99,20 @@ def test_the_layer_profile_has_a_row_a_layer_and_packs_what_it_says():
     assert lines[1].endswith("| system s | minor faults")
     assert all(s >= 0 for s in packed.run.layer_system) and all(f >= 0 for f in packed.run.layer_faults)
     assert lines[2].endswith(f" | {packed.run.layer_faults[0]:,}")
+
+
+def test_the_orders_benchmark_prints_a_row_an_order_with_one_count(capsys):
+    """frontier_orders: every line order counts 6x6's closed tours the same, each with its own states;
+    an unknown order is refused by name."""
+    pytest.importorskip("numba")
+    from gridsat.benchmarks.compare import frontier_orders
+    from gridsat.models.knights_tour.frontier import LINE_ORDERS
+
+    assert frontier_orders.main(["6x6", "--closed", "--memory", "100"]) == 0
+    rows = [line.split(" | ") for line in capsys.readouterr().out.splitlines()[2:]]
+    assert [row[0] for row in rows] == list(LINE_ORDERS) and {row[1] for row in rows} == {"9862"}
+    states = {row[0]: row[2] for row in rows}
+    assert states["tuned"] == states["colour"] != states["parity"] != states["plain"]  # no 8-square lines here
+    with pytest.raises(SystemExit) as refused:
+        frontier_orders.main(["6x6", "--orders", "tuned,zigzag"])
+    assert refused.value.code == 2 and "no line order 'zigzag'" in capsys.readouterr().err

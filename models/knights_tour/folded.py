@@ -195,8 +195,8 @@ def fold_step(data, layer, key, choice, out):
 
 
 def sweeps(board: Board) -> list[dict[Square, int]]:
-    """The squares numbered along the columns and along the rows (even squares of a line first, as in
-    ``frontier.order``): the fold sweeps whichever leaves the narrower frontier."""
+    """The squares numbered along the columns and along the rows (a line's squares in ``frontier.order``'s
+    order): the fold sweeps whichever leaves the narrower frontier."""
     return [order(board, along)[1] for along in ("columns", "rows")]
 
 

@@ -424,17 +424,51 @@ def step(data, layer, key, choice, out):
 
 
 
-def order(board: Board, along: str | None = None) -> tuple[str, dict[Square, int]]:
+# The order of a line's squares (their positions along it), by line length and then by the line's distance
+# from the board's far edge (0: the last line). The moves of a line are decided between the same two sets of
+# states in any order of its squares (at a line's end the same moves are decided), so each line's states
+# follow its own order alone, and each was searched on its own: a local search scored by the states of
+# that line's layers in whole counts of 8x5 closed tours, confirmed on 8x6 (docs/explanation/frontier.md,
+# "The order of the moves"). Other lines take the colour rule (even lengths) or the parity rule (odd ones).
+TUNED: dict[int, dict[int, tuple[int, ...]]] = {
+    8: {3: (5, 7, 2, 3, 1, 0, 4, 6), 2: (1, 6, 2, 0, 5, 4, 7, 3), 1: (7, 3, 0, 5, 1, 6, 4, 2),
+        0: (0, 2, 4, 6, 1, 3, 5, 7)},
+}
+LINE_ORDERS = ("tuned", "colour", "parity", "plain")  # ``order``'s rules; the first is the default
+
+
+def line_order(rule: str, n: int, line: int, lines: int) -> list[int]:
+    """The positions of line ``line`` of ``lines`` (n squares each) in the order its squares are numbered:
+    "tuned" the searched permutation (``TUNED``) where there is one, else "colour" on lines of even length
+    and "parity" on odd ones (measured: 7x8's columns keep fewer states in parity order); "colour" the
+    squares of one colour before the other's, line 0's even positions first (a move to the next line
+    changes a square's colour and one to the line after keeps it); "parity" even positions first in every
+    line (the order before issue 55); "plain" in turn."""
+    if rule == "tuned" and lines - 1 - line in TUNED.get(n, {}):
+        return list(TUNED[n][lines - 1 - line])
+    if rule == "colour" or (rule == "tuned" and n % 2 == 0):
+        return sorted(range(n), key=lambda i: ((i + line) % 2, i))
+    if rule in ("parity", "tuned"):
+        return sorted(range(n), key=lambda i: (i % 2, i))
+    if rule == "plain":
+        return list(range(n))
+    raise ValueError(f"no line order {rule!r}: one of {', '.join(LINE_ORDERS)}")
+
+
+def order(board: Board, along: str | None = None, rule: str = LINE_ORDERS[0]) -> tuple[str, dict[Square, int]]:
     """Squares numbered along the short side (or ``along`` "columns" or "rows"), a line (column, or row of
-    a tall board) at a time, its even squares before its odd ones. A move to the next line keeps that
-    parity and a move to the line after changes it, so this order groups the moves and keeps fewer
-    states than plain line order (states are what the time and memory follow; the README gives the
-    measurement)."""
-    if (along or ("columns" if board.rows <= board.cols else "rows")) == "columns":
-        squares = sorted(board.squares(), key=lambda s: (s[1], s[0] % 2, s[0]))
-        return "column-major", {s: i for i, s in enumerate(squares)}
-    squares = sorted(board.squares(), key=lambda s: (s[0], s[1] % 2, s[1]))
-    return "row-major", {s: i for i, s in enumerate(squares)}
+    a tall board) at a time, the squares of a line in the order ``line_order`` gives by ``rule``. The moves
+    are then decided by their lower square, so the order sets which squares are on the frontier at each
+    move, and with them the states (which the time and memory follow): 8x6 closed tours' whole count, swept
+    along its columns of 8 as 8x8's, visits 758,121,054 states in parity order and 583,151,325 in tuned order
+    (docs/explanation/frontier.md, "The order of the moves")."""
+    columns = (along or ("columns" if board.rows <= board.cols else "rows")) == "columns"
+    lines, n = (board.cols, board.rows) if columns else (board.rows, board.cols)
+    index: dict[Square, int] = {}
+    for line in range(lines):
+        for i in line_order(rule, n, line, lines):
+            index[(i, line) if columns else (line, i)] = len(index)
+    return ("column-major" if columns else "row-major"), index
 
 
 def bound_bits(degrees: list[int], open_tour: bool) -> int:
@@ -516,12 +550,12 @@ def groups(records: list[list[int]], closed: bool) -> list[int]:
     return [i for i in range(len(records)) if i == 0 or not closed or not last_moves[i]] + [len(records)]
 
 
-def build(board: Board, first_slot: int = 0, along: str | None = None) -> FrontierSpec:
+def build(board: Board, first_slot: int = 0, along: str | None = None, rule: str = LINE_ORDERS[0]) -> FrontierSpec:
     """The spec of ``board``'s tours (open or closed, optionally from a start square). ``first_slot`` moves
     the slots up, so that a small board's state spans both words (a test of the two-word path); ``along``
     sweeps the board along its "columns" or "rows" instead of its short side (to measure the layers of a
-    long board's frontier on short boards)."""
-    label, index = order(board, along)
+    long board's frontier on short boards); ``rule`` orders a line's squares (``line_order``)."""
+    label, index = order(board, along, rule)
     square = {i: s for s, i in index.items()}
     scale: dict[str | None, int] = {None: 1 if board.start and not board.closed else 2, "reversal": 1}
     edges = sorted({(min(index[s], index[t]), max(index[s], index[t])) for s in board.squares()
