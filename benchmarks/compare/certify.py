@@ -24,7 +24,13 @@ targets solve in milliseconds, so their ratios measure a certified run's fixed c
 (``--large``: plain solves of 0.03 s to 8 s, up to 19,724 solutions) measure its cost per solution and
 proof step.
 
-Latest, on two quiet cores (2026-11-29, after the orbits were expanded on arrays and, where the group acts
+Latest, on two quiet cores (2026-11-29, after the orbits proof was dropped where the breaking's leaders are
+recognised by rule, solvers.proof.leaders; ``--large --repeat 1 --backend sat`` run on this code, on 1984cdc,
+on this code and on 1984cdc again, one after the other): prime-grid 4x4 2.5x and 2.5x (CPU 2.8x, 2.8x;
+1984cdc: 4.6x, 4.4x, CPU 4.8x, 4.7x), 3x4 3.3x, 3.3x (4.0x, 3.9x); knights-tour 6x6 closed 1.8x, 1.7x (1.9x,
+1.8x): the tours within 2x, prime-grid not (docs/howto/certify.md, the cost).
+
+Before that, on two quiet cores (2026-11-29, after the orbits were expanded on arrays and, where the group acts
 by automorphisms, only each orbit's first member was checked to be a model; ``--large --repeat 1 --backend
 sat`` run on this code, on 7365a8c, and on this code again, one after the other): prime-grid 4x4 4.4x and
 4.4x (CPU 4.6x, 4.6x; 7365a8c: 5.6x, CPU 5.8x), its check 0.16 and 0.13 s (0.31 s); 3x4 3.9x, 3.8x (5.2x);
