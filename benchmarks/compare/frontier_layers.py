@@ -13,8 +13,8 @@ With ``--unpacked`` the same layers run again with the count in a column of its 
 ``words + 1`` words, as before counts were packed into the state's spare bits), and the ratios are
 printed from the one run.
 
-The 8x8 figures below were recorded with the parity order of a line's squares, before the tuned order
-(``frontier.line_order``): under it the first k layers are another part of the walk.
+The 8x8 figures below were recorded with the parity order of a line's squares, before the mixed and tuned orders
+(``frontier.line_order``): under them the first k layers are another part of the walk.
 
 Recorded on this two-core machine shared with other developers (load average 20 and more: wall times
 inflated; processor seconds and bytes are the figures to compare), ``8x8 --closed --layers 60 --memory
