@@ -448,7 +448,7 @@ def line_order(rule: str, n: int, line: int, lines: int) -> list[int]:
     as "mixed"; "colour" the
     squares of one colour before the other's, line 0's even positions first (a move to the next line
     changes a square's colour and one to the line after keeps it); "parity" even positions first in every
-    line (the order before issue 55); "plain" in turn."""
+    line (the order before the others); "plain" in turn."""
     if rule == "tuned" and lines - 1 - line in TUNED.get(n, {}):
         return list(TUNED[n][lines - 1 - line])
     if rule == "colour" or (rule in ("mixed", "tuned") and n % 2 == 0):
