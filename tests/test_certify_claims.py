@@ -407,15 +407,21 @@ def test_under_proved_orbits_the_orbits_proof_alone_certifies_and_a_missing_orbi
     folder = kept(tmp_path, "prime-grid", "3x3", "--encoding", SEQUENTIAL)
     assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "orbits.cnf",
                                                         "orbits.lrat"]
+    check_a_leader_left_out_and_a_missing_proof_are_refused(folder, "orbits.lrat")
+
+
+def check_a_leader_left_out_and_a_missing_proof_are_refused(folder: Path, proof: str) -> None:
+    """The kept certificate checks; with its second leader (and so that leader's orbit) left out of
+    blocking.cnf, ``proof`` no longer refutes it; with ``proof`` removed, it is missing."""
     assert "has exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
     lines = (folder / "blocking.cnf").read_text().splitlines()
-    (folder / "blocking.cnf").write_text("\n".join(lines[:2] + lines[4:]) + "\n")  # the second leader's orbit gone
+    (folder / "blocking.cnf").write_text("\n".join(lines[:2] + lines[4:]) + "\n")  # the second leader gone
     done = gridsat("check-proof", str(folder))
-    assert done.returncode == 1 and done.stdout.startswith("not certified: orbits.lrat: "), done.stdout
-    (folder / "orbits.lrat").unlink()
+    assert done.returncode == 1 and done.stdout.startswith(f"not certified: {proof}: "), done.stdout
+    (folder / proof).unlink()
     (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
     done = gridsat("check-proof", str(folder))
-    assert done.returncode == 1 and done.stdout == "not certified: orbits.lrat is missing\n", done.stdout
+    assert done.returncode == 1 and done.stdout == f"not certified: {proof} is missing\n", done.stdout
 
 
 def test_cut_and_cube_clauses_are_evaluated_on_the_model_and_searched_with_where_it_fails_one() -> None:
@@ -534,15 +540,7 @@ def test_leaders_recognised_by_rule_let_the_proof_with_the_breaking_certify_and_
     folder = kept(tmp_path, "prime-grid", "3x3")
     assert sorted(p.name for p in folder.iterdir()) == ["blocking.cnf", "cuts.cnf", "formula.cnf", "proof.cnf",
                                                         "proof.lrat"]
-    assert "has exactly 128 solutions" in gridsat("check-proof", str(folder)).stdout
-    lines = (folder / "blocking.cnf").read_text().splitlines()
-    (folder / "blocking.cnf").write_text("\n".join(lines[:2] + lines[4:]) + "\n")  # the second leader gone
-    done = gridsat("check-proof", str(folder))
-    assert done.returncode == 1 and done.stdout.startswith("not certified: proof.lrat: "), done.stdout
-    (folder / "proof.lrat").unlink()
-    (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
-    done = gridsat("check-proof", str(folder))
-    assert done.returncode == 1 and done.stdout == "not certified: proof.lrat is missing\n", done.stdout
+    check_a_leader_left_out_and_a_missing_proof_are_refused(folder, "proof.lrat")
 
 
 def test_a_breaking_that_loses_orbits_is_not_recognised_and_its_run_is_refused(monkeypatch) -> None:
