@@ -264,7 +264,7 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         certificate.decoded.clear()
         certificate.adopt_searched()
     unbroken = certificate.unbroken if certificate.checks_orbits else None
-    own = unbroken is not None and certificate.proves_orbits  # the orbits refuted on their own: orbits.lrat
+    own = certificate.proves_orbits  # the orbits refuted on their own: orbits.lrat (their unbroken is set)
     # threads for the proof's check, the models' (``evidence_failure``) and the orbit members' (numba, no GIL);
     # none for a small certificate, whose checks take less than the threads' hand-overs of the GIL
     with ThreadPoolExecutor(3) if len(certificate.blocking) >= BESIDE else Inline() as pool:

@@ -38,6 +38,7 @@ from collections.abc import Hashable
 
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.symmetry import Group
+from gridsat.solvers.proof.automorphism import as_set
 
 Cell = tuple[Hashable, ...]
 Pair = tuple[Cell, Cell]
@@ -132,8 +133,3 @@ def undefined_values(pairs: set[Pair], cells: dict[Cell, dict[int, int]], unbrok
         if any(as_set([-cells[p][v], -cells[q][v]]) not in unbroken for v in shared):
             return f"the formula without the breaking does not forbid cells {p} and {q} one value"
     return ""
-
-
-def as_set(clause: list[int]) -> tuple[int, ...]:
-    """A clause as the sorted tuple of its distinct literals."""
-    return tuple(sorted(set(clause)))
