@@ -210,10 +210,10 @@ def test_a_model_the_search_blocked_but_the_certificate_left_out_is_found_and_na
 
     block, seen = Certificate.block, []
 
-    def forget_the_second(self: Certificate, clause: list[int], solution: object, true: object = None) -> None:
+    def forget_the_second(self: Certificate, clause: list[int], solution: object, *searched: object) -> None:
         seen.append(clause)
         if len(seen) != 2:
-            block(self, clause, solution, true)
+            block(self, clause, solution, *searched)
 
     monkeypatch.setattr(Certificate, "block", forget_the_second)
     outcome = api.count(puzzle, instance, params=params, backend="sat", encoding=encoding, certify=True)

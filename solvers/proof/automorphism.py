@@ -14,6 +14,7 @@ prime-grid 4x4's 5,320 clauses and eight elements.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from gridsat.models.formulation import CnfFormulation
@@ -25,13 +26,14 @@ if TYPE_CHECKING:
 MOST_FREE = 64  # variables outside the projection whose signs are searched; with more, no automorphism is found
 
 
-def automorphic(full: CnfFormulation, group: Group) -> bool:
-    """Whether every element of ``group`` maps ``full``'s clause set onto itself (see the module)."""
+def automorphic(full: CnfFormulation, group: Group, table: ClauseTable | None = None) -> bool:
+    """Whether every element of ``group`` maps ``full``'s clause set onto itself (see the module). ``table``:
+    ``full``'s clauses as a ``ClauseTable``, when the caller keeps one."""
     import numpy as np
 
-    top = max(full.cnf.nv, full.pool.top, max((abs(lit) for c in full.cnf.clauses for lit in c), default=0))
+    table = ClauseTable(full.cnf.clauses) if table is None else table
+    top = max(full.cnf.nv, full.pool.top, table.top)
     projection = np.asarray(full.projection, np.int64)
-    table = ClauseTable(full.cnf.clauses)
     free: list[int] | None = None
     for sent, _ in element_maps(group, full, full):
         moved = sent[projection]
@@ -65,18 +67,24 @@ def element_maps(group: Group, f: CnfFormulation, full: CnfFormulation) -> list[
 
 class ClauseTable:
     """A clause set as arrays, one per clause length (each clause's literals sorted, the rows sorted), to
-    compare with its image under a signed map of the variables."""
+    compare with its image under a signed map of the variables; and as a set of clauses (``as_set``'s)."""
 
     def __init__(self, clauses: list[list[int]]) -> None:
         import numpy as np
 
         self.clauses = clauses
+        self.sets = as_sets(clauses)
         by_length: dict[int, list[tuple[int, ...]]] = {}
-        for clause in map(as_set, clauses):
+        for clause in self.sets:
             by_length.setdefault(len(clause), []).append(clause)
         self.rows = {k: sorted_rows(np.array(rows, np.int64).reshape(len(rows), k)) for k, rows in by_length.items()}
-        self.known: set[tuple[int, ...]] | None = None
-        self.first: dict[int, list[int]] = {}  # each variable's first clause
+        self.top = max((int(np.abs(rows).max()) for rows in self.rows.values() if rows.size), default=0)
+        self.first: dict[int, tuple[int, ...]] = {}  # each variable's first clause
+
+    @cached_property
+    def known(self) -> set[tuple[int, ...]]:
+        """The clauses as a set (each ``as_set``)."""
+        return set(self.sets)
 
     def maps_onto_itself(self, image: np.ndarray) -> bool:
         """Whether the signed map ``image`` (variable v to ``image[v]``) sends the clause set onto itself."""
@@ -90,30 +98,54 @@ class ClauseTable:
 
     def free_variables(self, shown: set[int]) -> list[int]:
         """The variables the clauses name outside the projection ``shown``, in order."""
-        return sorted({abs(lit) for c in self.clauses for lit in c} - shown)
+        import numpy as np
+
+        named = np.unique(np.abs(np.concatenate([rows.ravel() for rows in self.rows.values()] or [np.zeros(0, int)])))
+        return sorted(set(named.tolist()) - shown)
 
     def sign_free(self, image: np.ndarray, free: list[int]) -> bool:
         """Send each free variable to itself or its negation, whichever takes the first clause naming it to a
         clause of the set (``image`` changed in place); False when neither does."""
-        if self.known is None:
-            self.known = set(map(as_set, self.clauses))
-            for clause in self.clauses:
+        if not self.first:
+            for clause in self.sets:
                 for lit in clause:
                     self.first.setdefault(abs(lit), clause)
-        first = self.first
+        first, known = self.first, self.known
+        signed = image.tolist()  # read element by element below: a list's items are far cheaper than an array's
         for v in free:
             for sign in (1, -1):
-                image[v] = sign * v
-                if as_set([int(image[abs(lit)]) * (1 if lit > 0 else -1) for lit in first[v]]) in self.known:
+                signed[v] = sign * v
+                if as_set([signed[abs(lit)] * (1 if lit > 0 else -1) for lit in first[v]]) in known:
                     break
             else:
                 return False
+        image[free] = [signed[v] for v in free]
         return True
 
 
 def as_set(clause: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """A clause as the sorted tuple of its distinct literals."""
     return tuple(sorted(set(clause)))
+
+
+def as_sets(clauses: list[list[int]]) -> list[tuple[int, ...]]:
+    """Each clause as ``as_set`` gives it, in order: sorted on arrays, one sort per clause length (a clause that
+    names a literal twice, rare, made a set one at a time): prime-grid 4x4's 5,320 clauses in a third of the
+    time of ``as_set`` on each."""
+    import numpy as np
+
+    out: list[tuple[int, ...]] = [()] * len(clauses)
+    by_length: dict[int, list[int]] = {}
+    for i, clause in enumerate(clauses):
+        by_length.setdefault(len(clause), []).append(i)
+    for k, numbers in by_length.items():
+        if k == 0:
+            continue
+        rows = np.sort(np.array([clauses[i] for i in numbers], np.int64).reshape(len(numbers), k), axis=1)
+        twice = (rows[:, 1:] == rows[:, :-1]).any(axis=1).tolist()
+        for i, row, again in zip(numbers, map(tuple, rows.tolist()), twice, strict=True):
+            out[i] = as_set(row) if again else row
+    return out
 
 
 def sorted_rows(rows: np.ndarray) -> np.ndarray:

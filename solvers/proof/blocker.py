@@ -73,7 +73,8 @@ class Blocker(Propagator):
         self.pending: deque[list[int]] = deque()
         self.given: list[tuple[int, int]] = []  # (BLOCK or CUT, its index among them), in the order given
         self.found: list[Any] = []  # solutions found in this call, for the reader
-        self.held: tuple[list[int], Any] | None = None  # the model that ended the call, and its solution
+        self.held: tuple[list[int], Any, list[Any]] | None = None  # the model that ended the call, its solution
+        # and the solutions that stands for
         self.rounds = self.refinements = 0
         self.until = 0.0
         self.error: BaseException | None = None
@@ -102,21 +103,23 @@ class Blocker(Propagator):
             self.pending += cuts
             return False
         solution = f.decode(f.values(full))
-        self.found += f.stands_for(solution)
+        orbit = f.stands_for(solution)
+        self.found += orbit
         if time.monotonic() >= self.until:
-            self.held = full, solution
+            self.held = full, solution, orbit
             return True
-        self.pending.append(self.block(full, solution))
+        self.pending.append(self.block(full, solution, orbit))
         return False
 
-    def block(self, model: list[int], solution: Any) -> list[int]:
-        """The clause that blocks ``model``, kept in the certificate with the model's true projection variables
-        and its solution (``Certificate.adopt_searched``): the uncertified search's clause (by the true
-        variables alone where the encoding blocks so; ``Recorder.finish`` makes them short if need be)."""
+    def block(self, model: list[int], solution: Any, orbit: list[Any]) -> list[int]:
+        """The clause that blocks ``model``, kept in the certificate with the model's true projection variables,
+        its solution and the solutions that stands for (``Certificate.adopt_searched``): the uncertified
+        search's clause (by the true variables alone where the encoding blocks so; ``Recorder.finish`` makes
+        them short if need be)."""
         certificate = self.recorder.certificate
         clause = self.f.blocking_clause(model)
         self.given.append((BLOCK, len(certificate.blocking)))
-        certificate.block(clause, solution, true_variables(self.f.projection, model))
+        certificate.block(clause, solution, true_variables(self.f.projection, model), orbit)
         return clause
 
     def block_held(self, oracle: Any) -> None:

@@ -113,9 +113,12 @@ class Certificate:
     # the run verified each solution it reported (``accept``); asked once each
     accepted: set[Hashable] = field(default_factory=set, repr=False)
     decoded: Decoded = field(default_factory=dict, repr=False)  # each blocking clause decoded once: orbits.decoded
-    # in a run: each blocking clause -> the true projection variables of the model it was made from, and
-    # the solution the search decoded from that model (``adopt_searched``)
-    searched: dict[tuple[int, ...], tuple[tuple[int, ...], Any]] = field(default_factory=dict, repr=False)
+    # in a run: each blocking clause -> the true projection variables of the model it was made from, the
+    # solution the search decoded from that model, and the solutions the search said it stands for
+    # (``stands_for``; None: not kept) (``adopt_searched``)
+    searched: dict[tuple[int, ...], tuple[tuple[int, ...], Any, list[Any] | None]] = \
+        field(default_factory=dict, repr=False)
+    imaged: Decoded = field(default_factory=dict, repr=False)  # each blocking clause -> its orbit: adopt_searched
 
     @property
     def checks_orbits(self) -> bool:
@@ -145,24 +148,31 @@ class Certificate:
         """The cube's blocking clauses (a clause of one literal among them is no literal of the cube)."""
         return self.cube[len(self.fixed):]
 
-    def block(self, clause: list[int], solution: Any, true: tuple[int, ...] | None = None) -> None:
+    def block(self, clause: list[int], solution: Any, true: tuple[int, ...] | None = None,
+              orbit: list[Any] | None = None) -> None:
         """Keep a blocking clause and its solution (as JSON only when written: ``written``). ``true``: the
-        sorted true projection variables of the model the search decoded ``solution`` from, for
-        ``adopt_searched``."""
+        sorted true projection variables of the model the search decoded ``solution`` from, and ``orbit``:
+        the solutions the search said it stands for (``stands_for``), for ``adopt_searched``."""
         self.blocking.append((clause, solution))
         if true is not None:
-            self.searched[tuple(clause)] = true, solution
+            self.searched[tuple(clause)] = true, solution, orbit
 
     def adopt_searched(self) -> None:
-        """The search's decoding of each blocking clause's model, taken into ``decoded`` where the clause rules
-        out exactly that model's projection (its negative literals are the model's true projection variables:
-        ``orbits.blocked_values`` of the clause is then the model's projection, and decoding it again, as the
-        judge otherwise would, gives the same solution). A clause that does not is decoded by the judge."""
+        """The search's decoding of each blocking clause's model, taken into ``decoded`` (afresh) where the
+        clause rules out exactly that model's projection (its negative literals are the model's true projection
+        variables: ``orbits.blocked_values`` of the clause is then the model's projection, and decoding it
+        again, as the judge otherwise would, gives the same solution); and the solutions the search expanded it
+        to, into ``imaged`` (``stands_for`` of that same solution, which the judge would compute again). A
+        clause that does not is decoded and expanded by the judge."""
+        self.decoded.clear()
+        self.imaged.clear()
         for clause, _ in self.blocking:
             key = tuple(clause)
             found = self.searched.get(key)
             if found is not None and tuple(sorted(-lit for lit in clause if lit < 0)) == found[0]:
                 self.decoded[key] = found[1]
+                if found[2] is not None:
+                    self.imaged[key] = found[2]
 
     def accept(self, solution: Any) -> None:
         """``solution`` was accepted by the rule verifier (the run's, as it reported it): the judge will not
@@ -261,7 +271,6 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
     started = time.perf_counter()
     f = certificate.formulation
     if counted is None:  # decoded afresh, unless the orbits a run expanded just now decoded them (the memo's use)
-        certificate.decoded.clear()
         certificate.adopt_searched()
     unbroken = certificate.unbroken if certificate.checks_orbits else None
     own = certificate.proves_orbits  # the orbits refuted on their own: orbits.lrat (their unbroken is set)
@@ -305,7 +314,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
     variables of the formula without symmetry breaking too when the orbits are proved."""
     unbroken = certificate.unbroken if certificate.checks_orbits else None
     return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance,
-                  certificate.accepted, certificate.decoded)
+                  certificate.accepted, certificate.decoded, certificate.imaged)
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance, pool: Executor) -> str:
@@ -376,10 +385,11 @@ def members_failure(unbroken: Unbroken | None, counted: OrbitCount) -> str:
     if unbroken is None:
         return ""
     full, numbers = unbroken.formulation, None
-    members = counted.members
     if unbroken.acts_by_automorphisms():
         numbers = counted.firsts
-        members = [members[i] for i in numbers]
+        members = counted.chosen(numbers)
+    else:
+        members = counted.members
     found = first_unjustified(full.cnf.clauses, members, full.projection)
     if found is not None and numbers is not None:
         found = found[0], numbers[found[1] - 1] + 1

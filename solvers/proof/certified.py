@@ -258,8 +258,7 @@ def prove_orbits(certificate: Certificate, unbroken: Unbroken, puzzle: Puzzle, i
     breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked. If it
     finds a model instead, a solution lies in no orbit (``missed``, with the solution; the breaking lost an
     orbit, or the search a leader): no proof. The orbits as expanded, for ``judge``."""
-    certificate.decoded.clear()  # the search's decodings, where they are the clauses' (as ``judge`` adopts them)
-    certificate.adopt_searched()
+    certificate.adopt_searched()  # the search's decodings, where they are the clauses' (as ``judge`` adopts them)
     counted = orbit_count(certificate, puzzle, instance)
     if counted.failure:
         return "", counted  # judged and named next

@@ -38,16 +38,17 @@ from collections.abc import Hashable
 
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.symmetry import Group
-from gridsat.solvers.proof.automorphism import as_set
+from gridsat.solvers.proof.automorphism import as_set, as_sets
 
 Cell = tuple[Hashable, ...]
 Pair = tuple[Cell, Cell]
 
 
-def failure(f: CnfFormulation, full: CnfFormulation, group: Group, automorphic: bool) -> str:
+def failure(f: CnfFormulation, full: CnfFormulation, group: Group, automorphic: bool,
+            unbroken: set[tuple[int, ...]] | None = None) -> str:
     """Why ``f``'s symmetry breaking is not recognised as keeping every orbit's leader against ``full``, the
     formula without it (empty: it is; see the module). ``automorphic``: whether ``group`` maps ``full`` onto
-    itself."""
+    itself; ``unbroken``: ``full``'s clauses as a set (``automorphism.as_set``'s), when the caller has it."""
     if dict(zip(f.keys, f.projection, strict=True)) != dict(zip(full.keys, full.projection, strict=True)):
         return "the formula with the breaking names its projection otherwise than the one without it"
     cells = one_hot(f.keys, f.projection)
@@ -56,10 +57,11 @@ def failure(f: CnfFormulation, full: CnfFormulation, group: Group, automorphic: 
     pairs = leader_pairs(group, f.keys)
     if isinstance(pairs, str):
         return pairs
-    unbroken = {as_set(c) for c in full.cnf.clauses}
-    if unbroken - {as_set(c) for c in f.cnf.clauses}:
+    unbroken = set(as_sets(full.cnf.clauses)) if unbroken is None else unbroken
+    sets = as_sets(f.cnf.clauses)
+    if unbroken - set(sets):
         return "a clause of the formula without the breaking is missing from the formula with it"
-    extra = [c for c in f.cnf.clauses if as_set(c) not in unbroken]
+    extra = [c for c, named in zip(f.cnf.clauses, sets, strict=True) if named not in unbroken]
     variable = dict(zip(f.projection, f.keys, strict=True))
     if clause := next((c for c in extra if not is_leader_clause(c, variable, pairs)), None):
         return f"a clause of the breaking, {clause[:6]}, holds no leader pair's inequality"

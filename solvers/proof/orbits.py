@@ -29,8 +29,9 @@ as exact.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +41,7 @@ from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Group
-from gridsat.solvers.proof.automorphism import automorphic, element_maps
+from gridsat.solvers.proof.automorphism import ClauseTable, automorphic, element_maps
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,11 +65,16 @@ class Unbroken:
     # is, and then the proof of the formula with the breaking proves the count; None: not asked yet
     unruled: str | None = None
 
+    @cached_property
+    def table(self) -> ClauseTable:
+        """The formula's clauses as arrays and as a set, built once for the automorphism and the leaders' rules."""
+        return ClauseTable(self.formulation.cnf.clauses)
+
     def acts_by_automorphisms(self) -> bool:
         """Whether every element maps the formula without the breaking onto itself
         (``solvers.proof.automorphism``): then a member's checks follow from its orbit's first member's."""
         if self.automorphic is None:
-            self.automorphic = automorphic(self.formulation, self.group)
+            self.automorphic = automorphic(self.formulation, self.group, self.table)
         return self.automorphic
 
     def keeps_leaders(self, f: CnfFormulation) -> bool:
@@ -77,7 +83,8 @@ class Unbroken:
         if self.unruled is None:
             from gridsat.solvers.proof import leaders
 
-            self.unruled = leaders.failure(f, self.formulation, self.group, self.acts_by_automorphisms())
+            self.unruled = leaders.failure(f, self.formulation, self.group, self.acts_by_automorphisms(),
+                                           self.table.known)
         return not self.unruled
 
 
@@ -147,11 +154,10 @@ def member_rows(unbroken: Unbroken, f: CnfFormulation, leaders: list[list[int]])
                    "without the breaking has no variable for"
     flat = images.reshape(len(leaders) * len(unbroken.maps), width)
     # one row per distinct member of each orbit, in order: drop a row equal to an earlier one of its orbit
-    _, which = np.unique(flat, axis=0, return_inverse=True)
-    which = which.reshape(len(leaders), len(unbroken.maps))
-    first = np.ones(which.shape, np.bool_)
-    for g in range(1, which.shape[1]):
-        first[:, g] = (which[:, g, None] != which[:, :g]).all(axis=1)
+    # (compared within orbits only, a few rows each: no sort of all the rows)
+    first = np.ones(images.shape[:2], np.bool_)
+    for g in range(1, images.shape[1]):
+        first[:, g] = ~(images[:, g, None, :] == images[:, :g, :]).all(axis=2).any(axis=1)
     return flat[first.reshape(-1)], first.sum(axis=1)
 
 
@@ -179,26 +185,44 @@ class OrbitCount:
     sizes), each member's blocking clause over the unbroken formula (when there is one), or a failure."""
 
     solutions: int = 0
-    members: list[list[int]] = field(default_factory=list)
     failure: str = ""
     seen: dict[Hashable, int] = field(default_factory=dict)  # each solution (frozen) -> its blocked assignment
     firsts: list[int] = field(default_factory=list)  # where each orbit's members begin in ``members``
+    rows: np.ndarray | None = field(default=None, repr=False)  # each member's true variables (``member_rows``)
+    unbroken: CnfFormulation | None = field(default=None, repr=False)  # the formula the members are of
+
+    @cached_property
+    def members(self) -> list[list[int]]:
+        """Each member's blocking clause over the unbroken formula (``member_clauses``), made when first asked:
+        a judge that checks only each orbit's first member (``certificate.members_failure``) and proves no
+        orbits never asks for them all."""
+        return self.chosen(range(len(self.rows))) if self.rows is not None else []
+
+    def chosen(self, numbers: Sequence[int]) -> list[list[int]]:
+        """The blocking clauses of the members numbered ``numbers`` (0-based, as ``firsts`` numbers them)."""
+        if self.rows is None or self.unbroken is None:
+            return []
+        if "members" in self.__dict__:
+            return [self.members[i] for i in numbers]
+        return member_clauses(self.unbroken, self.rows[list(numbers)])
 
 
 def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
-           instance: Instance, accepted: set[Hashable] | None = None, memo: Decoded | None = None) -> OrbitCount:
+           instance: Instance, accepted: set[Hashable] | None = None, memo: Decoded | None = None,
+           imaged: Decoded | None = None) -> OrbitCount:
     """Expand each blocked assignment's orbit as the run counted it (``images``) and check it: every image
     a solution the rule verifier accepts, no solution in two orbits. With ``unbroken``, also on the
     variables (``member_rows``): each orbit there has as many distinct members as it has solutions, and no
     member is in two orbits, so the members (whose models are ``solvers.proof.models``'s to check, and
     which the orbits proof shows to be every projection of a model) number exactly the solutions counted.
     ``accepted``: the solutions (frozen) the verifier accepted already, which it is not asked again;
-    ``memo``: each clause decoded already (``decoded``)."""
+    ``memo``: each clause decoded already (``decoded``); ``imaged``: each clause's decoding expanded already
+    (``stands_for``, as the search did: ``Certificate.adopt_searched``)."""
     found = OrbitCount()
     owner, sizes, leaders = found.seen, [], []
     for i, clause in enumerate(blocking, 1):
-        leader = decoded(f, clause, memo)
-        orbit = {freeze(s): s for s in f.stands_for(leader)}
+        images = imaged.get(tuple(clause)) if imaged else None
+        orbit = {freeze(s): s for s in (images if images is not None else f.stands_for(decoded(f, clause, memo)))}
         for frozen, solution in orbit.items():
             problem = solution_problem(puzzle, instance, solution, frozen, owner, i, accepted)
             if problem:
@@ -214,7 +238,7 @@ def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int
     members, distinct = rows
     if failure := orbits_failure(sizes, distinct, members):
         return OrbitCount(failure=failure)
-    found.members = member_clauses(unbroken.formulation, members)
+    found.rows, found.unbroken = members, unbroken.formulation
     found.firsts = [0, *distinct.cumsum()[:-1].tolist()]
     return found
 
@@ -229,9 +253,20 @@ def orbits_failure(sizes: list[int], distinct: np.ndarray, members: np.ndarray) 
         if n != m:
             return f"blocked assignment {i}: its orbit on the variables ({m} assignments) is not its orbit of {n} " \
                    "solutions"
-    if len(np.unique(members, axis=0)) != len(members):
+    if distinct_rows(members) != len(members):
         return "two orbits on the variables share an assignment"
     return ""
+
+
+def distinct_rows(rows: np.ndarray) -> int:
+    """How many distinct rows ``rows`` has: each row read as one opaque value (its bytes), so that one sort of
+    values does what ``np.unique(axis=0)``'s sort of rows does, several times faster."""
+    import numpy as np
+
+    if not rows.shape[1]:  # rows of nothing: all equal
+        return min(len(rows), 1)
+    packed = np.ascontiguousarray(rows)
+    return len(np.unique(packed.view(np.dtype((np.void, packed.dtype.itemsize * packed.shape[1]))).ravel()))
 
 
 def solution_problem(puzzle: Puzzle, instance: Instance, solution: Any, frozen: Hashable,
