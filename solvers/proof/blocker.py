@@ -33,7 +33,6 @@ from typing import Any
 from pysat.engines import Propagator
 
 from gridsat.models.formulation import CnfFormulation
-from gridsat.solvers.proof.certificate import true_variables
 from gridsat.solvers.proof.certified import Recorder, proof_of, prover
 from gridsat.solvers.proof.external import renumbered
 from gridsat.solvers.proof.heap import uncollected
@@ -73,8 +72,8 @@ class Blocker(Propagator):
         self.pending: deque[list[int]] = deque()
         self.given: list[tuple[int, int]] = []  # (BLOCK or CUT, its index among them), in the order given
         self.found: list[Any] = []  # solutions found in this call, for the reader
-        self.held: tuple[list[int], Any, list[Any]] | None = None  # the model that ended the call, its solution
-        # and the solutions that stands for
+        # the model that ended the call, its solution, the solutions that stands for and its true variables
+        self.held: tuple[list[int], Any, list[Any], tuple[int, ...]] | None = None
         self.rounds = self.refinements = 0
         self.until = 0.0
         self.error: BaseException | None = None
@@ -90,8 +89,9 @@ class Blocker(Propagator):
     def _checked(self, model: list[int]) -> bool:
         # every variable false, then the model's true ones (a few) set: the model names the projection only
         # (the variables observed), and nothing here reads another variable
+        true = sorted(lit for lit in model if lit > 0)  # the model's true projection variables
         full = self.blank.copy()
-        for lit in [lit for lit in model if lit > 0]:
+        for lit in true:
             full[lit - 1] = lit
         f, certificate = self.f, self.recorder.certificate
         cuts = f.refine(full) if f.refine is not None else []
@@ -106,20 +106,21 @@ class Blocker(Propagator):
         orbit = f.stands_for(solution)
         self.found += orbit
         if time.monotonic() >= self.until:
-            self.held = full, solution, orbit
+            self.held = full, solution, orbit, tuple(true)
             return True
-        self.pending.append(self.block(full, solution, orbit))
+        self.pending.append(self.block(full, solution, orbit, tuple(true)))
         return False
 
-    def block(self, model: list[int], solution: Any, orbit: list[Any]) -> list[int]:
-        """The clause that blocks ``model``, kept in the certificate with the model's true projection variables,
-        its solution and the solutions that stands for (``Certificate.adopt_searched``): the uncertified
+    def block(self, model: list[int], solution: Any, orbit: list[Any], true: tuple[int, ...]) -> list[int]:
+        """The clause that blocks ``model``, kept in the certificate with the model's true projection variables
+        (``true``, sorted), its solution and the solutions that stands for (``Certificate.adopt_searched``,
+        which compares ``true`` with the clause before it takes them from the search): the uncertified
         search's clause (by the true variables alone where the encoding blocks so; ``Recorder.finish`` makes
         them short if need be)."""
         certificate = self.recorder.certificate
         clause = self.f.blocking_clause(model)
         self.given.append((BLOCK, len(certificate.blocking)))
-        certificate.block(clause, solution, true_variables(self.f.projection, model), orbit)
+        certificate.block(clause, solution, true, orbit)
         return clause
 
     def block_held(self, oracle: Any) -> None:

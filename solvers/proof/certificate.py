@@ -213,11 +213,6 @@ class Judgement:
                 **({"certificate_assumes": self.assumed} if self.assumed and not self.failure else {})}
 
 
-def true_variables(projection: list[int], model: list[int]) -> tuple[int, ...]:
-    """A model's true projection variables, sorted: what ``Certificate.block`` keeps beside its solution."""
-    return tuple(sorted(v for v in projection if model[v - 1] > 0))
-
-
 def written(solution: Any) -> str:
     """A blocking clause's solution as blocking.cnf holds it: JSON (text read from the file stays as it is)."""
     return solution if isinstance(solution, str) else dumps(solution)
