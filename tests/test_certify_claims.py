@@ -543,6 +543,43 @@ def test_leaders_recognised_by_rule_let_the_proof_with_the_breaking_certify_and_
     check_a_leader_left_out_and_a_missing_proof_are_refused(folder, "proof.lrat")
 
 
+def test_under_the_rule_a_blocked_leader_is_not_asked_again_to_be_a_model_but_its_propagation_is(monkeypatch) -> None:
+    """Under leaders recognised by rule, every clause of the formula without the breaking is one of the formula
+    with it, so a member that is a blocked leader (a model of the latter, checked) is a model of the former:
+    only the propagation that fixes its projection is checked again, on the formula without the breaking.
+    A clause the first member breaks is still refused by it (a conflict), and with the formula's at-most-ones
+    taken out, that propagation fixes too little and the first member is refused again."""
+    from gridsat import api
+    from gridsat.solvers.proof import certified
+    from gridsat.solvers.proof.certificate import members_failure, orbit_count
+
+    kept_run: list[certified.Recorder] = []
+    finish = certified.Recorder.finish
+
+    def keeping(self: certified.Recorder, *args: object) -> object:
+        kept_run.append(self)
+        return finish(self, *args)
+
+    monkeypatch.setattr(certified.Recorder, "finish", keeping)
+    assert api.count("prime-grid", "3x3", backend="sat", certify=True).details["certified"] is True
+    run = kept_run[0]
+    certificate, unbroken = run.certificate, run.certificate.unbroken
+    assert certificate.keeps_leaders and unbroken.acts_by_automorphisms()
+    counted = orbit_count(certificate, run.puzzle, run.instance)
+    blocked = {tuple(sorted(c)) for c, _ in certificate.blocking}
+    first = counted.chosen([0])[0]
+    assert tuple(sorted(first)) in blocked and members_failure(unbroken, counted, blocked) == ""
+    clauses = unbroken.formulation.cnf.clauses
+    broken = [-first[0], -first[1]]  # false in the first member's assignment (both its literals' cells true)
+    clauses.append([-lit for lit in broken])
+    assert members_failure(unbroken, counted, blocked).startswith("orbit member 1: it names only some")
+    clauses.pop()
+    assert members_failure(unbroken, counted, blocked) == ""
+    shown = set(unbroken.formulation.projection)
+    clauses[:] = [c for c in clauses if not (len(c) == 2 and all(-lit in shown for lit in c))]
+    assert members_failure(unbroken, counted, blocked).startswith("orbit member 1: it names only some")
+
+
 def test_a_breaking_that_loses_orbits_is_not_recognised_and_its_run_is_refused(monkeypatch) -> None:
     """A leader inequality no element of the group gives (x[0,0] < x[1,1]) keeps no member of some orbits: the
     rule refuses it (point 2 of ``solvers.proof.leaders``), the orbits proof is tried instead and finds a

@@ -279,7 +279,10 @@ def judge(certificate: Certificate, puzzle: Puzzle, instance: Instance, counted:
         if unbroken is not None and own and not counted.failure:
             main = pool.submit(proved, [*unbroken.formulation.cnf.clauses, *counted.members], unbroken.proof,
                                f"orbits.{form}", form)
-        members = pool.submit(members_failure, unbroken, counted)
+        # under the leaders rule, a member that is a blocked leader is a model of the formula without the
+        # breaking once it is one of the formula with it (``members_failure``)
+        blocked = {tuple(sorted(c)) for c, _ in certificate.blocking} if certificate.keeps_leaders else None
+        members = pool.submit(members_failure, unbroken, counted, blocked)
         failure = evidence_failure(certificate, puzzle, instance, pool)
         failure = failure or counted.failure or members.result()
         steps, proof_failure = main.result() if main is not None else (0, "")
@@ -370,24 +373,39 @@ def cube_blocked_problem(certificate: Certificate, puzzle: Puzzle, instance: Ins
     return ""
 
 
-def members_failure(unbroken: Unbroken | None, counted: OrbitCount) -> str:
+def members_failure(unbroken: Unbroken | None, counted: OrbitCount, blocked: set[tuple[int, ...]] | None = None) -> str:
     """The first orbit member that is no model of the formula without symmetry breaking, or whose blocking
     clause (over its true variables only) rules out more than its own projection (empty: none). Where the
     group acts on that formula by automorphisms, each member is an automorphism's image of its orbit's first
-    one (``solvers.proof.automorphism``), and only the first members are checked."""
-    from gridsat.solvers.proof.models import first_unjustified
+    one (``solvers.proof.automorphism``), and only the first members are checked. ``blocked``: under the
+    leaders rule (``solvers.proof.leaders``: every clause of the formula without the breaking is one of the
+    formula with it, over the same projection variables), the blocking clauses (sorted) whose assignments
+    ``evidence_failure`` checks to be models of the formula with the breaking: a member blocked by one of
+    them is a model of the formula without it too, and only its projection's propagation is checked again
+    (a short clause's propagation on fewer clauses may fix less)."""
+    from gridsat.solvers.proof.models import NOT_ONE, first_unjustified
 
     if unbroken is None:
         return ""
-    full, numbers = unbroken.formulation, None
+    full = unbroken.formulation
     if unbroken.acts_by_automorphisms():
         numbers = counted.firsts
         members = counted.chosen(numbers)
     else:
         members = counted.members
-    found = first_unjustified(full.cnf.clauses, members, full.projection)
-    if found is not None and numbers is not None:
-        found = found[0], numbers[found[1] - 1] + 1
+        numbers = list(range(len(members)))
+    asked = [blocked is None or tuple(sorted(member)) not in blocked for member in members]
+    found = None
+    for models in (False, True):  # the members known to be models, then the others: a call each
+        chosen = [i for i, ask in enumerate(asked) if ask == models]
+        if chosen:
+            failed = first_unjustified(full.cnf.clauses, [members[i] for i in chosen], full.projection, models=models)
+            failed = failed and (failed[0], chosen[failed[1] - 1])
+            # the first member that fixes too little, else the first that is no model: as one call's order
+            if failed and (found is None or failed[0] == NOT_ONE and (found[0] != NOT_ONE or failed[1] < found[1])):
+                found = failed
+    if found is not None:
+        found = found[0], numbers[found[1]] + 1
     unbroken_formula = "the formula without symmetry breaking"
     return unjustified(found, "orbit member", unbroken_formula, unbroken_formula)
 
