@@ -25,15 +25,16 @@ def freeze(solution: Solution) -> Any:
     return solution
 
 
-def digest(solution: Solution) -> bytes:
+def digest(solution: Solution, frozen: Any = None) -> bytes:
     """A 16-byte digest of a canonical solution, what the duplicate checks keep of each solution.
 
     A frozen tour holds a tuple per square, a digest 16 bytes: a count of millions of tours keeps
     its duplicate check in memory this way (the README gives the sizes). Format 0 of marshal
     writes equal values as equal bytes (it never shares objects), and two distinct solutions get
-    the same 128-bit digest with odds of about 2**-128, far below any other fault.
+    the same 128-bit digest with odds of about 2**-128, far below any other fault. ``frozen``: the
+    solution's ``freeze``, when the caller made it already.
     """
-    return hashlib.blake2b(marshal.dumps(freeze(solution), 0), digest_size=16).digest()
+    return hashlib.blake2b(marshal.dumps(freeze(solution) if frozen is None else frozen, 0), digest_size=16).digest()
 
 
 def dumps(solution: Solution) -> str:

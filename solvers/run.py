@@ -11,7 +11,7 @@ from typing import Any
 
 from gridsat.models.formulation import BuildExpired, build_deadline
 from gridsat.models.puzzle import Instance, Puzzle
-from gridsat.models.solution import digest
+from gridsat.models.solution import digest, freeze
 from gridsat.solvers import reprs
 from gridsat.solvers.backend import Search, Tally
 from gridsat.solvers.gate import Bound
@@ -239,7 +239,8 @@ class Enumeration(Run):
         accept = getattr(search, "accept", None)
         try:
             for solution in solutions:
-                key = digest(solution)
+                frozen = freeze(solution)  # once: for the digest, and for a certificate's judge
+                key = digest(solution, frozen)
                 if key in seen:
                     outcome.duplicates += 1
                     continue
@@ -249,7 +250,7 @@ class Enumeration(Run):
                     outcome.invalid.append((solution, problems))
                     continue
                 if accept is not None:
-                    accept(solution)
+                    accept(solution, frozen)
                 outcome.count += 1
                 if outcome.solutions is not None:
                     outcome.solutions.append(solution)

@@ -42,10 +42,10 @@ class CpsatSearch:
             return {}
         return {"certified": None} if self.replay.verdict is None else self.replay.verdict.summary()
 
-    def accept(self, solution: Any) -> None:
+    def accept(self, solution: Any, frozen: Any = None) -> None:
         """The run's verifier accepted ``solution`` (``solvers.run``): a certificate's judge need not ask again."""
         if self.replay is not None:
-            self.replay.certificate.accept(solution)
+            self.replay.certificate.accept(solution, frozen)
 
     def settle(self, ended: bool, stopped: bool) -> None:
         """Certify a "no more solutions" (``ended``: an enumeration that ran to its end, or a search that found

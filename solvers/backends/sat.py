@@ -182,10 +182,10 @@ class SatSearch:
         verdict = self.recorder.verdict
         return {"certified": None} if verdict is None else verdict.summary()
 
-    def accept(self, solution: Any) -> None:
+    def accept(self, solution: Any, frozen: Any = None) -> None:
         """The run's verifier accepted ``solution`` (``solvers.run``): a certificate's judge need not ask again."""
         if self.recorder is not None:
-            self.recorder.certificate.accept(solution)
+            self.recorder.certificate.accept(solution, frozen)
 
     def size(self) -> dict[str, int]:
         size = self.formulation.size()

@@ -113,6 +113,9 @@ class Certificate:
     # the run verified each solution it reported (``accept``); asked once each
     accepted: set[Hashable] = field(default_factory=set, repr=False)
     decoded: Decoded = field(default_factory=dict, repr=False)  # each blocking clause decoded once: orbits.decoded
+    # in a run: each solution ``accept`` was told of, by its object's id -> the object and its frozen form; the
+    # object held here keeps its id its own (``orbits.expand`` takes the frozen form of that very object)
+    frozen: dict[int, tuple[Any, Hashable]] = field(default_factory=dict, repr=False)
     # in a run: each blocking clause -> the true projection variables of the model it was made from, the
     # solution the search decoded from that model, and the solutions the search said it stands for
     # (``stands_for``; None: not kept) (``adopt_searched``)
@@ -174,10 +177,13 @@ class Certificate:
                 if found[2] is not None:
                     self.imaged[key] = found[2]
 
-    def accept(self, solution: Any) -> None:
+    def accept(self, solution: Any, frozen: Hashable = None) -> None:
         """``solution`` was accepted by the rule verifier (the run's, as it reported it): the judge will not
-        ask the verifier again, though it still decodes every blocking clause and compares."""
-        self.accepted.add(freeze(solution))
+        ask the verifier again, though it still decodes every blocking clause and compares. ``frozen``: its
+        ``freeze``, when the run made it already."""
+        frozen = freeze(solution) if frozen is None else frozen
+        self.accepted.add(frozen)
+        self.frozen[id(solution)] = solution, frozen
 
     def cut(self, clauses: list[list[int]]) -> None:
         witness = self.formulation.witness
@@ -312,7 +318,7 @@ def orbit_count(certificate: Certificate, puzzle: Puzzle, instance: Instance) ->
     variables of the formula without symmetry breaking too when the orbits are proved."""
     unbroken = certificate.unbroken if certificate.checks_orbits else None
     return expand(certificate.formulation, unbroken, [c for c, _ in certificate.blocking], puzzle, instance,
-                  certificate.accepted, certificate.decoded, certificate.imaged)
+                  certificate.accepted, certificate.decoded, certificate.imaged, certificate.frozen)
 
 
 def evidence_failure(certificate: Certificate, puzzle: Puzzle, instance: Instance, pool: Executor) -> str:

@@ -209,7 +209,7 @@ class OrbitCount:
 
 def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int]], puzzle: Puzzle,
            instance: Instance, accepted: set[Hashable] | None = None, memo: Decoded | None = None,
-           imaged: Decoded | None = None) -> OrbitCount:
+           imaged: Decoded | None = None, known: dict[int, tuple[Any, Hashable]] | None = None) -> OrbitCount:
     """Expand each blocked assignment's orbit as the run counted it (``images``) and check it: every image
     a solution the rule verifier accepts, no solution in two orbits. With ``unbroken``, also on the
     variables (``member_rows``): each orbit there has as many distinct members as it has solutions, and no
@@ -217,12 +217,16 @@ def expand(f: CnfFormulation, unbroken: Unbroken | None, blocking: list[list[int
     which the orbits proof shows to be every projection of a model) number exactly the solutions counted.
     ``accepted``: the solutions (frozen) the verifier accepted already, which it is not asked again;
     ``memo``: each clause decoded already (``decoded``); ``imaged``: each clause's decoding expanded already
-    (``stands_for``, as the search did: ``Certificate.adopt_searched``)."""
+    (``stands_for``, as the search did: ``Certificate.adopt_searched``); ``known``: solutions frozen already, by
+    their objects' ids (``Certificate.frozen``), each taken only for that very object."""
     found = OrbitCount()
     owner, sizes, leaders = found.seen, [], []
     for i, clause in enumerate(blocking, 1):
         images = imaged.get(tuple(clause)) if imaged else None
-        orbit = {freeze(s): s for s in (images if images is not None else f.stands_for(decoded(f, clause, memo)))}
+        orbit: dict[Hashable, Any] = {}
+        for s in images if images is not None else f.stands_for(decoded(f, clause, memo)):
+            entry = known.get(id(s)) if known else None
+            orbit[entry[1] if entry is not None and entry[0] is s else freeze(s)] = s
         for frozen, solution in orbit.items():
             problem = solution_problem(puzzle, instance, solution, frozen, owner, i, accepted)
             if problem:
@@ -277,7 +281,6 @@ def solution_problem(puzzle: Puzzle, instance: Instance, solution: Any, frozen: 
             return f"a member of its orbit is not a solution: {problems[0]}"
         if accepted is not None:
             accepted.add(frozen)
-    if frozen in owner:
-        return f"it stands for a solution that blocked assignment {owner[frozen]} stands for too"
-    owner[frozen] = i
+    if (first := owner.setdefault(frozen, i)) != i:  # an orbit's solutions are distinct (``expand``'s dict)
+        return f"it stands for a solution that blocked assignment {first} stands for too"
     return None
