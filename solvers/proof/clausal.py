@@ -18,8 +18,9 @@ never holds a proof file's bytes whole).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -235,12 +236,17 @@ def _joined(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]], error: str) 
                    np.concatenate([kinds for _, _, kinds in found]).astype(np.int8, copy=False), error)
 
 
+def flattened(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of DIMACS integers as one array, and where each list starts (one entry more, the end). In C,
+    with no generator frames: this runs for every clause and blocked assignment of a certified run."""
+    starts = np.zeros(len(lists) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, lists), np.int64, len(lists)), out=starts[1:])
+    return np.fromiter(chain.from_iterable(lists), np.int64, int(starts[-1])), starts
+
+
 def from_lists(clauses: list[list[int]], kind: int = ORIGINAL) -> Clauses:
     """Clauses given as lists of DIMACS integers."""
-    sizes = np.fromiter((len(c) for c in clauses), np.int64, len(clauses))
-    starts = np.zeros(len(clauses) + 1, np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    flat = np.fromiter((x for c in clauses for x in c), np.int64, int(starts[-1]))
+    flat, starts = flattened(clauses)
     lits = (2 * np.abs(flat) + (flat < 0)).astype(np.int32)
     return Clauses(lits, starts, np.full(len(clauses), kind, np.int8))
 

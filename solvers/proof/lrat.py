@@ -35,7 +35,7 @@ from itertools import chain
 import numpy as np
 from numba import njit
 
-from gridsat.solvers.proof.clausal import Clauses
+from gridsat.solvers.proof.clausal import Clauses, flattened
 
 DELETION = np.iinfo(np.int64).min  # the token of a step's ``d``
 # what ``_check`` reports, with the step's position
@@ -252,10 +252,17 @@ def numbered(clauses: list[list[int]]) -> list[list[int]]:
     Why: CaDiCaL numbers a clause as it is added, and where a unit clause has already set a variable it
     simplifies a clause added later, or derives a unit, writing that as a lemma numbered among the clauses
     still to come; a clause with a literal twice is written again without it, numbered likewise. Without
-    units and repeated literals no clause is changed as it is added, so the numbers are 1 to n."""
+    units and repeated literals no clause is changed as it is added, so the numbers are 1 to n. A clause that
+    needs no change is given as the very list it was (not to be changed after)."""
     top = highest(clauses)
     out: list[list[int]] = []
     for clause in clauses:
+        n = len(clause)
+        # most clauses have two or more literals, none twice: given as they are (this runs for every clause
+        # of a certified run's formula, twice)
+        if n == 2 and clause[0] != clause[1] or n > 2 and len(set(clause)) == n:
+            out.append(clause)
+            continue
         once = list(dict.fromkeys(clause))
         if len(once) == 1:
             top += 1
@@ -289,8 +296,4 @@ def _flat(formula: Clauses | list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(formula, Clauses):
         codes = formula.lits.astype(np.int64)
         return np.where(codes & 1, -(codes >> 1), codes >> 1), formula.starts.astype(np.int64)
-    sizes = np.fromiter((len(c) for c in formula), np.int64, len(formula))
-    starts = np.zeros(len(formula) + 1, np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    flat = np.fromiter((lit for c in formula for lit in c), np.int64, int(starts[-1]))
-    return flat, starts
+    return flattened(formula)

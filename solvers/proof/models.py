@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsat.solvers.proof.clausal import Clauses, from_lists
-from gridsat.solvers.proof.propagation import CONFLICT, MODEL, OPEN_PROJECTION, PARTIAL, Propagation, flatten
+from gridsat.solvers.proof.clausal import Clauses, flattened, from_lists
+from gridsat.solvers.proof.propagation import CONFLICT, MODEL, OPEN_PROJECTION, PARTIAL, Propagation
 
 FINDER = "cadical195"  # any PySAT solver would do: its answer is checked here
 
@@ -99,7 +99,7 @@ def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], proje
     found, and searched for with all of them where that model fails one). One propagation pass serves both."""
     from pysat.solvers import Solver
 
-    flat, starts = flatten(blocking)
+    flat, starts = flattened(blocking)
     sizes = np.diff(starts)
     fixes = sizes < len(projection) if projection is not None else np.zeros(len(blocking), np.bool_)
     extra = extra or []

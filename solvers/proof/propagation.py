@@ -15,12 +15,10 @@ Top-level consequences of the formula are part of every closure (unlike a PySAT 
 """
 from __future__ import annotations
 
-from itertools import chain
-
 import numpy as np
 from numba import njit
 
-from gridsat.solvers.proof.clausal import Clauses, from_lists
+from gridsat.solvers.proof.clausal import Clauses, flattened, from_lists
 from gridsat.solvers.proof.watches import _assign, _attach, _dedupe, _propagate, _undo
 
 # What propagating one assignment found: a model (every variable of the formula set, every clause
@@ -48,7 +46,7 @@ class Propagation:
         cube's, cut clauses: on knights-tour 6x6 closed, 3,616 cut clauses of about 30 arcs each, which
         propagation would visit for each of 19,724 tours); a model that fails one is ``PARTIAL`` (the
         caller's search, on every clause, decides)."""
-        flat, starts = flatten(assignments)
+        flat, starts = flattened(assignments)
         if len(flat) and int(np.abs(flat).max()) > self.nvars:
             raise ValueError("an assignment names a variable the formula does not have")
         shown = np.zeros(self.nvars + 1, np.bool_)
@@ -66,14 +64,6 @@ class Propagation:
         (variables) are set true: all of them when that is a conflict. One C call: this runs for every
         model a certified search blocks."""
         return _left_open(*self.state, 2 * true, candidates)
-
-
-def flatten(assignments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Lists of DIMACS literals as one array, and where each list starts (one entry more, the end)."""
-    starts = np.zeros(len(assignments) + 1, np.int64)
-    np.cumsum([len(a) for a in assignments], out=starts[1:])
-    flat = np.fromiter(chain.from_iterable(assignments), np.int64, int(starts[-1]))  # in C: no generator frames
-    return flat, starts
 
 
 @njit(cache=True, nogil=True)
