@@ -58,10 +58,15 @@ def failure(f: CnfFormulation, full: CnfFormulation, group: Group, automorphic: 
     if isinstance(pairs, str):
         return pairs
     unbroken = set(as_sets(full.cnf.clauses)) if unbroken is None else unbroken
-    sets = as_sets(f.cnf.clauses)
-    if unbroken - set(sets):
-        return "a clause of the formula without the breaking is missing from the formula with it"
-    extra = [c for c, named in zip(f.cnf.clauses, sets, strict=True) if named not in unbroken]
+    clauses, n = f.cnf.clauses, len(full.cnf.clauses)
+    if clauses[:n] == full.cnf.clauses:  # the breaking appended to the formula without it: compared in C
+        added = clauses[n:]
+    else:
+        sets = as_sets(clauses)
+        if unbroken - set(sets):
+            return "a clause of the formula without the breaking is missing from the formula with it"
+        added = [c for c, named in zip(clauses, sets, strict=True) if named not in unbroken]
+    extra = [c for c in added if as_set(c) not in unbroken]
     variable = dict(zip(f.projection, f.keys, strict=True))
     if clause := next((c for c in extra if not is_leader_clause(c, variable, pairs)), None):
         return f"a clause of the breaking, {clause[:6]}, holds no leader pair's inequality"
