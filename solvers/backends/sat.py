@@ -296,6 +296,10 @@ class SatSearch:
             oracle = Solver(name=name)
         except NoSuchSolverError:
             raise BackendUnavailable(f"PySAT solver {name!r} is not built into this python-sat") from None
+        # A part's units go in first, so that the solver can simplify the CNF with them as it goes in (CaDiCaL,
+        # prime-grid 5x5/1..25, 545 and 257 parts one after another: 3.5 to 5.3% less processor time a part, loading
+        # and searching; python -m gridsat.benchmarks.compare.part_start).
+        oracle.append_formula(self.units)
         clauses = f.cnf.clauses
         for begin in range(0, len(clauses), LOAD_CHUNK):
             if stop.expired():
@@ -304,7 +308,6 @@ class SatSearch:
             oracle.append_formula(clauses[begin:begin + LOAD_CHUNK])
         for lits, bound in getattr(f.cnf, "atmosts", ()):  # native constraints (the vet let only CNF+ solvers here)
             oracle.add_atmost(lits, bound)
-        oracle.append_formula(self.units)
         if f.projection:
             # Mention the highest projection variable, so that the solver's model covers every
             # projection variable, including any that no clause constrains.
