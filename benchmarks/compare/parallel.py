@@ -376,6 +376,22 @@ fast), largest 0.3%, replay **93.6x** on 100 workers (target 50x, largest part 1
 forecast is the lead's). Not done: the quiet wall ratios (sat 1.9x), and a kept probe's held workers (forked at the
 start, two forks and a join of about 20-45 ms by the loaded clock, 4 ms of processor time), which a cpsat or sat
 probe cannot fork later: its solver searches in a thread of its own from the start.
+
+A part's start, and one solver per worker (2026-11-29, LOADED: the shared two-core machine at a load of 3 to 9 from
+the other helpers' runs, so processor seconds only; every wall time here means nothing). ``compare.part_start``
+counts a sample of parts one after another in one process, its arms alternated part by part. A sat part of
+prime-grid 5x5/1..25 (206 parts of a 1,026-part split) spent 3.6 ms loading a fresh CaDiCaL and 25.2 ms searching;
+one solver held for all of them, each part's cube assumed and its blocking clauses under a selector of its own
+(retired when the part ends), spent no load and 43.9 ms (47.3 ms in a second run) searching: a fresh solver with
+the cube assumed searched 41.3 ms, so the assumptions cost it, and the held solver was not built; nor a hybrid
+(held until its 8th to 64th model, then fresh: 0.93x to 1.15x the fresh part's time over three samples). What was
+kept: a sat part loads its units before the CNF (3.5 to 5.3% less a part in that benchmark), and a cpsat part
+copies the model its worker built once instead of building it (0.7 ms against 5.3 to 5.7 ms, of parts of about
+0.12 s). Whole runs, alternated in one process, before and after (``--jobs 2``): cpsat (load 6.0 to 7.7) parts
+134.91 s and 131.19 s of processor time over 1,014 and 1,201 runs, after 101.50 s and 112.98 s over 1,007 and
+1,081 runs (14 to 25% less: more than the 5 ms a part the copy saves in the benchmark, which does not explain it);
+sat (load 5.8 to 7.5) parts 68.33 s and 68.80 s over 3,098 and 2,478 runs, after 67.81 s and 55.85 s over 3,109
+and 2,502 runs (24.6 ms a run against 22.0 ms over both: at that load one pair of two told them apart).
 """
 
 from __future__ import annotations
