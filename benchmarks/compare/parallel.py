@@ -389,9 +389,23 @@ kept: a sat part loads its units before the CNF (3.5 to 5.3% less a part in that
 copies the model its worker built once instead of building it (0.7 ms against 5.3 to 5.7 ms, of parts of about
 0.12 s). Whole runs, alternated in one process, before and after (``--jobs 2``): cpsat (load 6.0 to 7.7) parts
 134.91 s and 131.19 s of processor time over 1,014 and 1,201 runs, after 101.50 s and 112.98 s over 1,007 and
-1,081 runs (14 to 25% less: more than the 5 ms a part the copy saves in the benchmark, which does not explain it);
-sat (load 5.8 to 7.5) parts 68.33 s and 68.80 s over 3,098 and 2,478 runs, after 67.81 s and 55.85 s over 3,109
-and 2,502 runs (24.6 ms a run against 22.0 ms over both: at that load one pair of two told them apart).
+1,081 runs; at a load of 3.4 to 5, 108.22 s over 835 runs before and 108.64 s over 804 after: the 5 ms a part the
+copy saves is about 4%, and whole runs at these loads vary more than that. sat (load 5.8 to 7.5) parts 68.33 s and
+68.80 s over 3,098 and 2,478 runs, after 67.81 s and 55.85 s over 3,109 and 2,502 runs; at a load of 1.2 to 3.4,
+62.58 s and 66.01 s over 1,088 and 2,021 runs before, 60.92 s and 57.04 s over 1,053 and 1,133 after (9% less part
+time over the four pairs, with as many runs: noise at these loads may be most of it).
+``--cases prime`` before (load 0.5 at the start, 5 to 7.6 from the other helpers' runs through it): cpsat --jobs 1
+98.82 processor s; --jobs 2 probe 3.23 s, parts 114.66 s, parent 4.91 s: 1.19x the work, 1.65x on free cores, 745
+final parts, largest 0.7%, forecast 65.9x on 100 workers (56.8x over --jobs 1's processor time); sat --jobs 1 48.28
+s; --jobs 2 probe 3.21 s, parts 66.65 s, parent 5.81 s: 1.45x the work, 1.37x on free cores, 2,121 final parts,
+largest 1.0%, forecast 76.1x (55.1x). After (load 8 to 4.5): cpsat --jobs 1 115.60 s; --jobs 2 probe 3.23 s, parts
+120.30 s, parent 5.27 s: 1.07x the work, 1.82x on free cores, 843 final parts, largest 0.6%, forecast 66.6x (64.0x);
+sat --jobs 1 54.55 s; --jobs 2 probe 3.22 s, parts 64.32 s, parent 5.36 s: 1.24x the work, 1.62x on free cores,
+1,686 final parts, largest 1.2%, forecast 79.3x (67.3x). The machine ran slow all session, even as it went quiet
+(the C backtracker 74 s and 106 s, against 41 s on quiet cores before; prime-grid 4x5 on sat --jobs 1 4.4 to 5.8 s
+at a load of 1.3, against 2.2 to 2.8 s): such a count then outlasts the kept probe's 3.2 s of processor time and
+splits (``compare.jobs --cases short --repeat 3`` at a load of 1.5 to 2: 4.28 s against 5.80 s, 1.36x, 45 parts;
+the other short counts 0.85x to 1.04x, alone). The quiet wall-clock ratios are the lead's to measure.
 """
 
 from __future__ import annotations
