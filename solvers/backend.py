@@ -295,6 +295,27 @@ def formulate(puzzle: Puzzle, instance: Instance, kind: str, encoding: Encoding)
     return built
 
 
+# The formulation the last part in this process was searched with: (puzzle, its kind, instance and encoding,
+# formulation), per kind.
+_last_part: dict[str, tuple[Puzzle, tuple[str, Encoding], Formulation]] = {}
+
+
+def part_formulation(puzzle: Puzzle, instance: Instance, kind: str, encoding: Encoding) -> Formulation:
+    """The formulation of ``kind`` for a part of a split run, built once per worker process: a worker searches a
+    run's parts one after another, and rebuilding the same CNF for each cost prime-grid 5x5 18 ms of a 50 ms median
+    part (its CP-SAT model 5 to 6 ms of a 0.1 s part). A CNF is shared as it is: a search never changes it (a part's
+    units, the models it blocks and a lazy formulation's cuts all go into the part's own solver); a CP-SAT part adds
+    its constraints to a copy of the model (solvers.backends.cpsat). The puzzle is held, so ``is`` compares it
+    soundly (a puzzle built per run, such as an orbit count's, never matches)."""
+    key = (repr(instance), encoding)
+    last = _last_part.get(kind)
+    if last is not None and last[0] is puzzle and last[1] == key:
+        return last[2]
+    formulation = formulate(puzzle, instance, kind, encoding)
+    _last_part[kind] = (puzzle, key, formulation)
+    return formulation
+
+
 def counts_only(backend: Backend) -> bool:
     """Whether ``backend`` counts without enumerating (it answers through ``tally``, never lists)."""
     return COUNT in backend.can and ENUMERATE not in backend.can

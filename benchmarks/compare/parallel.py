@@ -376,6 +376,36 @@ fast), largest 0.3%, replay **93.6x** on 100 workers (target 50x, largest part 1
 forecast is the lead's). Not done: the quiet wall ratios (sat 1.9x), and a kept probe's held workers (forked at the
 start, two forks and a join of about 20-45 ms by the loaded clock, 4 ms of processor time), which a cpsat or sat
 probe cannot fork later: its solver searches in a thread of its own from the start.
+
+A part's start, and one solver per worker (2026-11-29, LOADED: the shared two-core machine at a load of 3 to 9 from
+the other helpers' runs, so processor seconds only; every wall time here means nothing). ``compare.part_start``
+counts a sample of parts one after another in one process, its arms alternated part by part. A sat part of
+prime-grid 5x5/1..25 (206 parts of a 1,026-part split) spent 3.6 ms loading a fresh CaDiCaL and 25.2 ms searching;
+one solver held for all of them, each part's cube assumed and its blocking clauses under a selector of its own
+(retired when the part ends), spent no load and 43.9 ms (47.3 ms in a second run) searching: a fresh solver with
+the cube assumed searched 41.3 ms, so the assumptions cost it, and the held solver was not built; nor a hybrid
+(held until its 8th to 64th model, then fresh: 0.93x to 1.15x the fresh part's time over three samples). What was
+kept: a sat part loads its units before the CNF (3.5 to 5.3% less a part in that benchmark), and a cpsat part
+copies the model its worker built once instead of building it (0.7 ms against 5.3 to 5.7 ms, of parts of about
+0.12 s). Whole runs, alternated in one process, before and after (``--jobs 2``): cpsat (load 6.0 to 7.7) parts
+134.91 s and 131.19 s of processor time over 1,014 and 1,201 runs, after 101.50 s and 112.98 s over 1,007 and
+1,081 runs; at a load of 3.4 to 5, 108.22 s over 835 runs before and 108.64 s over 804 after: the 5 ms a part the
+copy saves is about 4%, and whole runs at these loads vary more than that. sat (load 5.8 to 7.5) parts 68.33 s and
+68.80 s over 3,098 and 2,478 runs, after 67.81 s and 55.85 s over 3,109 and 2,502 runs; at a load of 1.2 to 3.4,
+62.58 s and 66.01 s over 1,088 and 2,021 runs before, 60.92 s and 57.04 s over 1,053 and 1,133 after (9% less part
+time over the four pairs, with as many runs: noise at these loads may be most of it).
+``--cases prime`` before (load 0.5 at the start, 5 to 7.6 from the other helpers' runs through it): cpsat --jobs 1
+98.82 processor s; --jobs 2 probe 3.23 s, parts 114.66 s, parent 4.91 s: 1.19x the work, 1.65x on free cores, 745
+final parts, largest 0.7%, forecast 65.9x on 100 workers (56.8x over --jobs 1's processor time); sat --jobs 1 48.28
+s; --jobs 2 probe 3.21 s, parts 66.65 s, parent 5.81 s: 1.45x the work, 1.37x on free cores, 2,121 final parts,
+largest 1.0%, forecast 76.1x (55.1x). After (load 8 to 4.5): cpsat --jobs 1 115.60 s; --jobs 2 probe 3.23 s, parts
+120.30 s, parent 5.27 s: 1.07x the work, 1.82x on free cores, 843 final parts, largest 0.6%, forecast 66.6x (64.0x);
+sat --jobs 1 54.55 s; --jobs 2 probe 3.22 s, parts 64.32 s, parent 5.36 s: 1.24x the work, 1.62x on free cores,
+1,686 final parts, largest 1.2%, forecast 79.3x (67.3x). The machine ran slow all session, even as it went quiet
+(the C backtracker 74 s and 106 s, against 41 s on quiet cores before; prime-grid 4x5 on sat --jobs 1 4.4 to 5.8 s
+at a load of 1.3, against 2.2 to 2.8 s): such a count then outlasts the kept probe's 3.2 s of processor time and
+splits (``compare.jobs --cases short --repeat 3`` at a load of 1.5 to 2: 4.28 s against 5.80 s, 1.36x, 45 parts;
+the other short counts 0.85x to 1.04x, alone). The quiet wall-clock ratios are the lead's to measure.
 """
 
 from __future__ import annotations

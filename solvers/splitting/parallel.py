@@ -183,8 +183,9 @@ def conquer(task: Task, report: Callable[[int], None] | None = None, halted: Cal
 def warm(task: Task) -> float:
     """Load and build, in a worker before its first part, what the run's parts need: the puzzle's
     module, the backend's solver library and the formulation a worker keeps for its parts
-    (solvers.backends.sat.part_formulation). Its first part then takes its own time, not the loading's, which
-    would make the first estimate of the run's length far too long, and its parts far too many.
+    (solvers.backend.part_formulation: a CNF, or a CP-SAT model each part copies). Its first part then takes its
+    own time, not the loading's, which would make the first estimate of the run's length far too long, and its
+    parts far too many.
     ``task`` is for the whole run (``Part()``). Then measure what starting a part costs, for the
     probe's length (solvers.splitting.split_policy): open the run again as a part would be, and search
     it to its first solution, for ``PROBE`` seconds at most; return the processor seconds that took,

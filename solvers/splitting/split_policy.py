@@ -114,7 +114,7 @@ WORKER_START = 0.5
 FORK_LATE = True
 OVERSHOOT = 8  # a prefix whose projections number more than OVERSHOOT x target is not used
 # A part split again is small already: a prefix that gives many more sub-parts than asked costs
-# more in restarts (each sub-part builds and presolves the model again) than it gains in balance.
+# more in restarts (each sub-part presolves a copy of the model, or loads a fresh solver) than it gains in balance.
 RESPLIT_OVERSHOOT = 2
 # Parts per worker handed to the pool ahead of need, so that a worker never waits for its next part
 # while the parent splits; the rest wait in the parent, where they can still be split (parts are
@@ -221,8 +221,8 @@ def budget(ledger: Ledger, now: float, workers: int) -> float:
     """How long a part may run while every worker is busy: ``OUTLIER`` part durations once the run's
     length is estimated, else 1 / (``GRAIN`` x ``workers``) of the work done so far, so that no
     final part holds much more than its share, however long the run (at least ``LEAST_BUDGET``
-    seconds: every part builds and presolves its model afresh, so parts much shorter cost more to
-    start than they search)."""
+    seconds: every part presolves a copy of its model, or loads a fresh solver, so parts much shorter cost more
+    to start than they search)."""
     whole = ledger.estimate(now)
     if whole is not None:
         return max(LEAST_BUDGET, OUTLIER * part_seconds(ledger, whole, workers))
