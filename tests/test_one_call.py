@@ -164,14 +164,16 @@ def test_the_judge_decodes_itself_a_clause_whose_model_the_search_recorded_other
     records: list[Any] = []
     block = blocker.Blocker.block
 
-    def mixed_up(self: blocker.Blocker, model: list[int], solution: Any) -> list[int]:
-        records.append((model, solution))
+    def mixed_up(self: blocker.Blocker, model: list[int], solution: Any, orbit: list[Any],
+                 true: tuple[int, ...]) -> list[int]:
+        records.append((model, solution, orbit))
         if len(records) == 2:
-            clause = block(self, model, records[0][1])  # kept with the first model's solution
+            clause = block(self, model, records[0][1], records[0][2], true)  # kept with the first model's solution
             first_true = self.recorder.certificate.searched[tuple(self.recorder.certificate.blocking[0][0])][0]
-            self.recorder.certificate.searched[tuple(clause)] = first_true, records[0][1]  # and its record
+            # and its record (true variables, solution and orbit)
+            self.recorder.certificate.searched[tuple(clause)] = first_true, records[0][1], records[0][2]
             return clause
-        return block(self, model, solution)
+        return block(self, model, solution, orbit, true)
 
     decoded = []
     decode = board.decode

@@ -24,7 +24,15 @@ targets solve in milliseconds, so their ratios measure a certified run's fixed c
 (``--large``: plain solves of 0.03 s to 8 s, up to 19,724 solutions) measure its cost per solution and
 proof step.
 
-Latest, on two quiet cores (2026-11-29, after the orbits proof was dropped where the breaking's leaders are
+Latest, on two quiet cores (2026-11-29, after the work around the search was cut: orbits taken as the search
+expanded them, solutions frozen once, members compared within their orbits, blocked leaders not asked again to be
+models under the rule, clause lists numbered and flattened in C; ``--large --repeat 1 --backend sat`` run on this
+code and on a230fe9 in turn, twice each): prime-grid 4x4 2.1x and 1.8x (CPU 2.2x, 1.9x; a230fe9 2.2x, 2.1x), 3x4
+2.2x, 2.4x (3.0x, 3.0x), knights-tour 6x6 closed 1.4x, 1.3x (1.7x, 1.7x), shikaku 2.4x, 2.4x (3.8x, 3.6x); the best of
+seven alternated (``measure`` with repeat 7): 4x4 1.85x and 1.80x (a230fe9 2.0x, 2.3x), 3x4 2.4x (3.2x, 3.7x).
+Within 2x: prime-grid 4x4 and the tours; not: the targets whose plain runs take 1 to 30 ms (docs/howto/certify.md).
+
+Before that, on two quiet cores (2026-11-29, after the orbits proof was dropped where the breaking's leaders are
 recognised by rule, solvers.proof.leaders; ``--large --repeat 1 --backend sat`` run on this code, on 1984cdc,
 on this code and on 1984cdc again, one after the other): prime-grid 4x4 2.5x and 2.5x (CPU 2.8x, 2.8x;
 1984cdc: 4.6x, 4.4x, CPU 4.8x, 4.7x), 3x4 3.3x, 3.3x (4.0x, 3.9x); knights-tour 6x6 closed 1.8x, 1.7x (1.9x,
