@@ -76,13 +76,27 @@ def run_pycon(example: Example) -> None:
     assert tried > 0 and failed == 0, f"{example.id}: {failed} of {tried} examples failed (printed above)"
 
 
+# How many of each page's examples of a kind (in page order) ran in this process: pytest-xdist may hand a page's
+# examples to different workers, and a later block may use what an earlier one made in the page's folder or named in
+# its session (seen: the tutorial's plugin, installed on one worker and asked for on another).
+RAN: dict[str, int] = {}
+
+
 @pytest.mark.parametrize("example", CASES)
 def test_the_example_runs_and_prints_what_the_page_shows(example: Example, folders: dict[str, Path],
                                                          tmp_path_factory: pytest.TempPathFactory) -> None:
-    if example.kind == "pycon":
-        run_pycon(example)
-    else:
-        run_console(example, folder_of(example.page, folders, tmp_path_factory))
+    # the blocks of its kind before it that this process has not run, first (a console block shares the page's
+    # folder with the page's console blocks, a pycon block its names with its pycon blocks), each checked as its own
+    # test checks it
+    key = f"{example.page} {example.kind}"
+    page = [e for e in EXAMPLES if e.page == example.page and e.kind == example.kind]
+    place = page.index(example)
+    for before in [*(e for e in page[RAN.get(key, 0):place] if not e.skipped), example]:
+        if before.kind == "pycon":
+            run_pycon(before)
+        else:
+            run_console(before, folder_of(before.page, folders, tmp_path_factory))
+    RAN[key] = max(RAN.get(key, 0), place + 1)
 
 
 def test_the_pages_have_examples_of_both_kinds_and_none_the_runner_skips() -> None:

@@ -251,7 +251,6 @@ def orbits_failure(sizes: list[int], distinct: np.ndarray, members: np.ndarray) 
     """Why the orbits on the variables (``member_rows``: each orbit's ``distinct`` members, and all the
     orbits' ``members``) are not the orbits the run counted (each of ``sizes`` solutions): an orbit of
     another size, or a member in two orbits (empty when they are)."""
-
     for i, (n, m) in enumerate(zip(sizes, distinct.tolist(), strict=True), 1):
         if n != m:
             return f"blocked assignment {i}: its orbit on the variables ({m} assignments) is not its orbit of {n} " \
