@@ -809,7 +809,7 @@ def test_a_count_its_probe_finishes_starts_no_worker() -> None:
 
 @pytest.mark.parametrize("planted", [False, True])
 def test_a_reference_count_its_probe_finishes_forks_no_worker(planted: bool, monkeypatch) -> None:
-    # Issue 54: a probe whose work is thrown away (the reference backend's) forked its workers with the run, and they
+    # A probe whose work is thrown away (the reference backend's) forked its workers with the run, and they
     # warmed up beside it: tatami 3x16 (a search of about 0.05 s) took up to 1.48x as long on two workers. Forked
     # once it has searched PROBE seconds of processor time, a count that ends sooner starts no process. Planted: forked
     # with the run, as before.
@@ -882,7 +882,7 @@ def test_a_kept_probe_forks_its_workers_held_before_its_solver_thread_starts(pla
 
 @pytest.mark.slow
 def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) -> None:
-    # Issue 54: a kept probe ran until 16 start-ups per worker were a tenth of it, each start-up measured by a
+    # A kept probe ran until 16 start-ups per worker were a tenth of it, each start-up measured by a
     # loaded clock (0.1 s for cpsat): the probe counted prime-grid 5x5 alone for 17 s while the second worker
     # waited. Processor seconds, not wall times, so that it holds on a busy machine: a count of several
     # seconds is shared out on both workers, for about the work of one process (benchmarks/compare/parallel).
@@ -913,7 +913,7 @@ def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) ->
 
 @pytest.mark.parametrize("planted", [False, True])
 def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monkeypatch) -> None:
-    # Issue 54: while a kept probe searches on, a worker counts first-split parts whole beside it, and the probe's
+    # While a kept probe searches on, a worker counts first-split parts whole beside it, and the probe's
     # models that fall in them are taken off its count: each model stands for its orbit's solutions (four in
     # prime-grid's default CNF). The bug planted, one solution a model, counts three too many of each.
     from gridsat.solvers.splitting import parallel
@@ -951,7 +951,7 @@ def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monk
 
 @pytest.mark.parametrize("launch_at", [None, 0.0, split_policy.SPECULATE])
 def test_a_kept_probe_starts_its_workers_when_told_however_soon(launch_at: float | None) -> None:
-    # Issue 54: the second core idled through the probe until the workers started beside it. A kept probe starts them
+    # The second core idled through the probe until the workers started beside it. A kept probe starts them
     # once it has searched ``launch_at`` seconds of processor time (``SPECULATE``), else WORKER_START before it may
     # end; asked for 0 s they start at its first look (``launch_at or inf`` had taken 0 for "not told": 2.7 s later).
     launched = []

@@ -13,7 +13,7 @@ TOP = ("README.md", "pyproject.toml", "Makefile")
 SUFFIXES = {".py", ".toml", ".md", ".txt", ".gameid", ""}
 SHARED = "shared"  # spelled apart, so that this file does not match itself
 OUTSIDE = re.compile(rf"\.\./{SHARED}|{SHARED}/seeds|\b\d{{3}}_[0-9a-f]{{16}}\.txt")  # the seed folder, its files
-ISSUE = re.compile(r"\bissue" + r" \d")  # ticket numbers mean nothing to a reader of the repository
+ISSUE = re.compile(r"\bissue" + r" \d", re.IGNORECASE)  # ticket numbers mean nothing to a reader of the repository
 CITED = re.compile(r"(?<![\w./-])((?:gridsat|models|solvers|benchmarks|tests)/[\w./-]*\w\.(?:py|toml|txt|md|gameid))")
 
 

@@ -187,7 +187,7 @@ def test_the_workers_start_a_worker_start_up_before_the_probe_may_end() -> None:
 
 
 def test_a_kept_probe_of_a_long_count_ends_within_seconds_whatever_its_parts_cost_to_start(monkeypatch) -> None:
-    # Issue 54: a kept probe ran until 16 start-ups per worker were a tenth of it, each start-up measured
+    # A kept probe ran until 16 start-ups per worker were a tenth of it, each start-up measured
     # by the clock (0.1 s for cpsat on a loaded machine): 17 s alone, a third of prime-grid 5x5's count,
     # while the second worker waited. Its first split is now smaller, and the probe at most LONGEST.
     kept = split_policy.first_parts(2, kept=True)

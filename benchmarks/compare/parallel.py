@@ -60,7 +60,7 @@ probe and the busiest worker's parts, about what two cores of its own would give
 why a split run did not share out the work (tests/test_parallel.py holds a count of seconds to it).
 These hold on a loaded machine, where the wall-time ratios of --jobs 2 against --jobs 1 do not.
 
-Issue 54 (--jobs 2 slower than --jobs 1 on cpsat): measured on the shared two-core machine at a load
+--jobs 2 slower than --jobs 1 on cpsat: measured on the shared two-core machine at a load
 of 7 to 15 (other developers' test runs), so in processor seconds, one run each:
 - The cause: a probe that keeps its count ran until the first split's start-ups (16 per worker, each
   measured by the clock, at most 0.1 s) were a tenth of it, and at least 3.2 s. The clock's start-up
@@ -140,7 +140,7 @@ On the quiet machine the parts took 1.2x the processor seconds of --jobs 1's sea
 on both backends (cpsat 74.2 s for 61.8 s, sat 39.1 s for 32.2 s): ``--ceiling sat cpsat`` (two
 copies of a count at once) says how much of that two busy virtual cores cost each other.
 
-Issue 54, the cpsat probe and part start-ups (measured on the loaded two-core machine, 2026-11-28, load
+The cpsat probe and part start-ups (measured on the loaded two-core machine, 2026-11-28, load
 2 to 7 from other developers' runs, so in processor seconds; wall times there mean nothing). Where the
 cpsat parent's processor time went (cProfile, prime-grid 5x5/1..25 --jobs 2, load about 4): 6.0 s in
 all, 4.0 s of them its probe (CP-SAT's search, and verifying and digesting its 43,336 solutions); of
@@ -196,7 +196,7 @@ final parts, largest **1.6%**, replay **44.2x** on 100 workers (targets 1.5% and
 36.6x). Short counts (``compare.jobs --cases short --repeat 3``, the same session): 0.94x to 1.11x
 (tatami 3x16 on the reference backend 0.36 s and 0.40 s, alone both ways).
 
-Issue 54, where sat's --jobs 2 time goes, and the second core during the probe (2026-11-29, the shared
+Where sat's --jobs 2 time goes, and the second core during the probe (2026-11-29, the shared
 two-core machine at a load of 1.4 to 5.7, so processor seconds; the wall times there mean nothing, and
 the lead measures them on quiet cores). The timeline (``timeline``, ``--timeline``) of prime-grid
 5x5/1..25 sat --jobs 2 before the change (load 2 to 3.5): the probe 0-4.11 s by the clock (3.22 s of
@@ -253,7 +253,7 @@ verifier's 378k calls at 4.8 (the same per solution as --jobs 1), each part's fr
 by clause at 2.4, and each part's blocked rows written as clauses at 0.7: a part's start is about 8 ms
 profiled, a third of a part of the median 23 ms.
 
-Issue 54, where the wall clock goes and larger parts in the middle of a run (2026-11-29, the shared two-core
+Where the wall clock goes and larger parts in the middle of a run (2026-11-29, the shared two-core
 machine at a load of 2.5 to 5.3: processor seconds; wall times there mean nothing). From the quiet run above:
 cpsat's --jobs 1 kept 1.30 cores busy (71.30 processor s in 54.81 s: CP-SAT's search thread beside the one that
 reads, verifies and digests each solution), so "on free cores" (a worker's processor seconds taken as its wall
@@ -311,7 +311,7 @@ the second core counts 1 to 2 s of parts beside it. One part queued ahead beside
 that to 3.2 s but took 18.71 s, with the forecast at 46.1x and the largest part 2.0%: parts beside the probe run
 whole, and the probe's models in them are counted twice; not taken.
 
-Issue 54, the second core from the probe's first half second (2026-11-29, LOADED: the shared two-core machine at a
+The second core from the probe's first half second (2026-11-29, LOADED: the shared two-core machine at a
 load of 3 to 13 from the other helper's runs, so processor seconds only; every wall time here means nothing, and the
 lead measures them on quiet cores). The parts beside a kept probe started after ``SPECULATE`` = 1 s of its processor
 time; now 0.5 s. (A trial start at 0 s was read as "not told": ``launch_at or inf`` started them at 2.7 s; fixed,
@@ -347,7 +347,7 @@ in four runs; 0.5 stays. Short counts (``compare.jobs --cases short --repeat 5``
 before): over the 1.1x target, where the session before measured 1.01x and 1.04x. Its search ends in 0.05 s and
 starts no worker, so what it pays is the held forked workers' start and end.
 
-Issue 54, the short count and the parent past the probe (2026-11-29, LOADED: the shared two-core machine at a load
+The short count and the parent past the probe (2026-11-29, LOADED: the shared two-core machine at a load
 of 7 to 20 from the other helpers' runs; processor seconds only, every wall time here means nothing). tatami 3x16 on
 the reference backend paid no held workers: a reference probe cannot keep its count (``late`` is for kept probes),
 so its two workers were forked with the run, not held, and warmed up (the run opened twice and searched to its first
