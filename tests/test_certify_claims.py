@@ -324,6 +324,17 @@ def test_propagation_counts_the_formulas_own_units_and_a_search_finds_what_it_le
     assert first_non_model([[1, 2], [4, 5], [-4, -5], [4, -5], [-4, 5]], [[-1]]) == 1
 
 
+def test_models_are_asked_only_of_the_assignments_flagged() -> None:
+    """``first_unjustified``'s ``models`` flags each assignment: one not flagged is not asked to be a model (a
+    member known to be one), the next, flagged, is, and is refused by its own number."""
+    from gridsat.solvers.proof.models import NO_MODEL, first_unjustified
+
+    none = [[1, 2], [4, 5], [-4, -5], [4, -5], [-4, 5]]  # no values of 4 and 5 satisfy it
+    assert first_unjustified(none, [[-1], [-1]], None, models=[False, False]) is None
+    assert first_unjustified(none, [[-1], [-1]], None, models=[False, True]) == (NO_MODEL, 2)
+    assert first_unjustified(none, [[-1], [-1]], None) == (NO_MODEL, 1)
+
+
 def test_an_orbit_member_blocked_by_its_true_variables_needs_propagation_to_fix_the_rest(
         tmp_path: Path, monkeypatch) -> None:
     from gridsat import api

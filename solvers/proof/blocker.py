@@ -89,7 +89,7 @@ class Blocker(Propagator):
     def _checked(self, model: list[int]) -> bool:
         # every variable false, then the model's true ones (a few) set: the model names the projection only
         # (the variables observed), and nothing here reads another variable
-        true = sorted(lit for lit in model if lit > 0)  # the model's true projection variables
+        true = tuple(sorted(lit for lit in model if lit > 0))  # the model's true projection variables
         full = self.blank.copy()
         for lit in true:
             full[lit - 1] = lit
@@ -106,9 +106,9 @@ class Blocker(Propagator):
         orbit = f.stands_for(solution)
         self.found += orbit
         if time.monotonic() >= self.until:
-            self.held = full, solution, orbit, tuple(true)
+            self.held = full, solution, orbit, true
             return True
-        self.pending.append(self.block(full, solution, orbit, tuple(true)))
+        self.pending.append(self.block(full, solution, orbit, true))
         return False
 
     def block(self, model: list[int], solution: Any, orbit: list[Any], true: tuple[int, ...]) -> list[int]:

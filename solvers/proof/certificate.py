@@ -389,7 +389,7 @@ def members_failure(unbroken: Unbroken | None, counted: OrbitCount, blocked: set
     ``evidence_failure`` checks to be models of the formula with the breaking: a member blocked by one of
     them is a model of the formula without it too, and only its projection's propagation is checked again
     (a short clause's propagation on fewer clauses may fix less)."""
-    from gridsat.solvers.proof.models import NOT_ONE, first_unjustified
+    from gridsat.solvers.proof.models import first_unjustified
 
     if unbroken is None:
         return ""
@@ -400,18 +400,10 @@ def members_failure(unbroken: Unbroken | None, counted: OrbitCount, blocked: set
     else:
         members = counted.members
         numbers = list(range(len(members)))
-    asked = [blocked is None or tuple(sorted(member)) not in blocked for member in members]
-    found = None
-    for models in (False, True):  # the members known to be models, then the others: a call each
-        chosen = [i for i, ask in enumerate(asked) if ask == models]
-        if chosen:
-            failed = first_unjustified(full.cnf.clauses, [members[i] for i in chosen], full.projection, models=models)
-            failed = failed and (failed[0], chosen[failed[1] - 1])
-            # the first member that fixes too little, else the first that is no model: as one call's order
-            if failed and (found is None or failed[0] == NOT_ONE and (found[0] != NOT_ONE or failed[1] < found[1])):
-                found = failed
+    models = [blocked is None or tuple(sorted(member)) not in blocked for member in members]
+    found = first_unjustified(full.cnf.clauses, members, full.projection, models=models)
     if found is not None:
-        found = found[0], numbers[found[1]] + 1
+        found = found[0], numbers[found[1] - 1] + 1
     unbroken_formula = "the formula without symmetry breaking"
     return unjustified(found, "orbit member", unbroken_formula, unbroken_formula)
 

@@ -9,6 +9,8 @@ make a model go unfound, and the certificate refused.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 
@@ -91,10 +93,12 @@ NOT_ONE, NO_MODEL = "not one", "no model"
 
 
 def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], projection: list[int] | None,
-                      models: bool = True, extra: list[list[int]] | None = None) -> tuple[str, int] | None:
+                      models: bool | Sequence[bool] = True, extra: list[list[int]] | None = None
+                      ) -> tuple[str, int] | None:
     """The first blocking clause that is not justified, as (``NOT_ONE`` or ``NO_MODEL``, its 1-based index),
     or None: with ``projection``, first a short one that ``first_not_one`` refuses, by propagation on
-    ``clauses``; then (``models``) the first whose assignment is no model (``first_non_model``) of
+    ``clauses``; then (``models``: for all, or one flag per blocking clause) the first whose assignment is no
+    model (``first_non_model``) of
     ``clauses`` and ``extra`` (a cube's, cut clauses: evaluated on the model propagation on ``clauses``
     found, and searched for with all of them where that model fails one). One propagation pass serves both."""
     from pysat.solvers import Solver
@@ -111,10 +115,11 @@ def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], proje
     not_one = np.flatnonzero(fixes & ((found == CONFLICT) | (found == OPEN_PROJECTION)))
     if len(not_one):
         return NOT_ONE, int(not_one[0]) + 1
-    if not models:
+    asked = np.broadcast_to(np.asarray(models, np.bool_), (len(blocking),))
+    if not asked.any():
         return None
     if not (found == PARTIAL).any():
-        failing = np.flatnonzero(found != MODEL)
+        failing = np.flatnonzero(asked & (found != MODEL))
         return (NO_MODEL, int(failing[0]) + 1) if len(failing) else None
     whole = from_lists([*clauses, *extra]) if extra else formula
     with Solver(name=FINDER, bootstrap_with=[*clauses, *extra]) as solver:
@@ -123,6 +128,6 @@ def first_unjustified(clauses: list[list[int]], blocking: list[list[int]], proje
                 assumed = [-lit for lit in clause]
                 model = solver.get_model() if solver.solve(assumptions=assumed) else None
                 status = MODEL if model and set(assumed) <= set(model) and satisfies(whole, model) else CONFLICT
-            if status != MODEL:
+            if asked[i - 1] and status != MODEL:
                 return NO_MODEL, i
     return None

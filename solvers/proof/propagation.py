@@ -15,6 +15,8 @@ Top-level consequences of the formula are part of every closure (unlike a PySAT 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 
@@ -37,15 +39,15 @@ class Propagation:
         self.state = _attached(formula.lits.astype(np.int32), formula.starts.astype(np.int64), self.nvars)
 
     def settle(self, assignments: list[list[int]], projection: list[int] | None = None, fixes: list[bool] | None = None,
-               models: bool = True, negated: bool = False, extra: Clauses | None = None) -> np.ndarray:
+               models: bool | Sequence[bool] = True, negated: bool = False, extra: Clauses | None = None) -> np.ndarray:
         """For each assignment (DIMACS literals; ``negated``: each given as the clause that rules it out),
         what propagating it found (``MODEL`` ... ``PARTIAL``). ``fixes``: the assignments that must also fix
         every ``projection`` variable, those they do not name false (``OPEN_PROJECTION`` when not);
-        ``models=False``: found no further than that (``MODEL``: no conflict, and the projection fixed
-        where asked). ``extra``: clauses a ``MODEL`` must satisfy too, evaluated on it, not propagated (a
-        cube's, cut clauses: on knights-tour 6x6 closed, 3,616 cut clauses of about 30 arcs each, which
-        propagation would visit for each of 19,724 tours); a model that fails one is ``PARTIAL`` (the
-        caller's search, on every clause, decides)."""
+        ``models=False`` (or False for an assignment, given one per assignment): found no further than that
+        (``MODEL``: no conflict, and the projection fixed where asked). ``extra``: clauses a ``MODEL`` must
+        satisfy too, evaluated on it, not propagated (a cube's, cut clauses: on knights-tour 6x6 closed, 3,616
+        cut clauses of about 30 arcs each, which propagation would visit for each of 19,724 tours); a model
+        that fails one is ``PARTIAL`` (the caller's search, on every clause, decides)."""
         flat, starts = flattened(assignments)
         if len(flat) and int(np.abs(flat).max()) > self.nvars:
             raise ValueError("an assignment names a variable the formula does not have")
@@ -57,7 +59,8 @@ class Propagation:
         extra = extra if extra is not None else from_lists([])
         if len(extra.lits) and int(extra.lits.max()) >> 1 > self.nvars:
             raise ValueError("an extra clause names a variable the formula does not have")
-        return _settle(*self.state, codes, starts, shown, asked, models, extra.lits, extra.starts.astype(np.int64))
+        whole = np.broadcast_to(np.asarray(models, np.bool_), (len(assignments),))
+        return _settle(*self.state, codes, starts, shown, asked, whole, extra.lits, extra.starts.astype(np.int64))
 
     def left_open(self, true: np.ndarray, candidates: np.ndarray) -> np.ndarray:
         """Those of ``candidates`` (variables) that unit propagation does not set false once ``true``
@@ -178,7 +181,7 @@ def _settle(lits, starts, active, val, reason, trail, st, head, nxt, occurs, cod
             out[k] = CONFLICT
         elif fixes[k] and _closure(mine, shown, val) == OPEN_PROJECTION:
             out[k] = OPEN_PROJECTION
-        elif not models:
+        elif not models[k]:
             out[k] = MODEL
         elif not _complete(lits, starts, active, val, reason, trail, st, head, nxt, occurs):
             out[k] = PARTIAL
