@@ -410,6 +410,39 @@ def test_a_cpsat_part_split_again_blocks_what_was_counted_as_the_check_requires(
     assert cube_blocked_problem(replay.certificate, puzzle, instance) == ""
 
 
+@pytest.mark.parametrize(("name", "text", "params"), [("prime-grid", "3x3", {"max": "10"}),
+                                                      ("knights-tour", "5x5", {"start": "0,0"})])
+def test_the_replay_reads_cpsat_values_into_the_cnf_models_row(name: str, text: str, params: dict[str, str]) -> None:
+    """The replay's reading (one-hot values of CP-SAT's integers, or variables of the same key) gives a CNF
+    model's own projection from the CP-SAT values that model stands for; a key CP-SAT lacks is named."""
+    from pysat.solvers import Solver
+
+    from gridsat.models import get_puzzle
+    from gridsat.models.encoding import resolve_for
+    from gridsat.solvers.proof.replay import reading
+
+    puzzle = get_puzzle(name)
+    instance = puzzle.parse(text, params)
+    f = puzzle.cnf(instance, resolve_for(puzzle, "cnf", None, exact=True))
+    keys = list(puzzle.cpsat(instance, resolve_for(puzzle, "cpsat", None)).primary)
+    plan = reading(f, keys)
+    assert not isinstance(plan, str) and plan.keys == f.keys
+    with Solver(name="cadical195", bootstrap_with=f.cnf.clauses) as solver:
+        rows = []
+        while len(rows) < 5 and solver.solve():
+            values = f.values(solver.get_model())
+            rows.append([values[key] for key in f.keys])
+            solver.add_clause(f.blocking_of(rows[-1]))
+    for row in rows:
+        true = [key for key, value in zip(f.keys, row, strict=True) if value]
+        # CP-SAT's values: an integer per key where the CNF is one-hot (its true variable's last part), else 0/1
+        cpsat = {key: next((k[-1] for k in true if k[1:-1] == key), None) if key not in f.keys else int(key in true)
+                 for key in keys}
+        assert plan.read([cpsat[key] for key in keys]) == row
+    missing = reading(f, keys[1:])
+    assert isinstance(missing, str) and missing.startswith("the CNF variable ") and "stands for no CP-SAT" in missing
+
+
 def test_under_proved_orbits_the_orbits_proof_alone_certifies_and_a_missing_orbit_is_refused(tmp_path: Path) -> None:
     """With the orbits proved, orbits.lrat proves the count by itself (every solution of the formula without
     the breaking is a member, each member a verified solution, no two the same): the certificate holds no

@@ -15,8 +15,9 @@ report, or if CP-SAT reported more solutions than the certificate blocks (a repe
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import compress
 from typing import Any
 
 from gridsat.models.encoding import Encoding
@@ -25,23 +26,61 @@ from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
 from gridsat.solvers.proof.certified import prove
 from gridsat.solvers.proof.claim import Certify
+from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.orbits import unbroken_of
 
 PROVER = "cadical195"  # writes binary DRAT, the fastest to read and check
 
 
+@dataclass
+class Reading:
+    """How to read the CNF's projection from CP-SAT's values, made once per search (``reading``): each model
+    is then read by its values' places, with no key looked up (a key is a tuple, hashed afresh each time)."""
+
+    keys: list[Key]  # the CNF variables read, in projection order
+    same: list[tuple[int, int]]  # a CNF variable named by CP-SAT's key: the key's place, and the variable's
+    one_hot: dict[tuple[int, int], int]  # (the place of CP-SAT's integer key, a value) -> its one-hot variable's
+    integers: list[int]  # the places of CP-SAT's keys with one-hot variables
+
+    def read(self, values: Sequence[int]) -> list[int]:
+        """The 0/1 values, in projection order, that CP-SAT's ``values`` (in the keys' order) give the CNF
+        variables read."""
+        row = [0] * len(self.keys)
+        for at, place in self.same:
+            row[place] = int(values[at])
+        for at in self.integers:
+            place = self.one_hot.get((at, values[at]))
+            if place is not None:  # a value with no one-hot variable sets none of them
+                row[place] = 1
+        return row
+
+
+def reading(f: CnfFormulation, given: Sequence[Key], partial: bool = False) -> Reading | str:
+    """How to read the CNF's projection from CP-SAT's values of the keys ``given``, in that order (``partial``:
+    the CNF variables those keys name only), or why a CNF variable has no CP-SAT counterpart."""
+    at = {key: i for i, key in enumerate(given)}
+    plan = Reading([], [], {}, [])
+    for key in f.keys:
+        if key in at:
+            plan.same.append((at[key], len(plan.keys)))
+        elif isinstance(key, tuple) and len(key) > 2 and key[1:-1] in at:
+            plan.one_hot[(at[key[1:-1]], key[-1])] = len(plan.keys)  # the one-hot variable of an integer's value
+        elif not partial:
+            return f"the CNF variable {key!r} stands for no CP-SAT variable"
+        else:
+            continue
+        plan.keys.append(key)
+    plan.integers = list(dict.fromkeys(i for i, _ in plan.one_hot))
+    return plan
+
+
 def cnf_values(f: CnfFormulation, values: Mapping[Key, int], partial: bool = False) -> dict[Key, int] | str:
     """The CNF's projection, key by key, of CP-SAT's primary ``values`` (``partial``: of those given only),
     or why a CNF variable has no CP-SAT counterpart."""
-    out: dict[Key, int] = {}
-    for key in f.keys:
-        if key in values:
-            out[key] = int(values[key])
-        elif isinstance(key, tuple) and len(key) > 2 and key[1:-1] in values:
-            out[key] = int(values[key[1:-1]] == key[-1])  # the one-hot variable of an integer's value
-        elif not partial:
-            return f"the CNF variable {key!r} stands for no CP-SAT variable"
-    return out
+    plan = reading(f, list(values), partial)
+    if isinstance(plan, str):
+        return plan
+    return dict(zip(plan.keys, plan.read(list(values.values())), strict=True))
 
 
 def replay_for(puzzle: Puzzle, instance: Instance, request: Any, source: CpsatFormulation,
@@ -84,7 +123,8 @@ class CpsatReplay:
     source: CpsatFormulation
     certificate: Certificate
     header: list[str] = field(default_factory=list)
-    found: list[dict[Key, int]] = field(default_factory=list)  # CP-SAT's primary values, model by model
+    keys: list[Key] = field(default_factory=list)  # CP-SAT's primary keys, in the order of ``found``'s values
+    found: list[tuple[int, ...]] = field(default_factory=list)  # CP-SAT's primary values, model by model
     reported: int = 0  # the solutions CP-SAT's models stand for (images included)
     verdict: Judgement | None = None
 
@@ -103,7 +143,9 @@ class CpsatReplay:
         return cls(wish, puzzle, instance, source, Certificate(ident, f, unbroken=unbroken), header)
 
     def add(self, values: Mapping[Key, int], solutions: int) -> None:
-        self.found.append(dict(values))
+        if not self.keys:
+            self.keys = list(values)
+        self.found.append(tuple(values.values()))  # every model holds the same keys, in the same order
         self.reported += solutions
 
     def restrict(self, part: Any, keys: list[Key]) -> None:
@@ -119,18 +161,22 @@ class CpsatReplay:
     def block(self) -> str:
         """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""
         f = self.certificate.formulation
-        index = dict(zip(f.keys, f.projection, strict=True))
+        if not self.found:
+            return ""
+        plan = reading(f, self.keys)
+        if isinstance(plan, str):
+            return plan
         for values in self.found:
-            read = cnf_values(f, values)
-            if isinstance(read, str):
-                return read
+            row = plan.read(values)
             # by its true variables alone where the CNF blocks so (one value per cell): a smaller proof, and
             # the certificate's check propagates the rest (solvers.proof.models.first_not_one)
-            clause = blocking_of(f, read)
+            clause = f.blocking_of(row)
             # with the decoding the judge may adopt (``Certificate.adopt_searched``)
-            self.certificate.block(clause, f.decode(read), tuple(sorted(index[k] for k, v in read.items() if v)))
+            self.certificate.block(clause, f.decode(dict(zip(f.keys, row, strict=True))),
+                                   tuple(sorted(compress(f.projection, row))))
         return ""
 
+    @uncollected(settled=True)  # over the whole certificate, which the run keeps (solvers.proof.heap)
     def finish(self) -> Judgement:
         """Block CP-SAT's solutions, refute the rest with a DRAT proof, judge the certificate and keep it."""
         failure = self.block()
