@@ -750,7 +750,8 @@ def test_a_probe_that_splits_keeps_what_it_counted(backend: str, puzzle: str, in
     split = Split(jobs=2, probe=0.2, checkpoint=path)
     outcome = consume(split_run_of(chosen, parsed, backend, Request(), split))
     assert (outcome.count, outcome.complete, outcome.duplicates, outcome.invalid) == (golden, True, 0, [])
-    assert outcome.details["split"]["probe_kept"] is True and outcome.parts > 1
+    # the split record in the message: this failed once in a full suite (load about 2), and passed alone after
+    assert outcome.details["split"]["probe_kept"] is True and outcome.parts > 1, outcome.details["split"]
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert lines[0]["parts"] == [Part().to_json()] and lines[1]["split"] == 0 and 0 < lines[1]["count"] < golden
     assert sum(line.get("count", 0) for line in lines[1:]) == golden  # parts split again may keep counts too

@@ -30,30 +30,42 @@ def solutions(board: Board) -> Iterator[Tour]:
         raise InvalidInstance(f"a {board.rows}x{board.cols} board is too large for the brute-force oracle "
                               f"(at most {MAX_SQUARES} squares)")
     squares = [(r, c) for r in range(board.rows) for c in range(board.cols)]
-    jumps = {square: moves(board, square) for square in squares}
+    index = {square: i for i, square in enumerate(squares)}
+    jumps = [[index[to] for to in moves(board, square)] for square in squares]
     if board.closed:
         starts = [board.start or (0, 0)]
     else:
         starts = [board.start] if board.start else squares
     for first in starts:
-        for path in paths(jumps, [first], {first}, len(squares)):
-            if not board.closed or first in jumps[path[-1]]:
-                yield [list(square) for square in path]
+        for path in paths(jumps, index[first], len(squares)):
+            if not board.closed or path[0] in jumps[path[-1]]:
+                yield [list(squares[i]) for i in path]
 
 
-def paths(jumps: dict[Square, list[Square]], path: list[Square], seen: set[Square],
-          length: int) -> Iterator[list[Square]]:
-    """Every path of ``length`` squares extending ``path`` without visiting a square twice."""
-    if len(path) == length:
-        yield list(path)
+def paths(jumps: list[list[int]], first: int, length: int) -> Iterator[list[int]]:
+    """Every path of ``length`` squares (numbered) from ``first`` that visits no square twice: depth first,
+    with a stack of the moves each square on the path has left to try (no generator per square: a 5x5
+    count walks millions of partial paths)."""
+    if length == 1:
+        yield [first]
         return
-    for square in jumps[path[-1]]:
-        if square not in seen:
+    path, seen = [first], [False] * len(jumps)
+    seen[first] = True
+    left = [iter(jumps[first])]
+    while left:
+        for square in left[-1]:
+            if seen[square]:
+                continue
+            if len(path) + 1 == length:
+                yield [*path, square]
+                continue
             path.append(square)
-            seen.add(square)
-            yield from paths(jumps, path, seen, length)
-            seen.discard(square)
-            path.pop()
+            seen[square] = True
+            left.append(iter(jumps[square]))
+            break
+        else:  # every move from the path's end tried: back up one square
+            left.pop()
+            seen[path.pop()] = False
 
 
 def draw(rng: random.Random) -> tuple[str, dict[str, str]]:
