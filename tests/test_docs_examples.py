@@ -80,6 +80,7 @@ def run_pycon(example: Example) -> None:
 # examples to different workers, and a later block may use what an earlier one made in the page's folder or named in
 # its session (seen: the tutorial's plugin, installed on one worker and asked for on another).
 RAN: dict[str, int] = {}
+FAILED: dict[str, str] = {}  # the blocks that failed in this process, and why
 
 
 @pytest.mark.parametrize("example", CASES)
@@ -88,15 +89,27 @@ def test_the_example_runs_and_prints_what_the_page_shows(example: Example, folde
     # the blocks of its kind before it that this process has not run, first (a console block shares the page's
     # folder with the page's console blocks, a pycon block its names with its pycon blocks), each checked as its own
     # test checks it
+    if example.skipped:  # before the blocks ahead of it, which a later test of this process then runs
+        pytest.skip(f"{example.id}: {example.note}")
     key = f"{example.page} {example.kind}"
     page = [e for e in EXAMPLES if e.page == example.page and e.kind == example.kind]
     place = page.index(example)
-    for before in [*(e for e in page[RAN.get(key, 0):place] if not e.skipped), example]:
-        if before.kind == "pycon":
-            run_pycon(before)
-        else:
-            run_console(before, folder_of(before.page, folders, tmp_path_factory))
-    RAN[key] = max(RAN.get(key, 0), place + 1)
+    for at in range(RAN.get(key, 0), place + 1):
+        before = page[at]
+        RAN[key] = at + 1  # never run twice in one folder (a second `--proof mats` finds it not empty)
+        if before.skipped:
+            continue
+        try:
+            if before.kind == "pycon":
+                run_pycon(before)
+            else:
+                run_console(before, folder_of(before.page, folders, tmp_path_factory))
+        except Exception as failure:
+            FAILED[before.id] = str(failure)
+            raise
+    # run and checked by an earlier test of this process (one of a later block): its own test says how that went
+    if example.id in FAILED:
+        pytest.fail(f"{example.id} failed when an earlier test of this process ran it:\n{FAILED[example.id]}")
 
 
 def test_the_pages_have_examples_of_both_kinds_and_none_the_runner_skips() -> None:
