@@ -406,6 +406,18 @@ sat --jobs 1 54.55 s; --jobs 2 probe 3.22 s, parts 64.32 s, parent 5.36 s: 1.24x
 at a load of 1.3, against 2.2 to 2.8 s): such a count then outlasts the kept probe's 3.2 s of processor time and
 splits (``compare.jobs --cases short --repeat 3`` at a load of 1.5 to 2: 4.28 s against 5.80 s, 1.36x, 45 parts;
 the other short counts 0.85x to 1.04x, alone). The quiet wall-clock ratios are the lead's to measure.
+
+``--cases prime --backends cpsat`` on 2026-11-29 (load 0.9 to 2 at the starts; 4c62857 is the code before the
+solver thread handed solutions over in batches, solvers/threaded.py): --jobs 1 96.47 s (4c62857), 93.39, 74.01 and
+110.61 s (after), each keeping 1.01 to 1.02 cores busy; --jobs 2 40.65 s (4c62857), 38.03, 42.02 and 44.43 s:
+2.37x, and 2.46x, 1.76x and 2.49x. The parts' processor seconds: 74.46 (4c62857), 69.89, 77.79 and 82.67, 0.76x to
+1.08x --jobs 1's; forecasts 53.7x to 61.2x on 100 workers, largest part 0.8% to 1.0%. The single CP-SAT search of
+--jobs 1 varied from 74 to 111 s by the clock on the same code, the split runs from 38 to 44 s: the ratio moves
+with the single search. ``--backends sat`` the same day: --jobs 1 46.79 s, --jobs 2 31.29 s, 1.50x (1.9x: missed);
+its parts 55.29 processor s, 1.25x --jobs 1's 46.78 s less the probe (922 final parts, median 0.026 s); forecast
+74.1x, largest 1.0%. ``compare.jobs --cases short --repeat 3``: prime-grid 4x5 on sat 3.95 s against 4.96 s, 1.26x
+(19 parts: the single search outlasts the kept probe's 3.2 processor seconds on this machine today); the other
+short counts 0.74x to 1.06x, alone.
 """
 
 from __future__ import annotations
