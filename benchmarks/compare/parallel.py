@@ -414,7 +414,7 @@ solver thread handed solutions over in batches, solvers/threaded.py): --jobs 1 9
 1.08x --jobs 1's; forecasts 53.7x to 61.2x on 100 workers, largest part 0.8% to 1.0%. The single CP-SAT search of
 --jobs 1 varied from 74 to 111 s by the clock on the same code, the split runs from 38 to 44 s: the ratio moves
 with the single search. ``--backends sat`` the same day: --jobs 1 46.79 s, --jobs 2 31.29 s, 1.50x (1.9x: missed);
-its parts 55.29 processor s, 1.25x --jobs 1's 46.78 s less the probe (922 final parts, median 0.026 s); forecast
+its probe and parts 3.21 and 55.29 processor s, 1.25x --jobs 1's 46.78 s (922 final parts, median 0.026 s); forecast
 74.1x, largest 1.0%. ``compare.jobs --cases short --repeat 3``: prime-grid 4x5 on sat 3.95 s against 4.96 s, 1.26x
 (19 parts: the single search outlasts the kept probe's 3.2 processor seconds on this machine today); the other
 short counts 0.74x to 1.06x, alone.
