@@ -27,72 +27,84 @@ POLL = 0.05  # seconds between looks at the clock while the solver is quiet
 BATCH, BATCH_SECONDS = 256, 0.02
 
 
-def generate(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop) -> Iterator[Any]:
-    """Run ``produce(emit)`` on a thread and yield what it emits, in order, halting it on stop."""
-    items: queue.Queue[Any] = queue.Queue(maxsize=4096)  # bounded: a fast solver waits for its reader
-    closing = threading.Event()
-    failure: list[BaseException] = []
-    # The batch being filled: only the solver thread puts on the queue, and it swaps and puts under this lock, so the
-    # reader, taking the batch under the lock while the queue is empty, never yields it before an earlier one.
-    lock = threading.Lock()
-    batch: list[Any] = []
-    due = [time.monotonic() + BATCH_SECONDS]
+class Handoff:
+    """The queue from the solver thread to its reader, filled in batches (``BATCH``). Only the solver thread puts on
+    it, and it swaps and puts the batch under ``lock``, which the reader takes too when it takes a batch not yet due
+    while the queue is empty (``take``): no batch is yielded before an earlier one."""
 
-    def hand_over() -> bool:
-        nonlocal batch
-        due[0] = time.monotonic() + BATCH_SECONDS
-        while not closing.is_set():
-            with lock:
-                if not batch:
+    def __init__(self) -> None:
+        self.items: queue.Queue[Any] = queue.Queue(maxsize=4096)  # bounded: a fast solver waits for its reader
+        self.closing = threading.Event()  # the reader wants no more
+        self.lock = threading.Lock()
+        self.batch: list[Any] = []
+        self.due = time.monotonic() + BATCH_SECONDS
+
+    def emit(self, item: Any) -> bool:
+        """Add an item (the solver thread); False once the reader wants no more."""
+        if self.closing.is_set():
+            return False
+        with self.lock:
+            self.batch.append(item)
+            full = len(self.batch) >= BATCH
+        return self.hand_over() if full or time.monotonic() >= self.due else True
+
+    def hand_over(self) -> bool:
+        """Put the batch on the queue (the solver thread); False once the reader wants no more."""
+        self.due = time.monotonic() + BATCH_SECONDS
+        while not self.closing.is_set():
+            with self.lock:
+                if not self.batch:
                     return True
-                if not items.full():
-                    items.put_nowait(batch)
-                    batch = []
+                if not self.items.full():
+                    self.items.put_nowait(self.batch)
+                    self.batch = []
                     return True
             time.sleep(POLL / 50)  # the reader is far behind: wait for room
         return False
 
-    def emit(item: Any) -> bool:
-        if closing.is_set():
-            return False
-        with lock:
-            batch.append(item)
-            full = len(batch) >= BATCH
-        return hand_over() if full or time.monotonic() >= due[0] else True
-
-    def take() -> list[Any]:
+    def take(self) -> list[Any]:
         """The batch being filled, taken by the reader while nothing waits on the queue."""
-        nonlocal batch
-        with lock:
-            if not items.empty():
+        with self.lock:
+            if not self.items.empty():
                 return []
-            taken, batch = batch, []
+            taken, self.batch = self.batch, []
         return taken
+
+    def end(self) -> None:
+        """The last batch, then the end (the solver thread); a reader that stopped reading takes nothing more, so
+        no put waits for it."""
+        self.hand_over()
+        while not self.closing.is_set():
+            try:
+                self.items.put(_DONE, timeout=POLL)
+                return
+            except queue.Full:
+                continue
+
+
+def generate(produce: Callable[[Emit], None], halt: Callable[[], None], stop: Stop) -> Iterator[Any]:
+    """Run ``produce(emit)`` on a thread and yield what it emits, in order, halting it on stop."""
+    handoff = Handoff()
+    failure: list[BaseException] = []
 
     def work() -> None:
         try:
-            produce(emit)
+            produce(handoff.emit)
         except BaseException as error:  # re-raised on the reader's side
             failure.append(error)
         finally:
-            hand_over()
-            while not closing.is_set():  # a reader that stopped reading takes nothing more: no put may wait for it
-                try:
-                    items.put(_DONE, timeout=POLL)
-                    break
-                except queue.Full:
-                    continue
+            handoff.end()
 
     worker = threading.Thread(target=work, name="gridsat-solver", daemon=True)
     worker.start()
     try:
         while True:
             try:
-                got = items.get(timeout=POLL)
+                got = handoff.items.get(timeout=POLL)
             except queue.Empty:
                 if stop.expired():
                     halt()  # repeated until the solver notices: it may not have started yet
-                yield from take()
+                yield from handoff.take()
                 continue
             if got is _DONE:
                 break
@@ -103,7 +115,7 @@ def generate(produce: Callable[[Emit], None], halt: Callable[[], None], stop: St
         stop.request(Reason.INTERRUPTED)  # before the solver thread, halted, reports a stop of its own
         raise
     finally:
-        closing.set()
+        handoff.closing.set()
         while worker.is_alive():
             halt()
             worker.join(POLL)
