@@ -107,12 +107,6 @@ def clause_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
     return [-index[key] if value else index[key] for key, value in values.items()]
 
 
-def blocking_of(f: CnfFormulation, values: Mapping[Key, int]) -> list[int]:
-    """The CNF's own blocking clause of a projection (``CnfFormulation.blocking_of``: over its true
-    variables alone where the CNF blocks so, else over every projection variable)."""
-    return f.blocking_of([values[key] for key in f.keys])
-
-
 @dataclass
 class CpsatReplay:
     """The solutions of one CP-SAT search as it runs, and its certificate once CP-SAT said "no more"."""
@@ -154,9 +148,10 @@ class CpsatReplay:
         f = self.certificate.formulation
         fixed = cnf_values(f, dict(part.fixed), partial=True)
         literals = [-lit for lit in clause_of(f, fixed)] if isinstance(fixed, dict) else []
-        blocked = [cnf_values(f, dict(zip(keys, row, strict=True))) for row in part.blocked]
+        plan = reading(f, keys)  # one reading for every model blocked in the cube
         # blocked as the sat backend blocks them in a cube (``blocking_of``), the form the check requires
-        self.certificate.within(literals, [blocking_of(f, values) for values in blocked if isinstance(values, dict)])
+        self.certificate.within(literals, [] if isinstance(plan, str) else
+                                [f.blocking_of(plan.read(row)) for row in part.blocked])
 
     def block(self) -> str:
         """Every model CP-SAT found blocked in the CNF; why not, when one cannot be read."""
