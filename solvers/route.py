@@ -16,7 +16,7 @@ from gridsat.solvers.backend import backends_where, counts_only
 from gridsat.solvers.checks.crosscheck import TOTAL_BUDGET, Report, Runs, Turn, configurations, left_out
 from gridsat.solvers.checks.crosscheck import crosscheck as compare_runs
 from gridsat.solvers.gate import BURNSIDE, Bound
-from gridsat.solvers.orbits.counting import OrbitReport, OrbitVariant, burnside, crosscheck_orbits, tally_orbits
+from gridsat.solvers.orbits.counting import OrbitReport, burnside, crosscheck_orbits, tally_orbits, variant_of
 from gridsat.solvers.run import Outcome, Progress, Run, consume, tally
 from gridsat.solvers.splitting.parallel import Split, launch
 
@@ -32,15 +32,22 @@ def make_count(puzzle: Puzzle, instance: Instance, bound: Bound,
         return tally(puzzle, instance, bound, listen)
     if job.method == BURNSIDE:  # the gate let it through with up_to
         return burnside(puzzle, instance, bound)
-    run = launch(puzzle, instance, bound, variant=OrbitVariant(job.up_to), on_progress=on_progress)
-    return consume(run, on_progress=on_progress if job.split is None else None)
+    return consume(open_count(puzzle, instance, bound, on_progress),
+                   on_progress=on_progress if job.split is None else None)
+
+
+def open_count(puzzle: Puzzle, instance: Instance, bound: Bound,
+               on_progress: Callable[[Progress], None] | None = None) -> Run:
+    """The run that counts a job on a searching backend, not by Burnside's lemma: its solutions, or its orbits'
+    representatives (``up_to``), in this process or split into parts, as ``count`` runs it."""
+    return launch(puzzle, instance, bound, variant=variant_of(bound.job.up_to), on_progress=on_progress)
 
 
 def open_enumeration(puzzle: Puzzle, instance: Instance, bound: Bound,
                      on_progress: Callable[[Progress], None] | None = None) -> Run:
     """The verified solutions (orbit representatives, with ``up_to``) of a job the gate let through, as they
     come: from one search in this process or, when the job is split, part by part."""
-    return launch(puzzle, instance, bound, variant=OrbitVariant(bound.job.up_to), deliver=True,
+    return launch(puzzle, instance, bound, variant=variant_of(bound.job.up_to), deliver=True,
                   on_progress=on_progress)
 
 

@@ -922,7 +922,9 @@ def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) ->
 def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monkeypatch) -> None:
     # While a kept probe searches on, a worker counts first-split parts whole beside it, and the probe's
     # models that fall in them are taken off its count: each model stands for its orbit's solutions (four in
-    # prime-grid's default CNF). The bug planted, one solution a model, counts three too many of each.
+    # prime-grid's default CNF). The bug planted, one solution a model, counts three too many of each. Counted
+    # as ``gridsat count --jobs 2`` counts it (gridsat.count): the user's route once opened the run as an orbit
+    # count "up to nothing", which never counted parts beside its probe, while runs opened here did.
     from gridsat.solvers.splitting import parallel
 
     monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
@@ -932,11 +934,10 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # ... however loaded the machine
     if planted:
         monkeypatch.setattr(parallel, "stands_for", lambda search: 1)
-    chosen, parsed = load("prime-grid", "4x5", {})
-    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
-    outcome = consume(run)
-    beside = outcome.details["split"]["beside_probe"]
-    assert run.probe.search.formulation.orbit_size == 4 and beside["parts"] >= 1 and beside["counted_twice"] > 0
+    outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
+    beside = outcome.details["split"].get("beside_probe")
+    assert beside is not None, f"no parts were counted beside the probe: {outcome.details['split']}"
+    assert beside["parts"] >= 1 and beside["counted_twice"] > 0
     assert outcome.complete and outcome.duplicates == 0 and outcome.details["split"]["probe_kept"]
     assert outcome.count == 50784 + (3 * beside["counted_twice"] if planted else 0)
 

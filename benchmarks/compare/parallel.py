@@ -435,6 +435,7 @@ from gridsat.api import load
 from gridsat.models.golden import counts
 from gridsat.solvers.backend import COUNT, Request
 from gridsat.solvers.gate import Job, bind
+from gridsat.solvers.route import open_count
 from gridsat.solvers.run import Outcome, consume, execute
 from gridsat.solvers.splitting.parallel import Split, SplitRun
 from gridsat.solvers.splitting.pool import single_threaded_blas
@@ -567,7 +568,8 @@ def timed(puzzle: str, instance: str, params: dict[str, str], backend: str, enco
     if split is None:
         outcome: Outcome = execute(chosen, parsed, bound)
     else:
-        run = SplitRun(chosen, parsed, bound)
+        run = open_count(chosen, parsed, bound)  # as ``gridsat count --jobs`` opens it
+        assert isinstance(run, SplitRun)
         outcome = consume(run)
         ledger, plan, beside = run.ledger, outcome.details.get("split"), frozenset(p.index for p in run.beside.early)
         if plan is None or "cpu_seconds" not in plan:  # the probe finished it: one process counted it all

@@ -44,8 +44,8 @@ from gridsat.solvers import reprs
 from gridsat.solvers.backend import Request, counts_only, searches_formulation
 from gridsat.solvers.checks.crosscheck import Report, Turn, budget, compare, judge
 from gridsat.solvers.gate import BURNSIDE, METHODS, SYMMETRIES, Bound, admit, check_up_to
-from gridsat.solvers.run import Enumeration, Outcome, Run, consume, tally
-from gridsat.solvers.splitting.parallel import launch
+from gridsat.solvers.run import SOLUTIONS, Enumeration, Outcome, Run, consume, tally
+from gridsat.solvers.splitting.parallel import Variant, launch
 from gridsat.solvers.stop import SOLUTION_LIMIT, Stop
 
 # The choices of up_to and of the method, checked by the gate; named here too, where callers read them.
@@ -62,20 +62,18 @@ def group_of(puzzle: Puzzle, instance: Instance, up_to: str) -> Group:
 
 @dataclass(frozen=True)
 class OrbitVariant:
-    """What a run counts: its solutions (the default), the canonical representatives of their orbits
-    (``up_to``), or the solutions one element of the group fixes (``up_to`` and ``element``, by name).
-    Plain data, so that a worker process rebuilds the same run from the puzzle's name."""
+    """What a run counts beyond its plain solutions (``SOLUTIONS``; ``variant_of``): the canonical
+    representatives of their orbits (``up_to``), or the solutions one element of the group fixes (``up_to`` and
+    ``element``, by name). Plain data, so that a worker process rebuilds the same run from the puzzle's name."""
 
-    up_to: str | None = None
+    up_to: str
     element: str | None = None
 
     def __str__(self) -> str:
-        return "solutions" if self.up_to is None else self.up_to + (f":{self.element}" if self.element else "")
+        return self.up_to + (f":{self.element}" if self.element else "")
 
     def open(self, puzzle: Puzzle, instance: Instance, bound: Bound, *, in_part: bool = False) -> Run:
         """The run that counts this variant (``in_part``: for one part of a split run)."""
-        if self.up_to is None:
-            return Enumeration(puzzle, instance, bound)
         if self.element is None:
             return Orbits(puzzle, instance, bound, up_to=self.up_to, in_part=in_part)
         group = group_of(puzzle, instance, self.up_to)
@@ -84,6 +82,12 @@ class OrbitVariant:
             return Enumeration(puzzle, instance, bound)
         fixed = unbroken_request(puzzle, bound, group.unbroken)
         return Enumeration(fixing(puzzle, group.elements[index]), instance, bound.narrowed(request=fixed))
+
+
+def variant_of(up_to: str | None) -> Variant:
+    """What a count with ``up_to`` counts: the plain solutions (``SOLUTIONS``: a split run of them counts parts
+    beside its probe, solvers.splitting.parallel) when it is None, else the orbits' canonical representatives."""
+    return SOLUTIONS if up_to is None else OrbitVariant(up_to)
 
 
 @dataclass(repr=False)  # Outcome's short repr, not the dataclass's

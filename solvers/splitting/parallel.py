@@ -48,7 +48,7 @@ from gridsat.solvers.backend import Request
 from gridsat.solvers.cubes import RESPLIT, Handback, Part, StopSplitting, shared_out
 from gridsat.solvers.gate import Bound
 from gridsat.solvers.proof.claim import withdraw
-from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Progress, Run
+from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Plain, Progress, Run
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
 from gridsat.solvers.splitting.partition import Partition, kept_record
@@ -648,7 +648,7 @@ class SplitRun(Planning, Run):
         self.forks_late = forks_late(split, self.keeps, self.alone)  # ... or, its work thrown away, forked late
         # ... and its workers but one count parts beside it (``_speculate``), in a plain count whose parts' models
         # need no digest (nothing kept or delivered), no certificate and no checkpoint
-        self.speculates = self.late and split.jobs > 1 and variant is SOLUTIONS and not (keep or deliver) \
+        self.speculates = self.late and split.jobs > 1 and isinstance(variant, Plain) and not (keep or deliver) \
             and split.checkpoint is None and bound.request.certify is None and stands_for(self.probe.search) > 0
         self.beside = Beside()
         if self.alone is None:
