@@ -126,9 +126,11 @@ class Handback:
     upto: int | None = None
     models: bool = True  # it hands back the models it counted (the reference backend: a range, ``upto``)
 
-    def rows(self) -> list[tuple[int, ...]]:
-        """The primary assignments of the models counted while recording, in the order they came."""
-        return list(self.found) if self.row is None else [self.row(kept) for kept in self.found]
+    def rows(self, start: int = 0) -> list[tuple[int, ...]]:
+        """The primary assignments of the models counted while recording, in the order they came (from the
+        ``start``-th on)."""
+        found = self.found[start:]
+        return found if self.row is None else [self.row(kept) for kept in found]
 
     def drain(self) -> None:
         self.draining = True

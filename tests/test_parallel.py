@@ -902,6 +902,9 @@ def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) ->
     # worker's own measure varies up to the 0.1 s cap, which makes the probe 9 s, as long as this count).
     ready = LocalPool.start_cost
     monkeypatch.setattr(LocalPool, "start_cost", lambda self: None if ready(self) is None else 0.03)
+    # A count of 5 to 12 s: on a fast machine its probe, its time up, may have found half of it and search on
+    # alone (split_policy.PROLONG_REST), which is right for it but not what this test is about.
+    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)
     two = count(2)
     assert unshared(one, two) is None, unshared(one, two)
     # The regression planted: 16 parts per worker after a kept probe, each start-up 0.1 s as a loaded clock said,
@@ -930,6 +933,7 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
     monkeypatch.setattr(split_policy, "SHORT", 1.5)  # the probe ends before this count of about 2.5 s does
     monkeypatch.setattr(split_policy, "LONGEST", 1.5)
+    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # ... and is given no more time: the run splits
     monkeypatch.setattr(split_policy, "BESIDE_PARTS", 1)  # whole sixteenths beside it: some hold the probe's models
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # ... however loaded the machine
     if planted:
@@ -940,6 +944,30 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     assert beside["parts"] >= 1 and beside["counted_twice"] > 0
     assert outcome.complete and outcome.duplicates == 0 and outcome.details["split"]["probe_kept"]
     assert outcome.count == 50784 + (3 * beside["counted_twice"] if planted else 0)
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_probe_whose_rest_the_parts_beside_it_put_short_searches_on_alone(planted: bool, monkeypatch) -> None:
+    # The probe's time is up at 2 processor seconds of prime-grid 4x5's 4 or so on sat; the parts finished beside
+    # it say what share of their solutions it had found, and so how long its rest is: within PROLONG_REST (made
+    # long here), it searches on and ends alone, which parts of a short rest would not beat. The bug planted, no
+    # rest short enough: it splits. Either way the count is exact (the parts' messages read ahead while the probe
+    # was asked for more time reach the run in their turn).
+    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "SHORT", 2.0)
+    monkeypatch.setattr(split_policy, "LONGEST", 2.0)
+    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # its processor time ends it, however loaded the machine
+    monkeypatch.setattr(split_policy, "PROLONG_MOST", 60.0)
+    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0 if planted else 60.0)
+    outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
+    split = outcome.details["split"]
+    assert outcome.complete and outcome.count == 50784 and outcome.duplicates == 0, split
+    if planted:
+        assert "prolonged" not in split and outcome.parts > 1 and split["probe_kept"], split
+    else:
+        assert split["alone"].startswith("the search finished") and outcome.parts == 1, split
+        assert split["prolonged"]["seconds"] > 0 and split["prolonged"]["parts_finished_beside"] >= 1, split
+        assert 0 < split["prolonged"]["found_share"] <= 1, split
 
 
 def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monkeypatch) -> None:

@@ -201,3 +201,20 @@ def test_a_kept_probe_of_a_long_count_ends_within_seconds_whatever_its_parts_cos
     assert split_policy.probe_seconds(split_policy.PROBE, 2, 32, keeps=True) > 15
     assert split_policy.probe_seconds(0.08, 2, kept, keeps=True) > 7  # cpsat on prime-grid 5x5, a quiet machine
 
+
+
+def test_a_probe_whose_rest_looks_short_searches_on_and_a_long_one_splits() -> None:
+    p = split_policy
+    # prime-grid 4x5 on sat after 3.2 s: the parts beside the probe said it had found 69% of their solutions
+    rest = 3.2 * 0.31 / 0.69
+    assert p.prolonging(3.2, 690, 1000, 70, 0.0) == pytest.approx(p.PROLONG_MARGIN * rest)
+    # prime-grid 5x5/1..25 after 3.2 s: 5.8% found, a rest of about 52 s: the run splits
+    assert p.prolonging(3.2, 58, 1000, 22, 0.0) == 0.0
+    # almost all found: at least a quarter of what it searched, so that it is not looked at again and again
+    assert p.prolonging(3.2, 999, 1000, 70, 0.0) == pytest.approx(p.PROLONG_LEAST * 3.2)
+    # too few parts finished to say, or none of their solutions found by the probe: no more time
+    assert p.prolonging(3.2, 690, 1000, p.PROLONG_PIECES - 1, 0.0) == 0.0
+    assert p.prolonging(3.2, 0, 1000, 70, 0.0) == 0.0
+    # never more than PROLONG_MOST in all
+    assert p.prolonging(3.2, 690, 1000, 70, p.PROLONG_MOST - 0.5) == pytest.approx(0.5)
+    assert p.prolonging(3.2, 690, 1000, 70, p.PROLONG_MOST) == 0.0

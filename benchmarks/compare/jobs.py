@@ -67,6 +67,14 @@ processor time (solvers.splitting.split_policy ``FORK_LATE``), so that count sta
 14), eight alternated pairs, processor seconds of the command and its workers (the cpu columns), median: before,
 --jobs 1 0.558 s and --jobs 2 0.585 s; after, 0.520 s and 0.571 s (wall medians 1.64 s, 1.68 s; 1.68 s, 1.66 s): noise
 at that load; the lead's quiet run decides the 1.1x target.
+
+2026-11-29, a slower day: prime-grid 4x5 on sat took 3.9 to 4.8 s alone, past its probe's 3.2 s, and split into 47
+to 150 parts (``--cases short --repeat 3``: 1.45x, then 1.25x). Its probe, its time up, now searches on when the parts
+counted beside it say its rest is short (solvers.splitting.split_policy ``prolonging``), and ends alone: 1.18x in the
+same benchmark (3.91 s against 4.61 s; the other short counts 0.83x to 1.04x), and with ``farm-bench -n 9`` alternating
+``--jobs 2`` and ``--jobs 1``, median 5.33 s against 4.60 s (1.18x; 0.92x to 1.32x). Not within 1.1x: the
+worker counting parts beside the probe shares the machine with the probe's two threads, and its parts are thrown
+away when the probe ends alone (7.1 processor seconds in all against 4.6).
 """
 
 from __future__ import annotations

@@ -19,9 +19,11 @@ import os
 import queue
 import socket
 import sys
+import threading
 import traceback
 import types
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -138,9 +140,9 @@ class LocalPool:
         ``release()``: a run whose workers are due later starts them while forking is safe (``start_method``)."""
         self.method = start_method()
         context = multiprocessing.get_context(self.method)
-        self.go = context.Event()  # set: the workers warm up and take parts
+        self.go = [context.Event() for _ in range(jobs)]  # one a worker; set: it warms up and takes parts
         if not held:
-            self.go.set()
+            self.release()
         self.tasks, self.results = context.Queue(), context.Queue()
         self.halts = context.Array("q", jobs, lock=False)  # one word per worker: written whole, no lock needed
         self.warmed = context.Array("b", jobs, lock=False)  # 1 once a worker has warmed up
@@ -148,12 +150,15 @@ class LocalPool:
         self.ended = context.Array("q", jobs, lock=False)  # parts each sent back (each worker writes its own)
         self.workers = [context.Process(target=work, daemon=True, name=f"gridsat-worker-{i + 1}",
                                         args=(self.tasks, self.results, conquer, self.halts, i, warm, self.warmed,
-                                              self.starts, os.getpid(), self.ended, self.go))
+                                              self.starts, os.getpid(), self.ended, self.go[i]))
                         for i in range(jobs)]
         self.size = jobs
         self.pending = 0  # parts submitted and not yet done
         self.submitted = 0
         self.working: dict[str, int] = {}  # worker name -> the part it is on
+        # messages read ahead (``read_ahead``), which ``messages()`` yields before it reads on
+        self.ahead: deque[Message] = deque()
+        self.ahead_lock = threading.Lock()
         with main_hidden() if self.method == "spawn" else contextlib.nullcontext(), signals_held():
             for worker in self.workers:
                 worker.start()
@@ -161,11 +166,13 @@ class LocalPool:
     @property
     def held(self) -> bool:
         """Whether the workers still wait to be released (``release()``)."""
-        return not self.go.is_set()
+        return not all(go.is_set() for go in self.go)
 
-    def release(self) -> None:
-        """Let workers started ``held`` warm up and take parts."""
-        self.go.set()
+    def release(self, workers: int | None = None) -> None:
+        """Let workers started ``held`` warm up and take parts: all, or the first ``workers`` (a worker not yet
+        needed does not warm up beside the others)."""
+        for go in self.go[:workers]:
+            go.set()
 
     def ready(self) -> bool:
         """Whether a worker has started and warmed up: a part handed out now starts at once (any thread
@@ -194,12 +201,33 @@ class LocalPool:
             if self.working.get(worker.name) == index:
                 self.halts[slot] = index + 1
 
+    def read_ahead(self) -> list[Message]:
+        """The "done" messages that came since the last call, read without waiting (any thread may ask, while no
+        thread reads ``messages()``); every message read is kept, and ``messages()`` yields it in its turn."""
+        done = []
+        with self.ahead_lock:
+            while True:
+                try:
+                    message = self.results.get_nowait()
+                except queue.Empty:
+                    return done
+                self.ahead.append(message)
+                if message.kind == "done":
+                    done.append(message)
+
+    def _next(self) -> Message:
+        """The next message: one read ahead, else one from the workers (``queue.Empty`` after ``POLL``)."""
+        with self.ahead_lock:
+            if self.ahead:
+                return self.ahead.popleft()
+        return self.results.get(timeout=POLL)
+
     def messages(self) -> Iterator[Message]:
         """Messages until every part submitted (also while reading) is done."""
         working = self.working
         while self.pending:
             try:
-                message = self.results.get(timeout=POLL)
+                message = self._next()
             except queue.Empty:
                 for worker in self.workers:
                     if worker.exitcode not in (None, 0):
