@@ -644,7 +644,8 @@ class Planning:
     def _prolong(self, searched: float) -> float:
         """Seconds more the probe searches, its time up after ``searched`` seconds (0: the run splits now): as
         split_policy.prolonging says from the parts finished beside it, and the share of their solutions that the
-        probe had found too (each of its models standing for ``stands_for`` solutions)."""
+        probe had found too (each of its models standing for ``stands_for`` solutions). Not asked where a named
+        number of parts (``--parts``) fixes the split's shape."""
         pool, near = self.pool, self.beside
         if not isinstance(pool, LocalPool):
             return 0.0
@@ -717,7 +718,6 @@ class SplitRun(Planning, Run):
             time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
                        keeps=self.keeps, launch=self._launch if self.late or self.forks_late else None,
                        launch_at=split_policy.SPECULATE if self.speculates else None,
-                       # a named number of parts fixes the split's shape: the probe is not given more time
                        prolong=self._prolong if self.speculates and split.parts is None else None)
         self.outcome = self.probe.outcome._emptied(keep)  # its own tallies, not the probe's
         self.variant = variant
