@@ -426,7 +426,9 @@ command's route (``route.open_count``). The command, alternated on this code and
 1.58x. Then, after a probe whose rest the parts beside it put short searches on alone (split_policy ``prolonging``;
 this count's probe had found 5.8% by them, and split as before): ``--cases prime --backends sat`` --jobs 1 48.85 s,
 --jobs 2 33.74 s, 1.45x (target 1.9x: missed); probe and parts 3.31 and 59.87 processor s, 1.29x --jobs 1's 48.84 s,
-946 final parts, median 0.027 s; forecast 77.7x on 100 workers, largest part 1.0%.
+946 final parts, median 0.027 s; forecast 77.7x on 100 workers, largest part 1.0%. ``--backends cpsat`` right
+after (load 1 at the start): --jobs 1 101.89 s, --jobs 2 44.36 s, 2.30x (target 1.7x); probe and parts 3.25 and
+81.76 processor s, 0.82x --jobs 1's 104.19 s, 558 final parts; forecast 61.0x on 100 workers, largest part 0.8%.
 """
 
 from __future__ import annotations
