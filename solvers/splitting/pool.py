@@ -165,7 +165,7 @@ class LocalPool:
 
     @property
     def held(self) -> bool:
-        """Whether the workers still wait to be released (``release()``)."""
+        """Whether any worker still waits to be released (``release()``)."""
         return not all(go.is_set() for go in self.go)
 
     def release(self, workers: int | None = None) -> None:
