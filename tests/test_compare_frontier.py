@@ -101,6 +101,19 @@ def test_the_layer_profile_has_a_row_a_layer_and_packs_what_it_says():
     assert lines[2].endswith(f" | {packed.run.layer_faults[0]:,}")
 
 
+def test_the_layer_profile_prints_mirror_images_merged_against_kept_apart(capsys):
+    """frontier_layers --unmirrored: both runs' tables, then the ratios, with the counts equal and fewer states
+    merged (6x6 closed tours)."""
+    pytest.importorskip("numba")
+    from gridsat.benchmarks.compare import frontier_layers
+
+    assert frontier_layers.main(["6x6", "--closed", "--unmirrored", "--memory", "100"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("packed rows: ") and "\nmirror images kept apart: " in out
+    ratios = out.strip().splitlines()[-1]
+    assert ratios.startswith("merged / apart: states 0.") and ratios.endswith("count equal: True")
+
+
 def test_the_orders_benchmark_prints_a_row_an_order_with_one_count(capsys):
     """frontier_orders: every line order counts 6x6's closed tours the same, each with its own states;
     an unknown order is refused by name."""

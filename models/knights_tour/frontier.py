@@ -19,6 +19,11 @@ becomes a tour end (open tours only). Closing a path into a cycle is accepted on
 tour (closed tours); joining two paths that each lead to a tour end accepts the whole open path.
 The native count is undirected (each tour once); ``scale`` turns it into gridsat's directed count.
 
+The mirror reflects each line end to end. After an element whose decided moves it maps onto themselves (one
+that ends a line, ``mirror_elements``) a state and its mirror image have as many completions, mirrored, so
+the step keeps the lesser of the two and the engine adds up their counts there (``keep_lesser_image``): 8x8
+closed tours' first 60 layers hold 42% fewer states. An open tour's start square must be on the axis or gone.
+
 The step runs for every state and choice, so it is written for speed: the state (one word, or two for
 boards of 8 squares and more on their short side) stays in registers, with per-move masks for its
 tests, and the labels stay canonical without a renumber wherever a change keeps their order.
@@ -39,11 +44,14 @@ from gridsat.models.knights_tour.board import Board, Square
 
 # data: a header of HEAD words, then one record of REC words per element (edge), the layer's at
 # data[HEAD + REC * layer + field]. Numba reads these module-level ints as compile-time constants.
-HEAD = 8  # header words (those after GROUPS are unused)
+HEAD = 8  # header words (4 and 5 are the folded boards', models.knights_tour.folded; 7 is unused)
 SLOTS = 0  # frontier slots in the state (an open tour's count of tour ends is the nibble after them)
 CLOSED = 1  # 1: closed tours (cycles), 0: open tours (paths)
 WORDS = 2  # uint64 words per packed state: 1 or 2
 GROUPS = 3  # where the elements' first moves are: element i is moves data[GROUPS + i] .. data[GROUPS + i + 1] - 1
+# Where the mirror's tables are (0: none; ``mirror_tables``): element i's is data[data[MIRRORS] + i], 0 where the
+# mirror does not map its decided moves onto themselves, else where its slot map starts (one word a slot).
+MIRRORS = 6
 # An edge's record; u and v are its two squares, u the lower-numbered.
 (
     U_SLOT,  # u's frontier slot
@@ -413,14 +421,44 @@ def advance_element(data, layer, lo, hi, choice, out, pair):
     return status
 
 
+@njit(cache=True)
+def keep_lesser_image(data, at, out, pair):
+    """The child in ``out`` or its mirror image, whichever is less as a pair of words (second word first): slot k
+    of the image holds what slot ``data[at + k]`` (its square's mirror image) holds, labels renumbered. Only after
+    an element whose decided moves the mirror maps onto themselves: there a state and its image have the same
+    completions, mirrored, so their counts add up in one of them (``mirror_tables``)."""
+    lo = out[0]
+    hi = out[1] if pair else ZERO
+    image_lo, image_hi = lo, hi
+    for k in range(data[SLOTS]):
+        source = data[at + k]
+        if source != k:
+            image_lo, image_hi = with_nibble(image_lo, image_hi, np.uint64(k),
+                                             nibble_at(lo, hi, np.uint64(source), pair), pair)
+    image_lo, image_hi = renumber(image_lo, image_hi, pair)
+    if image_hi < hi or (image_hi == hi and image_lo < lo):
+        put_state(out, image_lo, image_hi, pair)
+
+
 # _nrt=False: the step allocates nothing, and without numba's reference counting it does not pay an
 # atomic increment and decrement of each array argument per call (5 ns or more of a call that is now ~11).
 @njit(STEP_SIGNATURE, cache=True, _nrt=False)
 def step(data, layer, key, choice, out):
-    """Element ``layer`` decided: its first move skipped (choice 0) or taken (choice 1)."""
-    if data[WORDS] == 1:
-        return advance_element(data, layer, key[0], ZERO, choice, out, False)
-    return advance_element(data, layer, key[0], key[1], choice, out, True)
+    """Element ``layer`` decided: its first move skipped (choice 0) or taken (choice 1); after an element the
+    mirror maps onto itself, the child is the lesser of itself and its image (``keep_lesser_image``)."""
+    pair = data[WORDS] != 1
+    if pair:
+        status = advance_element(data, layer, key[0], key[1], choice, out, True)
+    else:
+        status = advance_element(data, layer, key[0], ZERO, choice, out, False)
+    if status == KEEP and data[MIRRORS] != 0:
+        at = data[data[MIRRORS] + layer]
+        if at != 0:
+            if pair:
+                keep_lesser_image(data, at, out, True)
+            else:
+                keep_lesser_image(data, at, out, False)
+    return status
 
 
 
@@ -492,11 +530,12 @@ def value_mask(u_values, v_values) -> int:
     return sum(1 << x for x in u_values) | sum(1 << 16 + x for x in v_values)
 
 
-def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int,
-                 closed: bool, first_slot: int = 0) -> tuple[list[list[int]], int]:
+def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int, closed: bool, first_slot: int = 0,
+                 frontiers: list[dict[int, int]] | None = None) -> tuple[list[list[int]], int]:
     """One spec record per edge, in order (the slots its ends hold in the frontier, which ends leave it,
     what is left to decide), and the frontier's widest count of squares. ``start``: the fixed first
-    square of an open tour, or -1; ``first_slot``: where slots start (see ``build``)."""
+    square of an open tour, or -1; ``first_slot``: where slots start (see ``build``); ``frontiers``: when
+    given, each edge's frontier once it is decided (square -> slot) is appended to it."""
     need = 2 if closed else 1  # moves a square needs (an open tour's end needs one)
     chosen = [0, 2] + [1] * 14  # chosen moves of a square, by its nibble
     area = len(degree)
@@ -543,7 +582,61 @@ def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int,
         for v in (a, b):
             if last[v] == i:
                 free.append(slot_of.pop(v))
+        if frontiers is not None:
+            frontiers.append(dict(slot_of))
     return records, width
+
+
+def mirror_image(board: Board, columns: bool, index: dict[Square, int]) -> list[int]:
+    """Each square's image (by ``index``) in the mirror that reflects each line (``columns`` or rows, as the
+    board is swept, ``order``) end to end."""
+    image = [0] * len(index)
+    for (r, c), v in index.items():
+        image[v] = index[(board.rows - 1 - r, c) if columns else (r, board.cols - 1 - c)]
+    return image
+
+
+def fixes(image: list[int], edges: list[tuple[int, int]], start: int, decided: int) -> bool:
+    """Whether the mirror leaves an open tour's ``start`` square (-1: none) out of what is left once the first
+    ``decided`` moves are: true when the square is its own image (on the mirror's axis) or every move of it is
+    decided (it has left the frontier, and only a tour end, which the state counts, remains of it)."""
+    return start < 0 or image[start] == start or all(start not in edge for edge in edges[decided:])
+
+
+def mirror_elements(image: list[int], edges: list[tuple[int, int]], starts: list[int], start: int = -1) -> list[int]:
+    """The elements after which the moves decided are a set the mirror (``image``) maps onto itself, and the start
+    square, if any, is out of what is left (``fixes``). The moves are sorted by their lower square, a line at a
+    time, so those that end a line qualify; one that straddles two lines (a closed tour's forced move,
+    ``groups``) does not."""
+    position = {edge: i for i, edge in enumerate(edges)}
+    reach = 0  # the latest position among the images of the moves decided so far
+    found = []
+    for element in range(len(starts) - 1):
+        for a, b in edges[starts[element] : starts[element + 1]]:
+            reach = max(reach, position[min(image[a], image[b]), max(image[a], image[b])])
+        if reach < starts[element + 1] and fixes(image, edges, start, starts[element + 1]):
+            found.append(element)
+    return found
+
+
+def mirror_tables(image: list[int], edges: list[tuple[int, int]], starts: list[int], start: int,
+                  frontiers: list[dict[int, int]], slots: int, base: int) -> list[int]:
+    """The mirror's tables (``MIRRORS``), to be placed at ``data[base:]``: per element, 0, or where its slot map
+    is (slot k: the slot of the image of k's square), for each of the ``mirror_elements``; then those maps.
+
+    After such an element the moves left are mirrored too, so a state and its mirror image (each square's
+    nibble moved to its image's slot) have as many completions, mirrored: ``step`` keeps the lesser of the
+    two, and the states that follow from either are counted once (docs: explanation/frontier, "The mirror")."""
+    table = [0] * (len(starts) - 1)
+    maps: list[int] = []
+    for element in mirror_elements(image, edges, starts, start):
+        frontier = frontiers[starts[element + 1] - 1]
+        sent = list(range(slots))
+        for v, k in frontier.items():
+            sent[k] = frontier[image[v]]
+        table[element] = base + len(table) + len(maps)
+        maps += sent
+    return table + maps
 
 
 def groups(records: list[list[int]], closed: bool) -> list[int]:
@@ -556,11 +649,13 @@ def groups(records: list[list[int]], closed: bool) -> list[int]:
     return [i for i in range(len(records)) if i == 0 or not closed or not last_moves[i]] + [len(records)]
 
 
-def build(board: Board, first_slot: int = 0, along: str | None = None, rule: str = LINE_ORDERS[0]) -> FrontierSpec:
+def build(board: Board, first_slot: int = 0, along: str | None = None, rule: str = LINE_ORDERS[0],
+          mirrored: bool = True) -> FrontierSpec:
     """The spec of ``board``'s tours (open or closed, optionally from a start square). ``first_slot`` moves
     the slots up, so that a small board's state spans both words (a test of the two-word path); ``along``
     sweeps the board along its "columns" or "rows" instead of its short side (to measure the layers of a
-    long board's frontier on short boards); ``rule`` orders a line's squares (``line_order``)."""
+    long board's frontier on short boards); ``rule`` orders a line's squares (``line_order``); ``mirrored``
+    False keeps each state apart from its mirror image (``mirror_tables``: to measure what merging them saves)."""
     label, index = order(board, along, rule)
     square = {i: s for s, i in index.items()}
     scale: dict[str | None, int] = {None: 1 if board.start and not board.closed else 2, "reversal": 1}
@@ -578,7 +673,8 @@ def build(board: Board, first_slot: int = 0, along: str | None = None, rule: str
     if min(degree) < least or (board.closed and board.area % 2):
         return FrontierSpec(0, 1, 2, step, np.zeros(HEAD, np.int64), 1, fixed=0, **common)
     start = index[board.start] if board.start and not board.closed else -1
-    records, width = edge_records(edges, degree, start, board.closed, first_slot)
+    frontiers: list[dict[int, int]] = []
+    records, width = edge_records(edges, degree, start, board.closed, first_slot, frontiers)
     slots = max(max(r[U_SLOT], r[V_SLOT]) for r in records) + 1
     if slots > MAX_SLOTS:
         raise InvalidOption(f"the {board.rows}x{board.cols} board's frontier is {slots} squares wide; the frontier "
@@ -586,11 +682,17 @@ def build(board: Board, first_slot: int = 0, along: str | None = None, rule: str
     nibbles = slots if board.closed else slots + 1
     words = -(-nibbles // NIBBLES)  # 1 or 2: MAX_SLOTS + 1 nibbles fit in two
     starts = groups(records, board.closed)
-    data = np.zeros(HEAD + REC * len(edges) + len(starts), dtype=np.int64)
+    at = HEAD + REC * len(edges) + len(starts)  # where the mirror's tables go
+    image = mirror_image(board, label == "column-major", index)
+    mirror = mirror_tables(image, edges, starts, start, frontiers, slots, at) if mirrored else []
+    data = np.zeros(at + len(mirror), dtype=np.int64)
     data[SLOTS], data[CLOSED], data[WORDS] = slots, int(board.closed), words
     data[GROUPS] = HEAD + REC * len(edges)
     data[HEAD : data[GROUPS]] = np.array(records, dtype=np.int64).ravel()
-    data[data[GROUPS] :] = starts
+    data[data[GROUPS] : at] = starts
+    if mirror:
+        data[MIRRORS] = at
+        data[at:] = mirror
     first_move = square[edges[0][0]], square[edges[0][1]]
     return FrontierSpec(
         elements=len(starts) - 1, words=words, choices=2, step=step, data=data,
