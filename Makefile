@@ -17,13 +17,18 @@ demo: $(STAMP)
 	$(BIN)/gridsat crosscheck tatami 4x7 --show
 
 # The suite runs on every core (pytest-xdist): most tests keep one core busy, and many wait on a child.
+# compileall first: where PYTHONDONTWRITEBYTECODE is set (as on this project's machines), no process writes
+# the package's bytecode, and each of the suite's hundreds of gridsat processes compiled it from source
+# (a CLI start of 0.55 s against 0.25 s). It compiles only what changed since it last ran.
 test: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
+	$(BIN)/python -m compileall -q gridsat models solvers benchmarks examples
 	$(BIN)/python -m pytest -q -n auto
 
 # The inner loop: the suite without the tests marked slow (make test runs them too).
 quick: $(STAMP)
 	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
+	$(BIN)/python -m compileall -q gridsat models solvers benchmarks examples
 	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)

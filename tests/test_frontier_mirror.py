@@ -51,8 +51,11 @@ def test_merging_mirror_images_keeps_the_count_on_fewer_states(name):
     assert sum(one.states) < sum(both.states)
 
 
-def test_the_mirror_applies_after_each_line_of_8x8_and_once_the_start_has_left():
-    assert mirrored_elements(Board(8, 8, closed=True)) == [17, 35, 53, 71, 89, 107]
+def test_the_mirror_applies_after_each_line_of_8x8_or_pair_of_squares_and_once_the_start_has_left():
+    line_ends = mirrored_elements(Board(8, 8, closed=True), rule="mixed")
+    assert line_ends == [17, 35, 53, 71, 89, 107]
+    pairs = mirrored_elements(Board(8, 8, closed=True))  # the default order: each square beside its image
+    assert len(pairs) == 24 and set(line_ends) < set(pairs)
     unmoored = mirrored_elements(Board(5, 5))
     off_axis = mirrored_elements(Board(5, 5, start=(0, 2)))  # once line 2's moves are decided
     assert off_axis == [e for e in unmoored if e >= off_axis[0]] and off_axis[0] > unmoored[0]
