@@ -69,8 +69,11 @@ def test_a_spilled_layer_keeps_in_memory_what_the_budget_holds(monkeypatch, tmp_
     budget has room for them, so it writes less than a layer whose every partition goes to a file."""
     from dataclasses import replace
 
+    from gridsat.models.knights_tour.frontier import build
+
     small_partitions(monkeypatch)
-    board = spec("6x6", {"closed": "true"})
+    # the mixed order, every state apart from its mirror image: layers whose sizes spill the same layers both ways
+    board = build(TOUR.parse("6x6", {"closed": "true"}), rule="mixed", mirrored=False)
     budget = run_spec(board, Stop(), threads=1).peak_memory * 2 // 3  # a budget that spills the same layers both ways
     # one thread: with two, which partitions stay in memory is a race between them, and a layer kept more in
     # memory can send the next one to disk in one run and not in the other

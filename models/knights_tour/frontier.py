@@ -430,9 +430,10 @@ def swap_nibbles(x, a, b):
 
 @njit(cache=True)
 def keep_lesser_image(data, at, out, pair):
-    """The child in ``out`` or its mirror image, whichever is less as a pair of words (second word first): the
-    image swaps the nibbles of each pair of slots whose squares are each other's images (``data[at]`` pairs,
-    slot a then slot b > a, after it), and its labels are renumbered. Only after an element whose decided moves
+    """The child in ``out`` or its mirror image, whichever is less as a pair of words (second word first) with
+    every label read as 15, and where those tie, as they are: the image swaps the nibbles of each pair of slots
+    whose squares are each other's images (``data[at]`` pairs, slot a then slot b > a, after it), and its
+    labels are renumbered. Only after an element whose decided moves
     the mirror maps onto themselves: there a state and its image have the same completions, mirrored, so their
     counts add up in one of them (``mirror_tables``)."""
     lo = out[0]
@@ -448,10 +449,17 @@ def keep_lesser_image(data, at, out, pair):
             x, y = nibble_at(lo, hi, a, pair), nibble_at(lo, hi, b, pair)
             image_lo, image_hi = with_nibble(image_lo, image_hi, a, y, pair)
             image_lo, image_hi = with_nibble(image_lo, image_hi, b, x, pair)
-    if label_nibbles(image_lo) or (pair and label_nibbles(image_hi)):
-        image_lo, image_hi = renumber(image_lo, image_hi, pair)
-    if image_hi < hi or (image_hi == hi and image_lo < lo):
-        put_state(out, image_lo, image_hi, pair)
+    # First by the states with every label read as 15 (a swap moves labels, the renumbering does not): the
+    # image needs renumbering only where it is kept or the two tie, and the choice is the same from either side.
+    key_lo, key_hi = lo | label_nibbles(lo) * NIBBLE, hi | label_nibbles(hi) * NIBBLE
+    image_key_lo = image_lo | label_nibbles(image_lo) * NIBBLE
+    image_key_hi = image_hi | label_nibbles(image_hi) * NIBBLE
+    if key_hi < image_key_hi or (key_hi == image_key_hi and key_lo < image_key_lo):
+        return
+    image_lo, image_hi = renumber(image_lo, image_hi, pair)
+    if key_hi == image_key_hi and key_lo == image_key_lo and (hi < image_hi or (hi == image_hi and lo <= image_lo)):
+        return
+    put_state(out, image_lo, image_hi, pair)
 
 
 # _nrt=False: the step allocates nothing, and without numba's reference counting it does not pay an
