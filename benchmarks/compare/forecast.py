@@ -51,9 +51,9 @@ def walk(rows: int, cols: int, closed: bool, seconds: float, share: float = 1.0)
     layers in all, bytes a state, words."""
     from gridsat.models.knights_tour.frontier import build
 
-    # mirror images kept apart, as in the whole runs the profiles were taken from (the mirror about halves
-    # every layer after the first line: docs/explanation/frontier.md, "The mirror")
-    spec = build(Board(rows, cols, closed), mirrored=False)
+    # the order and the states of the walks before the mirror (the default until 2026-11-29), as in the whole
+    # runs the profiles were taken from (the mirror about halves later layers: docs/explanation/frontier.md)
+    spec = build(Board(rows, cols, closed), rule="mixed", mirrored=False)
     run = run_spec(replace(spec, elements=min(spec.elements, round(share * spec.elements) + 1)), Stop(seconds))
     return run.states, spec.elements, run.bytes_per_state, spec.words
 

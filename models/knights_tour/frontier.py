@@ -20,9 +20,10 @@ tour (closed tours); joining two paths that each lead to a tour end accepts the 
 The native count is undirected (each tour once); ``scale`` turns it into gridsat's directed count.
 
 The mirror reflects each line end to end. After an element whose decided moves it maps onto themselves (one
-that ends a line, ``mirror_elements``) a state and its mirror image have as many completions, mirrored, so
-the step keeps the lesser of the two and the engine adds up their counts there (``keep_lesser_image``): 8x8
-closed tours' first 60 layers hold 42% fewer states. An open tour's start square must be on the axis or gone.
+that ends a line, and in the default "mirror" order one that ends a pair of squares, ``mirror_elements``) a
+state and its mirror image have as many completions, mirrored, so the step keeps one of the two and the
+engine adds up their counts there (``keep_lesser_image``): in the mixed order, 8x8 closed tours' first 60
+layers held 42% fewer states. An open tour's start square must be on the axis or gone.
 
 The step runs for every state and choice, so it is written for speed: the state (one word, or two for
 boards of 8 squares and more on their short side) stays in registers, with per-move masks for its
@@ -433,9 +434,9 @@ def keep_lesser_image(data, at, out, pair):
     """The child in ``out`` or its mirror image, whichever is less as a pair of words (second word first) with
     every label read as 15, and where those tie, as they are: the image swaps the nibbles of each pair of slots
     whose squares are each other's images (``data[at]`` pairs, slot a then slot b > a, after it), and its
-    labels are renumbered. Only after an element whose decided moves
-    the mirror maps onto themselves: there a state and its image have the same completions, mirrored, so their
-    counts add up in one of them (``mirror_tables``)."""
+    labels are renumbered. Only after an element whose decided moves the mirror maps onto themselves: there a
+    state and its image have the same completions, mirrored, so their counts add up in one of them
+    (``mirror_tables``)."""
     lo = out[0]
     hi = out[1] if pair else ZERO
     image_lo, image_hi = lo, hi
