@@ -416,9 +416,11 @@ def advance_element(data, layer, lo, hi, choice, out, pair):
         base, lo = HEAD + REC * move, out[0]
         if pair:
             hi = out[1]
-        status = advance(data, base, lo, hi, 0, out, pair)
+        # the choices as int64, not literals: a literal argument is a specialization of its own (each of
+        # advance's about 2.4 s to compile; numba typed the constants 0 and 1 as Literal[int])
+        status = advance(data, base, lo, hi, np.int64(0), out, pair)
         if status == REJECT:
-            status = advance(data, base, lo, hi, 1, out, pair)
+            status = advance(data, base, lo, hi, np.int64(1), out, pair)
     return status
 
 

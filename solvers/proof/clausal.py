@@ -74,7 +74,7 @@ def _read_text(data, kind, in_comment):
     n, m, i, open_kind, done = 0, 0, 0, -1, 0
     starts[0] = 0  # starts[n]: where the step being read begins, so every return leaves whole steps
     if in_comment:
-        i = done = _skip_line(data, 0)
+        i = done = _skip_line(data, np.int64(0))
         if i == len(data):
             return lits[:0], starts[:1], kinds[:0], -1, done, True
     while i < len(data):

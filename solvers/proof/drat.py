@@ -181,7 +181,8 @@ def _check(lits, starts, kinds, nvars, keep_original):
             stats[LEMMAS] += 1
             if not inconsistent:
                 mark = st[0]
-                ok = _refute(starts[c], starts[c + 1], -1, lits, starts, active, val, reason, trail, st, head, nxt)
+                ok = _refute(starts[c], starts[c + 1], np.int64(-1), lits, starts, active, val, reason, trail, st, head,
+                             nxt)
                 if not ok:
                     ok = _rat(c, lits, starts, kinds, active, val, reason, trail, st, head, nxt)
                     stats[RAT] += ok

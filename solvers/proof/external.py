@@ -67,7 +67,7 @@ def _rewrite(tokens, count, numbers, size):
     when a clause number is outside ``numbers`` or a ``d`` stands where a literal or number belongs."""
     out = np.empty(size, np.uint8)
     top = numbers.shape[0]
-    at, k = 0, 0
+    at, k = np.int64(0), 0  # int64, not a literal: a literal argument compiles _write once more
     while k < count:
         deletion = k + 1 < count and tokens[k + 1] == DELETION
         ident = tokens[k]
@@ -83,11 +83,11 @@ def _rewrite(tokens, count, numbers, size):
                 c = tokens[k]
                 if c == DELETION or (phase == 1 and (c < 1 or c >= top)):
                     return out[:0]
-                at = _write(out, at, numbers[c] if phase == 1 else c)
+                at = _write(out, at, np.int64(numbers[c] if phase == 1 else c))
                 k += 1
             if k >= count:
                 return out[:0]
-            at, k = _write(out, at, 0), k + 1
+            at, k = _write(out, at, np.int64(0)), k + 1
         out[at - 1] = 10  # the line's last space becomes its end
     return out[:at]
 
