@@ -131,7 +131,7 @@ def glue(data, lo, hi, mask, out, pair):
     if mask >= (1 << short) or (allow == NONE_TAKEN and mask != 0) or (allow == SOME_TAKEN and mask == 0):
         return REJECT
     source, node_of, slots, closed = data[g + SOURCE], data[g + NODE_OF], data[g + CUT_SLOTS], data[CLOSED]
-    degree, parent = 2, 2 + nodes  # out[0:2] may hold the state
+    degree, parent = np.int64(2), 2 + nodes  # out[0:2] may hold the state; int64: a literal compiles take_short again
     for v in range(nodes):
         moves = 0
         for j in range(pieces):
