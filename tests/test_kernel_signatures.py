@@ -43,6 +43,7 @@ def kernel_modules(prefix: str = "gridsat.") -> list[str]:
 # Every kernel family, each exercised once, in a process of its own: a test process has run other tests' kernels too,
 # whatever xdist gave it, and what it found would depend on that.
 EXERCISE = """
+import conftest  # the test processes' lock per kernel: on a fresh clone, a kernel they compile is not compiled here too
 import json, gridsat
 from test_kernel_signatures import kernel_modules, literal_ints
 counts = [gridsat.count("knights-tour", "5x5", backend="frontier").count,
@@ -50,7 +51,9 @@ counts = [gridsat.count("knights-tour", "5x5", backend="frontier").count,
           gridsat.count("knights-tour", "6x6", params={"closed": "true"}, backend="frontier", up_to="symmetry").count,
           gridsat.count("tatami", "4x7", backend="frontier").count,
           gridsat.count("prime-grid", "3x3", params={"max": "10"}, backend="sat", certify=True).count]
-print(json.dumps({"counts": counts, "modules": kernel_modules(), "literal": literal_ints(kernel_modules())}))
+from numba.core.dispatcher import Dispatcher
+print(json.dumps({"counts": counts, "modules": kernel_modules(), "literal": literal_ints(kernel_modules()),
+                  "locked": Dispatcher.compile.__name__ == "compile_"}))
 """
 
 
@@ -65,6 +68,7 @@ def test_the_frontiers_and_the_proof_checkers_compile_no_integer_literal() -> No
                    "proof.drat", "proof.lrat"):
         assert any(name.endswith(module) for name in found["modules"]), module
     assert found["literal"] == []
+    assert found["locked"]  # it compiled under conftest's locks
 
 
 @njit
