@@ -83,7 +83,7 @@ def _rewrite(tokens, count, numbers, size):
                 c = tokens[k]
                 if c == DELETION or (phase == 1 and (c < 1 or c >= top)):
                     return out[:0]
-                at = _write(out, at, np.int64(numbers[c] if phase == 1 else c))
+                at = _write(out, at, numbers[c] if phase == 1 else c)
                 k += 1
             if k >= count:
                 return out[:0]
