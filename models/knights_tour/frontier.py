@@ -42,6 +42,7 @@ from numba.extending import intrinsic
 from gridsat.models.errors import InvalidOption
 from gridsat.models.frontier import ACCEPT, KEEP, REJECT, STEP_SIGNATURE, FrontierSpec
 from gridsat.models.knights_tour.board import Board, Square
+from gridsat.models.symmetry import Motion
 
 # data: a header of HEAD words, then one record of REC words per element (edge), the layer's at
 # data[HEAD + REC * layer + field]. Numba reads these module-level ints as compile-time constants.
@@ -512,11 +513,9 @@ def line_order(rule: str, n: int, line: int, lines: int) -> list[int]:
     along columns of 8: 27% and 25% fewer states than "mixed", 24% and 21% less processor time; on 7x6 open
     along columns of 7, pairs took 13% more states than parity); "mixed" "colour" on lines of even length and
     "parity" on odd ones (measured: 7x8's columns keep fewer states in parity order); "tuned" the searched
-    permutation (``TUNED``) where there is one, else
-    as "mixed"; "colour" the
-    squares of one colour before the other's, line 0's even positions first (a move to the next line
-    changes a square's colour and one to the line after keeps it); "parity" even positions first in every
-    line (the order before the others); "plain" in turn."""
+    permutation (``TUNED``) where there is one, else as "mixed"; "colour" the squares of one colour before the
+    other's, line 0's even positions first (a move to the next line changes a square's colour and one to the line
+    after keeps it); "parity" even positions first in every line (the order before the others); "plain" in turn."""
     if rule == "tuned" and lines - 1 - line in TUNED.get(n, {}):
         return list(TUNED[n][lines - 1 - line])
     if rule == "mirror" and n % 2 == 0:
@@ -622,9 +621,10 @@ def edge_records(edges: list[tuple[int, int]], degree: list[int], start: int, cl
 def mirror_image(board: Board, columns: bool, index: dict[Square, int]) -> list[int]:
     """Each square's image (by ``index``) in the mirror that reflects each line (``columns`` or rows, as the
     board is swept, ``order``) end to end."""
+    reflect = Motion(board.rows, board.cols, transpose=False, flip_rows=columns, flip_cols=not columns)
     image = [0] * len(index)
-    for (r, c), v in index.items():
-        image[v] = index[(board.rows - 1 - r, c) if columns else (r, board.cols - 1 - c)]
+    for square, v in index.items():
+        image[v] = index[reflect(square)]
     return image
 
 
