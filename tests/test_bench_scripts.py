@@ -83,3 +83,39 @@ def test_the_domains_script_enumerates_with_each_domain_and_prints_sizes(capsys)
     assert [row.split()[1] for row in rows] == [f"sat:{d}+symmetry" for d in ("direct", "order", "log", "hall")]
     assert all(row.split()[2:4] == ["128", "yes"] for row in rows) and "WRONG" not in out
     assert "variables" in out and "DISAGREEMENT" not in out
+
+
+def test_the_split_benchmark_judges_its_speed_up_on_the_median_of_pairs():
+    from gridsat.benchmarks.compare.parallel import Timing, paired_ratios
+
+    def pairs(*seconds: tuple[float, float], complete: bool = True) -> list[Timing]:
+        rows = []
+        for turn, (one, two) in enumerate(seconds, 1):
+            rows += [Timing(f"sat --jobs 1 #{turn}", 917848, one, True),
+                     Timing(f"sat --jobs 2 #{turn}", 917848, two, complete)]
+        return rows
+
+    # one lucky pair (2.5x) moves the mean past 1.9x, not the median
+    [line] = paired_ratios(pairs((45.0, 25.0), (40.0, 21.6), (50.0, 20.0)), "prime")
+    assert line == ("sat: --jobs 1 over --jobs 2, pair by pair 1.80x, 1.85x, 2.50x; median 1.85x; target at least "
+                    "1.9x: NOT met")
+    [line] = paired_ratios(pairs((45.0, 23.0), (40.0, 20.0), (50.0, 32.0)), "prime")
+    assert line.endswith("median 1.96x; target at least 1.9x: met")
+    # an incomplete split run is no pair; one run alone is its own median (--repeat 1)
+    assert paired_ratios(pairs((45.0, 20.0), complete=False), "prime") == []
+    rows = [Timing("cpsat --jobs 1", 917848, 60.0, True), Timing("cpsat --jobs 2", 917848, 40.0, True)]
+    assert paired_ratios(rows, "prime") == ["cpsat: --jobs 1 over --jobs 2, pair by pair 1.50x; median 1.50x; "
+                                            "target at least 1.7x: NOT met"]
+
+
+@pytest.mark.parametrize("module", ["parallel", "certify", "jobs", "frontier_layers"])
+def test_a_benchmarks_help_says_how_to_run_it_not_its_past_runs(module, capsys):
+    # Their measurement logs are in docs/measurements/: parallel's --help printed 460 lines, most of them past runs.
+    import importlib
+
+    main = importlib.import_module(f"gridsat.benchmarks.compare.{module}").main
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    page = module.replace("_", "-")
+    assert f"docs/measurements/{page}.md" in out and len(out.splitlines()) < 80

@@ -23,7 +23,7 @@ its search took 17 CPU seconds against 2.1 for the same search without a proof, 
 (a loaded machine; ``perf``: ``Proof::finalize_clause`` above ``propagate``). One refutation of the whole
 clause set at the end costs about what the enumeration's own search costs (2.5 s there), and its proof,
 without CaDiCaL's inprocessing (``REFUTING``), is smaller: 107,772 steps against 130,392
-(benchmarks/compare/certify.py).
+(benchmarks/compare/certify.py; docs/measurements/certify.md).
 The certificate is then judged (``solvers.proof.certificate.judge``) and, when asked, written to a folder.
 """
 from __future__ import annotations
