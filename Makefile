@@ -21,18 +21,18 @@ demo: $(STAMP)
 # the package's bytecode, and each of the suite's hundreds of gridsat processes compiled it from source
 # (a CLI start of 0.55 s against 0.25 s). It compiles only what changed since it last ran.
 test: $(STAMP)
-	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
+	$(BIN)/ruff check gridsat models solvers benchmarks tests examples docs
 	$(BIN)/python -m compileall -q gridsat models solvers benchmarks examples
 	$(BIN)/python -m pytest -q -n auto
 
 # The inner loop: the suite without the tests marked slow (make test runs them too).
 quick: $(STAMP)
-	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
+	$(BIN)/ruff check gridsat models solvers benchmarks tests examples docs
 	$(BIN)/python -m compileall -q gridsat models solvers benchmarks examples
 	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)
-	$(BIN)/ruff check gridsat models solvers benchmarks tests examples
+	$(BIN)/ruff check gridsat models solvers benchmarks tests examples docs
 
 # The documentation site, warnings as errors, into docs/_build/html (the docs extra is part of all).
 docs: $(STAMP)

@@ -14,8 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import gridsat
 from pygments.lexers.shell import BashSessionLexer
+
+import gridsat
 
 HERE = Path(__file__).parent
 EXTRA = HERE / "_build" / "extra"  # copied to the site's root: the generated animation pages
