@@ -38,39 +38,40 @@ from collections.abc import Hashable
 
 from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.symmetry import Group
-from gridsat.solvers.proof.automorphism import as_set, as_sets
+from gridsat.solvers.proof.automorphism import ClauseTable, Moved, as_sets
 
 Cell = tuple[Hashable, ...]
 Pair = tuple[Cell, Cell]
 
 
 def failure(f: CnfFormulation, full: CnfFormulation, group: Group, automorphic: bool,
-            unbroken: set[tuple[int, ...]] | None = None) -> str:
+            table: ClauseTable | None = None, moved: Moved | None = None) -> str:
     """Why ``f``'s symmetry breaking is not recognised as keeping every orbit's leader against ``full``, the
     formula without it (empty: it is; see the module). ``automorphic``: whether ``group`` maps ``full`` onto
-    itself; ``unbroken``: ``full``'s clauses as a set (``automorphism.as_set``'s), when the caller has it."""
+    itself; ``table``: ``full``'s clauses as a ``ClauseTable``, and ``moved``, the group's images of its keys
+    (``automorphism.key_images``), when the caller keeps them."""
     if dict(zip(f.keys, f.projection, strict=True)) != dict(zip(full.keys, full.projection, strict=True)):
         return "the formula with the breaking names its projection otherwise than the one without it"
     cells = one_hot(f.keys, f.projection)
     if cells is None:
         return "the projection's keys are not one value of one cell each"
-    pairs = leader_pairs(group, f.keys)
+    pairs = leader_pairs(group, f.keys, moved)
     if isinstance(pairs, str):
         return pairs
-    unbroken = set(as_sets(full.cnf.clauses)) if unbroken is None else unbroken
+    table = ClauseTable(full.cnf.clauses) if table is None else table
     clauses, n = f.cnf.clauses, len(full.cnf.clauses)
     if clauses[:n] == full.cnf.clauses:  # the breaking appended to the formula without it: compared in C
         added = clauses[n:]
     else:
-        sets = as_sets(clauses)
+        sets, unbroken = as_sets(clauses), table.known
         if unbroken - set(sets):
             return "a clause of the formula without the breaking is missing from the formula with it"
         added = [c for c, named in zip(clauses, sets, strict=True) if named not in unbroken]
-    extra = [c for c in added if as_set(c) not in unbroken]
+    extra = [c for c, held in zip(added, table.holds(added).tolist(), strict=True) if not held]
     variable = dict(zip(f.projection, f.keys, strict=True))
     if clause := next((c for c in extra if not is_leader_clause(c, variable, pairs)), None):
         return f"a clause of the breaking, {clause[:6]}, holds no leader pair's inequality"
-    if missing := undefined_values(pairs, cells, unbroken):
+    if missing := undefined_values(pairs, cells, table):
         return missing
     if not automorphic:
         return "the group does not map the formula without the breaking onto itself"
@@ -90,16 +91,17 @@ def one_hot(keys: list[Key], projection: list[int]) -> dict[Cell, dict[int, int]
     return cells
 
 
-def leader_pairs(group: Group, keys: list[Key]) -> set[Pair] | str:
+def leader_pairs(group: Group, keys: list[Key], images: Moved | None = None) -> set[Pair] | str:
     """For each element h but the identity: (f, h^-1(f)), f the first cell (in sorted order) h moves. An
-    element that changes a value, or moves a key off the projection, gives a reason instead."""
+    element that changes a value, or moves a key off the projection, gives a reason instead. ``images``: the
+    elements' images of the keys (``automorphism.key_images``), where the caller has them."""
     shown = set(keys)
     pairs: set[Pair] = set()
     maps: list[dict[Cell, Cell]] = []
-    for element in group.elements:
+    for element, sent in zip(group.elements, images or [{}] * len(group.elements), strict=True):
         moved: dict[Cell, Cell] = {}
         for k in keys:
-            image = element.key(k)
+            image = sent[k] if k in sent else element.key(k)
             if image not in shown or image[0] != k[0] or image[-1] != k[-1]:
                 return f"{element.name} does not map each cell's value to a value of a cell"
             if moved.setdefault(tuple(k[1:-1]), tuple(image[1:-1])) != tuple(image[1:-1]):
@@ -127,16 +129,21 @@ def is_leader_clause(clause: list[int], variable: dict[int, Key], pairs: set[Pai
     return False
 
 
-def undefined_values(pairs: set[Pair], cells: dict[Cell, dict[int, int]], unbroken: set[tuple[int, ...]]) -> str:
+def undefined_values(pairs: set[Pair], cells: dict[Cell, dict[int, int]], table: ClauseTable) -> str:
     """Why a leader pair's values may be undefined or equal in a model of the formula without the breaking
-    (point 3 of the module; empty: they cannot)."""
+    (point 3 of the module; empty: they cannot). The clauses each needs are looked up at once (``holds``),
+    and the first missing one named."""
+    asked: list[list[int]] = []
+    why: list[str] = []
     for cell in sorted({cell for pair in pairs for cell in pair}):
-        values = cells.get(cell, {})
-        if as_set(list(values.values())) not in unbroken or any(
-                as_set([-a, -b]) not in unbroken for a, b in itertools.combinations(values.values(), 2)):
-            return f"the formula without the breaking does not give cell {cell} exactly one value in binary clauses"
+        values = list(cells.get(cell, {}).values())
+        needed = [values, *([-a, -b] for a, b in itertools.combinations(values, 2))]
+        asked += needed
+        why += [f"the formula without the breaking does not give cell {cell} exactly one value in binary "
+                "clauses"] * len(needed)
     for p, q in sorted(pairs):
-        shared = cells.get(p, {}).keys() & cells.get(q, {}).keys()
-        if any(as_set([-cells[p][v], -cells[q][v]]) not in unbroken for v in shared):
-            return f"the formula without the breaking does not forbid cells {p} and {q} one value"
-    return ""
+        shared = sorted(cells.get(p, {}).keys() & cells.get(q, {}).keys())
+        asked += ([-cells[p][v], -cells[q][v]] for v in shared)
+        why += [f"the formula without the breaking does not forbid cells {p} and {q} one value"] * len(shared)
+    missing = [i for i, held in enumerate(table.holds(asked).tolist()) if not held]
+    return why[missing[0]] if missing else ""

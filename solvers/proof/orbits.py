@@ -41,7 +41,7 @@ from gridsat.models.formulation import CnfFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import freeze
 from gridsat.models.symmetry import Group
-from gridsat.solvers.proof.automorphism import ClauseTable, automorphic, element_maps
+from gridsat.solvers.proof.automorphism import ClauseTable, Moved, automorphic, element_maps, key_images
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,14 +67,19 @@ class Unbroken:
 
     @cached_property
     def table(self) -> ClauseTable:
-        """The formula's clauses as arrays and as a set, built once for the automorphism and the leaders' rules."""
+        """The formula's clauses as arrays, built once for the automorphism and the leaders' rules."""
         return ClauseTable(self.formulation.cnf.clauses)
+
+    @cached_property
+    def moved(self) -> Moved:
+        """The elements' images of the formula's keys (``key_images``), read once for every check here."""
+        return key_images(self.group, self.formulation.keys)
 
     def acts_by_automorphisms(self) -> bool:
         """Whether every element maps the formula without the breaking onto itself
         (``solvers.proof.automorphism``): then a member's checks follow from its orbit's first member's."""
         if self.automorphic is None:
-            self.automorphic = automorphic(self.formulation, self.group, self.table)
+            self.automorphic = automorphic(self.formulation, self.group, self.table, self.moved)
         return self.automorphic
 
     def keeps_leaders(self, f: CnfFormulation) -> bool:
@@ -84,7 +89,7 @@ class Unbroken:
             from gridsat.solvers.proof import leaders
 
             self.unruled = leaders.failure(f, self.formulation, self.group, self.acts_by_automorphisms(),
-                                           self.table.known)
+                                           self.table, self.moved)
         return not self.unruled
 
 
@@ -139,7 +144,7 @@ def member_rows(unbroken: Unbroken, f: CnfFormulation, leaders: list[list[int]])
 
     full = unbroken.formulation
     if not unbroken.maps:
-        unbroken.maps = element_maps(unbroken.group, f, full)
+        unbroken.maps = element_maps(unbroken.group, f, full, unbroken.moved)
     width = max((len(t) for t in leaders), default=0)
     true = np.zeros((len(leaders), width), np.int64)
     for i, named in enumerate(leaders):
