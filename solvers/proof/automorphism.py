@@ -9,8 +9,10 @@ takes every model of F to a model of F, with the propagation of unit clauses com
 sigma(l) of a checked assignment l is a model, and its short blocking clause is exact, without being
 checked itself (``certificate.members_failure``: prime-grid 4x4 checks its 1,236 leaders instead of all
 9,888 members). ``element_maps`` reads each element on the variables, for this check and for the
-orbits' expansion (``orbits.member_rows``). The check is on arrays, one per clause length: milliseconds for
-prime-grid 4x4's 5,320 clauses and eight elements.
+orbits' expansion (``orbits.member_rows``). Elements that generate the others are checked, not all of them
+(``generators``: a composition of automorphisms is one). The check is on arrays, one per clause length, each
+clause packed into an integer where its literals fit: about a millisecond for prime-grid 4x4's 5,320 clauses
+and eight elements, two of them checked.
 """
 from __future__ import annotations
 
@@ -25,31 +27,66 @@ if TYPE_CHECKING:
     import numpy as np
 
 MOST_FREE = 64  # variables outside the projection whose signs are searched; with more, no automorphism is found
+GENERATED = 8  # the permutations, per element, that ``generators`` composes before it checks every element instead
 
 
 def automorphic(full: CnfFormulation, group: Group, table: ClauseTable | None = None,
                 moved: Moved | None = None) -> bool:
-    """Whether every element of ``group`` maps ``full``'s clause set onto itself (see the module). ``table``:
-    ``full``'s clauses as a ``ClauseTable``, and ``moved``, its keys' images (``key_images``), when the
-    caller keeps them."""
+    """Whether every element of ``group`` maps ``full``'s clause set onto itself (see the module), checked on
+    elements that generate them all (``generators``). ``table``: ``full``'s clauses as a ``ClauseTable``, and
+    ``moved``, its keys' images (``key_images``), when the caller keeps them."""
     import numpy as np
 
     table = ClauseTable(full.cnf.clauses) if table is None else table
     top = max(full.cnf.nv, full.pool.top, table.top)
     projection = np.asarray(full.projection, np.int64)
-    free: list[int] | None = None
+    images = []
     for sent, _ in element_maps(group, full, full, moved):
         moved_to = sent[projection]  # a key sent off the projection, or two to one: no automorphism
         if (moved_to < 0).any() or len(np.unique(moved_to)) != len(moved_to):
             return False
         image = np.arange(top + 1, dtype=np.int64)
         image[projection] = moved_to
+        images.append(image)
+    free: list[int] | None = None
+    for image in generators(images):
         if table.maps_onto_itself(image):
             continue
         free = table.free_variables(set(full.projection)) if free is None else free
         if len(free) > MOST_FREE or not table.sign_free(image, free) or not table.maps_onto_itself(image):
             return False
     return True
+
+
+def generators(images: list[np.ndarray]) -> list[np.ndarray]:
+    """Those of ``images`` (permutations of the variables, each an array ``v -> image[v]``) whose compositions give
+    every one of them: in order, each that is not yet a composition of those chosen before it. A composition of
+    automorphisms is one (with signs: a free variable's sign, ``sign_free``'s, composes as well), so the
+    chosen ones being automorphisms makes every element one: a board's eight motions are checked as two or
+    three. Every image, when their compositions reach more than ``GENERATED`` permutations per image (never a
+    board's)."""
+    import numpy as np
+
+    if not images:
+        return []
+    identity = np.arange(len(images[0]), dtype=images[0].dtype)
+    reached = {identity.tobytes(): identity}
+    chosen: list[np.ndarray] = []
+    for image in images:
+        if image.tobytes() in reached:
+            continue
+        chosen.append(image)
+        todo = list(reached.values())
+        while todo:  # every composition of the chosen ones with what is reached, until nothing new comes
+            product = todo.pop()
+            for g in chosen:
+                composed = g[product]
+                if (code := composed.tobytes()) not in reached:
+                    if len(reached) >= GENERATED * len(images):
+                        return images
+                    reached[code] = composed
+                    todo.append(composed)
+    return chosen
 
 
 Moved = list[dict[Key, Key]]  # per element of a group, each key to its image
@@ -213,18 +250,21 @@ def as_sets(clauses: list[list[int]]) -> list[tuple[int, ...]]:
     return out
 
 
-def grouped(clauses: list[list[int]]) -> Iterator[tuple[list[int], np.ndarray, np.ndarray]]:
+def grouped(clauses: list[list[int]] | list[tuple[int, ...]]) -> Iterator[tuple[list[int], np.ndarray, np.ndarray]]:
     """The clauses of each length (empty ones aside): their places in ``clauses``, their literals sorted (one
-    numpy sort per length, not a Python sort per clause), and which of them name a literal twice (rare)."""
+    numpy sort per length, the clauses flattened in C, not a Python sort or pass per clause), and which of them
+    name a literal twice (rare)."""
     import numpy as np
 
-    by_length: dict[int, list[int]] = {}
-    for i, clause in enumerate(clauses):
-        by_length.setdefault(len(clause), []).append(i)
-    for k, numbers in by_length.items():
+    from gridsat.solvers.proof.clausal import flattened
+
+    flat, starts = flattened(clauses)
+    lengths = np.diff(starts)
+    for k in np.unique(lengths).tolist():
         if k:
-            rows = np.sort(np.array([clauses[i] for i in numbers], np.int64).reshape(len(numbers), k), axis=1)
-            yield numbers, rows, (rows[:, 1:] == rows[:, :-1]).any(axis=1)
+            numbers = np.flatnonzero(lengths == k)
+            rows = np.sort(flat[starts[numbers][:, None] + np.arange(k)], axis=1)
+            yield numbers.tolist(), rows, (rows[:, 1:] == rows[:, :-1]).any(axis=1)
 
 
 def sorted_rows(rows: np.ndarray) -> np.ndarray:
