@@ -138,6 +138,8 @@ class ClauseTable:
         # (prime-grid 4x4's eight elements: a lexsort per length each cost 4.8 ms, a Python set 6.8 ms more).
         self.width = max(1, (2 * self.top).bit_length())
         self.codes = {k: packed(rows, self.top, self.width) for k, rows in self.rows.items() if k * self.width <= 63}
+        self.long: dict[int, set[tuple[int, ...]]] = {}  # the rows of a length too long to pack, as tuples
+        self.first: dict[int, tuple[int, ...]] = {}  # a clause naming each variable asked for (``naming``)
 
     @cached_property
     def known(self) -> set[tuple[int, ...]]:
@@ -164,8 +166,10 @@ class ClauseTable:
         if table is None or not len(table) or not len(rows):
             return np.zeros(len(rows), np.bool_)
         codes = self.codes.get(k)
-        if codes is None:  # too long to pack: compared as tuples
-            mine = set(map(tuple, table.tolist()))
+        if codes is None:  # too long to pack: compared as tuples, made once per length
+            if k not in self.long:
+                self.long[k] = set(map(tuple, table.tolist()))
+            mine = self.long[k]
             return np.array([row in mine for row in map(tuple, rows.tolist())], np.bool_)
         inside = (rows[:, 0] >= -self.top) & (rows[:, -1] <= self.top)
         asked = packed(np.where(inside[:, None], rows, 0), self.top, self.width)
@@ -196,16 +200,17 @@ class ClauseTable:
         return sorted(set(named.tolist()) - shown)
 
     def naming(self, variables: list[int]) -> dict[int, tuple[int, ...]]:
-        """A clause of the table naming each of ``variables`` (those it names)."""
+        """A clause of the table naming each of ``variables`` (those it names), found once per variable (each
+        generator that needs signs asks for the same free variables)."""
         import numpy as np
 
-        found: dict[int, tuple[int, ...]] = {}
-        for rows in self.rows.values():
+        wanted = [v for v in variables if v not in self.first]
+        for rows in self.rows.values() if wanted else ():
             named = np.abs(rows)
-            for v in variables:
-                if v not in found and (hit := np.flatnonzero((named == v).any(axis=1))).size:
-                    found[v] = tuple(rows[hit[0]].tolist())
-        return found
+            for v in wanted:
+                if v not in self.first and (hit := np.flatnonzero((named == v).any(axis=1))).size:
+                    self.first[v] = tuple(rows[hit[0]].tolist())
+        return self.first
 
     def sign_free(self, image: np.ndarray, free: list[int]) -> bool:
         """Send each free variable to itself or its negation, whichever takes a clause naming it to a clause of
