@@ -186,6 +186,61 @@ def test_a_split_run_is_checked_as_a_whole(tmp_path: Path, backend: str) -> None
     shutil.rmtree(fullest)  # a missing part: its solutions lie in no other part's cube
     missing = gridsat("check-proof", str(folder))
     assert missing.returncode == 1 and "lies in no part's cube" in missing.stdout, missing.stdout
+    # a part's formula gone: which part, and which file (it read as no certificate at all, naming neither)
+    other = sorted(folder.glob("part-*"))[0]
+    (other / "formula.cnf").unlink()
+    unnamed = gridsat("check-proof", str(folder))
+    assert unnamed.returncode == 2 and f"{other.name}: formula.cnf is missing" in unnamed.stderr, unnamed.stderr
+
+
+@pytest.mark.parametrize("literal", [-2**63, -(2**32 + 1), -10**20, -92])
+def test_a_literal_that_names_no_variable_is_refused_not_crashed_on(tmp_path: Path, literal: int) -> None:
+    # Written over a blocking clause's first literal: -2**63 crashed the LRAT check (a segmentation fault),
+    # 2**32 + 1 asked it for an array that large, 10**20 overflowed a 64-bit integer (tracebacks). 92 is one
+    # past prime-grid 3x3's 91 variables.
+    folder = kept(tmp_path, "prime-grid", "3x3", "-p", "max=10")
+    lines = (folder / "blocking.cnf").read_text().splitlines()
+    first, *rest = lines[1].split()
+    lines[1] = " ".join([str(literal), *rest])
+    (folder / "blocking.cnf").write_text("\n".join(lines) + "\n")
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 1, (done.returncode, done.stderr[-300:])
+    assert done.stdout.startswith(f"not certified: blocking.cnf, clause 1: the literal {literal} names no "
+                                  "variable of the formula (1 to 91)"), done.stdout
+
+
+def test_a_solution_nested_past_the_parser_and_an_unreadable_cube_count_are_named(tmp_path: Path) -> None:
+    # Each was a traceback: a RecursionError from the JSON parser, and int()'s message naming no line.
+    import shutil
+
+    folder = kept(tmp_path, "prime-grid", "3x3", "-p", "max=10")
+    deep = tmp_path / "deep"
+    shutil.copytree(folder, deep)
+    lines = (deep / "blocking.cnf").read_text().splitlines()
+    lines[0] = "c gridsat solution " + "[" * 100_000 + "]" * 100_000
+    (deep / "blocking.cnf").write_text("\n".join(lines) + "\n")
+    done = gridsat("check-proof", str(deep))
+    assert done.returncode == 1, done.stderr[-300:]
+    assert done.stdout.startswith("not certified: blocking clause 1: the solution beside it is unreadable"), done.stdout
+    text = (folder / "formula.cnf").read_text()
+    assert "c gridsat cube 0\n" in text
+    (folder / "formula.cnf").write_text(text.replace("c gridsat cube 0\n", "c gridsat cube abc\n"))
+    done = gridsat("check-proof", str(folder))
+    assert done.returncode == 2 and "formula.cnf: unreadable 'c gridsat cube' line" in done.stderr, done.stderr[-300:]
+
+
+def test_a_blocking_or_cut_file_gone_is_named_not_read_as_empty(tmp_path: Path) -> None:
+    # Both are written even when empty. Read as empty, a missing blocking.cnf failed the proof at a step that
+    # names neither file, and a missing cuts.cnf passed unnoticed.
+    import shutil
+
+    folder = kept(tmp_path, "prime-grid", "3x3", "-p", "max=10")
+    for name in ("blocking.cnf", "cuts.cnf"):
+        copy = tmp_path / name
+        shutil.copytree(folder, copy)
+        (copy / name).unlink()
+        done = gridsat("check-proof", str(copy))
+        assert done.returncode == 1 and done.stdout.startswith(f"not certified: {name} is missing"), done.stdout
 
 
 @pytest.mark.parametrize("backend", ["sat", "cpsat"])

@@ -245,7 +245,7 @@ def blocking_problem(f: CnfFormulation, puzzle: Puzzle, instance: Instance, clau
             beside = frozen
         else:
             beside = freeze(json.loads(text)) if isinstance(text, str) else freeze(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays nested deeper than the parser's stack
         return f"the solution beside it is unreadable: {text[:60]!r}"
     if beside != frozen:
         return "the assignment it rules out is not the solution written beside it"
@@ -534,7 +534,7 @@ def _line(clause: list[int]) -> str:
 def identity(folder: Path) -> Identity:
     """The puzzle, instance, parameters and encoding a certificate's formula.cnf names."""
     found: dict[str, Any] = {"params": {}}
-    for line in _lines(folder / "formula.cnf"):
+    for line in _lines(folder / "formula.cnf", required=True):
         if not line.startswith("c gridsat "):
             if line.startswith("p "):
                 break
@@ -564,8 +564,7 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
         form = DRAT
     text = (folder / "formula.cnf").read_bytes()
     written = read_cnf(text)
-    cube_size = next((int(line.split()[-1]) for line in _lines(folder / "formula.cnf")
-                      if line.startswith("c gridsat cube ")), 0)
+    cube_size = next((_count(line) for line in _lines(folder / "formula.cnf") if line.startswith("c gridsat cube ")), 0)
     fixed = cube_literals(folder / "formula.cnf")
     encoding = max(len(written) - cube_size, 0)  # the clauses before the cube
     cube = [written.clause(i) for i in range(encoding, len(written))]
@@ -573,7 +572,31 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
                               list(_commented(folder / "cuts.cnf", CUT)), folder / f"proof.{form}",
                               form, fixed=fixed or [])
     missing = "formula.cnf has a cube but no 'c gridsat cube-literals' line" if fixed is None and cube else ""
-    return certificate, _difference(written, encoding, formulation.cnf.clauses) or missing or written.error
+    return certificate, (_difference(written, encoding, formulation.cnf.clauses) or missing or written.error
+                         or stray_literal(certificate, formulation))
+
+
+def stray_literal(certificate: Certificate, f: CnfFormulation) -> str:
+    """The first literal of the cube, blocking or cut clauses that names no variable of the formula (empty:
+    none does). Read as 64-bit integers, such a literal could wrap onto a real variable, or index past an
+    array in the checker's kernels (a blocking clause's -1 written as -2**63 was certified, or crashed)."""
+    top = max(f.cnf.nv, f.pool.top, max(f.projection, default=0))
+    named = [("formula.cnf's cube-literals line", certificate.fixed),
+             *((f"formula.cnf's cube, clause {i}", c) for i, c in enumerate(certificate.cube, 1)),
+             *((f"blocking.cnf, clause {i}", c) for i, (c, _) in enumerate(certificate.blocking, 1)),
+             *((f"cuts.cnf, clause {i}", c) for i, (c, _) in enumerate(certificate.cuts, 1))]
+    for where, clause in named:
+        if lit := next((lit for lit in clause if not 0 < abs(lit) <= top), None):
+            return f"{where}: the literal {lit} names no variable of the formula (1 to {top})"
+    return ""
+
+
+def _count(line: str) -> int:
+    """The number of clauses a ``c gridsat cube N`` line gives the cube."""
+    try:
+        return int(line.split()[-1])
+    except ValueError:
+        raise ValueError(f"formula.cnf: unreadable 'c gridsat cube' line: {line[:60]!r}") from None
 
 
 def cube_literals(path: Path) -> list[int] | None:
@@ -628,7 +651,8 @@ def _as_sets(clauses: Clauses, count: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _commented(path: Path, mark: str) -> Iterator[tuple[list[int], str]]:
-    """The clauses of blocking.cnf or cuts.cnf, each with the text of the comment line before it."""
+    """The clauses of blocking.cnf or cuts.cnf, each with the text of the comment line before it (none for a
+    missing file, which ``load`` names)."""
     note = None
     for number, line in enumerate(_lines(path), 1):
         if line.startswith(mark):
@@ -645,8 +669,12 @@ def _commented(path: Path, mark: str) -> Iterator[tuple[list[int], str]]:
             note = None
 
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text().splitlines() if path.exists() else []
+def _lines(path: Path, required: bool = False) -> list[str]:
+    if not path.exists():
+        if required:
+            raise ValueError(f"{path.name} is missing")
+        return []
+    return path.read_text().splitlines()
 
 
 Build = Callable[[Identity], tuple[Puzzle, Instance, CnfFormulation, Encoding]]
@@ -663,6 +691,10 @@ def load(folder: Path, build: Build) -> tuple[Certificate, Puzzle, Instance, str
     if certificate.unbroken is not None and (folder / f"orbits.{form}").exists():
         certificate.unbroken.proof = folder / f"orbits.{form}"
     needed = f"orbits.{form}" if certificate.proves_orbits else f"proof.{form}"  # the proof the count rests on
+    # Both are always written, empty when there is none: one missing is named, not read as empty (the proof
+    # would then fail at a step that names neither).
+    if lost := next((name for name in ("blocking.cnf", "cuts.cnf") if not (folder / name).exists()), None):
+        difference = difference or f"{lost} is missing"
     if not (folder / needed).exists():
         difference = difference or f"{needed} is missing"
     elif (folder / f"proof.{DRAT}").exists() and form == LRAT:

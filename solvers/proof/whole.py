@@ -73,7 +73,10 @@ def check_parts(folder: Path, build: Build, keep: bool = False) -> tuple[Whole, 
     whole, loaded = Whole(), []
     started = time.perf_counter()
     for part in part_folders(folder):
-        certificate, puzzle, instance, difference = load(part, build)
+        try:
+            certificate, puzzle, instance, difference = load(part, build)
+        except ValueError as error:  # which part's files cannot be read
+            raise ValueError(f"{part.name}: {error}") from None
         verdict = Judgement(False, difference, 0, 0, 0, 0.0) if difference else judge(certificate, puzzle, instance)
         whole.parts[part.name] = verdict
         loaded.append(certificate)
