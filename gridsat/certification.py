@@ -160,11 +160,13 @@ def refuse_irregular(where: Path, folder: str | Path) -> None:
                                 "file (a folder, a pipe or a device)")
 
 
-def check_proof(folder: str | Path, keep_cover: bool = False) -> tuple[Judgement, str]:
+def check_proof(folder: str | Path, keep_cover: bool = False,
+                on_stage: Callable[[str], None] | None = None) -> tuple[Judgement, str]:
     """Check the certificate kept in ``folder`` (``--proof DIR``) again, and say what it certifies:
     (verdict, ``knights-tour 5x5 from 0,0``). A split run's folder (``part-N`` folders) is checked as a
     whole (``solvers.proof.whole``; ``keep_cover``: its cover proof written into the folder, ``cover.cnf``
-    and ``cover.lrat``, for cake_lpr or lrat-check). A folder that is no certificate raises ``InvalidOption``."""
+    and ``cover.lrat``, for cake_lpr or lrat-check). A folder that is no certificate raises ``InvalidOption``.
+    ``on_stage`` is told each stage of the check as it starts (a progress line's text)."""
     from gridsat.solvers.proof.certificate import recheck
     from gridsat.solvers.proof.whole import check_parts, part_folders
 
@@ -183,7 +185,12 @@ def check_proof(folder: str | Path, keep_cover: bool = False) -> tuple[Judgement
         return built[-1]
 
     try:
-        verdict = check_parts(path, build_once, keep_cover)[0].judgement() if split else recheck(path, build_once)
+        if split:
+            verdict = check_parts(path, build_once, keep_cover, on_stage)[0].judgement()
+        else:
+            if on_stage is not None:
+                on_stage("checking the certificate")
+            verdict = recheck(path, build_once)
     except GridsatError:
         raise
     except (ValueError, OSError) as error:

@@ -36,7 +36,7 @@ from gridsat.models.solution import dumps
 from gridsat.models.version import VERSION
 from gridsat.output import StreamLost, check_output, flush_quietly, guard_streams, write_output
 from gridsat.pictures import drawer, sheet, still
-from gridsat.progress import ProgressLine
+from gridsat.progress import ProgressLine, StageLine
 from gridsat.runline import RunLine, result_row
 from gridsat.signals import sigterm_as_interrupt
 
@@ -841,11 +841,17 @@ def add_check_proof(sub: Commands) -> None:
     checking.add_argument("folder", metavar="DIR", help="a folder that --proof DIR wrote")
     checking.add_argument("--keep-cover", action="store_true",
                           help="a split run's folder: write its cover proof there too (cover.cnf, cover.lrat)")
+    checking.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     checking.set_defaults(run=cmd_check_proof)
 
 
 def cmd_check_proof(args: argparse.Namespace) -> int:
-    verdict, what = api.check_proof(args.folder, keep_cover=args.keep_cover)
+    line = StageLine.on_terminal(args.quiet)  # a split run's check takes seconds to minutes: its stage, on a terminal
+    try:
+        verdict, what = api.check_proof(args.folder, keep_cover=args.keep_cover, on_stage=line)
+    finally:
+        if line is not None:
+            line.close()
     if not verdict.certified:
         print(f"not certified: {verdict.failure}")
         return status.FAILED

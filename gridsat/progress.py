@@ -7,8 +7,9 @@ not a terminal, so logs and pipes see only the answer.
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from typing import IO
+from typing import IO, Self
 
 from gridsat.solvers.run import Progress
 
@@ -58,7 +59,7 @@ class ProgressLine:
         self.drawn = False
 
     @classmethod
-    def on_terminal(cls, quiet: bool) -> ProgressLine | None:
+    def on_terminal(cls, quiet: bool) -> Self | None:
         """A progress line when stderr is a terminal and the user did not ask for quiet."""
         return None if quiet or not sys.stderr.isatty() else cls()
 
@@ -76,3 +77,42 @@ class ProgressLine:
             self.stream.write("\r\033[K")
             self.stream.flush()
             self.drawn = False
+
+
+class StageLine(ProgressLine):
+    """A line on a terminal naming the stage a long check is at (``check-proof``'s parts, then their cover),
+    with its elapsed time, redrawn five times a second by a thread of its own: the clock moves while a stage
+    runs in a kernel that released the GIL, and stops (it never guesses) while one holds it. Nothing is drawn
+    until a stage has run ``AFTER`` seconds, so a quick check leaves no trace; ``close`` clears the line."""
+
+    AFTER = 0.5
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        super().__init__(stream)
+        self.started = time.monotonic()
+        self.text = ""
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.ticker: threading.Thread | None = None
+
+    def __call__(self, text: str) -> None:  # type: ignore[override]  # a stage's text, not a count's Progress
+        with self.lock:
+            self.text = text
+        if self.ticker is None:
+            self.ticker = threading.Thread(target=self._tick, name="gridsat-stage-line", daemon=True)
+            self.ticker.start()
+
+    def _tick(self) -> None:
+        while not self.stopped.wait(EVERY):
+            elapsed = time.monotonic() - self.started
+            if elapsed >= self.AFTER:
+                with self.lock:
+                    self.stream.write(f"\r{self.text}  {clock(elapsed)} elapsed\033[K")
+                    self.stream.flush()
+                    self.drawn = True
+
+    def close(self) -> None:
+        self.stopped.set()
+        if self.ticker is not None:
+            self.ticker.join()
+        super().close()

@@ -88,3 +88,54 @@ def test_a_terminal_sees_the_line_and_a_pipe_or_quiet_does_not() -> None:
     piped = subprocess.run(command + briefly, capture_output=True, text=True, timeout=patience(120), cwd=ROOT)
     assert COUNTED.fullmatch(piped.stdout), piped.stdout
     assert "solutions" not in piped.stderr
+
+
+class Terminal:
+    """stderr as a terminal sees it: what was written, and isatty()."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_check_proof_shows_the_stage_a_split_runs_check_is_at_on_a_terminal_only(tmp_path, monkeypatch,
+                                                                                 capsys) -> None:
+    # A split run's check takes seconds to minutes (prime-grid 4x5's 80 parts, 11 s) and printed nothing until
+    # its verdict. Its stages, in order: each part, the parts' solutions counted once, the cubes' cover.
+    from gridsat import Split, api, cli, progress
+    from gridsat.certification import build
+    from gridsat.solvers.proof.whole import check_parts
+
+    folder = tmp_path / "parts"
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="sat", proof=folder,
+                        split=Split(jobs=2, probe=0, parts=8))
+    parts = len(list(folder.glob("part-*")))
+    assert outcome.details["certified"] and parts > 1
+    stages: list[str] = []
+    assert check_parts(folder, build, on_stage=stages.append)[0].judgement().certified
+    wanted = [*(f"checking part {i} of {parts} (part-" for i in range(1, parts + 1)),
+              f"checking that the {parts} parts count no solution twice",
+              f"checking that the {parts} parts' cubes cover every solution"]
+    assert len(stages) == len(wanted) and all(map(str.startswith, stages, wanted)), stages
+    # The line: drawn from the start here (a real one waits half a second), cleared before the verdict.
+    monkeypatch.setattr(progress.StageLine, "AFTER", 0.0)
+    monkeypatch.setattr(progress, "EVERY", 0.001)
+    for quiet in (False, True):
+        screen = Terminal()
+        monkeypatch.setattr(sys, "stderr", screen)
+        assert cli.main(["check-proof", str(folder), *(["--quiet"] if quiet else [])]) == 0
+        assert capsys.readouterr().out.startswith("certified: knights-tour 5x5")
+        if quiet:
+            assert screen.text == ""
+        else:
+            assert "\rchecking part 1 of " in screen.text and " elapsed\x1b[K" in screen.text, screen.text[:300]
+            assert screen.text.endswith("\r\x1b[K"), "the line is cleared before the verdict"

@@ -25,7 +25,7 @@ The total is the sum of the parts' counts and the solutions of point 2, exact on
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,13 +66,18 @@ def part_folders(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: (len(p.name), p.name))
 
 
-def check_parts(folder: Path, build: Build, keep: bool = False) -> tuple[Whole, Any, Any]:
+def check_parts(folder: Path, build: Build, keep: bool = False,
+                on_stage: Callable[[str], None] | None = None) -> tuple[Whole, Any, Any]:
     """Check a split run's certificate folder as a whole; with the puzzle and instance it names. ``keep``:
     write the cover's formula and proof into the folder too (``cover.cnf``, ``cover.lrat``), which
-    cake_lpr or drat-trim's lrat-check can check."""
+    cake_lpr or drat-trim's lrat-check can check. ``on_stage`` is told each stage as it starts (a progress
+    line's text)."""
     whole, loaded = Whole(), []
     started = time.perf_counter()
-    for part in part_folders(folder):
+    stage = on_stage or (lambda text: None)
+    parts = part_folders(folder)
+    for number, part in enumerate(parts, 1):
+        stage(f"checking part {number} of {len(parts)} ({part.name})")
         try:
             certificate, puzzle, instance, difference = load(part, build)
         except ValueError as error:  # which part's files cannot be read
@@ -85,9 +90,13 @@ def check_parts(folder: Path, build: Build, keep: bool = False) -> tuple[Whole, 
             return whole, puzzle, instance
         whole.solutions += verdict.solutions
         whole.assumed = whole.assumed or verdict.assumed
+    stage(f"checking that the {len(parts)} parts count no solution twice")
     whole.failure = same_claim(loaded) or count_once(whole, loaded, puzzle, instance)
     if not whole.failure:
+        stage(f"checking that the {len(parts)} parts' cubes cover every solution")
         whole.cover_steps, whole.failure = cover(loaded, folder if keep else None)
+    if not whole.failure and loaded[0].unbroken is not None:
+        stage("checking that the orbits of the parts' solutions hold every solution")
     whole.failure = whole.failure or orbits(whole, loaded, puzzle, instance)
     whole.seconds = time.perf_counter() - started
     return whole, puzzle, instance
