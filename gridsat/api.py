@@ -145,6 +145,7 @@ def count(
     on_progress: Callable[[Progress], None] | None = None,
     certify: bool | Certify = False,
     proof: str | Path | None = None,
+    on_stage: Callable[[str], None] | None = None,
 ) -> Outcome:
     """Count the solutions: ``.count`` (valid ones), ``.complete``, ``.reason``, ``.duplicates``, ``.invalid``,
     ``.seconds``, ``.build_seconds`` and ``.size`` (the formulation's variables and clauses or constraints).
@@ -169,7 +170,8 @@ def count(
     solutions are replayed in the puzzle's CNF): ``.details`` then holds
     ``certified`` (None when the run ended before that final answer), ``proof_bytes``, ``proof_steps`` and
     ``check_seconds``. ``proof`` (a folder) keeps the certificate as files, for ``check_proof``; it implies
-    ``certify``. See docs/howto/certify.md.
+    ``certify``. See docs/howto/certify.md. A certified split run checks its parts again as a whole once they
+    are counted: ``on_stage`` is told each stage of that check as it starts (``check_proof``'s).
     """
     chosen, parsed = load(puzzle, instance, params)
     check_limits(limit, time_limit)
@@ -182,7 +184,7 @@ def count(
                   limit=limit, time_limit=time_limit, up_to=up_to, method=method, split=parts)
         return make_count(chosen, parsed, bind(backend, chosen, job), on_progress)
 
-    return whole_run(wish(instance, texts(params), certify, proof), parts, run)
+    return whole_run(wish(instance, texts(params), certify, proof), parts, run, on_stage)
 
 
 def enumerate(  # noqa: A001 - the verb users expect, next to solve and count

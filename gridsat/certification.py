@@ -42,18 +42,20 @@ def wish(instance: Any, params: Mapping[str, str], certify: bool | Certify, proo
     return Certify(text, tuple(params.items()), folder)
 
 
-def whole_run(certify: Certify | None, split: Any, run: Callable[[Certify | None], Any]) -> Any:
+def whole_run(certify: Certify | None, split: Any, run: Callable[[Certify | None], Any],
+              on_stage: Callable[[str], None] | None = None) -> Any:
     """A split run certified as a whole: its parts' certificates are kept (in a temporary folder when the run
     keeps none) and, once every part is certified, checked again together as ``check_proof`` checks a kept
     folder, with the proof that the parts' cubes cover every solution. Only then does the run say certified;
     a failure of the whole makes it "NOT certified" and names it. (An instance given parsed, not as text,
-    cannot be built again from a folder: its parts are certified one by one, and the note says so.)"""
+    cannot be built again from a folder: its parts are certified one by one, and the note says so.)
+    ``on_stage`` is told each stage of the check of the whole as it starts."""
     if certify is None or split is None:
         return run(certify)
     certify, scratch = kept_somewhere(certify)
     try:
         outcome = run(certify)
-        judge_whole(outcome, certify.folder)
+        judge_whole(outcome, certify.folder, on_stage)
         return outcome
     finally:
         remove(scratch)
@@ -95,8 +97,9 @@ def remove(scratch: Path | None) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def judge_whole(outcome: Any, folder: Path | None) -> None:
-    """The verdict of a finished split run's certificate folder as a whole, into the outcome's details."""
+def judge_whole(outcome: Any, folder: Path | None, on_stage: Callable[[str], None] | None = None) -> None:
+    """The verdict of a finished split run's certificate folder as a whole, into the outcome's details
+    (``on_stage``: told each stage of the check as it starts)."""
     from gridsat.solvers.proof.whole import part_folders
 
     details = outcome.details
@@ -106,7 +109,7 @@ def judge_whole(outcome: Any, folder: Path | None) -> None:
         details["certificate_assumes"] = "that the parts' cubes cover every solution (an instance given parsed " \
                                          "cannot be built again to check it)"
         return
-    verdict, _ = check_proof(folder)
+    verdict, _ = check_proof(folder, on_stage=on_stage)
     details["check_seconds"] = round(details.get("check_seconds", 0.0) + verdict.check_seconds, 6)
     if not verdict.certified:
         details[CERTIFIED] = False

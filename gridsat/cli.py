@@ -228,13 +228,24 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_count(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
     progress = ProgressLine.on_terminal(args.quiet)
+    # A certified split run checks its parts again as a whole once they are counted (seconds to minutes): the
+    # count's line, its parts all done, gives way to the stage of that check, on the run's clock.
+    stage = StageLine(started=time.monotonic()) if progress is not None else None
+
+    def checking(text: str) -> None:
+        assert progress is not None and stage is not None
+        progress.close()
+        stage(f"certifying the parts as a whole: {text}")
+
     try:
         outcome = api.count(puzzle, instance, limit=args.limit, up_to=args.up_to, method=args.method,
                             memory=args.memory, spill=args.spill, on_progress=progress, split=splitting(args),
-                            **choices(args))
+                            on_stage=checking if stage is not None else None, **choices(args))
     finally:
         if progress:
             progress.close()
+        if stage:
+            stage.close()
     if args.json:
         record = {**outcome.summary(), **api.counted(puzzle, args.up_to), **notes(puzzle, instance)}
         if args.limit is not None:

@@ -87,9 +87,9 @@ class StageLine(ProgressLine):
 
     AFTER = 0.5
 
-    def __init__(self, stream: IO[str] | None = None) -> None:
+    def __init__(self, stream: IO[str] | None = None, started: float | None = None) -> None:
         super().__init__(stream)
-        self.started = time.monotonic()
+        self.started = time.monotonic() if started is None else started  # the clock's origin (time.monotonic)
         self.text = ""
         self.lock = threading.Lock()
         self.stopped = threading.Event()
