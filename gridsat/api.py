@@ -203,6 +203,7 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
     on_progress: Callable[[Progress], None] | None = None,
     certify: bool | Certify = False,
     proof: str | Path | None = None,
+    on_stage: Callable[[str], None] | None = None,
 ) -> Enumeration | Orbits | SplitRun:
     """An iterator of canonical solutions, each verified; ``.outcome`` says whether it saw them all: an
     ``Enumeration`` (``Orbits`` with ``up_to``, a ``SplitRun`` with ``split``).
@@ -223,7 +224,7 @@ def enumerate(  # noqa: A001 - the verb users expect, next to solve and count
                   time_limit=time_limit, up_to=up_to, split=parts)
         return open_enumeration(chosen, parsed, bind(backend, chosen, job), on_progress)  # type: ignore[return-value]
 
-    return whole_enumeration(wish(instance, texts(params), certify, proof), parts, open_run)
+    return whole_enumeration(wish(instance, texts(params), certify, proof), parts, open_run, on_stage)
 
 
 

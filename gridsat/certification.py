@@ -61,7 +61,8 @@ def whole_run(certify: Certify | None, split: Any, run: Callable[[Certify | None
         remove(scratch)
 
 
-def whole_enumeration(certify: Certify | None, split: Any, open_run: Callable[[Certify | None], Any]) -> Any:
+def whole_enumeration(certify: Certify | None, split: Any, open_run: Callable[[Certify | None], Any],
+                      on_stage: Callable[[str], None] | None = None) -> Any:
     """``whole_run`` for an enumeration, whose parts' certificates are checked as a whole once its items are
     read to their end (an enumeration closed first says nothing certified: it saw only some solutions)."""
     if certify is None or split is None:
@@ -76,7 +77,7 @@ def whole_enumeration(certify: Certify | None, split: Any, open_run: Callable[[C
     def end(finished: bool) -> None:
         try:
             if finished:
-                judge_whole(run.outcome, certify.folder)
+                judge_whole(run.outcome, certify.folder, on_stage)
         finally:
             remove(scratch)
 

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -228,19 +228,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_count(args: argparse.Namespace) -> int:
     puzzle, instance = load(args)
     progress = ProgressLine.on_terminal(args.quiet)
-    # A certified split run checks its parts again as a whole once they are counted (seconds to minutes): the
-    # count's line, its parts all done, gives way to the stage of that check, on the run's clock.
-    stage = StageLine(started=time.monotonic()) if progress is not None else None
-
-    def checking(text: str) -> None:
-        assert progress is not None and stage is not None
-        progress.close()
-        stage(f"certifying the parts as a whole: {text}")
-
+    stage, checking = checking_stage(progress)
     try:
         outcome = api.count(puzzle, instance, limit=args.limit, up_to=args.up_to, method=args.method,
                             memory=args.memory, spill=args.spill, on_progress=progress, split=splitting(args),
-                            on_stage=checking if stage is not None else None, **choices(args))
+                            on_stage=checking, **choices(args))
     finally:
         if progress:
             progress.close()
@@ -258,6 +250,20 @@ def cmd_count(args: argparse.Namespace) -> int:
     note_kept(args, outcome)
     report_problems(outcome)
     return status.of_run(outcome)
+
+
+def checking_stage(progress: ProgressLine | None) -> tuple[StageLine | None, Callable[[str], None] | None]:
+    """A certified split run checks its parts again as a whole once they are all in (seconds to minutes): the
+    run's line then gives way to the stage of that check, on the run's clock. None, None without a line."""
+    if progress is None:
+        return None, None
+    stage = StageLine(started=time.monotonic())
+
+    def checking(text: str) -> None:
+        progress.close()
+        stage(f"certifying the parts as a whole: {text}")
+
+    return stage, checking
 
 
 def note_kept(args: argparse.Namespace, outcome: api.Outcome) -> None:
@@ -278,10 +284,15 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     progress = ProgressLine.on_terminal(args.quiet)
     if args.format == "svg":
         drawer(puzzle)  # before solving: a puzzle without pictures is an input error
+    stage, checking = checking_stage(progress)
     solutions = api.enumerate(puzzle, instance, limit=args.limit, up_to=args.up_to, on_progress=progress,
-                              split=splitting(args), **choices(args))
+                              split=splitting(args), on_stage=checking, **choices(args))
     outcome = solutions.outcome
-    drawn = stream(args, puzzle, instance, solutions, progress)
+    try:
+        drawn = stream(args, puzzle, instance, solutions, progress)
+    finally:
+        if stage:
+            stage.close()
     noun = "orbit" if args.up_to else "solution"
     state = "; ".join([*(api.count_notes(puzzle, outcome) if args.up_to else []),
                        "complete" if outcome.complete else f"incomplete: {outcome.reason}",
