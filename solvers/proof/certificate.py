@@ -579,7 +579,7 @@ def read(folder: Path, ident: Identity, formulation: CnfFormulation) -> tuple[Ce
 def stray_literal(certificate: Certificate, f: CnfFormulation) -> str:
     """The first literal of the cube, blocking or cut clauses that names no variable of the formula (empty:
     none does). Read as 64-bit integers, such a literal could wrap onto a real variable, or index past an
-    array in the checker's kernels (a blocking clause's -1 written as -2**63 was certified, or crashed)."""
+    array in the checker's kernels (a blocking clause's -1 written as -2**63 crashed the LRAT check)."""
     top = max(f.cnf.nv, f.pool.top, max(f.projection, default=0))
     named = [("formula.cnf's cube-literals line", certificate.fixed),
              *((f"formula.cnf's cube, clause {i}", c) for i, c in enumerate(certificate.cube, 1)),
