@@ -269,13 +269,13 @@ def test_cpsat_implication_proves_a_dropped_constraint_only_when_the_rest_implie
     model.AddBoolOr([y, z])  # 2: not implied
     model.Add(x + z <= 1)  # 3: linear, not implied by 0 and 2
     proto = to_message(model)
-    assert cpsat_implied_both_ways(proto, {1: None}, 5)
-    assert not cpsat_implied_both_ways(proto, {2: None}, 5)
-    assert not cpsat_implied_both_ways(proto, {3: None}, 5)
+    assert cpsat_implied_both_ways(proto, model, {1: None}, 5)
+    assert not cpsat_implied_both_ways(proto, model, {2: None}, 5)
+    assert not cpsat_implied_both_ways(proto, model, {3: None}, 5)
     weaker = type(proto.constraints[3])()
     weaker.CopyFrom(proto.constraints[3])
     weaker.linear.domain[:] = [weaker.linear.domain[0], 2]  # x + z <= 2 holds always: dropping was the same
-    assert not cpsat_implied_both_ways(proto, {3: weaker}, 5)
+    assert not cpsat_implied_both_ways(proto, model, {3: weaker}, 5)
 
 
 SAMPLES = [  # (puzzle, backend, encoding, mutants, least score): a small seeded sample each

@@ -336,7 +336,8 @@ class Judge:
             if mutant.operator in LAZY_OPERATORS:
                 self._proved[key] = (False, "a lazy refinement is not checked by implication")
             elif self.kind == "cpsat":
-                self._proved[key] = (cpsat_implied_both_ways(built.proto, cpsat_edits(mutant, built, self.puzzle),
+                self._proved[key] = (cpsat_implied_both_ways(built.proto, built.formulation.model,
+                                                             cpsat_edits(mutant, built, self.puzzle),
                                                              PROOF_LIMIT), "")
             else:
                 budget = self._budgets.setdefault(mutant, Budget(self.task.proof_budget))

@@ -238,49 +238,45 @@ def complement(domain: list[int]) -> list[int]:
     return out
 
 
-def cpsat_implied_both_ways(proto: Any, edits: dict[int, Any], time_limit: float) -> bool:
+def cpsat_implied_both_ways(proto: Any, model: Any, edits: dict[int, Any], time_limit: float) -> bool:
     """Whether the model ``proto`` with ``edits`` (index -> new constraint, None: dropped) is the same
-    model: every original constraint changed is implied by the edited model, every new one by the original."""
-    edited = type(proto)()
-    edited.CopyFrom(proto)
-    for i, new in edits.items():
-        edited.constraints[i].Clear()
-        if new is not None:
-            edited.constraints[i].CopyFrom(new)
-    for holder, wanted in ((edited, [proto.constraints[i] for i in edits]),
-                           (proto, [new for new in edits.values() if new is not None])):
+    model: every original constraint changed is implied by the edited model, every new one by the original.
+    ``model``: the ``CpModel`` that ``proto`` was read from, which the questions are copies of."""
+    for holder, wanted in ((edits, [proto.constraints[i] for i in edits]),
+                           ({}, [new for new in edits.values() if new is not None])):
         negations = [negation(c) for c in wanted]
         if any(n is None for n in negations):
             return False
-        if not none_broken(holder, [n for n in negations if n], time_limit):
+        if not none_broken(model, holder, [n for n in negations if n], time_limit):
             return False
     return True
 
 
-def none_broken(proto: Any, negations: list[list[Any]], time_limit: float) -> bool:
-    """Whether no solution of ``proto`` satisfies any of the ``negations`` (each a list of constraints):
-    one CP-SAT call, each negation behind a fresh literal and one of them required."""
+def none_broken(model: Any, edits: dict[int, Any], negations: list[list[Any]], time_limit: float) -> bool:
+    """Whether no solution of the ``CpModel`` ``model`` with ``edits`` (as ``mutants.edited_model`` takes
+    them) satisfies any of the ``negations`` (each a list of constraint messages): one CP-SAT call on a copy,
+    each negation behind a fresh literal and one of them required."""
     from google.protobuf import text_format
     from ortools.sat.python import cp_model
 
+    from gridsat.solvers.mutation.mutants import edited_model
+
     if not negations:
         return True
-    question = type(proto)()
-    question.CopyFrom(proto)
+    question = edited_model(model, edits)
+    asked = question.Proto()
     guards = []
     for negated in negations:
-        guard = len(question.variables)
-        question.variables.add(domain=[0, 1])
+        guard = len(asked.variables)
+        asked.variables.add().domain.extend([0, 1])
         guards.append(guard)
         for c in negated:
-            added = question.constraints.add()
-            added.CopyFrom(c)
+            added = asked.constraints.add()
+            added.merge_text_format(text_format.MessageToString(c))  # a few literals: cheap as text
             added.enforcement_literal.append(guard)
-    question.constraints.add().bool_or.literals.extend(guards)
-    model = cp_model.CpModel()
-    model.Proto().parse_text_format(text_format.MessageToString(question))
+    asked.constraints.add().bool_or.literals.extend(guards)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.catch_sigint_signal = False
-    return solver.Solve(model) == cp_model.INFEASIBLE
+    return solver.Solve(question) == cp_model.INFEASIBLE
