@@ -22,6 +22,7 @@ assignment where propagation falls short is the witness, so it is a smallest one
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Hashable
@@ -154,10 +155,16 @@ def rank(combos: np.ndarray, n: int) -> np.ndarray:
     size = combos.shape[1]
     if size == 0:
         return np.zeros(len(combos), dtype=np.int64)
-    choose = np.array([[math.comb(a, b) for b in range(size + 1)] for a in range(n + 2)], dtype=np.int64)
+    choose = binomials(n, size)
     before = np.concatenate([np.full((len(combos), 1), -1), combos[:, :-1]], axis=1)
     left = size - np.arange(size)
     return (choose[n - before - 1, left] - choose[n - combos, left]).sum(axis=1)
+
+
+@functools.lru_cache(maxsize=64)
+def binomials(n: int, size: int) -> np.ndarray:
+    """C(a, b) for a up to n + 1 and b up to ``size``, a table ``rank`` reads (made once per size and n)."""
+    return np.array([[math.comb(a, b) for b in range(size + 1)] for a in range(n + 2)], dtype=np.int64)
 
 
 def inherited(combos: np.ndarray, n: int, below: np.ndarray) -> np.ndarray:
