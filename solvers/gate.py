@@ -149,10 +149,17 @@ def with_choice(backend: Backend, puzzle: Puzzle, request: Request, encoding: En
 
 
 def replayed_in(puzzle: Puzzle, encoding: Encoding | None) -> Encoding:
-    """The CNF encoding a certified CP-SAT run's solutions are blocked in: exact, and breaking the symmetry
-    that ``encoding`` breaks (the models of both are then one per orbit, the same orbits)."""
+    """The CNF encoding a certified CP-SAT run's solutions are blocked in, breaking the symmetry that
+    ``encoding`` breaks (the models of both are then one per orbit, the same orbits): where it breaks
+    none, the CNF's default choices on the other axes, lazy ones included (the replay takes their cuts
+    inside one call: ``solvers.proof.blocker.refuted_in_one_call``); where it breaks one, the exact choices,
+    since the orbits are proved over an eager formula only (``solvers.proof.orbits.unbroken_of``)."""
     breaking = dict(encoding.choices).get("symmetry") if encoding is not None else None
-    return resolve_encoding(puzzle, "cnf", None if breaking in (None, UNBROKEN) else breaking, exact=True)
+    if breaking not in (None, UNBROKEN):
+        return resolve_encoding(puzzle, "cnf", breaking, exact=True)
+    exact = resolve_encoding(puzzle, "cnf", None, exact=True)
+    default = dict(resolve_encoding(puzzle, "cnf", None).choices)
+    return Encoding(tuple((axis, choice if axis == "symmetry" else default[axis]) for axis, choice in exact.choices))
 
 
 def resolve_encoding(puzzle: HasEncodings, kind: str, text: str | None, exact: bool = False) -> Encoding:

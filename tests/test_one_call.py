@@ -185,3 +185,71 @@ def test_the_judge_decodes_itself_a_clause_whose_model_the_search_recorded_other
     assert outcome.details["certificate_failure"] == \
         "blocking clause 2: the assignment it rules out is not the solution written beside it"
     assert len(decoded) == len(records) + 1  # the search's, and the judge's one of the clause mixed up
+
+
+def one_call_refutations(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What each refutation in one call (``blocker.refuted_in_one_call``) returned, recorded as it returns."""
+    seen: list[Any] = []
+    real = blocker.refuted_in_one_call
+
+    def spy(*args: Any) -> Any:
+        seen.append(real(*args))
+        return seen[-1]
+
+    monkeypatch.setattr(blocker, "refuted_in_one_call", spy)
+    return seen
+
+
+def test_cpsat_tours_are_replayed_in_the_lazy_cnf_their_cuts_given_inside_one_call(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The replay's CNF is the default one (cut-sets against subtours, added lazily); its refutation takes the
+    cuts inside one solver call, and the renumbered proof checks again from the kept files."""
+    seen = one_call_refutations(monkeypatch)
+    folder = tmp_path / "tours"
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="cpsat", certify=True, proof=folder)
+    assert (outcome.count, outcome.details["certified"]) == (304, True), outcome.details
+    assert len(seen) == 1 and seen[0] is not None and seen[0].proof and seen[0].model is None
+    assert "cutset" in (folder / "formula.cnf").read_text().splitlines()[0]
+    assert (folder / "cuts.cnf").read_text().count(" 0\n") > 0  # cuts were given during the call
+    done = subprocess.run([sys.executable, "-m", "gridsat", "check-proof", str(folder)], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0 and "exactly 304 solutions" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_tour_cpsat_did_not_report_ends_the_one_call_refutation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the replay sees CP-SAT's first tour only. The solver finds another tour, which needs no cut,
+    inside its one call: not certified, and the tour named."""
+    from gridsat.solvers.proof import replay
+
+    seen = one_call_refutations(monkeypatch)
+    real = replay.CpsatReplay.add
+    monkeypatch.setattr(replay.CpsatReplay, "add",
+                        lambda self, values, n: None if self.reported else real(self, values, n))
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="cpsat", certify=True)
+    assert outcome.count == 304 and outcome.details["certified"] is False
+    assert outcome.details["certificate_failure"].startswith("the CNF has a solution CP-SAT did not report: [[0,0],")
+    assert len(seen) == 1 and seen[0].model is not None
+
+
+def test_a_one_call_refutation_whose_numbers_do_not_match_falls_back_to_fresh_solvers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = one_call_refutations(monkeypatch)
+    monkeypatch.setattr(blocker, "renumbered", lambda *args: None)
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="cpsat", certify=True)
+    assert (outcome.count, outcome.details["certified"]) == (304, True) and seen == [None]
+
+
+def test_a_cut_that_numbered_would_change_is_not_taken_as_given() -> None:
+    assert blocker.numbered_as_given([[1, 2], [-3, 4, 5]], [[1, 5]])
+    assert not blocker.numbered_as_given([[1]], [[1, 5]])  # a unit: split in two
+    assert not blocker.numbered_as_given([[1, 1, 2]], [[1, 5]])  # a literal twice: shortened
+    assert not blocker.numbered_as_given([[1, 6]], [[1, 5]])  # a variable above the rest: fresh variables move
+
+
+def test_cpsat_tours_under_symmetry_breaking_are_replayed_where_their_orbits_are_proved() -> None:
+    """Orbits are proved over an eager formula only: a CP-SAT model that breaks symmetry is replayed in the
+    exact CNF, and its count assumes nothing (in the lazy CNF it would assume the breaking keeps every orbit)."""
+    outcome = api.count("knights-tour", "5x6", params={"closed": "true"}, backend="cpsat", encoding="symmetry",
+                        certify=True)
+    assert (outcome.count, outcome.details["certified"]) == (16, True), outcome.details
+    assert "certificate_assumes" not in outcome.details

@@ -276,7 +276,7 @@ class SatSearch:
         oracle, base = blocker.searcher(recorder, self.solver)
         with oracle:
             found = blocker.Blocker(self.formulation, recorder)
-            blocker.connect(oracle, found)
+            blocker.connect(oracle, found, found.f.projection)
             try:
                 if (yield from blocker.search(oracle, found, stop)) is False:
                     recorder.finish(blocker.proof(oracle, found, base))

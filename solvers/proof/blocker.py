@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from pysat.engines import Propagator
 
 from gridsat.models.formulation import CnfFormulation
-from gridsat.solvers.proof.certified import Recorder, proof_of, prover
+from gridsat.solvers.proof.certified import Recorder, Refutation, proof_of, prover
 from gridsat.solvers.proof.external import renumbered
 from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.lrat import highest, numbered
@@ -58,7 +58,44 @@ def fits(recorder: Recorder | None, solver: str, recording: bool) -> bool:
     return not certificate.proves_orbits and not getattr(certificate.formulation.cnf, "atmosts", None)
 
 
-class Blocker(Propagator):
+class Passive(Propagator):
+    """A lazy, passive propagator: CaDiCaL asks it only to check complete assignments (``check_model``), and
+    takes the clauses it gives back (``pending``) as external clauses. An error inside a callback is kept in
+    ``error``, to be raised after the call: never inside CaDiCaL."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.is_lazy = True  # CaDiCaL asks only check_model (and the clauses it gives)
+        self.pending: deque[list[int]] = deque()
+        self.error: BaseException | None = None
+
+    def has_clause(self) -> bool:
+        return bool(self.pending)
+
+    def add_clause(self) -> list[int]:
+        return self.pending.popleft()
+
+    # A passive, lazy propagator is asked none of these; the interface requires them.
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        pass
+
+    def on_new_level(self) -> None:
+        pass
+
+    def on_backtrack(self, to: int) -> None:
+        pass
+
+    def decide(self) -> int:
+        return 0
+
+    def propagate(self) -> list[int]:
+        return []
+
+    def provide_reason(self, lit: int) -> list[int]:
+        return []
+
+
+class Blocker(Passive):
     """The lazy, passive propagator of a certified search: each model blocked (or cut, where the lazy
     encoding rejects it) by a clause given back to the solver, its solutions kept for the reader. It ends
     the call (accepting a model, which the search then blocks between calls) once its slice of seconds has
@@ -66,17 +103,14 @@ class Blocker(Propagator):
 
     def __init__(self, f: CnfFormulation, recorder: Recorder) -> None:
         super().__init__()
-        self.is_lazy = True  # CaDiCaL asks only check_model (and the clauses it gives)
         self.f, self.recorder = f, recorder
         self.blank = [-v for v in range(1, max([f.cnf.nv, *f.projection]) + 1)]
-        self.pending: deque[list[int]] = deque()
         self.given: list[tuple[int, int]] = []  # (BLOCK or CUT, its index among them), in the order given
         self.found: list[Any] = []  # solutions found in this call, for the reader
         # the model that ended the call, its solution, the solutions that stands for and its true variables
         self.held: tuple[list[int], Any, list[Any], tuple[int, ...]] | None = None
         self.rounds = self.refinements = 0
         self.until = 0.0
-        self.error: BaseException | None = None
 
     def check_model(self, model: list[int]) -> bool:
         """Block a model and go on (False), or end the call with it (True: the slice is over)."""
@@ -129,30 +163,73 @@ class Blocker(Propagator):
         oracle.add_clause(self.block(*self.held))
         self.held = None
 
-    def has_clause(self) -> bool:
-        return bool(self.pending)
 
-    def add_clause(self) -> list[int]:
-        return self.pending.popleft()
+class Cutter(Passive):
+    """The propagator of a refutation in one call (``refuted_in_one_call``): each model the lazy encoding
+    rejects is cut (``cuts_for``), the cuts given back to the solver and kept in ``given``, in order; a
+    model it does not reject is a solution the clauses leave: kept in ``uncut``, it ends the call."""
 
-    # A passive, lazy propagator is asked none of these; the interface requires them.
-    def on_assignment(self, lit: int, fixed: bool = False) -> None:
-        pass
+    def __init__(self, top: int, cuts_for: Callable[[list[int]], list[list[int]]]) -> None:
+        super().__init__()
+        self.blank = [-v for v in range(1, top + 1)]
+        self.cuts_for = cuts_for
+        self.given: list[list[int]] = []
+        self.uncut: list[int] | None = None
 
-    def on_new_level(self) -> None:
-        pass
+    def check_model(self, model: list[int]) -> bool:
+        """Cut a model and go on (False), or end the call with it (True: no cut, or an error)."""
+        try:
+            full = self.blank.copy()  # as ``Blocker``: the observed variables' true ones set, the rest false
+            for lit in model:
+                if lit > 0:
+                    full[lit - 1] = lit
+            cuts = self.cuts_for(full)
+            if not cuts:
+                self.uncut = full
+                return True
+            self.given += cuts
+            self.pending += cuts
+            return False
+        except BaseException as error:  # raised again after the call: never inside CaDiCaL
+            self.error = error
+            return True
 
-    def on_backtrack(self, to: int) -> None:
-        pass
 
-    def decide(self) -> int:
-        return 0
+def refuted_in_one_call(solver: str, clauses: list[list[int]], cuts_for: Callable[[list[int]], list[list[int]]],
+                        observed: list[int]) -> Refutation | None:
+    """Refute ``clauses`` in one call of a fresh proof-writing ``solver`` (``prover``, LRAT), a lazy encoding's
+    cuts given inside the call (``Cutter``, observing the ``observed`` variables, which the cuts read):
+    each cut is appended to ``clauses``, as ``certified.refutation`` appends it, and the proof renumbered so
+    that the cuts follow them (``solvers.proof.external``). A model that needs no cut ends it. None when
+    the proof's numbers cannot be matched to the clauses (the caller refutes the other way: a fresh
+    solver for each round of cuts).
 
-    def propagate(self) -> list[int]:
-        return []
+    Why: ``certified.refutation`` gives an LRAT solver every clause again after each round of cuts; the
+    certified CP-SAT run's replay of knights-tour 5x5 from a corner in the lazy encoding had 4.3x the plain
+    run's time that way, and (benchmarks/compare/certify.py)."""
+    base = numbered(clauses)
+    cutter = Cutter(max(highest(clauses), *observed), cuts_for)
+    with prover(solver, base, numbered_already=True) as oracle:
+        connect(oracle, cutter, observed)
+        with uncollected(settled=True):  # the cuts' witnesses live to the run's end (solvers.proof.heap)
+            satisfiable = oracle.solve()
+        if cutter.error is not None:
+            raise cutter.error
+        clauses += cutter.given
+        if satisfiable:
+            return Refutation(model=cutter.uncut)
+        if cutter.pending or not numbered_as_given(cutter.given, clauses[:len(clauses) - len(cutter.given)]):
+            return None
+        proof = renumbered(proof_of(oracle), len(base), list(range(len(base) + 1, len(base) + len(cutter.given) + 1)))
+    return None if proof is None else Refutation(proof)
 
-    def provide_reason(self, lit: int) -> list[int]:
-        return []
+
+def numbered_as_given(given: list[list[int]], original: list[list[int]]) -> bool:
+    """Whether ``lrat.numbered`` numbers the clauses ``given`` during a call one each, as the solver took them,
+    after the ``original`` ones: none shortened or split, and none naming a variable above them, which would
+    move a unit clause's fresh variable."""
+    return (all(len(c) >= 2 and len(set(c)) == len(c) for c in given)
+            and highest(given) <= highest(original))
 
 
 def searcher(recorder: Recorder, solver: str) -> tuple[Any, list[list[int]]]:
@@ -163,10 +240,10 @@ def searcher(recorder: Recorder, solver: str) -> tuple[Any, list[list[int]]]:
     return prover(solver, base, numbered_already=True), base
 
 
-def connect(oracle: Any, blocker: Blocker) -> None:
-    """Connect ``blocker`` to ``oracle``: passive (asked to check models only), observing the projection."""
-    oracle.connect_propagator(blocker)
-    for v in blocker.f.projection:
+def connect(oracle: Any, propagator: Passive, observed: list[int]) -> None:
+    """Connect ``propagator`` to ``oracle``: passive (asked to check models only), observing ``observed``."""
+    oracle.connect_propagator(propagator)
+    for v in observed:
         oracle.observe(v)
     oracle.disable_propagator()
 
@@ -213,12 +290,9 @@ def proof(oracle: Any, blocker: Blocker, base: list[list[int]]) -> bytes | None:
     if blocker.pending:
         return None  # a clause the solver never took: the numbers would not be the ones given
     given = [c for c, _ in certificate.blocking] + [c for c, _ in certificate.cuts]
-    if any(len(c) < 2 or len(set(c)) != len(c) for c in given):
-        return None  # ``numbered`` would split or shorten it: its number would not be one clause's
+    if not numbered_as_given(given, [*certificate.formulation.cnf.clauses, *certificate.cube]):
+        return None
     formula = len(base)
-    original = [*certificate.formulation.cnf.clauses, *certificate.cube]
-    if highest(given) > highest(original):
-        return None  # ``numbered`` would give a unit clause's fresh variable another number
     blocked = len(certificate.blocking)
     places = [formula + 1 + (i if kind == BLOCK else blocked + i) for kind, i in blocker.given]
     if sorted(places) != list(range(formula + 1, formula + len(given) + 1)):

@@ -201,7 +201,7 @@ def refute(certificate: Certificate, solver: str, missed: str) -> str:
         return cuts
 
     certificate.proof_format = proof_format(solver)
-    done = refutation(solver, certificate.clauses(), cuts_for)
+    done = refutation(solver, certificate.clauses(), cuts_for, f.projection if f.refine is not None else None)
     if done.model is not None:
         return f"{missed}: {dumps(f.decode(f.values(done.model)))[:80]}"
     certificate.proof = done.proof
@@ -217,11 +217,21 @@ class Refutation:
 
 
 def refutation(solver: str, clauses: list[list[int]],
-               cuts_for: Callable[[list[int]], list[list[int]]] | None = None) -> Refutation:
+               cuts_for: Callable[[list[int]], list[list[int]]] | None = None,
+               observed: list[int] | None = None) -> Refutation:
     """Refute ``clauses`` with a fresh ``solver`` (``prover``). A model for which ``cuts_for`` gives cut
-    clauses gets them, appended to ``clauses``: a DRAT solver goes on with them; an LRAT one starts again,
-    given every clause so far at once, since LRAT numbers the clauses as given and CaDiCaL would number
-    a clause added between its calls among its own lemmas. A model that needs no cut ends it."""
+    clauses gets them, appended to ``clauses``. Given the variables the cuts read (``observed``), a solver
+    with IPASIR-UP that writes LRAT takes them inside its one call (``blocker.refuted_in_one_call``);
+    otherwise a DRAT solver goes on with them, and an LRAT one starts again, given every clause so far at
+    once, since LRAT numbers the clauses as given and CaDiCaL would number a clause added between its calls
+    among its own lemmas. A model that needs no cut ends it."""
+    if cuts_for is not None and observed:
+        from gridsat.solvers.proof.blocker import ONE_CALL, refuted_in_one_call
+
+        if solver in ONE_CALL and proof_format(solver) == LRAT:
+            done = refuted_in_one_call(solver, clauses, cuts_for, observed)
+            if done is not None:
+                return done
     while True:
         with prover(solver, clauses) as oracle:
             again = False

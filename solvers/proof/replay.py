@@ -1,8 +1,10 @@
 """CP-SAT's enumeration certified (``--backend cpsat --certify``): its solutions blocked in the puzzle's CNF,
-and the CNF with those blocking clauses refuted by a solver that writes a DRAT proof, which gridsat checks.
+and the CNF with those blocking clauses refuted by a solver that writes an LRAT proof, which gridsat checks.
 
 CP-SAT writes no proof a checker can read, so its "no more solutions" is replayed in the puzzle's CNF
-(its default encoding, without symmetry breaking, so that its models are exactly the solutions): each
+(``solvers.gate.replayed_in``: breaking the symmetry CP-SAT's model breaks; where it breaks none, the CNF's
+default choices, a lazy one included, whose cuts the refutation takes inside one solver call, and where it
+breaks one, the exact choices, over which the orbits are proved): each
 solution CP-SAT reports is read into the CNF's projection (``cnf_values``; a variable named by CP-SAT's
 key, or a one-hot ``(tag, *key, value)`` variable of CP-SAT's integer ``key``), each image too when CP-SAT's
 model kept one solution per orbit (the group acting on the CNF's variables), and blocked by a clause over
@@ -29,7 +31,7 @@ from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.orbits import unbroken_of
 
-PROVER = "cadical195"  # writes binary DRAT, the fastest to read and check
+PROVER = "cadical195"  # writes LRAT (``certificate.proof_format``), the fastest to check, with IPASIR-UP for cuts
 
 
 @dataclass

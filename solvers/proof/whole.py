@@ -201,7 +201,7 @@ def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, na
         return cuts if len(vouched) == len(cuts) else []
 
     clauses = list(clauses)
-    done = refutation(PROVER, clauses, cuts_for)
+    done = refutation(PROVER, clauses, cuts_for, f.projection if f.refine is not None else None)
     if done.model is not None:
         return 0, f"{satisfiable}: {dumps(f.decode(f.values(done.model)))[:80]}"
     form = proof_format(PROVER)
