@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from gridsat.solvers.proof.certified import proof_of, prover
 from gridsat.solvers.proof.lrat import check, numbered
+from gridsat.solvers.proof.prover import proof_of, prover
 
 # (x1 or x2), (-x1 or x2), (x1 or -x2), (-x1 or -x2): unsatisfiable; lemma 5 is x2 (from 1 and 2), 6 the empty
 # clause (from 5, 3 and 4)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import gridsat as api
-from gridsat.solvers.proof import blocker, certified, lrat
+from gridsat.solvers.proof import blocker, certified, external, lrat, prover
 from gridsat.solvers.proof.external import renumbered
 
 pytest.importorskip("numba")
@@ -66,7 +66,7 @@ def one_call_proof() -> tuple[list[list[int]], list[list[int]], bytes, list[tupl
     proof = blocker.proof
 
     def keep(oracle: Any, found: blocker.Blocker, base: list[list[int]]) -> bytes | None:
-        kept.update(raw=certified.proof_of(oracle), given=list(found.given), base=base,
+        kept.update(raw=prover.proof_of(oracle), given=list(found.given), base=base,
                     certificate=found.recorder.certificate)
         return proof(oracle, found, base)
 
@@ -188,15 +188,15 @@ def test_the_judge_decodes_itself_a_clause_whose_model_the_search_recorded_other
 
 
 def one_call_refutations(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """What each refutation in one call (``blocker.refuted_in_one_call``) returned, recorded as it returns."""
+    """What each refutation in one call (``prover.refuted_in_one_call``) returned, recorded as it returns."""
     seen: list[Any] = []
-    real = blocker.refuted_in_one_call
+    real = prover.refuted_in_one_call
 
     def spy(*args: Any) -> Any:
         seen.append(real(*args))
         return seen[-1]
 
-    monkeypatch.setattr(blocker, "refuted_in_one_call", spy)
+    monkeypatch.setattr(prover, "refuted_in_one_call", spy)
     return seen
 
 
@@ -234,16 +234,16 @@ def test_a_tour_cpsat_did_not_report_ends_the_one_call_refutation(monkeypatch: p
 def test_a_one_call_refutation_whose_numbers_do_not_match_falls_back_to_fresh_solvers(
         monkeypatch: pytest.MonkeyPatch) -> None:
     seen = one_call_refutations(monkeypatch)
-    monkeypatch.setattr(blocker, "renumbered", lambda *args: None)
+    monkeypatch.setattr(external, "renumbered", lambda *args: None)
     outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="cpsat", certify=True)
     assert (outcome.count, outcome.details["certified"]) == (304, True) and seen == [None]
 
 
 def test_a_cut_that_numbered_would_change_is_not_taken_as_given() -> None:
-    assert blocker.numbered_as_given([[1, 2], [-3, 4, 5]], [[1, 5]])
-    assert not blocker.numbered_as_given([[1]], [[1, 5]])  # a unit: split in two
-    assert not blocker.numbered_as_given([[1, 1, 2]], [[1, 5]])  # a literal twice: shortened
-    assert not blocker.numbered_as_given([[1, 6]], [[1, 5]])  # a variable above the rest: fresh variables move
+    assert prover.numbered_as_given([[1, 2], [-3, 4, 5]], [[1, 5]])
+    assert not prover.numbered_as_given([[1]], [[1, 5]])  # a unit: split in two
+    assert not prover.numbered_as_given([[1, 1, 2]], [[1, 5]])  # a literal twice: shortened
+    assert not prover.numbered_as_given([[1, 6]], [[1, 5]])  # a variable above the rest: fresh variables move
 
 
 def test_cpsat_tours_under_symmetry_breaking_are_replayed_where_their_orbits_are_proved() -> None:

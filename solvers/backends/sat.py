@@ -270,13 +270,14 @@ class SatSearch:
         """A certified search that writes its own proof, a model blocked inside each solver call
         (``solvers.proof.blocker``)."""
         from gridsat.solvers.proof import blocker
+        from gridsat.solvers.proof.prover import connect
 
         recorder = self.recorder
         assert recorder is not None
         oracle, base = blocker.searcher(recorder, self.solver)
         with oracle:
             found = blocker.Blocker(self.formulation, recorder)
-            blocker.connect(oracle, found, found.f.projection)
+            connect(oracle, found, found.f.projection)
             try:
                 if (yield from blocker.search(oracle, found, stop)) is False:
                     recorder.finish(blocker.proof(oracle, found, base))

@@ -26,20 +26,17 @@ rule (``solvers.proof.leaders``) it is.
 from __future__ import annotations
 
 import time
-from collections import deque
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from typing import Any
 
-from pysat.engines import Propagator
-
 from gridsat.models.formulation import CnfFormulation
-from gridsat.solvers.proof.certified import Recorder, Refutation, proof_of, prover
+from gridsat.solvers.proof.certified import Recorder
 from gridsat.solvers.proof.external import renumbered
 from gridsat.solvers.proof.heap import uncollected
-from gridsat.solvers.proof.lrat import highest, numbered
+from gridsat.solvers.proof.lrat import numbered
+from gridsat.solvers.proof.prover import ONE_CALL, Passive, numbered_as_given, proof_of, prover
 from gridsat.solvers.stop import Stop
 
-ONE_CALL = ("cadical195",)  # PySAT's solvers with IPASIR-UP that write LRAT (solvers.proof.certificate)
 BLOCK, CUT = 0, 1  # what a clause given during the call is, for its place in the certificate's list
 # Seconds of search per call, first and at most: a call's solutions reach the reader when it ends, and each
 # call costs a pass over every clause (``Internal::finalize``) and a restart (knights-tour 6x6 closed: about 2
@@ -56,43 +53,6 @@ def fits(recorder: Recorder | None, solver: str, recording: bool) -> bool:
         return False
     certificate = recorder.certificate
     return not certificate.proves_orbits and not getattr(certificate.formulation.cnf, "atmosts", None)
-
-
-class Passive(Propagator):
-    """A lazy, passive propagator: CaDiCaL asks it only to check complete assignments (``check_model``), and
-    takes the clauses it gives back (``pending``) as external clauses. An error inside a callback is kept in
-    ``error``, to be raised after the call: never inside CaDiCaL."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.is_lazy = True  # CaDiCaL asks only check_model (and the clauses it gives)
-        self.pending: deque[list[int]] = deque()
-        self.error: BaseException | None = None
-
-    def has_clause(self) -> bool:
-        return bool(self.pending)
-
-    def add_clause(self) -> list[int]:
-        return self.pending.popleft()
-
-    # A passive, lazy propagator is asked none of these; the interface requires them.
-    def on_assignment(self, lit: int, fixed: bool = False) -> None:
-        pass
-
-    def on_new_level(self) -> None:
-        pass
-
-    def on_backtrack(self, to: int) -> None:
-        pass
-
-    def decide(self) -> int:
-        return 0
-
-    def propagate(self) -> list[int]:
-        return []
-
-    def provide_reason(self, lit: int) -> list[int]:
-        return []
 
 
 class Blocker(Passive):
@@ -164,88 +124,12 @@ class Blocker(Passive):
         self.held = None
 
 
-class Cutter(Passive):
-    """The propagator of a refutation in one call (``refuted_in_one_call``): each model the lazy encoding
-    rejects is cut (``cuts_for``), the cuts given back to the solver and kept in ``given``, in order; a
-    model it does not reject is a solution the clauses leave: kept in ``uncut``, it ends the call."""
-
-    def __init__(self, top: int, cuts_for: Callable[[list[int]], list[list[int]]]) -> None:
-        super().__init__()
-        self.blank = [-v for v in range(1, top + 1)]
-        self.cuts_for = cuts_for
-        self.given: list[list[int]] = []
-        self.uncut: list[int] | None = None
-
-    def check_model(self, model: list[int]) -> bool:
-        """Cut a model and go on (False), or end the call with it (True: no cut, or an error)."""
-        try:
-            full = self.blank.copy()  # as ``Blocker``: the observed variables' true ones set, the rest false
-            for lit in model:
-                if lit > 0:
-                    full[lit - 1] = lit
-            cuts = self.cuts_for(full)
-            if not cuts:
-                self.uncut = full
-                return True
-            self.given += cuts
-            self.pending += cuts
-            return False
-        except BaseException as error:  # raised again after the call: never inside CaDiCaL
-            self.error = error
-            return True
-
-
-def refuted_in_one_call(solver: str, clauses: list[list[int]], cuts_for: Callable[[list[int]], list[list[int]]],
-                        observed: list[int]) -> Refutation | None:
-    """Refute ``clauses`` in one call of a fresh proof-writing ``solver`` (``prover``, LRAT), a lazy encoding's
-    cuts given inside the call (``Cutter``, observing the ``observed`` variables, which the cuts read):
-    each cut is appended to ``clauses``, as ``certified.refutation`` appends it, and the proof renumbered so
-    that the cuts follow them (``solvers.proof.external``). A model that needs no cut ends it. None when
-    the proof's numbers cannot be matched to the clauses (the caller refutes the other way: a fresh
-    solver for each round of cuts).
-
-    Why: ``certified.refutation`` gives an LRAT solver every clause again after each round of cuts; the
-    certified CP-SAT run's replay of knights-tour 5x5 from a corner in the lazy encoding had 4.3x the plain
-    run's time that way, and (benchmarks/compare/certify.py)."""
-    base = numbered(clauses)
-    cutter = Cutter(max(highest(clauses), *observed), cuts_for)
-    with prover(solver, base, numbered_already=True) as oracle:
-        connect(oracle, cutter, observed)
-        with uncollected(settled=True):  # the cuts' witnesses live to the run's end (solvers.proof.heap)
-            satisfiable = oracle.solve()
-        if cutter.error is not None:
-            raise cutter.error
-        clauses += cutter.given
-        if satisfiable:
-            return Refutation(model=cutter.uncut)
-        if cutter.pending or not numbered_as_given(cutter.given, clauses[:len(clauses) - len(cutter.given)]):
-            return None
-        proof = renumbered(proof_of(oracle), len(base), list(range(len(base) + 1, len(base) + len(cutter.given) + 1)))
-    return None if proof is None else Refutation(proof)
-
-
-def numbered_as_given(given: list[list[int]], original: list[list[int]]) -> bool:
-    """Whether ``lrat.numbered`` numbers the clauses ``given`` during a call one each, as the solver took them,
-    after the ``original`` ones: none shortened or split, and none naming a variable above them, which would
-    move a unit clause's fresh variable."""
-    return (all(len(c) >= 2 and len(set(c)) == len(c) for c in given)
-            and highest(given) <= highest(original))
-
-
 def searcher(recorder: Recorder, solver: str) -> tuple[Any, list[list[int]]]:
     """A proof-writing ``solver`` (``prover``) holding the certificate's formula and cube, and the clauses
     it was given (as ``lrat.numbered`` numbers them)."""
     certificate = recorder.certificate
     base = numbered([*certificate.formulation.cnf.clauses, *certificate.cube])
     return prover(solver, base, numbered_already=True), base
-
-
-def connect(oracle: Any, propagator: Passive, observed: list[int]) -> None:
-    """Connect ``propagator`` to ``oracle``: passive (asked to check models only), observing ``observed``."""
-    oracle.connect_propagator(propagator)
-    for v in observed:
-        oracle.observe(v)
-    oracle.disable_propagator()
 
 
 def search(oracle: Any, blocker: Blocker, stop: Stop) -> Generator[Any, None, bool | None]:

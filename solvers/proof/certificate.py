@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 Proof = bytes | Path  # a proof's bytes, or the file holding it
 DRAT, LRAT = "drat", "lrat"  # the proof formats, and the suffixes of their files
 BESIDE = 1000  # blocking clauses from which a judge checks its proof and models on threads beside the rest
-LRAT_WRITERS = ("cadical195",)  # PySAT's solvers whose proofs gridsat takes in LRAT (solvers.proof.certified.prover)
+LRAT_WRITERS = ("cadical195",)  # PySAT's solvers whose proofs gridsat takes in LRAT (solvers.proof.prover.prover)
 
 
 def proof_format(solver: str) -> str:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import functools
 import gc
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,7 +39,6 @@ from gridsat.models.formulation import CnfFormulation
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.models.solution import dumps
 from gridsat.solvers.proof.certificate import (
-    DRAT,
     LRAT,
     Certificate,
     Identity,
@@ -53,14 +51,8 @@ from gridsat.solvers.proof.certificate import (
 from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.orbits import OrbitCount, Unbroken, unbroken_of
+from gridsat.solvers.proof.prover import refutation
 
-# Options of a solver that refutes a whole clause set (``prover``). CaDiCaL's inprocessing (vivification,
-# probing, subsumption, elimination) writes lemmas of its own, each one the checker must check: without it,
-# knights-tour 6x6 closed's proof had 107,772 steps and checked in 9.9 CPU seconds, against 188,141 steps and
-# 27.7 s, for a solve of 3.3 s against 2.5 s (a loaded machine; prime-grid 4x4 and the 5x5 tours: no change).
-REFUTING = {"cadical195": {"vivify": 0, "probe": 0, "subsume": 0, "elim": 0}}
-# CaDiCaL's options for a proof in text LRAT (what cake_lpr and drat-trim's lrat-check read)
-LRAT_OPTIONS = {"lrat": 1, "binary": 0}
 # Solvers PySAT builds with a proof whose proofs cannot certify a count, and why (seen with PySAT 1.8).
 UNUSABLE_PROOFS = {
     "maplesat": "writes DRAT proofs naming variables the formula does not have (the checker refuses them)",
@@ -208,46 +200,6 @@ def refute(certificate: Certificate, solver: str, missed: str) -> str:
     return ""
 
 
-@dataclass
-class Refutation:
-    """A proof that clauses are unsatisfiable, as the solver wrote it, or the model that shows they are not."""
-
-    proof: bytes = b""
-    model: list[int] | None = None
-
-
-def refutation(solver: str, clauses: list[list[int]],
-               cuts_for: Callable[[list[int]], list[list[int]]] | None = None,
-               observed: list[int] | None = None) -> Refutation:
-    """Refute ``clauses`` with a fresh ``solver`` (``prover``). A model for which ``cuts_for`` gives cut
-    clauses gets them, appended to ``clauses``. Given the variables the cuts read (``observed``), a solver
-    with IPASIR-UP that writes LRAT takes them inside its one call (``blocker.refuted_in_one_call``);
-    otherwise a DRAT solver goes on with them, and an LRAT one starts again, given every clause so far at
-    once, since LRAT numbers the clauses as given and CaDiCaL would number a clause added between its calls
-    among its own lemmas. A model that needs no cut ends it."""
-    if cuts_for is not None and observed:
-        from gridsat.solvers.proof.blocker import ONE_CALL, refuted_in_one_call
-
-        if solver in ONE_CALL and proof_format(solver) == LRAT:
-            done = refuted_in_one_call(solver, clauses, cuts_for, observed)
-            if done is not None:
-                return done
-    while True:
-        with prover(solver, clauses) as oracle:
-            again = False
-            while not again and oracle.solve():
-                model: list[int] = oracle.get_model() or []
-                cuts = cuts_for(model) if cuts_for is not None else []
-                if not cuts:
-                    return Refutation(model=model)
-                clauses += cuts
-                again = proof_format(solver) == LRAT
-                if not again:
-                    oracle.append_formula(cuts)
-            if not again:
-                return Refutation(closed(proof_of(oracle), proof_format(solver)))
-
-
 def prove(certificate: Certificate, puzzle: Puzzle, instance: Instance, missed: str) -> tuple[str, OrbitCount | None]:
     """The proof a certificate's count rests on, made now by a fresh proof-writing solver, and why it could
     not be made (empty: made), in the solver's format (``proof_format``). Where the orbits are proved
@@ -281,61 +233,3 @@ def prove_orbits(certificate: Certificate, unbroken: Unbroken, puzzle: Puzzle, i
     return "", counted
 
 
-def prover(solver: str, clauses: list[list[int]], numbered_already: bool = False) -> Any:
-    """A PySAT ``solver`` that writes its proof (``proof_format``: LRAT from CaDiCaL 1.9.5, set through
-    PySAT's C calls, as PySAT's own ``with_proof`` writes only DRAT; DRAT from the others), set up to
-    refute ``clauses`` (``REFUTING``), holding them (for LRAT, as ``lrat.numbered`` numbers them, unless
-    ``numbered_already``)."""
-    from pysat.solvers import Solver
-
-    if proof_format(solver) != LRAT:
-        oracle = Solver(name=solver, with_proof=True)
-    else:
-        import tempfile
-
-        from pysat.solvers import pysolvers
-
-        from gridsat.solvers.proof.lrat import numbered
-
-        oracle = Solver(name=solver)
-        inner = oracle.solver
-        for option, value in LRAT_OPTIONS.items():
-            pysolvers.cadical195_set(inner.cadical, option, value)
-        # where PySAT keeps a proof of its own: proof_of reads it, and delete() closes it
-        inner.prfile = tempfile.TemporaryFile()
-        inner.prfp = pysolvers.cadical195_tracepr(inner.cadical, inner.prfile)
-        clauses = clauses if numbered_already else numbered(clauses)
-    if solver in REFUTING:
-        oracle.solver.configure(REFUTING[solver])
-    oracle.append_formula(clauses)
-    return oracle
-
-
-def proof_of(oracle: Any) -> bytes:
-    """The proof as the solver wrote it. PySAT keeps it in a file: read its bytes the way PySAT's own
-    ``get_proof`` does (flush the C file, read from the start; python-sat 1.8), since ``get_proof`` turns
-    CaDiCaL's binary DRAT into lines of text in Python, slowly. Elsewhere, the lines ``get_proof`` gives."""
-    inner = getattr(oracle, "solver", None)
-    handle, pointer = getattr(inner, "prfile", None), getattr(inner, "prfp", None)
-    if handle is not None and pointer is not None:
-        from pysat.solvers import pysolvers
-
-        pysolvers.flushpr(pointer)
-        handle.seek(0)
-        return handle.read()
-    lines = oracle.get_proof() or []
-    return ("\n".join(lines) + "\n").encode() if lines else b""
-
-
-def closed(proof: bytes, form: str = DRAT) -> bytes:
-    """A DRAT proof with an empty clause added at its end. Some solvers (glucose, maple*) stop at a conflict
-    found while clauses are added and write none; where the solver wrote one, the checker stops there and
-    never reads this one, and where it did not, the checker checks this one like any lemma. (An LRAT
-    lemma needs its number and hints: CaDiCaL writes its empty clause itself, and the checker requires it.)"""
-    from gridsat.solvers.proof.clausal import is_binary
-
-    if form == LRAT:
-        return proof
-    if proof and is_binary(proof):
-        return proof + b"a\x00"
-    return proof + (b"0\n" if not proof or proof.endswith(b"\n") else b"\n0\n")

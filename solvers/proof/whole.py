@@ -192,8 +192,8 @@ def refute_now(clauses: list[list[int]], f: CnfFormulation, satisfiable: str, na
     model that needs no cut was found, named after it). ``keep``: the formula (cuts included, numbered as
     the proof numbers it: ``lrat.numbered``) and the proof written as ``keep.cnf`` and ``keep.lrat``."""
     from gridsat.solvers.proof.certificate import proof_format, proved, replace_file, write_dimacs
-    from gridsat.solvers.proof.certified import refutation
     from gridsat.solvers.proof.lrat import numbered
+    from gridsat.solvers.proof.prover import refutation
 
     def cuts_for(model: list[int]) -> list[list[int]]:
         cuts = f.refine(model) if f.refine is not None else []
