@@ -270,13 +270,15 @@ class Enumeration(Run):
             outcome.solve_cpu_seconds = time.process_time() - cpu
             outcome.size = search.size()  # a lazy formulation has grown while solving
             outcome.statistics = search.statistics() if hasattr(search, "statistics") else {}
-            certification = getattr(search, "certification", None)  # a certified search's (sat, --certify)
-            if certification is not None:
-                outcome.details.update(certification())
             if not search.exhaustive:
                 stop.request(f"{search.label} does not search for every solution")
             outcome.complete = stop.reason is None
             outcome.reason = stop.reason
+            certification = getattr(search, "certification", None)  # a certified search's (--certify)
+            if certification is not None:
+                # An answer cut short says nothing certified: a time limit or Ctrl-C that came while a finished
+                # search was certified leaves "at least N", of which a certificate of exactly N would say more.
+                outcome.details.update(certification() if outcome.complete else {"certified": None})
 
 
 def execute(puzzle: Puzzle, instance: Instance, bound: Bound,

@@ -58,11 +58,12 @@ class CpsatSearch:
         if self.replay is not None:
             self.replay.certificate.accept(solution, frozen)
 
-    def settle(self, ended: bool, stopped: bool) -> None:
+    def settle(self, ended: bool, stopped: bool, stop: Stop | None = None) -> None:
         """Certify a "no more solutions" (``ended``: an enumeration that ran to its end, or a search that found
-        none), unless the search was stopped early or cut to be split again."""
+        none), unless the search was stopped early or cut to be split again; ``stop``, a time limit or Ctrl-C
+        that comes while it is certified, ends that with no verdict."""
         if self.replay is not None and ended and not stopped and not self.handback.draining:
-            self.replay.finish()
+            self.replay.finish(stop)
 
     def size(self) -> dict[str, int]:
         return self.formulation.size()
@@ -182,7 +183,8 @@ class CpsatSearch:
             finally:
                 handback.halt = None
                 self.count_from(solver)
-            self.settle(status == cp_model.INFEASIBLE or status == cp_model.OPTIMAL and not self.single, relay.stopped)
+            self.settle(status == cp_model.INFEASIBLE or status == cp_model.OPTIMAL and not self.single, relay.stopped,
+                        stop)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {formulation.model.Validate()}")
             # Stopped between models to be split again: not a limit. A model refused while draining is uncounted,

@@ -280,7 +280,7 @@ class SatSearch:
             connect(oracle, found, found.f.projection)
             try:
                 if (yield from blocker.search(oracle, found, stop)) is False:
-                    recorder.finish(blocker.proof(oracle, found, base))
+                    recorder.finish(blocker.proof(oracle, found, base), stop)
             finally:
                 self.rounds, self.refinements = self.rounds + found.rounds, self.refinements + found.refinements
                 self.add_counters(oracle)
@@ -339,7 +339,7 @@ class SatSearch:
                 return
             if not answer:  # None (stopped) or False (no more solutions)
                 if answer is False and self.recorder is not None:
-                    self.recorder.finish()
+                    self.recorder.finish(stop=stop)
                 return
             model = oracle.get_model()
             cuts = f.refine(model) if f.refine is not None else []

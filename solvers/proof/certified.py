@@ -52,6 +52,9 @@ from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.orbits import OrbitCount, Unbroken, unbroken_of
 from gridsat.solvers.proof.prover import refutation
+from gridsat.solvers.stop import Stop
+
+STOPPED = "a time limit or Ctrl-C came before the proof was made"  # why ``prove`` made none, when stopped
 
 # Solvers PySAT builds with a proof whose proofs cannot certify a count, and why (seen with PySAT 1.8).
 UNUSABLE_PROOFS = {
@@ -121,20 +124,25 @@ class Recorder:
         return clause
 
     @uncollected(settled=True)  # over the whole certificate, which the run keeps (solvers.proof.heap)
-    def finish(self, proof: bytes | None = None) -> Judgement:
+    def finish(self, proof: bytes | None = None, stop: Stop | None = None) -> Judgement | None:
         """Judge the certificate and keep it, once the search's final answer was "unsatisfiable": with the
         search's own ``proof`` (LRAT: ``solvers.proof.blocker``), else refuting the clause set now. The
         one-call search blocks by true variables only, as an uncertified search does; where unit propagation
         does not fix the rest of a projection from them, those clauses rule out more than one projection:
-        they are made short (``block``'s way) and a fresh solver refutes the clause set instead."""
+        they are made short (``block``'s way) and a fresh solver refutes the clause set instead. ``stop``: a
+        time limit or Ctrl-C that comes first leaves no verdict (None) and writes no folder (``stopped``)."""
+        if stopped(stop):
+            return None
         if proof:
             self.certificate.proof_format, self.certificate.proof = LRAT, proof
             self.verdict = judge(self.certificate, self.puzzle, self.instance)
             if self.verdict.certified or not self.shortened():
                 return self.kept(self.verdict)
-            self.certificate.proof = b""
+            self.verdict, self.certificate.proof = None, b""
         failure, counted = prove(self.certificate, self.puzzle, self.instance,
-                                 "the proof's solver found a model the search did not block")
+                                 "the proof's solver found a model the search did not block", stop)
+        if stopped(stop):
+            return None
         return self.kept(ranked(judge(self.certificate, self.puzzle, self.instance, counted), failure))
 
     def kept(self, verdict: Judgement) -> Judgement:
@@ -160,6 +168,12 @@ class Recorder:
         return True
 
 
+def stopped(stop: Stop | None) -> bool:
+    """Whether a time limit or Ctrl-C came before a certificate was judged: the run's answer is then cut short
+    (``solvers.run`` says nothing certified of it), and neither its verdict nor its folder is made."""
+    return stop is not None and stop.expired()
+
+
 def model_of(projection: list[int], clause: list[int]) -> list[int]:
     """The projection a blocking clause rules out, as a model's literals (indexed by variable - 1; the
     variables outside the projection false, which ``Recorder.block`` does not read)."""
@@ -178,11 +192,11 @@ def ranked(verdict: Judgement, failure: str) -> Judgement:
     return replace(verdict, certified=False, failure=first)
 
 
-def refute(certificate: Certificate, solver: str, missed: str) -> str:
+def refute(certificate: Certificate, solver: str, missed: str, stop: Stop | None = None) -> str:
     """The proof, by a fresh ``solver`` given them all at once, that the certificate's formula, cube,
     blocking and cut clauses are unsatisfiable (into ``certificate.proof``); why not (``missed``, with the
     solution) when it finds a model that needs no cut. A model that needs cuts gets them, each kept with
-    its witness, as the search's own cuts are."""
+    its witness, as the search's own cuts are. ``stop``: as ``refutation``'s (then no proof, and why)."""
     f = certificate.formulation
     if getattr(f.cnf, "atmosts", None):
         return "the formula holds native at-most constraints (CNF+), which a clausal proof of its clauses cannot use"
@@ -193,29 +207,33 @@ def refute(certificate: Certificate, solver: str, missed: str) -> str:
         return cuts
 
     certificate.proof_format = proof_format(solver)
-    done = refutation(solver, certificate.clauses(), cuts_for, f.projection if f.refine is not None else None)
+    done = refutation(solver, certificate.clauses(), cuts_for, f.projection if f.refine is not None else None, stop)
+    if done.stopped:
+        return STOPPED
     if done.model is not None:
         return f"{missed}: {dumps(f.decode(f.values(done.model)))[:80]}"
     certificate.proof = done.proof
     return ""
 
 
-def prove(certificate: Certificate, puzzle: Puzzle, instance: Instance, missed: str) -> tuple[str, OrbitCount | None]:
+def prove(certificate: Certificate, puzzle: Puzzle, instance: Instance, missed: str,
+          stop: Stop | None = None) -> tuple[str, OrbitCount | None]:
     """The proof a certificate's count rests on, made now by a fresh proof-writing solver, and why it could
     not be made (empty: made), in the solver's format (``proof_format``). Where the orbits are proved
     (``Certificate.proves_orbits``), the orbits proof alone (``orbits.lrat``): the orbits' members are every
     solution of the formula without the breaking, which proves the count by itself, so the formula with the
     breaking is not refuted too (``proof.lrat``: one refutation and one check fewer). Else ``proof.lrat``
     (``refute``), which proves the count with the orbits checked where the breaking keeps every leader
-    (``Certificate.keeps_leaders``). The orbits as expanded, for ``judge`` (None: none)."""
+    (``Certificate.keeps_leaders``). The orbits as expanded, for ``judge`` (None: none). ``stop``: as
+    ``refutation``'s."""
     certificate.proof_format = proof_format(certificate.identity.solver)
     if certificate.proves_orbits and certificate.unbroken is not None:
-        return prove_orbits(certificate, certificate.unbroken, puzzle, instance, missed)
-    return refute(certificate, certificate.identity.solver, missed), None
+        return prove_orbits(certificate, certificate.unbroken, puzzle, instance, missed, stop)
+    return refute(certificate, certificate.identity.solver, missed, stop), None
 
 
 def prove_orbits(certificate: Certificate, unbroken: Unbroken, puzzle: Puzzle, instance: Instance,
-                 missed: str) -> tuple[str, OrbitCount]:
+                 missed: str, stop: Stop | None = None) -> tuple[str, OrbitCount]:
     """Prove that the orbits of the solutions blocked hold every solution of the formula without symmetry
     breaking (``solvers.proof.orbits``): a proof-writing solver refutes it with every member blocked. If it
     finds a model instead, a solution lies in no orbit (``missed``, with the solution; the breaking lost an
@@ -225,7 +243,9 @@ def prove_orbits(certificate: Certificate, unbroken: Unbroken, puzzle: Puzzle, i
     if counted.failure:
         return "", counted  # judged and named next
     full = unbroken.formulation
-    done = refutation(certificate.identity.solver, [*full.cnf.clauses, *counted.members])
+    done = refutation(certificate.identity.solver, [*full.cnf.clauses, *counted.members], stop=stop)
+    if done.stopped:
+        return STOPPED, counted
     if done.model is not None:
         solution = full.decode(full.values(done.model))
         return f"{missed} (in no orbit of the solutions blocked): {dumps(solution)[:80]}", counted

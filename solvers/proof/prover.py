@@ -18,8 +18,12 @@ from pysat.engines import Propagator
 
 from gridsat.solvers.proof.certificate import DRAT, LRAT, proof_format
 from gridsat.solvers.proof.heap import uncollected
+from gridsat.solvers.stop import Stop
 
 ONE_CALL = ("cadical195",)  # PySAT's solvers with IPASIR-UP that write LRAT (solvers.proof.certificate)
+# Conflicts per solver call of a refutation given a stop (``solved``): a few tenths of a second on the
+# knight's tours' clause sets (about 40,000 conflicts a second), so that a time limit or Ctrl-C ends it soon.
+SLICE = 10_000
 # Options of a solver that refutes a whole clause set (``prover``). CaDiCaL's inprocessing (vivification,
 # probing, subsumption, elimination) writes lemmas of its own, each one the checker must check: without it,
 # knights-tour 6x6 closed's proof had 107,772 steps and checked in 9.9 CPU seconds, against 188,141 steps and
@@ -31,30 +35,33 @@ LRAT_OPTIONS = {"lrat": 1, "binary": 0}
 
 @dataclass
 class Refutation:
-    """A proof that clauses are unsatisfiable, as the solver wrote it, or the model that shows they are not."""
+    """A proof that clauses are unsatisfiable, as the solver wrote it, or the model that shows they are not;
+    neither when ``stopped`` (a time limit or Ctrl-C came first)."""
 
     proof: bytes = b""
     model: list[int] | None = None
+    stopped: bool = False
 
 
 def refutation(solver: str, clauses: list[list[int]],
                cuts_for: Callable[[list[int]], list[list[int]]] | None = None,
-               observed: list[int] | None = None) -> Refutation:
+               observed: list[int] | None = None, stop: Stop | None = None) -> Refutation:
     """Refute ``clauses`` with a fresh ``solver`` (``prover``). A model for which ``cuts_for`` gives cut
     clauses gets them, appended to ``clauses``. Given the variables the cuts read (``observed``), a solver
     with IPASIR-UP that writes LRAT takes them inside its one call (``refuted_in_one_call``);
     otherwise a DRAT solver goes on with them, and an LRAT one starts again, given every clause so far at
     once, since LRAT numbers the clauses as given and CaDiCaL would number a clause added between its calls
-    among its own lemmas. A model that needs no cut ends it."""
+    among its own lemmas. A model that needs no cut ends it. ``stop``: looked at between slices of the search
+    (``solved``); once it expired, the refutation ends ``stopped``."""
     if cuts_for is not None and observed:
         if solver in ONE_CALL and proof_format(solver) == LRAT:
-            done = refuted_in_one_call(solver, clauses, cuts_for, observed)
+            done = refuted_in_one_call(solver, clauses, cuts_for, observed, stop)
             if done is not None:
                 return done
     while True:
         with prover(solver, clauses) as oracle:
             again = False
-            while not again and oracle.solve():
+            while not again and (answer := solved(oracle, stop)):
                 model: list[int] = oracle.get_model() or []
                 cuts = cuts_for(model) if cuts_for is not None else []
                 if not cuts:
@@ -63,8 +70,38 @@ def refutation(solver: str, clauses: list[list[int]],
                 again = proof_format(solver) == LRAT
                 if not again:
                     oracle.append_formula(cuts)
+            if answer is None:
+                return Refutation(stopped=True)
             if not again:
                 return Refutation(closed(proof_of(oracle), proof_format(solver)))
+
+
+def solved(oracle: Any, stop: Stop | None) -> bool | None:
+    """``oracle.solve()``, in calls of at most ``SLICE`` conflicts with a look at ``stop`` between them (where the
+    solver takes a conflict budget): None once it expired. CaDiCaL 1.9.5 is called without PySAT's SIGINT
+    handler, whose jump out of the solver could leave a Python callback half run (``solvers.proof.blocker``)."""
+    if stop is None:
+        return oracle.solve()
+    inner = getattr(oracle, "solver", None)
+    handle = getattr(inner, "cadical", None) if type(inner).__name__ == "Cadical195" else None
+    while True:
+        if handle is not None:
+            from pysat.solvers import pysolvers
+
+            pysolvers.cadical195_cbudget(handle, SLICE)
+            status = pysolvers.cadical195_solve_lim(handle, [], 0)  # 1 a model, -1 none, 0 the budget spent
+            answer = None if status == 0 else status == 1
+            inner.status = answer  # what PySAT's get_model reads (its own solve_limited sets it so)
+        else:
+            try:
+                oracle.conf_budget(SLICE)
+            except NotImplementedError:  # a solver that takes no budget: one call, as without a stop
+                return oracle.solve()
+            answer = oracle.solve_limited()
+        if answer is not None:
+            return answer
+        if stop.expired():
+            return None
 
 
 class Passive(Propagator):
@@ -136,13 +173,13 @@ class Cutter(Passive):
 
 
 def refuted_in_one_call(solver: str, clauses: list[list[int]], cuts_for: Callable[[list[int]], list[list[int]]],
-                        observed: list[int]) -> Refutation | None:
+                        observed: list[int], stop: Stop | None = None) -> Refutation | None:
     """Refute ``clauses`` in one call of a fresh proof-writing ``solver`` (``prover``, LRAT), a lazy encoding's
     cuts given inside the call (``Cutter``, observing the ``observed`` variables, which the cuts read):
     each cut is appended to ``clauses``, as ``refutation`` appends it, and the proof renumbered so
     that the cuts follow them (``solvers.proof.external``). A model that needs no cut ends it. None when
     the proof's numbers cannot be matched to the clauses (the caller refutes the other way: a fresh
-    solver for each round of cuts).
+    solver for each round of cuts). ``stop``: as ``refutation``'s (the "one call" is then a call a slice).
 
     Why: without ``observed``, ``refutation`` gives an LRAT solver every clause again after each round of
     cuts. A certified CP-SAT count of the knights-tour 5x5 from a corner, replayed in the lazy encoding, took
@@ -155,10 +192,12 @@ def refuted_in_one_call(solver: str, clauses: list[list[int]], cuts_for: Callabl
     with prover(solver, base, numbered_already=True) as oracle:
         connect(oracle, cutter, observed)
         with uncollected(settled=True):  # the cuts' witnesses live to the run's end (solvers.proof.heap)
-            satisfiable = oracle.solve()
+            satisfiable = solved(oracle, stop)
         if cutter.error is not None:
             raise cutter.error
         clauses += cutter.given
+        if satisfiable is None:
+            return Refutation(stopped=True)
         if satisfiable:
             return Refutation(model=cutter.uncut)
         if cutter.pending or not numbered_as_given(cutter.given, clauses[:len(clauses) - len(cutter.given)]):

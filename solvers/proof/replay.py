@@ -26,10 +26,11 @@ from gridsat.models.encoding import Encoding
 from gridsat.models.formulation import CnfFormulation, CpsatFormulation, Key
 from gridsat.models.puzzle import Instance, Puzzle
 from gridsat.solvers.proof.certificate import Certificate, Identity, Judgement, judge, write
-from gridsat.solvers.proof.certified import prove
+from gridsat.solvers.proof.certified import prove, stopped
 from gridsat.solvers.proof.claim import Certify
 from gridsat.solvers.proof.heap import uncollected
 from gridsat.solvers.proof.orbits import unbroken_of
+from gridsat.solvers.stop import Stop
 
 PROVER = "cadical195"  # writes LRAT (``certificate.proof_format``), the fastest to check, with IPASIR-UP for cuts
 
@@ -174,13 +175,16 @@ class CpsatReplay:
         return ""
 
     @uncollected(settled=True)  # over the whole certificate, which the run keeps (solvers.proof.heap)
-    def finish(self) -> Judgement:
-        """Block CP-SAT's solutions, refute the rest with a DRAT proof, judge the certificate and keep it."""
+    def finish(self, stop: Stop | None = None) -> Judgement | None:
+        """Block CP-SAT's solutions, refute the rest with an LRAT proof, judge the certificate and keep it;
+        a time limit or Ctrl-C that comes first (``stop``) leaves no verdict and writes no folder."""
         failure = self.block()
         counted = None
-        if not failure:
+        if not failure and not stopped(stop):
             failure, counted = prove(self.certificate, self.puzzle, self.instance,
-                                     "the CNF has a solution CP-SAT did not report")
+                                     "the CNF has a solution CP-SAT did not report", stop)
+        if stopped(stop):
+            return None
         self.verdict = judge(self.certificate, self.puzzle, self.instance, counted)
         if not failure and self.verdict.solutions != self.reported:
             failure = f"CP-SAT reported {self.reported} solutions, the certificate stands for {self.verdict.solutions}"
