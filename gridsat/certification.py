@@ -13,11 +13,14 @@ from typing import TYPE_CHECKING, Any
 from gridsat.models.errors import GridsatError, InvalidOption
 from gridsat.models.params import excerpt
 from gridsat.solvers.proof.claim import Certify
+from gridsat.solvers.stop import INTERRUPTED
 
 if TYPE_CHECKING:  # loaded when a run certifies, not when gridsat starts
     from gridsat.solvers.proof.certificate import Identity, Judgement
 
 CERTIFIED = "certified"
+# What a verdict adds to an outcome's details (``Judgement.summary``), taken off when the answer is cut short
+VERDICT = (CERTIFIED, "proof_bytes", "proof_steps", "check_seconds", "certificate_failure", "certificate_assumes")
 
 
 def wish(instance: Any, params: Mapping[str, str], certify: bool | Certify, proof: str | Path | None) -> Certify | None:
@@ -55,7 +58,7 @@ def whole_run(certify: Certify | None, split: Any, run: Callable[[Certify | None
     certify, scratch = kept_somewhere(certify)
     try:
         outcome = run(certify)
-        judge_whole(outcome, certify.folder, on_stage)
+        judged_whole(outcome, certify.folder, on_stage)
         return outcome
     finally:
         remove(scratch)
@@ -77,7 +80,7 @@ def whole_enumeration(certify: Certify | None, split: Any, open_run: Callable[[C
     def end(finished: bool) -> None:
         try:
             if finished:
-                judge_whole(run.outcome, certify.folder, on_stage)
+                judged_whole(run.outcome, certify.folder, on_stage)
         finally:
             remove(scratch)
 
@@ -96,6 +99,19 @@ def kept_somewhere(certify: Certify) -> tuple[Certify, Path | None]:
 def remove(scratch: Path | None) -> None:
     if scratch is not None:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def judged_whole(outcome: Any, folder: Path | None, on_stage: Callable[[str], None] | None = None) -> None:
+    """``judge_whole``, where Ctrl-C (or SIGTERM) while it checks cuts the answer short, as it cuts short a run
+    stopped while it is certified (``solvers.run``): "at least N (incomplete: interrupted)", nothing certified.
+    It was lost before: the interrupt left the finished count unprinted."""
+    try:
+        judge_whole(outcome, folder, on_stage)
+    except KeyboardInterrupt:
+        outcome.complete, outcome.reason = False, INTERRUPTED
+        for key in VERDICT:
+            outcome.details.pop(key, None)
+        outcome.details[CERTIFIED] = None
 
 
 def judge_whole(outcome: Any, folder: Path | None, on_stage: Callable[[str], None] | None = None) -> None:

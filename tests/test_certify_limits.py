@@ -74,3 +74,29 @@ def test_an_answer_cut_short_after_its_check_says_nothing_certified(monkeypatch:
     monkeypatch.setattr(replay.CpsatReplay, "finish", then_interrupted)
     outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="cpsat", certify=True)
     assert outcome.complete is False and outcome.details["certified"] is None
+
+
+def test_ctrl_c_while_a_split_run_is_checked_as_a_whole_gives_its_count_cut_short(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: Ctrl-C while the parts are checked as one (``check_proof``). The count came back "at least 304,
+    interrupted", with nothing certified; before, the interrupt left the finished count unprinted."""
+    from gridsat import Split, certification
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(certification, "check_proof", interrupted)
+    outcome = api.count("knights-tour", "5x5", params={"start": "0,0"}, backend="sat", certify=True,
+                        split=Split(jobs=2, probe=0, parts=8))
+    assert outcome.count == 304 and outcome.complete is False and outcome.reason == INTERRUPTED
+    assert outcome.details["certified"] is None and not set(outcome.details) & set(certification.VERDICT[1:])
+
+
+def test_a_verdict_taken_off_a_cut_short_answer_leaves_none_of_its_keys() -> None:
+    from gridsat.certification import VERDICT
+    from gridsat.solvers.proof.certificate import Judgement
+
+    refused = Judgement(False, "step 3: not implied", 5, 10, 3, 0.1)
+    assuming = Judgement(True, "", 5, 10, 3, 0.1, assumed="that the symmetry breaking keeps a member of every orbit")
+    assert {"certificate_failure", "certificate_assumes"} <= set(refused.summary()) | set(assuming.summary())
+    assert set(refused.summary()) | set(assuming.summary()) <= set(VERDICT)
