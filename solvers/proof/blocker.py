@@ -62,9 +62,8 @@ class Blocker(Passive):
     passed (``search``): the reader gets the solutions between calls."""
 
     def __init__(self, f: CnfFormulation, recorder: Recorder) -> None:
-        super().__init__()
+        super().__init__(max([f.cnf.nv, *f.projection]))
         self.f, self.recorder = f, recorder
-        self.blank = [-v for v in range(1, max([f.cnf.nv, *f.projection]) + 1)]
         self.given: list[tuple[int, int]] = []  # (BLOCK or CUT, its index among them), in the order given
         self.found: list[Any] = []  # solutions found in this call, for the reader
         # the model that ended the call, its solution, the solutions that stands for and its true variables
@@ -81,12 +80,8 @@ class Blocker(Passive):
             return True
 
     def _checked(self, model: list[int]) -> bool:
-        # every variable false, then the model's true ones (a few) set: the model names the projection only
-        # (the variables observed), and nothing here reads another variable
         true = tuple(sorted(lit for lit in model if lit > 0))  # the model's true projection variables
-        full = self.blank.copy()
-        for lit in true:
-            full[lit - 1] = lit
+        full = self.full(true)
         f, certificate = self.f, self.recorder.certificate
         cuts = f.refine(full) if f.refine is not None else []
         if cuts:  # not a solution: the formulation's missing rules, learnt from this model

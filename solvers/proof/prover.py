@@ -10,7 +10,7 @@ given (``solvers.proof.external``). ``solvers.proof.blocker`` blocks a certified
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,13 +107,23 @@ def solved(oracle: Any, stop: Stop | None) -> bool | None:
 class Passive(Propagator):
     """A lazy, passive propagator: CaDiCaL asks it only to check complete assignments (``check_model``), and
     takes the clauses it gives back (``pending``) as external clauses. An error inside a callback is kept in
-    ``error``, to be raised after the call: never inside CaDiCaL."""
+    ``error``, to be raised after the call: never inside CaDiCaL. ``top``: the highest variable a model is read
+    over (``full``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, top: int) -> None:
         super().__init__()
         self.is_lazy = True  # CaDiCaL asks only check_model (and the clauses it gives)
         self.pending: deque[list[int]] = deque()
         self.error: BaseException | None = None
+        self.blank = [-v for v in range(1, top + 1)]
+
+    def full(self, true: Iterable[int]) -> list[int]:
+        """The model over every variable to ``top``: the ``true`` ones set, the rest false. CaDiCaL's model names
+        the observed variables only, and whoever reads it (a lazy encoding's cuts, a decoder) reads no other."""
+        full = self.blank.copy()
+        for lit in true:
+            full[lit - 1] = lit
+        return full
 
     def has_clause(self) -> bool:
         return bool(self.pending)
@@ -147,8 +157,7 @@ class Cutter(Passive):
     model it does not reject is a solution the clauses leave: kept in ``uncut``, it ends the call."""
 
     def __init__(self, top: int, cuts_for: Callable[[list[int]], list[list[int]]]) -> None:
-        super().__init__()
-        self.blank = [-v for v in range(1, top + 1)]
+        super().__init__(top)
         self.cuts_for = cuts_for
         self.given: list[list[int]] = []
         self.uncut: list[int] | None = None
@@ -156,10 +165,7 @@ class Cutter(Passive):
     def check_model(self, model: list[int]) -> bool:
         """Cut a model and go on (False), or end the call with it (True: no cut, or an error)."""
         try:
-            full = self.blank.copy()  # as ``Blocker``: the observed variables' true ones set, the rest false
-            for lit in model:
-                if lit > 0:
-                    full[lit - 1] = lit
+            full = self.full(lit for lit in model if lit > 0)
             cuts = self.cuts_for(full)
             if not cuts:
                 self.uncut = full
