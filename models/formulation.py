@@ -152,6 +152,15 @@ class CnfFormulation(Formulation):
                 row[position[-literal]] = 1
         return tuple(row)
 
+    def prefix_of(self, clause: Sequence[int], length: int) -> tuple[int, ...]:
+        """``row_of(clause)[:length]``, without the rest of the row."""
+        row = [0] * length
+        position = self._positions
+        for literal in clause:
+            if literal < 0 and (at := position[-literal]) < length:
+                row[at] = 1
+        return tuple(row)
+
     @functools.cached_property
     def _positions(self) -> dict[int, int]:
         return {v: i for i, v in enumerate(self.projection)}

@@ -67,6 +67,9 @@ class ScrambledCnf(CnfFormulation):
                 row[self._positions[abs(literal)]] = int(self.key_true(-literal))
         return tuple(row)
 
+    def prefix_of(self, clause: Sequence[int], length: int) -> tuple[int, ...]:
+        return self.row_of(clause)[:length]
+
     def legend(self) -> list[str]:
         """``v <id> <key>``, and ``v -<id> <key>`` for a flipped variable (its key is true when it is false)."""
         return [f"v {-v if v in self.flipped else v} {self.pool.obj(v)!r}" for v in sorted(self.pool.id2obj)

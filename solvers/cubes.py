@@ -116,6 +116,8 @@ class Handback:
     # most parts finish, so their models are never turned into rows)
     found: list[Any] = dataclasses.field(default_factory=list)
     row: Callable[[Any], tuple[int, ...]] | None = None  # None: ``found`` holds the rows themselves
+    # ... and what turns one into the first so many values of its row alone (None: the row's, cut)
+    prefix: Callable[[Any, int], tuple[int, ...]] | None = None
     # only a part's run and a split run's probe keep ``found`` (a plain run would hold every model)
     recording: bool = False
     draining: bool = False
@@ -131,6 +133,14 @@ class Handback:
         ``start``-th on)."""
         found = self.found[start:]
         return found if self.row is None else [self.row(kept) for kept in found]
+
+    def prefixes(self, length: int, start: int = 0, stop: int | None = None) -> list[tuple[int, ...]]:
+        """The first ``length`` values of the rows of the ``start``-th to the ``stop``-th model found, made without
+        the rest of each row (a split run's probe reads them as it searches, in the process its search shares)."""
+        found = self.found[start:stop]
+        if self.prefix is not None:
+            return [self.prefix(kept, length) for kept in found]
+        return [row[:length] for row in (found if self.row is None else map(self.row, found))]
 
     def drain(self) -> None:
         self.draining = True

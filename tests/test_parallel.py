@@ -25,7 +25,7 @@ from gridsat.models.golden import counts
 from gridsat.models.solution import freeze
 from gridsat.progress import time_left
 from gridsat.solvers.backend import Request, get_backend
-from gridsat.solvers.cubes import Part, split_ordinals, split_prefix
+from gridsat.solvers.cubes import Part, shared_out, split_ordinals, split_prefix
 from gridsat.solvers.run import Progress, consume
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
@@ -634,6 +634,25 @@ def test_a_reference_part_split_again_hands_back_the_decisions_it_has_not_search
     assert before and after.count  # both sides hold solutions: the hand-back split the part
 
 
+@pytest.mark.parametrize("backend, seed", [("sat", None), ("sat", 1), ("cpsat", None)])
+def test_the_prefixes_a_probe_reads_as_it_searches_are_its_models_rows_cut_short(backend: str, seed: int | None
+                                                                                 ) -> None:
+    # A split run's probe reads the prefixes of the models it counted while it searches (``Planning._tally``),
+    # from the sat backend's blocking clauses (a scrambled formula's too: its variables renamed and flipped),
+    # without making the whole rows; they must be what the rows would say.
+    puzzle, parsed = load("knights-tour", "3x4", {})
+    request = Request("cutset", seed=seed) if seed else Request()
+    bound_to = bound(puzzle, backend, request)
+    search = bound_to.backend.prepare(puzzle, parsed, bound_to.request)
+    search.handback.recording = True
+    assert sum(1 for _ in search.solutions(Stop())) == 16
+    rows = search.handback.rows()
+    for length in (1, 5, len(rows[0])):
+        assert search.handback.prefixes(length) == [row[:length] for row in rows]
+        assert search.handback.prefixes(length, 3, 9) == [row[:length] for row in rows[3:9]]
+    assert len({row[:5] for row in rows}) > 1  # the prefixes tell the models apart
+
+
 def test_a_cpsat_part_asked_to_stop_before_it_counts_its_last_model_hands_it_back_uncounted() -> None:
     # A part whose worker is asked to stop (to be split again) before the search reaches its model must
     # say it was cut, so that its sub-parts count that model. CP-SAT stopped at the last model of a
@@ -970,6 +989,35 @@ def test_a_probe_whose_rest_the_parts_beside_it_put_short_searches_on_alone(plan
         assert split["alone"].startswith("the search finished") and outcome.parts == 1, split
         assert split["prolonged"]["seconds"] > 0 and split["prolonged"]["parts_finished_beside"] >= 1, split
         assert 0 < split["prolonged"]["found_share"] <= 1, split
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_probe_expected_to_end_alone_hands_out_no_more_parts_beside_it(planted: bool, monkeypatch) -> None:
+    # prime-grid 4x5 on sat, about 2.5 processor seconds, its probe given 10: once the parts finished beside it say
+    # that it ends alone, no more are handed out (their work would be thrown away, and counting them slows the probe
+    # that shares the machine). The bug planted, parts handed out until the probe ends: none is held back.
+    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "SHORT", 10.0)
+    monkeypatch.setattr(split_policy, "LONGEST", 10.0)
+    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # the probe's processor time ends it, however loaded the machine
+    monkeypatch.setattr(split_policy, "HOLD_BESIDE", not planted)
+    chosen, parsed = load("prime-grid", "4x5", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
+    outcome = consume(run)
+    split = outcome.details["split"]
+    assert outcome.count == 50784 and outcome.complete and outcome.parts == 1 and run.beside.early, split
+    if planted:
+        assert "held_beside" not in split, split
+    else:
+        held = split["held_beside"]
+        # ... and none was handed out after it was (the parts beside it then are all there were)
+        assert 0 < held["after"] < 10.0 and held["parts_beside"] == len(run.beside.early), split
+        # the share it was judged by is the probe's models in the parts finished beside it, counted incrementally
+        finished = [p for p in run.beside.early if p.index in run.beside.finished]
+        rows = run.probe.search.handback.rows()
+        assert all(len(p.fixed) in run.beside.prefixes for p in finished)
+        assert sum(run.beside.prefixes[len(p.fixed)][p.prefix] for p in finished) == \
+            sum(len(p.blocked) for p in shared_out(finished, rows[:run.beside.read]))
 
 
 def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monkeypatch) -> None:

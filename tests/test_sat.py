@@ -15,7 +15,7 @@ from conftest import bound, execute, finish, gridsat, patience, spawn
 from gridsat.api import load
 from gridsat.models.formulation import CnfFormulation
 from gridsat.solvers.backend import get_backend
-from gridsat.solvers.backends.sat import SatSearch, interruptible
+from gridsat.solvers.backends.sat import Pace, SatSearch, interruptible
 from gridsat.solvers.stop import Stop
 
 
@@ -105,6 +105,45 @@ def test_a_time_limit_ends_a_hard_count(options):
     # 4: gave up at the limit
     assert done.returncode == 4 and time.monotonic() - started < patience(20, margin=1), done.stderr
     assert done.stdout.startswith("at least ") and done.stdout.endswith("incomplete: time limit)\n")
+
+
+class CountingOracle:
+    """A solver that answers at once, or after ``seconds``, with 50 conflicts a call, and counts its counter reads."""
+
+    def __init__(self) -> None:
+        self.conflicts, self.reads, self.budgets, self.seconds = 0, 0, [], 0.0
+
+    def accum_stats(self) -> dict[str, int]:
+        self.reads += 1
+        return {"conflicts": self.conflicts}
+
+    def conf_budget(self, budget: int) -> None:
+        self.budgets.append(budget)
+
+    def solve_limited(self, assumptions: list[int]) -> bool:
+        time.sleep(self.seconds)
+        self.conflicts += 50
+        return True
+
+
+def test_a_paced_search_reads_the_solvers_counters_once_a_window_not_twice_a_call() -> None:
+    # A probe with a deadline paces a solver that cannot be interrupted (CaDiCaL) by conflict budgets; reading its
+    # counters before and after each of prime-grid 4x5's 12,697 calls cost about 2% of the count. The rate is
+    # measured over windows of Pace.MEASURED seconds instead (the bug planted, two reads a call, fails the first).
+    oracle = CountingOracle()
+    pace = Pace(oracle)
+    for _ in range(200):
+        assert pace.solve([], 1.0)
+    assert oracle.reads < 50, oracle.reads  # 200 calls of microseconds: a few windows, however loaded the machine
+    oracle.seconds = 2 * Pace.MEASURED
+    for _ in range(3):
+        pace.solve([], 1.0)
+    # 50 conflicts per call of at least 20 ms, time between calls included: at most 2,500 a second ...
+    rate = pace.rate
+    assert rate is not None and 0 < rate <= 50 / oracle.seconds
+    pace.solve([], 1.0)
+    # ... and the next budget is at most half of what that rate does in the second left
+    assert oracle.budgets[-1] <= max(Pace.LEAST, int(rate * 1.0 * Pace.SHARE))
 
 
 @pytest.mark.parametrize("solver", ["lingeling", "kissat404"])

@@ -218,3 +218,19 @@ def test_a_probe_whose_rest_looks_short_searches_on_and_a_long_one_splits() -> N
     # never more than PROLONG_MOST in all
     assert p.prolonging(3.2, 690, 1000, 70, p.PROLONG_MOST - 0.5) == pytest.approx(0.5)
     assert p.prolonging(3.2, 690, 1000, 70, p.PROLONG_MOST) == 0.0
+
+
+def test_a_probe_expected_to_end_alone_holds_the_parts_beside_it_and_a_long_one_does_not() -> None:
+    p = split_policy
+    # prime-grid 4x5 on sat, 1.15 s into its 3.2 s: 916 of 4,748 solutions in 20 parts beside it, a rest of about
+    # 4.8 s: it ends within 3.2 s past its time, as prolonging would let it, and what the parts count is thrown away
+    assert p.rest_of(1.15, 916, 4748, 20) == pytest.approx(1.15 * (4748 - 916) / 916)
+    assert p.ends_alone(1.15, 3.2, 916, 4748, 20)
+    # ... the same share past its time: what prolonging would give it, no more
+    assert p.ends_alone(3.2, 3.2, 690, 1000, 70) == (p.prolonging(3.2, 690, 1000, 70, 0.0) > 0)
+    # prime-grid 5x5/1..25, about 30 s alone: 3% found after 1 s is a rest of 32 s, and the parts go on
+    assert not p.ends_alone(1.0, 3.2, 30, 1000, 20)
+    # too few parts finished to say, or none of their solutions found by the probe yet: nothing is held
+    assert not p.ends_alone(1.15, 3.2, 916, 4748, p.PROLONG_PIECES - 1)
+    assert not p.ends_alone(0.87, 3.2, 0, 2860, 11)
+    assert p.rest_of(0.87, 0, 2860, 11) is None

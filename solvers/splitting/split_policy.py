@@ -29,7 +29,8 @@ probe's solver thread runs (solvers.splitting.parallel); a probe whose work is t
 safe, forks them once it has searched ``PROBE`` (``FORK_LATE``); a plain count beside two or more starts them after
 ``SPECULATE``, and all but one count parts of the first split beside the probe (each split into
 ``BESIDE_PARTS`` first), whole, while it searches on: the second core idled through the probe. Those parts also
-say how far the probe got when its time is up: a probe whose rest looks short searches on (``prolonging``).
+say how far the probe got when its time is up: a probe whose rest looks short searches on (``prolonging``); and
+before that, once a few have finished: a probe expected to end alone gets no more parts beside it (``ends_alone``).
 
 Beside local workers the probe's length is processor time (its process's, while it searches): on a
 machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
@@ -183,19 +184,42 @@ PROLONG_MARGIN = 1.25
 # every PART_FLOOR held a probe that had found 99.7% of them to 13 s in all, against 4.7 s)
 PROLONG_LEAST = 0.25
 PROLONG_MOST = 2 * SHORT
+# Once PROLONG_PIECES parts have finished beside the probe, before its time is up, the same share says whether it is
+# expected to end alone (``ends_alone``); while it is, no more parts are handed out beside it, looked at again every
+# HOLD_LOOK seconds: their work would be thrown away, and the worker counting them slows the probe it shares the
+# machine with. prime-grid 4x5 on sat (2.6 s alone, 2026-11-30), held after about 1.1 s of its probe: --jobs 2 took
+# 3.2 processor seconds against 3.9 before (benchmarks/compare/jobs, best of 5, twice), and in medians of 7 alternated
+# runs in one process 1.09x as long as --jobs 1 against 1.11x unheld, 1.27x against 1.35x with a core busy elsewhere.
+HOLD_BESIDE = True
+HOLD_LOOK = PART_FLOOR
+
+
+def rest_of(searched: float, found: int, counted: int, pieces: int) -> float | None:
+    """Seconds a kept probe that has searched ``searched`` seconds (its processor time) needs to end alone, at the
+    rate it found its solutions so far, given ``pieces`` parts finished beside it that hold ``counted`` solutions, of
+    which it had found ``found`` (None: too few parts finished to say, or none of their solutions found)."""
+    if pieces < PROLONG_PIECES or found <= 0 or counted <= 0:
+        return None
+    share = min(1.0, found / counted)
+    return searched * (1 - share) / share
 
 
 def prolonging(searched: float, found: int, counted: int, pieces: int, prolonged: float) -> float:
     """Seconds more a kept probe searches once its time is up (0: the run splits now), after ``searched`` seconds
     (its processor time), given ``pieces`` parts finished beside it that hold ``counted`` solutions, of which it had
     found ``found``, and the ``prolonged`` seconds it was given already (see ``PROLONG_REST``)."""
-    if pieces < PROLONG_PIECES or found <= 0 or counted <= 0 or prolonged >= PROLONG_MOST:
-        return 0.0
-    share = min(1.0, found / counted)
-    rest = searched * (1 - share) / share  # at the rate it found them so far
-    if rest > PROLONG_REST:
+    rest = rest_of(searched, found, counted, pieces)
+    if rest is None or rest > PROLONG_REST or prolonged >= PROLONG_MOST:
         return 0.0
     return min(max(PROLONG_MARGIN * rest, PROLONG_LEAST * searched), PROLONG_MOST - prolonged)
+
+
+def ends_alone(searched: float, seconds: float, found: int, counted: int, pieces: int) -> bool:
+    """Whether a kept probe, ``searched`` seconds into a time of ``seconds`` (both its processor time), is expected to
+    end alone (``rest_of``): within its time, or past it by no more than ``prolonging`` would give it. Then the parts
+    counted beside it are thrown away, and no more are handed out (``HOLD_BESIDE``)."""
+    rest = rest_of(searched, found, counted, pieces)
+    return rest is not None and rest <= max(0.0, seconds - searched) + PROLONG_REST
 
 
 def first_parts(workers: int, kept: bool = False) -> int:
