@@ -2,13 +2,13 @@
 
 import sys
 
-from gridsat.signals import ignore_repeats_while_exiting, sigterm_as_interrupt
+from gridsat.signals import sigterm_as_interrupt
 
 
 def main() -> int:
     """Import the command line (OR-Tools takes a moment) and run it. SIGTERM stays handled until the
     process ends, so a repeat while the partial answer is printed is ignored, not fatal (143)."""
-    with sigterm_as_interrupt():
+    with sigterm_as_interrupt(exiting=True):
         try:
             from gridsat.cli import main as gridsat
 
@@ -18,7 +18,6 @@ def main() -> int:
         except KeyboardInterrupt:
             status = 130
             print("gridsat: interrupted", file=sys.stderr)
-    ignore_repeats_while_exiting()  # after the block, which puts the default handler back
     return status
 
 

@@ -16,6 +16,7 @@ import time
 import pytest
 
 from conftest import ROOT, finish, gridsat, gridsat_process, patience, spawn
+from gridsat import signals
 from gridsat.cli import build_parser
 from gridsat.models.constraints.amo import ENCODINGS as TATAMI_AMO
 from gridsat.models.tatami.formulations import corners
@@ -332,6 +333,19 @@ def test_sigterm_raises_keyboard_interrupt_once_and_the_old_handler_comes_back()
         os.kill(os.getpid(), signal.SIGTERM)  # the repeat that timeout sends to the process group
         time.sleep(0.1)  # ignored: no KeyboardInterrupt while the partial answer is printed
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize("stopped", [True, False])
+def test_a_process_that_took_a_stop_request_goes_straight_to_ignoring_sigterm(stopped: bool, monkeypatch) -> None:
+    # At the end of ``python -m gridsat`` after a stop request, SIGTERM must never meet the default handler: a
+    # repeat 50 ms after the first killed the process (status -15 for 130) when the handler was put back first and
+    # only then set to ignore. The handlers set are recorded, not installed.
+    set_to = []
+    monkeypatch.setattr(signal, "signal", lambda signum, handler: set_to.append(handler) or signal.SIG_DFL)
+    monkeypatch.setattr(signals, "_last_stop", [time.monotonic()] if stopped else [])
+    with sigterm_as_interrupt(exiting=True):
+        pass
+    assert set_to == [signals.interrupt, signal.SIG_IGN if stopped else signal.SIG_DFL]
 
 
 def test_every_command_says_what_it_does_and_shows_examples():
