@@ -952,6 +952,7 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     from gridsat.solvers.splitting import parallel
 
     monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
     monkeypatch.setattr(split_policy, "SHORT", 1.5)  # the probe ends before this count of about 2.5 s does
     monkeypatch.setattr(split_policy, "LONGEST", 1.5)
     monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # ... and is given no more time: the run splits
@@ -975,6 +976,7 @@ def test_a_probe_whose_rest_the_parts_beside_it_put_short_searches_on_alone(plan
     # rest short enough: it splits. Either way the count is exact (the parts' messages read ahead while the probe
     # was asked for more time reach the run in their turn).
     monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
     monkeypatch.setattr(split_policy, "SHORT", 2.0)
     monkeypatch.setattr(split_policy, "LONGEST", 2.0)
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # its processor time ends it, however loaded the machine
@@ -997,10 +999,14 @@ def test_a_probe_expected_to_end_alone_hands_out_no_more_parts_beside_it(planted
     # that it ends alone, no more are handed out (their work would be thrown away, and counting them slows the probe
     # that shares the machine). The bug planted, parts handed out until the probe ends: none is held back.
     monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
     monkeypatch.setattr(split_policy, "SHORT", 10.0)
     monkeypatch.setattr(split_policy, "LONGEST", 10.0)
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # the probe's processor time ends it, however loaded the machine
     monkeypatch.setattr(split_policy, "HOLD_BESIDE", not planted)
+    # ... and, once held, kept held: a rest of up to a minute counts as ending alone (on a loaded machine, a rest
+    # estimated again past the usual PROLONG_REST let parts out once more, as it should)
+    monkeypatch.setattr(split_policy, "PROLONG_REST", 60.0)
     chosen, parsed = load("prime-grid", "4x5", {})
     run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
     outcome = consume(run)
@@ -1020,11 +1026,54 @@ def test_a_probe_expected_to_end_alone_hands_out_no_more_parts_beside_it(planted
             sum(len(p.blocked) for p in shared_out(finished, rows[:run.beside.read]))
 
 
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_probe_on_a_busy_machine_counts_no_parts_beside_it_and_its_workers_start_as_before(planted: bool,
+                                                                                          monkeypatch) -> None:
+    # Parts counted beside the probe take turns with it where no core sat idle while it searched (here: fewer
+    # idle than FREE_CORES, made more than any machine has); the workers then start when they would have without
+    # them, and the run splits as before. The bug planted, the idle cores not looked at: parts beside it.
+    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0 if planted else 1e6)
+    monkeypatch.setattr(split_policy, "SHORT", 1.5)  # the probe ends before this count of about 2.5 s does
+    monkeypatch.setattr(split_policy, "LONGEST", 1.5)
+    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # ... and is given no more time: the run splits
+    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # ... however loaded the machine
+    outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
+    split = outcome.details["split"]
+    assert outcome.complete and outcome.count == 50784 and outcome.duplicates == 0, split
+    assert outcome.parts > 1 and split["probe_kept"], split
+    if planted:
+        assert split["beside_probe"]["parts"] >= 1 and "none_beside" not in split, split
+    else:
+        assert "beside_probe" not in split and 0 <= split["none_beside"]["idle_cores"] < 1e6, split
+
+
+def test_the_idle_cores_are_the_kernels_idle_time_over_the_wall_time(tmp_path: Path, monkeypatch) -> None:
+    from gridsat.solvers.splitting import idle
+
+    ticks = os.sysconf("SC_CLK_TCK")
+    stat = tmp_path / "stat"
+    monkeypatch.setattr(idle, "STAT", str(stat))
+    stat.write_text(f"cpu  10 0 5 {100 * ticks} {2 * ticks} 0 0 0 0 0\ncpu0 5 0 2 1 1 0 0 0 0 0\n")
+    clock = iter([50.0, 50.5])
+    meter = idle.IdleCores(lambda: next(clock))
+    stat.write_text(f"cpu  90 0 9 {int(100.5 * ticks)} {int(2.1 * ticks)} 0 0 0 0 0\n")
+    # idle and waiting for input or output: 0.5 + 0.1 core seconds over half a second, 1.2 cores
+    assert meter.since() == pytest.approx((0.5 + 0.1) / 0.5, abs=2 / ticks / 0.5)
+    monkeypatch.setattr(idle, "STAT", str(tmp_path / "none"))  # not Linux: psutil's reading, where installed
+    psutil = pytest.importorskip("psutil")
+    assert idle._idle_seconds() == pytest.approx(psutil.cpu_times().idle + getattr(psutil.cpu_times(), "iowait", 0),
+                                                 abs=1.0)
+    monkeypatch.setitem(sys.modules, "psutil", None)  # ... and none without it: no judgement
+    assert idle.IdleCores().since() is None
+
+
 def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monkeypatch) -> None:
     # A count of about 2.5 s of processor time ends within its kept probe and is its answer, whatever the parts
     # counted beside the probe found (the probe made longer than SHORT, 3.2 s: the parent's share of handing out
     # those parts counts in its processor time, and a worker beside it on a loaded machine slows it a little).
     monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
     monkeypatch.setattr(split_policy, "SHORT", 10.0)
     monkeypatch.setattr(split_policy, "LONGEST", 10.0)
     monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # the probe's processor time ends it, however loaded the machine
@@ -1033,6 +1082,25 @@ def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monk
     outcome = consume(run)
     assert run.beside.early and outcome.count == 50784 and outcome.complete and outcome.parts == 1
     assert outcome.details["split"]["alone"].endswith("before splitting could pay")
+
+
+@pytest.mark.parametrize("least", [split_policy.SHORT, 0.05])
+def test_workers_not_started_beside_a_probe_start_when_they_would_have_without_it(least: float) -> None:
+    # A launch that answers False (no core free for parts beside the probe) is asked again at the time the workers
+    # would have started without those parts: later, or at the next look where that time has come (a probe of 0.05 s
+    # starts them at once). The bug planted, the launch dropped where that time had come: no worker started, and a
+    # cpsat count split only after its probe's deadline, its workers forked once its thread had ended.
+    answers = [False, True]
+    asked = []
+    clock = ProbeClock(None, lambda: None, 2, split_policy.first_parts(2, kept=True), True,
+                       lambda: asked.append(time.process_time()) or answers[len(asked) - 1], least=least, launch_at=0.0)
+    clock.launch_if_due()
+    assert len(asked) == 1 and clock.launch is not None and clock.launch_at == clock.regular
+    clock.launch_if_due()
+    if clock.regular > 0.0:  # not yet: the probe has not searched that long
+        assert len(asked) == 1 and clock.regular == split_policy.launch_seconds(2, clock.parts, least)
+    else:
+        assert len(asked) == 2 and clock.launch is None
 
 
 @pytest.mark.parametrize("launch_at", [None, 0.0, split_policy.SPECULATE])

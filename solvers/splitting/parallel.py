@@ -52,6 +52,7 @@ from gridsat.solvers.proof.claim import withdraw
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Plain, Progress, Run
 from gridsat.solvers.splitting import split_policy
 from gridsat.solvers.splitting.checkpoint import Checkpoint
+from gridsat.solvers.splitting.idle import IdleCores
 from gridsat.solvers.splitting.partition import Partition, kept_record
 from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied, start_method
 from gridsat.solvers.splitting.schedule import Ledger
@@ -325,17 +326,20 @@ class ProbeClock:
         self.lock = threading.Lock()  # the probe's searching thread and its reader both ask
         self.least = least  # the kept probe's shortest length (split_policy.probe_seconds)
         self.launch = launch
-        self.launch_at = min(split_policy.launch_seconds(workers, parts, least, keeps=keeps),
-                             float("inf") if launch_at is None else launch_at)
+        self.regular = split_policy.launch_seconds(workers, parts, least, keeps=keeps)
+        self.launch_at = min(self.regular, float("inf") if launch_at is None else launch_at)
         self.started, self.used = time.monotonic(), time.process_time()
         self.reader = threading.get_ident()  # the thread that may fork (``launch_if_due``): the one made in
         # processor time never runs ahead of the clock in one searching thread
         self.look = self.started + (split_policy.PROBE if seconds is None else seconds)
 
     def launch_if_due(self) -> None:
-        """Start the workers if their time has come (from the thread that reads the probe: it may fork)."""
+        """Start the workers if their time has come (from the thread that reads the probe: it may fork). A launch
+        that answers False did not start them yet: they start at the time they would have without ``launch_at``."""
         if self.launch is not None and time.process_time() - self.used >= self.launch_at:
-            self.launch()
+            if self.launch() is False:  # asked again at that time, or at the next look if it has come
+                self.launch_at = self.regular
+                return
             self.launch = None
 
     def __call__(self) -> bool:
@@ -477,6 +481,8 @@ class Beside:
     lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)  # the probe's threads both read them
     held: float | None = None  # the probe's processor seconds when it was first expected to end alone (``_holds``)
     held_parts: int = 0  # ... and the parts handed out beside it by then
+    idle_cores: float | None = None  # the cores idle on average while it searched, when parts were to start beside it
+    busy: bool = False  # ... too few to count any (split_policy.FREE_CORES)
     holds: bool = False  # ... and whether it is now, as last looked at
     look: float = 0.0  # when to look at that again (monotonic clock)
 
@@ -484,6 +490,8 @@ class Beside:
         """What ``--json`` says of a probe given more time ("split": {"prolonged": ...}) and of parts held back
         beside it ("held_beside"): nothing when neither happened."""
         said: dict[str, Any] = {}
+        if self.busy:
+            said["none_beside"] = {"idle_cores": round(self.idle_cores, 2)}
         if self.held is not None:
             said["held_beside"] = {"after": round(self.held, 3), "parts_beside": self.held_parts}
         if self.prolonged:
@@ -514,6 +522,7 @@ class Planning:
     probe_kept: bool
     resumed: int
     beside: Beside
+    idle: IdleCores
     speculates: bool
     pool: LocalPool | DaskPool | None
     _tasks: Callable[[list[Part]], list[Task]]
@@ -592,12 +601,17 @@ class Planning:
         """The local workers (each warms up on the whole run's task; ``held``: once released)."""
         return LocalPool(self.split.jobs, conquer, functools.partial(warm, self._tasks([Part()])[0]), held=held)
 
-    def _launch(self) -> None:
+    def _launch(self) -> bool:
         """Start the local workers, or release those started held (``_run``): while the probe searches on beside
         them, only the workers that count parts beside it (all but one): the last would warm up beside them and the
         probe, and wait idle (prime-grid 4x5 on sat, --jobs 2, a count its probe ends alone: 7.1 processor seconds
-        in all against 7.7, the median of 9 runs; its wall time the same, 5.3 s)."""
+        in all against 7.7, the median of 9 runs; its wall time the same, 5.3 s). Not yet (False) where parts were
+        to be counted beside the probe but fewer than split_policy.FREE_CORES cores sat idle while it searched:
+        then the workers start when they would have without them (``ProbeClock.launch_if_due``)."""
         beside = self.speculates and self.probe_seconds is None
+        if beside and not self._cores_free():
+            self.speculates, self.beside.busy = False, True
+            return False
         if isinstance(self.pool, LocalPool) and self.pool.held:
             self.pool.release(self.pool.size - 1 if beside else None)
         elif self.pool is None:
@@ -607,6 +621,14 @@ class Planning:
         if beside:  # the probe searches on: parts beside it
             self._speculate()
             self._beside()
+        return True
+
+    def _cores_free(self) -> bool:
+        """Whether at least split_policy.FREE_CORES cores sat idle on average since the probe started (yes where
+        that cannot be read)."""
+        idle = self.idle.since()
+        self.beside.idle_cores = idle
+        return idle is None or idle >= split_policy.FREE_CORES
 
     def _speculate(self) -> None:
         """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
@@ -758,7 +780,7 @@ class SplitRun(Planning, Run):
         # need no digest (nothing kept or delivered), no certificate and no checkpoint
         self.speculates = self.late and split.jobs > 1 and isinstance(variant, Plain) and not (keep or deliver) \
             and split.checkpoint is None and bound.request.certify is None and stands_for(self.probe.search) > 0
-        self.beside = Beside()
+        self.beside, self.idle = Beside(), IdleCores()  # idle cores from the probe's start: a core free beside it?
         if self.alone is None:
             time_probe(self.probe, split, lambda: self.pool.start_cost() if isinstance(self.pool, LocalPool) else None,
                        keeps=self.keeps, launch=self._launch if self.late or self.forks_late else None,

@@ -31,6 +31,7 @@ safe, forks them once it has searched ``PROBE`` (``FORK_LATE``); a plain count b
 ``BESIDE_PARTS`` first), whole, while it searches on: the second core idled through the probe. Those parts also
 say how far the probe got when its time is up: a probe whose rest looks short searches on (``prolonging``); and
 before that, once a few have finished: a probe expected to end alone gets no more parts beside it (``ends_alone``).
+Parts beside the probe start only where a core sat idle while it searched (``FREE_CORES``).
 
 Beside local workers the probe's length is processor time (its process's, while it searches): on a
 machine the run shares, the probe's wall time stretches, and so does what the parts cost to start
@@ -168,6 +169,11 @@ LONGEST = SHORT
 # processor time, one CP-SAT thread beside the one that reads it) took 0.50 s against 0.44 s at 0.3 (median of 8,
 # loaded), and at 0.5 it started them in 3 runs of 8, at no cost the clock showed.
 SPECULATE = 0.5
+# ... where at least this many cores sat idle on average since the probe started (solvers.splitting.idle): on a
+# machine another process keeps busy, parts beside the probe take turns with it on the cores there are. prime-grid
+# 4x5 on sat with one core kept busy elsewhere took 1.27x as long with --jobs 2 as with --jobs 1, its parts beside
+# the probe held once it was expected to end alone, and 1.35x not held (medians of 7 in one process).
+FREE_CORES = 0.5
 BESIDE_PARTS = 8  # ... each of those first-split parts split into this many first, one handed out at a time
 # When such a probe's time is up, the parts finished beside it say how far it got: of their solutions, the share it
 # had found too (they are a random sample of the first split's). A rest that share puts at no more than
