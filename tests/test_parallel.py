@@ -1027,6 +1027,30 @@ def test_a_probe_expected_to_end_alone_hands_out_no_more_parts_beside_it(planted
 
 
 @pytest.mark.parametrize("planted", [False, True])
+def test_the_first_parts_beside_a_probe_sample_as_many_parts_of_the_first_split(planted: bool, monkeypatch) -> None:
+    # The parts finished beside the probe say whether it ends alone by the share of their solutions it found too,
+    # which is 0 or 1 for most single parts of the first split: their pieces are handed out in turn, BESIDE_SPREAD
+    # parts at a time, so that the first few to finish sample as many parts (the knight's tours of 6x6 were held
+    # after 0.7 s and 4 pieces, against 1.8 s and 35 to 40 one part after another). The bug planted, one part at a
+    # time: the first pieces are all of one part.
+    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
+    monkeypatch.setattr(split_policy, "HOLD_BESIDE", False)  # ... and on to the end of the probe
+    monkeypatch.setattr(split_policy, "SHORT", 10.0)
+    monkeypatch.setattr(split_policy, "LONGEST", 10.0)
+    monkeypatch.setattr(split_policy, "SLOWEST", 1000)
+    if planted:
+        monkeypatch.setattr(split_policy, "BESIDE_SPREAD", 1)
+    chosen, parsed = load("prime-grid", "4x5", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
+    outcome = consume(run)
+    assert outcome.count == 50784 and outcome.complete and len(run.beside.early) >= 4, outcome.details["split"]
+    whole_of = {piece: whole for whole, pieces in run.beside.divided.items() for piece in pieces}
+    first = {whole_of.get(p.index, p.index) for p in run.beside.early[:4]}
+    assert len(first) == (1 if planted else 4), [p.index for p in run.beside.early[:4]]
+
+
+@pytest.mark.parametrize("planted", [False, True])
 def test_a_probe_on_a_busy_machine_counts_no_parts_beside_it_and_its_workers_start_as_before(planted: bool,
                                                                                           monkeypatch) -> None:
     # Parts counted beside the probe take turns with it where no core sat idle while it searched (here: fewer

@@ -33,6 +33,7 @@ import collections
 import dataclasses
 import functools
 import hashlib
+import itertools
 import random
 import threading
 import time
@@ -657,22 +658,31 @@ class Planning:
         if near.prolonged or self._holds():  # the probe is expected to end alone: nothing more beside it, whose
             return  # work it would throw away
         if not near.pieces and near.waiting:
-            whole = near.waiting.pop()
-            aim = split_policy.BESIDE_PARTS
-            try:
-                into = self.probe.search.split(aim, RESPLIT_OVERSHOOT * aim, self.stop, within=whole)
-            except StopSplitting:
-                into = []
-            if len(into) < 2:
-                near.pieces = [whole]
-            else:  # numbered past the first split's; the ledger hears of it when the run splits (``_conquer``)
-                first = 1 + max(p.index for p in near.first_split)
-                near.pieces = [p.renumbered(first + i) for i, p in enumerate(into)]
-                near.divided[whole.index] = [p.index for p in near.pieces]
-                near.first_split = [p for p in near.first_split if p.index != whole.index] + near.pieces
+            # Several parts at a time, their pieces handed out in turn: the first few to finish then sample as many
+            # parts of the first split, whose share found by the probe says sooner whether it ends alone (``_holds``)
+            groups = [self._pieces_of(near.waiting.pop()) for _ in range(min(split_policy.BESIDE_SPREAD,
+                                                                             len(near.waiting)))]
+            near.pieces = [p for turn in itertools.zip_longest(*groups) for p in turn if p is not None][::-1]
         if near.pieces:
             near.early.append(near.pieces.pop())
             pool.submit(self._tasks(near.early[-1:]))
+
+    def _pieces_of(self, whole: Part) -> list[Part]:
+        """A part of the first split, split into ``split_policy.BESIDE_PARTS`` to be counted beside the probe (itself
+        where it does not split), in the order they are to be handed out."""
+        near, aim = self.beside, split_policy.BESIDE_PARTS
+        try:
+            into = self.probe.search.split(aim, RESPLIT_OVERSHOOT * aim, self.stop, within=whole)
+        except StopSplitting:
+            into = []
+        if len(into) < 2:
+            return [whole]
+        # numbered past the first split's; the ledger hears of it when the run splits (``_conquer``)
+        first = 1 + max(p.index for p in near.first_split)
+        pieces = [p.renumbered(first + i) for i, p in enumerate(into)]
+        near.divided[whole.index] = [p.index for p in pieces]
+        near.first_split = [p for p in near.first_split if p.index != whole.index] + pieces
+        return pieces[::-1]  # popped from the end, as they were
 
     def _holds(self) -> bool:
         """Whether the probe is expected to end alone before its time is up, or within what ``_prolong`` would give

@@ -175,6 +175,7 @@ SPECULATE = 0.5
 # the probe held once it was expected to end alone, and 1.35x not held (medians of 7 in one process).
 FREE_CORES = 0.5
 BESIDE_PARTS = 8  # ... each of those first-split parts split into this many first, one handed out at a time
+BESIDE_SPREAD = 4  # ... this many of those parts at a time, their pieces handed out in turn (``ends_alone``)
 # When such a probe's time is up, the parts finished beside it say how far it got: of their solutions, the share it
 # had found too (they are a random sample of the first split's). A rest that share puts at no more than
 # PROLONG_REST seconds of its search is left to it, at PROLONG_MARGIN times that (``prolonging``), and looked at
