@@ -888,6 +888,47 @@ print(json.dumps({"count": outcome.count, "complete": outcome.complete, "parts":
 """
 
 
+FORKED_WHEN_DUE = """
+import json, os, sys
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+from gridsat.solvers.backends.sat import SatSearch
+from gridsat.solvers.splitting import parallel, split_policy
+if sys.argv[1] == "plant":
+    SatSearch.threaded = property(lambda self: True)
+split_policy.FREE_CORES = 0.0
+from gridsat.api import load
+from gridsat.solvers.backend import COUNT, Request
+from gridsat.solvers.gate import Job, bind
+from gridsat.solvers.run import consume
+def run(puzzle, size):
+    chosen, parsed = load(puzzle, size, {})
+    job = bind("sat", chosen, Job(COUNT, Request(), split=parallel.Split(jobs=2)))
+    split = parallel.SplitRun(chosen, parsed, job)
+    return split, consume(split)
+short, counted = run("knights-tour", "5x5")
+said = {"short": counted.count, "short_pool": short.pool is not None}
+split_policy.SPECULATE, split_policy.SHORT, split_policy.LONGEST, split_policy.SLOWEST = 0.05, 10.0, 10.0, 1000
+long, counted = run("prime-grid", "4x5")
+said |= {"long": counted.count, "beside": len(long.beside.early), "method": long.pool.method}
+print(json.dumps(said))
+"""
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_a_probe_searching_in_the_thread_that_reads_it_forks_its_workers_only_when_due(planted: bool) -> None:
+    # The sat backend's probe on CaDiCaL searches in the thread that reads it: its workers are forked when due, not
+    # held from the start, so a count that ends sooner forks none (the fork cost knights-tour 5x5 on sat, 0.19 s of
+    # search, about 40 ms); one that runs on forks them then, and they count parts beside it. The bug planted, the
+    # search taken to run in a thread of its own: the workers forked with the run. (A process of its own: this one
+    # runs other threads, and would spawn its workers.)
+    done = subprocess.run([sys.executable, "-c", FORKED_WHEN_DUE, "plant" if planted else "fixed"],
+                          capture_output=True, text=True, timeout=patience(120), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout.strip().splitlines()[-1])
+    assert said["short"] == 1728 and said["long"] == 50784 and said["beside"] > 0 and said["method"] == "fork", said
+    assert said["short_pool"] == planted, said
+
+
 @pytest.mark.parametrize("plant", [False, True])
 def test_a_kept_probe_forks_its_workers_held_before_its_solver_thread_starts(plant: bool) -> None:
     # A cpsat probe searches in a thread of its own: workers started beside it were spawned, each loading Python,

@@ -164,15 +164,17 @@ class SatSearch:
     # (prefix length of the part split, sub-parts asked) -> the prefix length the last such split chose
     prefixes: dict[tuple[int, int], int] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)  # accum_stats() of the solvers this search ran
-    # Ctrl-C came inside a CaDiCaL call (PySAT's SIGINT handler): asked for counters then, CaDiCaL aborts the
-    # whole process. A solver interrupted from another thread (MiniSat's family) keeps them readable.
+    # Ctrl-C came inside a CaDiCaL call: asked for its counters then, it aborts the process (MiniSat's family does not)
     cut_short: bool = False
-    # the solver that propagates parts' prefixes, kept from split to split (``split``)
-    splitter: Any = field(default=None, repr=False)
+    splitter: Any = field(default=None, repr=False)  # the solver propagating parts' prefixes, kept from split to split
 
-    def __post_init__(self) -> None:
-        # a recording search keeps each model's blocking clause, turned into its row only if handed back
+    def __post_init__(self) -> None:  # a recording search keeps each model's blocking clause, a row if handed back
         self.handback.row, self.handback.prefix = self.formulation.row_of, self.formulation.prefix_of
+
+    @property
+    def threaded(self) -> bool:
+        """Whether it searches in a thread of its own (``solutions``): not on a solver PySAT cannot interrupt."""
+        return self.recorder is not None or interruptible(self.solver)
 
     def statistics(self) -> dict[str, int | None]:
         """What the PySAT solver counted (None for a counter it does not keep, e.g. Lingeling's)."""

@@ -613,6 +613,8 @@ class Planning:
         if beside and not self._cores_free():
             self.speculates, self.beside.busy = False, True
             return False
+        if self.pool is None and self.late and beside and start_method() == "fork":  # forked now, not with the run
+            self.pool = self._pool(held=True)  # (``_run``): all but the last released below
         if isinstance(self.pool, LocalPool) and self.pool.held:
             self.pool.release(self.pool.size - 1 if beside else None)
         elif self.pool is None:
@@ -824,10 +826,12 @@ class SplitRun(Planning, Run):
         # stops them unused).
         if not self.split.scheduler and self.alone is None and not self.late and not self.forks_late:
             self._launch()
-        elif self.late and start_method() == "fork":
+        elif self.late and start_method() == "fork" and getattr(self.probe.search, "threaded", True):
             # Forked now, while this process runs one thread (a cpsat probe searches in a thread of its own, and
             # beside it they would be spawned, each loading Python, gridsat and OR-Tools again: about 0.9 s of
-            # processor time on the run's cores), held idle until they are due (``_launch``).
+            # processor time on the run's cores), held idle until they are due (``_launch``). A probe that searches
+            # in this thread (the sat backend's on CaDiCaL) forks them when they are due: a count that ends sooner
+            # forks none (knights-tour 5x5 on sat, 0.19 s of search: the fork cost it about 40 ms).
             self.pool = self._pool(held=True)
         try:
             parts = yield from self._plan()
