@@ -983,6 +983,16 @@ def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) ->
     assert unshared(one, count(2)) == "it ran alone: the probe counted it all"
 
 
+def speculate_at_once(monkeypatch: pytest.MonkeyPatch, probe: float) -> None:
+    """Parts counted beside a kept probe from its first 0.05 s of processor time, however busy the machine (no idle
+    core asked for), and the probe ``probe`` processor seconds long, ended by them however loaded the machine."""
+    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)
+    monkeypatch.setattr(split_policy, "SHORT", probe)
+    monkeypatch.setattr(split_policy, "LONGEST", probe)
+    monkeypatch.setattr(split_policy, "SLOWEST", 1000)
+
+
 @pytest.mark.parametrize("planted", [False, True])
 def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monkeypatch) -> None:
     # While a kept probe searches on, a worker counts first-split parts whole beside it, and the probe's
@@ -992,13 +1002,9 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     # count "up to nothing", which never counted parts beside its probe, while runs opened here did.
     from gridsat.solvers.splitting import parallel
 
-    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
-    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
-    monkeypatch.setattr(split_policy, "SHORT", 1.5)  # the probe ends before this count of about 2.5 s does
-    monkeypatch.setattr(split_policy, "LONGEST", 1.5)
+    speculate_at_once(monkeypatch, probe=1.5)
     monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # ... and is given no more time: the run splits
     monkeypatch.setattr(split_policy, "BESIDE_PARTS", 1)  # whole sixteenths beside it: some hold the probe's models
-    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # ... however loaded the machine
     if planted:
         monkeypatch.setattr(parallel, "stands_for", lambda search: 1)
     outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
@@ -1016,11 +1022,7 @@ def test_a_probe_whose_rest_the_parts_beside_it_put_short_searches_on_alone(plan
     # long here), it searches on and ends alone, which parts of a short rest would not beat. The bug planted, no
     # rest short enough: it splits. Either way the count is exact (the parts' messages read ahead while the probe
     # was asked for more time reach the run in their turn).
-    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
-    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
-    monkeypatch.setattr(split_policy, "SHORT", 2.0)
-    monkeypatch.setattr(split_policy, "LONGEST", 2.0)
-    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # its processor time ends it, however loaded the machine
+    speculate_at_once(monkeypatch, probe=2.0)
     monkeypatch.setattr(split_policy, "PROLONG_MOST", 60.0)
     monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0 if planted else 60.0)
     outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
@@ -1039,11 +1041,7 @@ def test_a_probe_expected_to_end_alone_hands_out_no_more_parts_beside_it(planted
     # prime-grid 4x5 on sat, about 2.5 processor seconds, its probe given 10: once the parts finished beside it say
     # that it ends alone, no more are handed out (their work would be thrown away, and counting them slows the probe
     # that shares the machine). The bug planted, parts handed out until the probe ends: none is held back.
-    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
-    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
-    monkeypatch.setattr(split_policy, "SHORT", 10.0)
-    monkeypatch.setattr(split_policy, "LONGEST", 10.0)
-    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # the probe's processor time ends it, however loaded the machine
+    speculate_at_once(monkeypatch, probe=10.0)
     monkeypatch.setattr(split_policy, "HOLD_BESIDE", not planted)
     # ... and, once held, kept held: a rest of up to a minute counts as ending alone (on a loaded machine, a rest
     # estimated again past the usual PROLONG_REST let parts out once more, as it should)
@@ -1074,12 +1072,8 @@ def test_the_first_parts_beside_a_probe_sample_as_many_parts_of_the_first_split(
     # parts at a time, so that the first few to finish sample as many parts (the knight's tours of 6x6 were held
     # after 0.7 s and 4 pieces, against 1.8 s and 35 to 40 one part after another). The bug planted, one part at a
     # time: the first pieces are all of one part.
-    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
-    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
+    speculate_at_once(monkeypatch, probe=10.0)
     monkeypatch.setattr(split_policy, "HOLD_BESIDE", False)  # ... and on to the end of the probe
-    monkeypatch.setattr(split_policy, "SHORT", 10.0)
-    monkeypatch.setattr(split_policy, "LONGEST", 10.0)
-    monkeypatch.setattr(split_policy, "SLOWEST", 1000)
     if planted:
         monkeypatch.setattr(split_policy, "BESIDE_SPREAD", 1)
     chosen, parsed = load("prime-grid", "4x5", {})
@@ -1097,12 +1091,9 @@ def test_a_probe_on_a_busy_machine_counts_no_parts_beside_it_and_its_workers_sta
     # Parts counted beside the probe take turns with it where no core sat idle while it searched (here: fewer
     # idle than FREE_CORES, made more than any machine has); the workers then start when they would have without
     # them, and the run splits as before. The bug planted, the idle cores not looked at: parts beside it.
-    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
+    speculate_at_once(monkeypatch, probe=1.5)  # the probe ends before this count of about 2.5 s does
     monkeypatch.setattr(split_policy, "FREE_CORES", 0.0 if planted else 1e6)
-    monkeypatch.setattr(split_policy, "SHORT", 1.5)  # the probe ends before this count of about 2.5 s does
-    monkeypatch.setattr(split_policy, "LONGEST", 1.5)
     monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # ... and is given no more time: the run splits
-    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # ... however loaded the machine
     outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
     split = outcome.details["split"]
     assert outcome.complete and outcome.count == 50784 and outcome.duplicates == 0, split
@@ -1137,11 +1128,7 @@ def test_a_count_its_probe_finishes_throws_away_the_parts_counted_beside_it(monk
     # A count of about 2.5 s of processor time ends within its kept probe and is its answer, whatever the parts
     # counted beside the probe found (the probe made longer than SHORT, 3.2 s: the parent's share of handing out
     # those parts counts in its processor time, and a worker beside it on a loaded machine slows it a little).
-    monkeypatch.setattr(split_policy, "SPECULATE", 0.05)
-    monkeypatch.setattr(split_policy, "FREE_CORES", 0.0)  # however busy the machine
-    monkeypatch.setattr(split_policy, "SHORT", 10.0)
-    monkeypatch.setattr(split_policy, "LONGEST", 10.0)
-    monkeypatch.setattr(split_policy, "SLOWEST", 1000)  # the probe's processor time ends it, however loaded the machine
+    speculate_at_once(monkeypatch, probe=10.0)
     chosen, parsed = load("prime-grid", "4x5", {})
     run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
     outcome = consume(run)
