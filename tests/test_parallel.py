@@ -637,7 +637,7 @@ def test_a_reference_part_split_again_hands_back_the_decisions_it_has_not_search
 @pytest.mark.parametrize("backend, seed", [("sat", None), ("sat", 1), ("cpsat", None)])
 def test_the_prefixes_a_probe_reads_as_it_searches_are_its_models_rows_cut_short(backend: str, seed: int | None
                                                                                  ) -> None:
-    # A split run's probe reads the prefixes of the models it counted while it searches (``Planning._tally``),
+    # A split run's probe reads the prefixes of the models it counted while it searches (``BesideProbe._tally``),
     # from the sat backend's blocking clauses (a scrambled formula's too: its variables renamed and flipped),
     # without making the whole rows; they must be what the rows would say.
     puzzle, parsed = load("knights-tour", "3x4", {})
@@ -1013,6 +1013,44 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     assert beside["parts"] >= 1 and beside["counted_twice"] > 0
     assert outcome.complete and outcome.duplicates == 0 and outcome.details["split"]["probe_kept"]
     assert outcome.count == 50784 + (3 * beside["counted_twice"] if planted else 0)
+
+
+@pytest.mark.parametrize("planted", ["", "never stopped", "not split again"])
+def test_a_part_long_beside_the_probe_is_stopped_and_split_again_when_the_run_splits(planted: str,
+                                                                                     monkeypatch) -> None:
+    # A part counted beside the probe ran whole until the run split, and on after it: aged from the split, it was
+    # split again late or never (prime-grid 5x5 on sat: one such part 2.2% of the work, the 100-worker forecast 42x).
+    # Now its worker is asked to stop it after BESIDE_LONGEST seconds (made short here; whole sixteenths beside the
+    # probe), and it is split again, keeping its count, when the run splits. Planted: no part stopped; and a part
+    # stopped whose rest is never counted (its count taken as finished, the total short).
+    from gridsat.solvers.splitting import partition
+
+    speculate_at_once(monkeypatch, probe=1.5)
+    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # the run splits
+    monkeypatch.setattr(split_policy, "BESIDE_PARTS", 1)
+    monkeypatch.setattr(split_policy, "BESIDE_LONGEST", 1e9 if planted == "never stopped" else 0.02)
+    if planted == "not split again":
+        monkeypatch.setattr(partition.Partition, "halted", lambda self, index, target: None)
+    chosen, parsed = load("prime-grid", "4x5", {})
+    run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
+    outcome = consume(run)
+    split = outcome.details["split"]
+    stopped = split["beside_probe"]["stopped_to_split"]
+    assert stopped == len(run.beside.halted) and split["probe_kept"], split
+    if planted == "not split again":  # the stopped part's count taken as its whole: short, and said incomplete
+        assert stopped >= 1 and not outcome.complete and outcome.count < 50784, split
+        return
+    assert outcome.complete and outcome.count == 50784 and outcome.duplicates == 0, split
+    if planted == "never stopped":
+        assert stopped == 0, split
+        return
+    assert stopped >= 1, split
+    # each part stopped beside the probe was split again (or had finished before it looked) and kept its count
+    spans = {s.index: s for s in run.ledger.spans}
+    for index in run.beside.halted:
+        assert index in run.ledger.children or not spans[index].split, (index, split)
+        assert not spans[index].thrown
+    assert any(run.ledger.children.get(index) for index in run.beside.halted), split
 
 
 @pytest.mark.parametrize("planted", [False, True])

@@ -12,7 +12,7 @@ counted: it stops between two models and the first split's parts leave its model
 sub-parts of a part split again do (the whole run, part 0, split again while it ran); a reference
 search's probe cannot, and its parts count its solutions again. Beside local workers, a plain count's
 kept probe has all of them but one count parts of the first split, whole, while it searches on, and
-takes the models it counted in those off its count when the run splits (``Planning._speculate``).
+takes the models it counted in those off its count when the run splits (solvers.splitting.beside).
 
 The parts wait in the run's ``Partition`` (solvers.splitting.partition), which hands them out and splits them
 further, before they start and while they run, as the policy says; every part's run is recorded in
@@ -29,11 +29,9 @@ and a rerun of the same command skips the recorded parts (``solvers.splitting.ch
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import functools
 import hashlib
-import itertools
 import random
 import threading
 import time
@@ -52,12 +50,13 @@ from gridsat.solvers.gate import Bound
 from gridsat.solvers.proof.claim import withdraw
 from gridsat.solvers.run import REPORT, SOLUTIONS, Outcome, Plain, Progress, Run
 from gridsat.solvers.splitting import split_policy
+from gridsat.solvers.splitting.beside import Beside, BesideProbe, keeps_models, stands_for
 from gridsat.solvers.splitting.checkpoint import Checkpoint
 from gridsat.solvers.splitting.idle import IdleCores
 from gridsat.solvers.splitting.partition import Partition, kept_record
 from gridsat.solvers.splitting.pool import DaskPool, LocalPool, Message, WorkerDied, start_method
 from gridsat.solvers.splitting.schedule import Ledger
-from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, RESPLIT_OVERSHOOT, first_parts
+from gridsat.solvers.splitting.split_policy import AHEAD, OVERSHOOT, RESPLIT_AGE, first_parts
 from gridsat.solvers.stop import CLOSED, INTERRUPTED, SOLUTION_LIMIT, TIME_LIMIT, Stop
 
 
@@ -283,20 +282,6 @@ class Collector:
         return True
 
 
-def keeps_models(search: object) -> bool:
-    """Whether a probe's search can hand back the models it counted, so that its work is kept when the
-    run splits (a formulation backend's; a reference search hands back a part's range only)."""
-    handback = getattr(search, "handback", None)
-    return isinstance(handback, Handback) and handback.models
-
-
-def stands_for(search: object) -> int:
-    """How many solutions each model of a formulation backend's search stands for (its orbit's, when the model
-    keeps one solution per orbit; 0: orbits differ in size, or no formulation)."""
-    formulation = getattr(search, "formulation", None)
-    return 0 if formulation is None else formulation.orbit_size
-
-
 def forks_late(split: Split, keeps: bool, alone: str | None) -> bool:
     """Whether a probe whose work is thrown away (``keeps`` False), in a process that forks, forks the local workers
     once it has searched split_policy.PROBE, not with the run: a count that ends sooner starts none. Its search runs
@@ -464,44 +449,7 @@ def split_details(ledger: Ledger, pool: LocalPool | DaskPool | None, probe_secon
                 "parts": round(sum(s.cpu or 0.0 for s in ledger.spans), 3)}}
 
 
-@dataclass
-class Beside:
-    """The parts counted beside a kept probe while it searches on (``Planning._speculate``)."""
-
-    first_split: list[Part] | None = None  # the first split, made beside the probe (a part split for it: its sub-parts)
-    early: list[Part] = dataclasses.field(default_factory=list)  # the parts handed out beside the probe
-    waiting: list[Part] = dataclasses.field(default_factory=list)  # first-split parts that may still be
-    pieces: list[Part] = dataclasses.field(default_factory=list)  # the sub-parts of one of those, not yet handed out
-    divided: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # a part split for it -> its sub-parts
-    counted_twice: int = 0  # the probe's solutions that fell in the parts handed out
-    finished: dict[int, int] = dataclasses.field(default_factory=dict)  # a part finished beside it -> its count
-    prolonged: float = 0.0  # seconds the probe was given beyond its time (split_policy.prolonging)
-    share: float | None = None  # of the solutions in the parts finished beside it, the share it had found
-    read: int = 0  # the probe's models read so far, counted by their prefixes of each length that a part finished
-    prefixes: dict[int, collections.Counter] = dataclasses.field(default_factory=dict)  # beside it fixes
-    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)  # the probe's threads both read them
-    held: float | None = None  # the probe's processor seconds when it was first expected to end alone (``_holds``)
-    held_parts: int = 0  # ... and the parts handed out beside it by then
-    idle_cores: float | None = None  # the cores idle on average while it searched, when parts were to start beside it
-    busy: bool = False  # ... too few to count any (split_policy.FREE_CORES)
-    holds: bool = False  # ... and whether it is now, as last looked at
-    look: float = 0.0  # when to look at that again (monotonic clock)
-
-    def reading(self) -> dict[str, Any]:
-        """What ``--json`` says of a probe given more time ("split": {"prolonged": ...}) and of parts held back
-        beside it ("held_beside"): nothing when neither happened."""
-        said: dict[str, Any] = {}
-        if self.busy:
-            said["none_beside"] = {"idle_cores": round(self.idle_cores, 2)}
-        if self.held is not None:
-            said["held_beside"] = {"after": round(self.held, 3), "parts_beside": self.held_parts}
-        if self.prolonged:
-            said["prolonged"] = {"seconds": round(self.prolonged, 3), "parts_finished_beside": len(self.finished),
-                                 "found_share": None if self.share is None else round(self.share, 3)}
-        return said
-
-
-class Planning:
+class Planning(BesideProbe):
     """The first phase of a ``SplitRun``: the probe searches, then its answer stands, or the run is split into
     parts (keeping what the probe counted when it can), or a checkpoint's parts are taken up again."""
 
@@ -626,66 +574,6 @@ class Planning:
             self._beside()
         return True
 
-    def _cores_free(self) -> bool:
-        """Whether at least split_policy.FREE_CORES cores sat idle on average since the probe started (yes where
-        that cannot be read)."""
-        idle = self.idle.since()
-        self.beside.idle_cores = idle
-        return idle is None or idle >= split_policy.FREE_CORES
-
-    def _speculate(self) -> None:
-        """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
-        one count beside it, whole, one part at a time each (``_beside``): the probe's models that fall in those
-        are counted twice, and taken off its count when the run splits (``_keep_probe``); the other parts leave
-        them out as usual. A count that ends within the probe is its answer: their work is thrown away."""
-        target = self.split.target(kept=True)
-        try:
-            parts = self.probe.search.split(target, OVERSHOOT * target, self.stop)
-        except StopSplitting:  # a limit: the probe ends with it
-            return
-        if len(parts) < 2:
-            return
-        near = self.beside
-        near.first_split = [p.renumbered(1 + i) for i, p in enumerate(parts)]
-        # a worker that ends its part takes another (``_beside``), all but one left for the split
-        near.waiting = random.Random(len(parts)).sample(near.first_split, len(parts) - 1)
-
-    def _beside(self) -> None:
-        """While the probe searches, keep all workers but one on parts of the first split (``_speculate``), each
-        split first into ``split_policy.BESIDE_PARTS``: a part counted beside the probe runs whole until the run
-        splits, and at a sixteenth of the count it alone would hold a hundred workers' tail."""
-        pool, near = self.pool, self.beside
-        if not isinstance(pool, LocalPool) or pool.unfinished() >= pool.size - 1 or near.first_split is None:
-            return
-        if near.prolonged or self._holds():  # the probe is expected to end alone: nothing more beside it, whose
-            return  # work it would throw away
-        if not near.pieces and near.waiting:
-            # Several parts at a time, their pieces handed out in turn: the first few to finish then sample as many
-            # parts of the first split, whose share found by the probe says sooner whether it ends alone (``_holds``)
-            groups = [self._pieces_of(near.waiting.pop()) for _ in range(min(split_policy.BESIDE_SPREAD,
-                                                                             len(near.waiting)))]
-            near.pieces = [p for turn in itertools.zip_longest(*groups) for p in turn if p is not None][::-1]
-        if near.pieces:
-            near.early.append(near.pieces.pop())
-            pool.submit(self._tasks(near.early[-1:]))
-
-    def _pieces_of(self, whole: Part) -> list[Part]:
-        """A part of the first split, split into ``split_policy.BESIDE_PARTS`` to be counted beside the probe (itself
-        where it does not split), in the order they are to be handed out."""
-        near, aim = self.beside, split_policy.BESIDE_PARTS
-        try:
-            into = self.probe.search.split(aim, RESPLIT_OVERSHOOT * aim, self.stop, within=whole)
-        except StopSplitting:
-            into = []
-        if len(into) < 2:
-            return [whole]
-        # numbered past the first split's; the ledger hears of it when the run splits (``_conquer``)
-        first = 1 + max(p.index for p in near.first_split)
-        pieces = [p.renumbered(first + i) for i, p in enumerate(into)]
-        near.divided[whole.index] = [p.index for p in pieces]
-        near.first_split = [p for p in near.first_split if p.index != whole.index] + pieces
-        return pieces[::-1]  # popped from the end, as they were
-
     def _holds(self) -> bool:
         """Whether the probe is expected to end alone before its time is up, or within what ``_prolong`` would give
         it (split_policy.ends_alone, from the parts finished beside it): then no more parts are handed out beside
@@ -703,33 +591,6 @@ class Planning:
         if near.holds and near.held is None:
             near.held, near.held_parts = searched, len(near.early)
         return near.holds
-
-    def _tally(self) -> tuple[int, int, int]:
-        """Of the parts finished beside the probe: the solutions the probe had found in them too (each of its models
-        standing for ``stands_for`` solutions), the solutions they hold, and how many they are. The probe's two
-        threads both ask (``_prolong`` from its search, ``_holds`` from its reader)."""
-        pool, near = self.pool, self.beside
-        if not isinstance(pool, LocalPool):
-            return 0, 0, 0
-        with near.lock:
-            for message in pool.read_ahead():
-                result = message.value
-                if result.outcome is not None and result.outcome.complete and result.found is None:
-                    near.finished[message.index] = result.outcome.count
-            pieces = [p for p in near.early if p.index in near.finished]
-            # A look reads the new models' prefixes alone, not all of them: the probe's search shares this process's
-            # interpreter (whole rows, read every look, made prime-grid 4x5 sat --jobs 2 slower and held 113 MiB).
-            handback, read = self.probe.search.handback, near.read
-            upto = len(handback.found)  # the search appends more meanwhile
-            for length, seen in near.prefixes.items():
-                seen.update(handback.prefixes(length, read, upto))
-            for length in {len(p.fixed) for p in pieces} - near.prefixes.keys():
-                near.prefixes[length] = collections.Counter(handback.prefixes(length, 0, upto))
-            near.read = upto
-            found = stands_for(self.probe.search) * sum(near.prefixes[len(p.fixed)][p.prefix] for p in pieces)
-            counted = sum(near.finished[p.index] for p in pieces)
-            near.share = found / counted if counted else None
-            return found, counted, len(pieces)
 
     def _prolong(self, searched: float) -> float:
         """Seconds more the probe searches, its time up after ``searched`` seconds (0: the run splits now): as
@@ -864,12 +725,9 @@ class SplitRun(Planning, Run):
                 cpu = {"probe": self.probe_cpu, "parent": time.process_time() - self.cpu_started}
                 outcome.details["split"] = split_details(self.ledger, self.pool, self.probe_seconds,
                                                          time.monotonic() - self.started, self.probe_kept, cpu)
-                if self.beside.early:
-                    outcome.details["split"]["beside_probe"] = {"parts": len(self.beside.early),
-                                                                "counted_twice": self.beside.counted_twice}
-                outcome.details["split"] |= self.beside.reading()
+                outcome.details["split"] |= self.beside.reading(split=True)
             elif self.alone is not None:
-                outcome.details["split"] = {"alone": self.alone, **self.beside.reading()}
+                outcome.details["split"] = {"alone": self.alone, **self.beside.reading(split=False)}
 
     def _conquer(self, parts: list[Part]) -> Iterator[Any]:
         outcome, checkpoint = self.outcome, self.checkpoint
@@ -884,6 +742,8 @@ class SplitRun(Planning, Run):
             for index, into in near.divided.items():
                 self.ledger.divided(index, into)
         early = {p.index for p in near.early}  # running already, beside the probe
+        for index in near.halted:  # ... and asked to stop there: split again once back (``_resplit``)
+            self.partition.halted(index, split_policy.RESPLIT_PARTS)
         todo = [p for p in parts if p.index not in done and p.index not in early]
         if not todo and not early:
             return
@@ -954,7 +814,7 @@ class SplitRun(Planning, Run):
         """Account for one message from the pool; yield the solutions of a finished part."""
         now = time.monotonic() - self.started
         if message.kind == "start":
-            self.ledger.started(message.index, now, str(message.value))
+            self.ledger.started(message.index, self.beside.began(message.index, now, self.started), str(message.value))
         if message.kind in ("start", "progress"):
             flying[message.index] = message.value if message.kind == "progress" else 0
             return

@@ -120,6 +120,14 @@ class Partition:
         self.halting[index] = into
         return index
 
+    def halted(self, index: int, target: int) -> None:
+        """Running part ``index`` was asked to stop before the run split (a part beside its probe): split again
+        into about ``target`` sub-parts once it is back, or, where it does not split, run on as one part that
+        leaves out what it counted."""
+        part = self.known[index]
+        self.ledger.splitting(index)
+        self.halting[index] = self._divide(part, target) or [part]
+
     def kept_whole(self, index: int) -> None:
         """Part ``index``, asked to stop, finished before it noticed: nothing to split."""
         del self.halting[index]

@@ -195,11 +195,14 @@ class LocalPool:
         """Parts submitted that no worker has sent back yet, whether their messages were read or not."""
         return self.submitted - sum(self.ended)
 
-    def halt(self, index: int) -> None:
-        """Ask the worker on part ``index`` to stop it (nothing when no worker is on it)."""
+    def halt(self, index: int) -> bool:
+        """Ask the worker on part ``index`` to stop it; False when no worker is on it, as far as the messages read
+        say."""
         for slot, worker in enumerate(self.workers):
             if self.working.get(worker.name) == index:
                 self.halts[slot] = index + 1
+                return True
+        return False
 
     def read_ahead(self) -> list[Message]:
         """The "done" messages that came since the last call, read without waiting (any thread may ask, while no
@@ -212,6 +215,8 @@ class LocalPool:
                 except queue.Empty:
                     return done
                 self.ahead.append(message)
+                if message.kind == "start":  # which worker is on which part, for ``halt``
+                    self.working[message.value] = message.index
                 if message.kind == "done":
                     done.append(message)
 
@@ -344,10 +349,12 @@ class DaskPool:
     def event(self, index: int) -> str:
         return f"gridsat-halt-{self.token}-{index}"
 
-    def halt(self, index: int) -> None:
+    def halt(self, index: int) -> bool:
+        """Ask the worker on part ``index`` to stop it (True: a Dask worker reads the event when it looks)."""
         from distributed import Event
 
         Event(self.event(index), client=self.client).set()
+        return True
 
     def messages(self) -> Iterator[Message]:
         from distributed import wait

@@ -158,7 +158,7 @@ SHORT = MIN_PARTS * PART_FLOOR
 # which is neither a count of seconds nor a long one).
 LONGEST = SHORT
 # Seconds of processor time: a kept probe beside two or more local workers starts them this soon, and all of them
-# but one count parts of the first split while it searches on (solvers.splitting.parallel, ``Planning._speculate``):
+# but one count parts of the first split while it searches on (solvers.splitting.beside, ``BesideProbe._speculate``):
 # the second core sat idle through the probe, which alone held prime-grid 5x5 on sat to about 1.8x on two cores.
 # A count that ends sooner starts none; one that ends within the probe throws their work away, and pays only
 # the workers' start and that split in the parent (about 0.05 s of a count of a second or more). At 1.0 the second
@@ -198,6 +198,10 @@ PROLONG_MOST = 2 * SHORT
 # 3.2 processor seconds against 3.9 before (benchmarks/compare/jobs, best of 5, twice), and in medians of 7 alternated
 # runs in one process 1.09x as long as --jobs 1 against 1.11x unheld, 1.27x against 1.35x with a core busy elsewhere.
 HOLD_BESIDE = True
+# Seconds a part beside the probe runs before its worker is asked to stop it, to be split again when the run splits
+# (keeping what it counted): a running part's least budget once the run splits. Left to run on, one part of
+# prime-grid 5x5 on sat ran 0.65 s beside the probe, 2.2% of the work, and the 100-worker forecast fell to 42x.
+BESIDE_LONGEST = LEAST_BUDGET
 HOLD_LOOK = PART_FLOOR
 
 
