@@ -214,10 +214,15 @@ class BesideProbe:
         pool, near = self.pool, self.beside
         assert isinstance(pool, LocalPool)
         now = time.monotonic()
+        # at most one part at a time on each worker but one (``_beside``): the last ones handed out; the pool's
+        # messages are read only when one of those is due (this runs every ProbeClock.LOOK while the probe searches)
+        last = [p.index for p in near.early[-max(1, pool.size - 1):]]
+        due = [i for i in last if now - near.handed[i] >= split_policy.BESIDE_LONGEST and i not in near.ended
+               and i not in near.halted]
+        if not due:
+            return
         with near.lock:
             self._read_beside(pool)
-        for index, at in near.handed.items():
-            if now - at < split_policy.BESIDE_LONGEST or index in near.ended or index in near.halted:
-                continue
-            if pool.halt(index):  # False until its worker's start is read
+        for index in due:
+            if index not in near.ended and pool.halt(index):  # False until its worker's start is read
                 near.halted.add(index)
