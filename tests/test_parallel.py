@@ -945,6 +945,11 @@ def test_a_kept_probe_forks_its_workers_held_before_its_solver_thread_starts(pla
     assert record["workers"] == ("spawned" if plant else "forked")
 
 
+# split_policy.PROLONG_REST that prolongs no probe: at 0, a probe the parts finished beside it said had found all of
+# their solutions (a rest of 0 s, which a loaded machine's first few parts gave) was still prolonged, and ended alone
+NEVER = -1.0
+
+
 @pytest.mark.slow
 def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) -> None:
     # A kept probe ran until 16 start-ups per worker were a tenth of it, each start-up measured by a
@@ -966,7 +971,7 @@ def test_two_workers_share_out_a_long_count_in_processor_seconds(monkeypatch) ->
     monkeypatch.setattr(LocalPool, "start_cost", lambda self: None if ready(self) is None else 0.03)
     # A count of 5 to 12 s: on a fast machine its probe, its time up, may have found half of it and search on
     # alone (split_policy.PROLONG_REST), which is right for it but not what this test is about.
-    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)
+    monkeypatch.setattr(split_policy, "PROLONG_REST", NEVER)
     two = count(2)
     assert unshared(one, two) is None, unshared(one, two)
     # The regression planted: 16 parts per worker after a kept probe, each start-up 0.1 s as a loaded clock said,
@@ -1003,7 +1008,7 @@ def test_parts_counted_beside_the_probe_give_the_exact_count(planted: bool, monk
     from gridsat.solvers.splitting import parallel
 
     speculate_at_once(monkeypatch, probe=1.5)
-    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # ... and is given no more time: the run splits
+    monkeypatch.setattr(split_policy, "PROLONG_REST", NEVER)  # ... and is given no more time: the run splits
     monkeypatch.setattr(split_policy, "BESIDE_PARTS", 1)  # whole sixteenths beside it: some hold the probe's models
     if planted:
         monkeypatch.setattr(parallel, "stands_for", lambda search: 1)
@@ -1026,7 +1031,7 @@ def test_a_part_long_beside_the_probe_is_stopped_and_split_again_when_the_run_sp
     from gridsat.solvers.splitting import partition
 
     speculate_at_once(monkeypatch, probe=1.5)
-    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # the run splits
+    monkeypatch.setattr(split_policy, "PROLONG_REST", NEVER)  # the run splits
     monkeypatch.setattr(split_policy, "BESIDE_PARTS", 1)
     monkeypatch.setattr(split_policy, "BESIDE_LONGEST", 1e9 if planted == "never stopped" else 0.02)
     if planted == "not split again":
@@ -1035,8 +1040,9 @@ def test_a_part_long_beside_the_probe_is_stopped_and_split_again_when_the_run_sp
     run = split_run_of(chosen, parsed, "sat", Request(), Split(jobs=2))
     outcome = consume(run)
     split = outcome.details["split"]
+    assert "beside_probe" in split and split["probe_kept"], split
     stopped = split["beside_probe"]["stopped_to_split"]
-    assert stopped == len(run.beside.halted) and split["probe_kept"], split
+    assert stopped == len(run.beside.halted), split
     if planted == "not split again":  # the stopped part's count taken as its whole: short, and said incomplete
         assert stopped >= 1 and not outcome.complete and outcome.count < 50784, split
         return
@@ -1062,7 +1068,7 @@ def test_a_probe_whose_rest_the_parts_beside_it_put_short_searches_on_alone(plan
     # was asked for more time reach the run in their turn).
     speculate_at_once(monkeypatch, probe=2.0)
     monkeypatch.setattr(split_policy, "PROLONG_MOST", 60.0)
-    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0 if planted else 60.0)
+    monkeypatch.setattr(split_policy, "PROLONG_REST", NEVER if planted else 60.0)
     outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
     split = outcome.details["split"]
     assert outcome.complete and outcome.count == 50784 and outcome.duplicates == 0, split
@@ -1131,7 +1137,7 @@ def test_a_probe_on_a_busy_machine_counts_no_parts_beside_it_and_its_workers_sta
     # them, and the run splits as before. The bug planted, the idle cores not looked at: parts beside it.
     speculate_at_once(monkeypatch, probe=1.5)  # the probe ends before this count of about 2.5 s does
     monkeypatch.setattr(split_policy, "FREE_CORES", 0.0 if planted else 1e6)
-    monkeypatch.setattr(split_policy, "PROLONG_REST", 0.0)  # ... and is given no more time: the run splits
+    monkeypatch.setattr(split_policy, "PROLONG_REST", NEVER)  # ... and is given no more time: the run splits
     outcome = gs.count("prime-grid", "4x5", backend="sat", split=Split(jobs=2))
     split = outcome.details["split"]
     assert outcome.complete and outcome.count == 50784 and outcome.duplicates == 0, split
