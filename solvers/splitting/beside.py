@@ -134,8 +134,8 @@ class BesideProbe:
 
     def _beside(self) -> None:
         """While the probe searches, keep all workers but one on parts of the first split (``_speculate``), each
-        split first into ``split_policy.BESIDE_PARTS``: a part counted beside the probe runs whole until the run
-        splits, and at a sixteenth of the count it alone would hold a hundred workers' tail."""
+        split first into ``split_policy.BESIDE_PARTS`` (a part of a sixteenth of the count would hold a hundred
+        workers' tail alone), and stop one that runs long (``_cut_long``)."""
         pool, near = self.pool, self.beside
         if not isinstance(pool, LocalPool) or near.first_split is None:
             return
