@@ -108,3 +108,43 @@ def test_no_proof_of_a_satisfiable_formula_is_accepted() -> None:
             assert not check(weakened, proof).accepted, (clauses, i)
             refused += 1
     assert refused > 100  # the test tried enough satisfiable formulas to mean something
+
+
+def written_both_ways(clauses: list[list[int]]) -> tuple[bytes, bytes]:
+    """CaDiCaL's proof of ``clauses`` in binary LRAT (as gridsat asks for it) and in text, from two runs of
+    the same deterministic search."""
+    from gridsat.solvers.proof import prover as module
+
+    binary = lrat_proof(clauses)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(module.LRAT_OPTIONS, "binary", 0)
+        text = lrat_proof(clauses)
+    assert binary is not None and text is not None
+    return binary, text
+
+
+def test_a_binary_proof_is_read_as_its_text_and_kept_as_that_text() -> None:
+    from gridsat.solvers.proof.external import as_text
+    from gridsat.solvers.proof.lrat import tokenized
+
+    rng = random.Random(3)
+    for _ in range(10):
+        clauses = random_unsat(rng, variables=20)
+        binary, text = written_both_ways(clauses)
+        assert binary[:1] in (b"a", b"d") and len(binary) < len(text)
+        (a, n, error), (b, m, other) = tokenized(binary), tokenized(text)
+        assert error == other == -1 and n == m and (a[:n] == b[:m]).all()
+        assert as_text(binary) == text  # byte for byte what CaDiCaL writes as text
+        assert check(numbered(clauses), binary).accepted
+
+
+def test_a_binary_proof_cut_short_or_changed_is_refused() -> None:
+    rng = random.Random(4)
+    clauses = random_unsat(rng, variables=20)
+    binary, _ = written_both_ways(clauses)
+    assert "the proof ends" in check(numbered(clauses), binary[:-1]).failure  # the last 0 of its hints cut
+    assert "unreadable LRAT at byte 1" in check(numbered(clauses), b"a\x80").failure  # a number cut short
+    assert "unreadable LRAT at byte 1" in check(numbered(clauses), b"a\x03\x00\x00").failure  # a negative number
+    wrong = bytearray(binary)
+    wrong[0] = ord("x")  # no step starts so, and as text it is unreadable too
+    assert not check(numbered(clauses), bytes(wrong)).accepted

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridsat.solvers.proof.lrat import DELETION, _tokens
+from gridsat.solvers.proof.lrat import DELETION, tokenized
 
 
 @njit(cache=True, nogil=True)
@@ -71,7 +71,7 @@ def _rewrite(tokens, count, numbers, size):
     while k < count:
         deletion = k + 1 < count and tokens[k + 1] == DELETION
         ident = tokens[k]
-        if ident < 1 or ident >= top:
+        if ident < (0 if deletion else 1) or ident >= top:  # CaDiCaL numbers a deletion before any lemma 0
             return out[:0]
         at = _write(out, at, numbers[ident])
         k += 1
@@ -105,10 +105,10 @@ def _largest(tokens, count):
 
 
 def renumbered(proof: bytes, formula: int, places: list[int]) -> bytes | None:
-    """``proof`` (CaDiCaL's text LRAT, its formula numbered 1 to ``formula``) with the k-th clause given
-    during the solve numbered ``places[k]`` and each lemma ``len(places)`` higher (see the module
-    docstring); None when its gaps are not one for each clause given, or it cannot be read."""
-    tokens, count, error = _tokens(np.frombuffer(proof, np.uint8))
+    """``proof`` (CaDiCaL's LRAT, binary or text, its formula numbered 1 to ``formula``) in text, with the k-th
+    clause given during the solve numbered ``places[k]`` and each lemma ``len(places)`` higher (see the
+    module docstring); None when its gaps are not one for each clause given, or it cannot be read."""
+    tokens, count, error = tokenized(proof)
     if error >= 0 or count == 0:
         return None
     lemmas = _lemma_numbers(tokens, count)
@@ -126,4 +126,17 @@ def renumbered(proof: bytes, formula: int, places: list[int]) -> bytes | None:
     numbers[gaps] = np.asarray(places, np.int64)
     widest = max(len(str(top + len(places))), len(str(int(_largest(tokens, count))))) + 2
     written = _rewrite(tokens, count, numbers, count * widest + 16)
+    return written.tobytes() if written.size else None
+
+
+def as_text(proof: bytes) -> bytes | None:
+    """An LRAT proof (binary or text) in text, every number as it is: what a certificate keeps and writes, for
+    checkers that read text LRAT only (cake_lpr, drat-trim's ``lrat-check``); None when it cannot be read."""
+    tokens, count, error = tokenized(proof)
+    if error >= 0:
+        return None
+    if count == 0:
+        return b""
+    widest = len(str(int(_largest(tokens, count)))) + 2
+    written = _rewrite(tokens, count, np.arange(int(_largest(tokens, count)) + 1, dtype=np.int64), count * widest + 16)
     return written.tobytes() if written.size else None

@@ -8,6 +8,10 @@ lemma by the number its step names. A step in text LRAT is
   hints ``H``, clause numbers to propagate in that order;
 - ``ID d C1 ... Cj 0``: delete clauses ``C`` (the leading number is the step's, and means nothing).
 
+Binary LRAT (what CaDiCaL writes with ``--binary``) holds the same steps, each number a variable-length code
+(``_binary_tokens``): CaDiCaL writes it faster, and gridsat rewrites it as text (``solvers.proof.external``)
+before a certificate keeps it.
+
 What this checker checks, step by step in the proof's order: a lemma is accepted when, with every literal
 of the lemma false, each hint clause in turn is *unit* (one literal not false, none true: that literal is
 set true) until one is *falsified*: a conflict, so the lemma follows from its hints by unit propagation
@@ -87,6 +91,70 @@ def _tokens(data):
             out[n] = sign * value
             n += 1
     return out, n, -1
+
+
+@njit(cache=True, nogil=True)
+def _varint(data, i):
+    """The number coded at ``data[i:]`` in binary LRAT (seven bits a byte, lowest first, the high bit set on
+    every byte but the last) and the position after it; -1 as the position where it is cut short or too big."""
+    value, shift, size = 0, 0, data.shape[0]
+    while i < size:
+        b = data[i]
+        value |= np.int64(b & 127) << shift
+        i += 1
+        if b < 128:
+            return value, i
+        shift += 7
+        if shift > 42:
+            return 0, -1
+    return 0, -1
+
+
+@njit(cache=True, nogil=True)
+def _binary_tokens(data):
+    """The integers of a binary LRAT proof, as ``_tokens`` reads its text form: an addition ``a`` then its
+    number, literals, 0, hints, 0; a deletion ``d`` then clause numbers, 0 (taken as the text form's step
+    ``N d ...``, N the last lemma's number, or 0 before any, as CaDiCaL writes it). Every number is coded as
+    ``2 |n| + (n < 0)`` (``_varint``). Returns (tokens, count, error byte position or -1)."""
+    out = np.empty(data.shape[0] + 2, np.int64)  # a step of k numbers takes at least k + 1 bytes
+    n, i, size, last = 0, 0, data.shape[0], 0
+    while i < size:
+        kind, at = data[i], i
+        i += 1
+        if kind == 97:  # 'a': its number first, positive
+            code, i = _varint(data, at + 1)
+            if i < 0 or code & 1 or code < 2:
+                return out, n, at + 1
+            last = code >> 1
+            out[n] = last
+            lists = 2
+        elif kind == 100:  # 'd'
+            out[n], out[n + 1] = last, DELETION
+            n += 1
+            lists = 1
+        else:
+            return out, n, at
+        n += 1
+        while lists:
+            if i >= size:  # cut between two numbers: read as text is (the check says the proof ends in a step)
+                return out, n, -1
+            start = i
+            code, i = _varint(data, i)
+            if i < 0:
+                return out, n, start
+            out[n] = -(code >> 1) if code & 1 else code >> 1
+            n += 1
+            if code == 0:
+                lists -= 1
+    return out, n, -1
+
+
+def tokenized(proof: bytes) -> tuple[np.ndarray, int, int]:
+    """The integers of an LRAT proof, text (``_tokens``) or binary (``_binary_tokens``: it starts with ``a`` or
+    ``d``, which no text step does). A wrong guess can only make a proof unreadable or refused, never a wrong
+    one accepted: every step read is checked."""
+    data = np.frombuffer(proof, np.uint8)
+    return _binary_tokens(data) if proof[:1] in (b"a", b"d") else _tokens(data)
 
 
 @njit(cache=True, nogil=True)
@@ -273,18 +341,18 @@ def numbered(clauses: list[list[int]]) -> list[list[int]]:
 
 
 def check(formula: Clauses | list[list[int]], proof: bytes, variables: int | None = None) -> LratVerdict:
-    """Check a text LRAT ``proof`` that ``formula`` (clauses numbered from 1 in order) is unsatisfiable.
-    ``variables``: how many the formula has (default: the highest it names). A formula holding the empty
-    clause needs no proof."""
+    """Check an LRAT ``proof`` (text or binary: ``tokenized``) that ``formula`` (clauses numbered from 1 in
+    order) is unsatisfiable. ``variables``: how many the formula has (default: the highest it names). A
+    formula holding the empty clause needs no proof."""
     started = time.perf_counter()
     flat, starts = _flat(formula)
     if variables is None:
         variables = int(np.abs(flat).max()) if flat.size else 0
     if (np.diff(starts) == 0).any():
         return LratVerdict(True, 0, 0, 0, "", time.perf_counter() - started)
-    tokens, count, error = _tokens(np.frombuffer(proof, np.uint8))
+    tokens, count, error = tokenized(proof)
     if error >= 0:
-        return LratVerdict(False, 0, 0, 0, f"unreadable LRAT at byte {error} (text LRAT only)",
+        return LratVerdict(False, 0, 0, 0, f"unreadable LRAT at byte {error}",
                        time.perf_counter() - started)
     status, reason, step, lemmas, missing = _check(flat, starts, variables, tokens, count)
     failure = "" if status == ACCEPTED else f"step {step}: {REASONS[reason]}"
