@@ -216,4 +216,6 @@ def check_proof(folder: str | Path, keep_cover: bool = False,
     except (ValueError, OSError) as error:
         raise InvalidOption(f"cannot read the certificate in {excerpt(str(folder))}: {error}") from None
     puzzle, instance = built[-1][:2]
-    return verdict, f"{puzzle.name} {puzzle.describe(instance)}"
+    # what the count counts, as a count line says it (knight's tours: directed)
+    counts = "; ".join(f"{key}: {value}" for key, value in puzzle.count_meta.items())
+    return replace(verdict, counts=counts), f"{puzzle.name} {puzzle.describe(instance)}"

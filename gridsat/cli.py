@@ -881,8 +881,9 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
         f" in {verdict.parts} parts whose cubes cover every solution" if verdict.parts else ""
     exactly = ("" if verdict.assumed else "exactly ") + plural(verdict.solutions, "solution")
     assuming = f", assuming {verdict.assumed}" if verdict.assumed else ""
+    counts = f"{verdict.counts}; " if verdict.counts else ""  # as a count line says it: "tours: directed; "
     print(f"certified: {what} has {exactly}{within}{assuming} "
-          f"({plural(verdict.blocking, 'blocking clause')}, "
+          f"({counts}{plural(verdict.blocking, 'blocking clause')}, "
           f"{plural(verdict.left_out, 'assignment') + ' the cubes leave out, ' if verdict.parts else ''}"
           f"{plural(verdict.cuts, 'cut clause')}, a proof of "
           f"{verdict.proof_steps:,} steps checked in {verdict.check_seconds:.3f} s)")

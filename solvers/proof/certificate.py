@@ -211,6 +211,7 @@ class Judgement:
     kept: frozenset[Any] = field(default=frozenset(), repr=False)  # the solutions counted, frozen
     parts: int = 0  # a split run's part certificates checked as one (0: one certificate)
     left_out: int = 0  # a split run's: the assignments the parts' cubes leave out, counted by the probe
+    counts: str = ""  # what a solution is, in the puzzle's words, as a count line says it ("tours: directed")
 
     def summary(self) -> dict[str, Any]:
         return {"certified": self.certified, "proof_bytes": self.proof_bytes, "proof_steps": self.proof_steps,
