@@ -14,12 +14,17 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridsat.arguments import positive_int
 from gridsat.models.errors import InvalidOption
-from gridsat.solvers.strength import Claim, Constraint, Strength, claims, strength, strengths
-from gridsat.solvers.strength.check import Witness
+
+if TYPE_CHECKING:
+    from gridsat.solvers.strength import Claim, Strength
+    from gridsat.solvers.strength.check import Witness
+
+# The checks (numpy and every encoding's claims) are imported when the command runs: the command line builds this
+# parser for every gridsat command, and importing them there cost each one about 80 ms of its start.
 
 DEFAULT_K = 4  # enough for a Hall set of two cells (the direct all-different's witness); about a minute in all
 
@@ -39,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def chosen(names: list[str]) -> list[str]:
     """The registered names that the given names or name prefixes pick, in registry order."""
+    from gridsat.solvers.strength import claims
+
     registered = claims()
     if not names:
         return list(registered)
@@ -67,6 +74,8 @@ def dimacs_claim(path: str, primary: list[int]) -> Claim:
     """A claim of propagation-completeness on the CNF in ``path``, ``primary`` its primary variables."""
     from pysat.formula import CNF
 
+    from gridsat.solvers.strength import Claim, Constraint
+
     try:
         cnf = CNF(from_file=path)
     except (OSError, ValueError, UnicodeDecodeError) as error:
@@ -94,6 +103,8 @@ def as_json(found: Strength) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gridsat.solvers.strength import claims, strength, strengths
+
     if args.dimacs is not None:
         if args.names or args.list:
             raise InvalidOption("--dimacs checks the CNF it names: give no encoding names and no --list with it")
