@@ -54,8 +54,11 @@ def test_a_proof_with_hints_is_accepted_and_steps_counted() -> None:
     (b"5 2 0 1 2 0\n6 0 5 3 4", "step 2: the proof ends inside a step"),
     (b"5 2 0 1 2 0\n6 0 3 4 5 0\n", "step 2: a hint clause is neither unit nor falsified"),  # hints out of order
     (b"5 2 0 1 2\n5 d 1 0\n6 0 5 3 4 0\n", "step 1: a 'd' stands where"),  # a hint list's 0 lost: no step swallowed
+    (b"d" * 100_000, "step 1: the proof ends inside a step"),  # a token a byte: past a well-formed proof's room
+    (b"5 2 0 1 2 0\n" + b"d1" * 50_000, "step 2: a lemma's number is not above"),
 ], ids=["no-conflict", "deleted-hint", "no-empty", "number-down", "rat", "not-unit", "new-variable", "unreadable",
-        "cut-short", "hint-order", "lost-zero"])
+        "cut-short", "hint-order", "lost-zero",
+        "d-a-byte", "d-and-digits"])
 def test_a_planted_bug_is_refused_and_named(proof: bytes, named: str) -> None:
     verdict = check(FORMULA, proof)
     assert not verdict.accepted and named in verdict.failure, verdict.failure
@@ -145,6 +148,26 @@ def test_a_binary_proof_cut_short_or_changed_is_refused() -> None:
     assert "the proof ends" in check(numbered(clauses), binary[:-1]).failure  # the last 0 of its hints cut
     assert "unreadable LRAT at byte 1" in check(numbered(clauses), b"a\x80").failure  # a number cut short
     assert "unreadable LRAT at byte 1" in check(numbered(clauses), b"a\x03\x00\x00").failure  # a negative number
+    # deletions alone, each two bytes and three numbers: read whole (the tokens outgrow the bytes), and refused
+    assert "without deriving the empty clause" in check(numbered(clauses), b"d\x00" * 5000).failure
     wrong = bytearray(binary)
     wrong[0] = ord("x")  # no step starts so, and as text it is unreadable too
     assert not check(numbered(clauses), bytes(wrong)).accepted
+
+
+def test_the_tokenizers_never_write_past_their_array() -> None:
+    """numba checks no bounds: a proof with more tokens than a well-formed one has room for wrote past the array
+    (``d\\0`` repeated, binary: a glibc abort). Run as plain Python (``NUMBA_DISABLE_JIT``), where numpy checks
+    every index, the tokenizers read such proofs whole."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import numpy as np\n"
+             "from gridsat.solvers.proof.lrat import _binary_tokens, _tokens\n"
+             "read = lambda tokens, proof: tokens(np.frombuffer(proof, np.uint8))[1:]\n"
+             "print([read(_tokens, b'd' * 1000), read(_tokens, b'd1' * 1000), read(_binary_tokens, b'd\\x00' * 1000),"
+             " read(_binary_tokens, b'a\\x02\\x00\\x00' * 9)])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    assert done.stdout.strip() == "[(1000, -1), (2000, -1), (3000, -1), (27, -1)]", (done.stdout, done.stderr[-500:])

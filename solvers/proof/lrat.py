@@ -60,10 +60,21 @@ REASONS = (
 
 
 @njit(cache=True, nogil=True)
+def _room(out, n):
+    """``out`` when it has a place at ``n``, else a copy twice as long: numba checks no bounds, and a proof's
+    tokens can outnumber the places a well-formed one needs (``dddd`` is a token a byte)."""
+    if n < out.shape[0]:
+        return out
+    grown = np.empty(2 * out.shape[0] + 2, np.int64)
+    grown[:out.shape[0]] = out
+    return grown
+
+
+@njit(cache=True, nogil=True)
 def _tokens(data):
     """The integers of a text LRAT proof, a ``d`` as ``DELETION``; comment lines (``c``) skipped. Returns
     (tokens, count, error byte position or -1)."""
-    out = np.empty(data.shape[0] // 2 + 2, np.int64)
+    out = np.empty(data.shape[0] // 2 + 2, np.int64)  # a number and its space: enough for a well-formed proof
     n, i, size = 0, 0, data.shape[0]
     while i < size:
         b = data[i]
@@ -73,6 +84,7 @@ def _tokens(data):
             while i < size and data[i] != 10:
                 i += 1
         elif b == 100:  # 'd'
+            out = _room(out, n)
             out[n] = DELETION
             n += 1
             i += 1
@@ -88,6 +100,7 @@ def _tokens(data):
                 if value > 2**40:
                     return out, n, i
                 i += 1
+            out = _room(out, n)
             out[n] = sign * value
             n += 1
     return out, n, -1
@@ -116,9 +129,10 @@ def _binary_tokens(data):
     number, literals, 0, hints, 0; a deletion ``d`` then clause numbers, 0 (taken as the text form's step
     ``N d ...``, N the last lemma's number, or 0 before any, as CaDiCaL writes it). Every number is coded as
     ``2 |n| + (n < 0)`` (``_varint``). Returns (tokens, count, error byte position or -1)."""
-    out = np.empty(data.shape[0] + 2, np.int64)  # a step of k numbers takes at least k + 1 bytes
+    out = np.empty(data.shape[0] + 2, np.int64)  # a step of CaDiCaL's takes a byte more than its numbers
     n, i, size, last = 0, 0, data.shape[0], 0
     while i < size:
+        out = _room(out, n + 1)  # a deletion's step number is not written: ``d\0`` is three numbers
         kind, at = data[i], i
         i += 1
         if kind == 97:  # 'a': its number first, positive
@@ -142,6 +156,7 @@ def _binary_tokens(data):
             code, i = _varint(data, i)
             if i < 0:
                 return out, n, start
+            out = _room(out, n)
             out[n] = -(code >> 1) if code & 1 else code >> 1
             n += 1
             if code == 0:
