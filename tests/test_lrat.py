@@ -171,3 +171,14 @@ def test_the_tokenizers_never_write_past_their_array() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
     assert done.stdout.strip() == "[(1000, -1), (2000, -1), (3000, -1), (27, -1)]", (done.stdout, done.stderr[-500:])
+
+
+def test_a_huge_clause_number_is_written_as_it_is_and_never_sized_an_array() -> None:
+    """Rewriting a proof as text reads no table of its numbers, and renumbering refuses a lemma number past what
+    its clauses can reach before it makes one (a number of 10**12 asked for 8 TB: a MemoryError)."""
+    from gridsat.solvers.proof.external import as_text, renumbered
+
+    huge = b"5 2 0 1 2 0\n1000000000000 0 5 3 4 0\n"
+    assert as_text(huge) == huge
+    assert renumbered(huge, 4, []) is None
+    assert not check(FORMULA, huge).accepted

@@ -62,18 +62,19 @@ def _write(out, at, value):
 
 
 @njit(cache=True, nogil=True)
-def _rewrite(tokens, count, numbers, size):
-    """The proof as text, every clause number ``c`` written as ``numbers[c]`` (literals as they are); empty
-    when a clause number is outside ``numbers`` or a ``d`` stands where a literal or number belongs."""
+def _rewrite(tokens, count, numbers, size, same=False):
+    """The proof as text, every clause number ``c`` written as ``numbers[c]`` (literals as they are), or as it is
+    (``same``: ``numbers`` is not read); empty when a clause number is outside ``numbers`` or a ``d`` stands
+    where a literal or number belongs."""
     out = np.empty(size, np.uint8)
-    top = numbers.shape[0]
+    top = numbers.shape[0] if not same else np.iinfo(np.int64).max
     at, k = np.int64(0), 0  # int64, not a literal: a literal argument compiles _write once more
     while k < count:
         deletion = k + 1 < count and tokens[k + 1] == DELETION
         ident = tokens[k]
         if ident < (0 if deletion else 1) or ident >= top:  # CaDiCaL numbers a deletion before any lemma 0
             return out[:0]
-        at = _write(out, at, numbers[ident])
+        at = _write(out, at, numbers[ident] if not same else ident)
         k += 1
         if deletion:
             out[at], out[at + 1] = 100, 32
@@ -83,7 +84,7 @@ def _rewrite(tokens, count, numbers, size):
                 c = tokens[k]
                 if c == DELETION or (phase == 1 and (c < 1 or c >= top)):
                     return out[:0]
-                at = _write(out, at, numbers[c] if phase == 1 else c)
+                at = _write(out, at, numbers[c] if phase == 1 and not same else c)
                 k += 1
             if k >= count:
                 return out[:0]
@@ -115,6 +116,8 @@ def renumbered(proof: bytes, formula: int, places: list[int]) -> bytes | None:
     if not lemmas.size or lemmas[0] <= formula or (np.diff(lemmas) <= 0).any():
         return None
     top = int(lemmas[-1])
+    if top > formula + len(places) + count:  # more gaps than clauses given, before an array of them is made
+        return None
     numbers = np.arange(top + 1, dtype=np.int64)
     numbers[lemmas] += len(places)
     given = np.ones(top + 1, np.bool_)
@@ -138,5 +141,5 @@ def as_text(proof: bytes) -> bytes | None:
     if count == 0:
         return b""
     widest = len(str(int(_largest(tokens, count)))) + 2
-    written = _rewrite(tokens, count, np.arange(int(_largest(tokens, count)) + 1, dtype=np.int64), count * widest + 16)
+    written = _rewrite(tokens, count, np.empty(0, np.int64), count * widest + 16, True)
     return written.tobytes() if written.size else None
