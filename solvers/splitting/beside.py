@@ -117,7 +117,7 @@ class BesideProbe:
 
     def _speculate(self) -> None:
         """The first split, made while the probe searches on (split_policy.SPECULATE), whose parts all workers but
-        one count beside it, whole, one part at a time each (``_beside``): the probe's models that fall in those
+        one count beside it, in pieces, one at a time each (``_beside``): the probe's models that fall in those
         are counted twice, and taken off its count when the run splits (``_keep_probe``); the other parts leave
         them out as usual. A count that ends within the probe is its answer: their work is thrown away."""
         target = self.split.target(kept=True)

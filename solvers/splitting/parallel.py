@@ -11,7 +11,7 @@ and de-duplicated like any run (``conquer``, in a worker). A formulation backend
 counted: it stops between two models and the first split's parts leave its models out, as the
 sub-parts of a part split again do (the whole run, part 0, split again while it ran); a reference
 search's probe cannot, and its parts count its solutions again. Beside local workers, a plain count's
-kept probe has all of them but one count parts of the first split, whole, while it searches on, and
+kept probe has all of them but one count pieces of the first split's parts while it searches on, and
 takes the models it counted in those off its count when the run splits (solvers.splitting.beside).
 
 The parts wait in the run's ``Partition`` (solvers.splitting.partition), which hands them out and splits them
